@@ -1,0 +1,90 @@
+// Command uds-migrate moves docker compose services that reach PostgreSQL
+// over TCP to a Unix-domain socket shared through a named volume.
+//
+//	uds-migrate compose.yml > compose.uds.yml
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/sirupsen/logrus"
+	"github.com/urfave/cli/v2"
+)
+
+// Exit codes, as kubectl diff and gofmt -l users expect.
+const (
+	exitOK      = 0
+	exitChanges = 1 // --check / --diff: something would change; validate: findings
+	exitError   = 2
+)
+
+func main() {
+	os.Exit(run(os.Args, os.Stdout, os.Stderr))
+}
+
+// exitError carries an exit code through urfave/cli.
+type codeError struct {
+	code int
+	err  error // nil: the message was already printed
+}
+
+func (e *codeError) Error() string {
+	if e.err == nil {
+		return ""
+	}
+	return e.err.Error()
+}
+
+// run is main without os.Exit, for tests.
+func run(args []string, stdout, stderr io.Writer) int {
+	// compose-go logs warnings of its own (unset variables): our findings
+	// say what matters, with positions.
+	logrus.SetOutput(io.Discard)
+	app := newApp(stdout, stderr)
+	err := app.Run(args)
+	if err == nil {
+		return exitOK
+	}
+	var ce *codeError
+	if errors.As(err, &ce) {
+		if ce.err != nil {
+			fmt.Fprintln(stderr, "uds-migrate: "+ce.err.Error())
+		}
+		return ce.code
+	}
+	fmt.Fprintln(stderr, "uds-migrate: "+err.Error())
+	return exitError
+}
+
+func newApp(stdout, stderr io.Writer) *cli.App {
+	return &cli.App{
+		Name:      "uds-migrate",
+		Usage:     "move compose services from TCP to a shared Unix socket for PostgreSQL",
+		UsageText: "uds-migrate [flags] [FILE...]\nuds-migrate command [flags] [FILE...]",
+		Description: `Reads a compose file, finds the PostgreSQL services and the services that
+connect to them, adds a named socket volume (read-write on the database at
+its socket directory, read-only on each client) and rewrites connection
+strings to socket form. Everything else in the file stays byte-identical.
+
+Examples:
+   uds-migrate compose.yml > compose.uds.yml
+   uds-migrate -d compose.yml          # unified diff for review
+   uds-migrate --check compose.yml     # CI: exit 1 when a migration is pending
+   uds-migrate -w -f compose.yml -f compose.override.yml
+
+Exit status: 0 done (or nothing to do), 1 changes pending (--check, --diff),
+2 error.`,
+		Flags:           migrateFlags(),
+		Action:          func(c *cli.Context) error { return migrateAction(c, stdout, stderr) },
+		Writer:          stdout,
+		ErrWriter:       stderr,
+		HideHelpCommand: true,
+		ExitErrHandler:  func(*cli.Context, error) {},
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return &codeError{exitError, fmt.Errorf("%w (see uds-migrate --help)", err)}
+		},
+	}
+}

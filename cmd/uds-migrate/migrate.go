@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/rogpeppe/go-internal/diff"
+	"github.com/urfave/cli/v2"
+
+	"github.com/uds-migrate/uds-migrate/internal/atomicfile"
+	"github.com/uds-migrate/uds-migrate/rewrite"
+)
+
+func migrateFlags() []cli.Flag {
+	return append(projectFlags(),
+		&cli.BoolFlag{Name: "write", Aliases: []string{"w"}, Usage: "rewrite the files in place (atomically, all or none)"},
+		&cli.BoolFlag{Name: "diff", Aliases: []string{"d"}, Usage: "print a unified diff (git apply accepts it); exit 1 when there are changes"},
+		&cli.BoolFlag{Name: "check", Usage: "print the files that would change; exit 1 when any would"},
+	)
+}
+
+// projectFlags are the flags every command that reads a project takes.
+func projectFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringSliceFlag{Name: "file", Aliases: []string{"f"}, Usage: "compose file (repeatable; default: COMPOSE_FILE, then compose.yaml, compose.yml, docker-compose.yaml, docker-compose.yml)"},
+		&cli.StringSliceFlag{Name: "db", Usage: "treat SERVICE as a PostgreSQL server (repeatable; official, PostGIS, TimescaleDB and Bitnami images are found without it)"},
+		&cli.StringFlag{Name: "volume", Usage: "name of the socket volume (default <db-service>-socket)"},
+		&cli.StringFlag{Name: "mount-path", Value: "/var/run/postgresql", Usage: "where client services mount the socket volume (read-only)"},
+		&cli.StringFlag{Name: "socket-dir", Usage: "socket directory inside the database container, for images the tool does not know"},
+		&cli.StringSliceFlag{Name: "only", Usage: "migrate only these client services (repeatable)"},
+		&cli.StringSliceFlag{Name: "exclude", Usage: "leave these client services on TCP (repeatable)"},
+	}
+}
+
+// composeFiles resolves which files to read, the way docker compose does.
+func composeFiles(c *cli.Context) ([]string, error) {
+	files := append(c.StringSlice("file"), c.Args().Slice()...)
+	if len(files) > 0 {
+		return files, nil
+	}
+	if env := os.Getenv("COMPOSE_FILE"); env != "" {
+		sep := os.Getenv("COMPOSE_PATH_SEPARATOR")
+		if sep == "" {
+			sep = string(os.PathListSeparator)
+		}
+		return strings.Split(env, sep), nil
+	}
+	for _, name := range []string{"compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml"} {
+		if _, err := os.Stat(name); err == nil {
+			return []string{name}, nil
+		}
+	}
+	return nil, errors.New("no compose file given and none found (compose.yaml, compose.yml, docker-compose.yaml, docker-compose.yml)")
+}
+
+func options(c *cli.Context) rewrite.Options {
+	o := rewrite.DefaultOptions()
+	o.DBs = c.StringSlice("db")
+	o.Volume = c.String("volume")
+	o.MountPath = c.String("mount-path")
+	o.SocketDir = c.String("socket-dir")
+	o.Only = c.StringSlice("only")
+	o.Exclude = c.StringSlice("exclude")
+	o.Env = os.Environ()
+	return o
+}
+
+func migrateAction(c *cli.Context, stdout, stderr io.Writer) error {
+	files, err := composeFiles(c)
+	if err != nil {
+		return &codeError{exitError, err}
+	}
+	write, showDiff, check := c.Bool("write"), c.Bool("diff"), c.Bool("check")
+	if n := btoi(write) + btoi(showDiff) + btoi(check); n > 1 {
+		return &codeError{exitError, errors.New("--write, --diff and --check exclude each other")}
+	}
+	inputs, err := rewrite.ReadInputs(files)
+	if err != nil {
+		return &codeError{exitError, err}
+	}
+	res, err := rewrite.Migrate(context.Background(), inputs, options(c))
+	if err != nil {
+		return &codeError{exitError, err}
+	}
+	for _, f := range res.Findings {
+		fmt.Fprintln(stderr, f.String())
+	}
+	if res.NothingReason != "" {
+		fmt.Fprintf(stderr, "uds-migrate: nothing to migrate: %s\n", res.NothingReason)
+	}
+	switch {
+	case check:
+		for _, f := range res.Files {
+			if f.Changed {
+				fmt.Fprintln(stdout, f.Path)
+			}
+		}
+		if res.Changed() {
+			return &codeError{exitChanges, nil}
+		}
+		return nil
+	case showDiff:
+		for _, f := range res.Files {
+			if f.Changed {
+				name := filepath.ToSlash(filepath.Clean(f.Path))
+				stdout.Write(diff.Diff("a/"+name, f.Before, "b/"+name, f.After))
+			}
+		}
+		if res.Changed() {
+			return &codeError{exitChanges, nil}
+		}
+		return nil
+	case write:
+		var out []atomicfile.File
+		for _, f := range res.Files {
+			if f.Changed {
+				out = append(out, atomicfile.File{Path: f.Path, Data: f.After})
+			}
+		}
+		if err := atomicfile.WriteAll(out); err != nil {
+			return &codeError{exitError, fmt.Errorf("nothing written: %w", err)}
+		}
+		for _, f := range out {
+			fmt.Fprintf(stderr, "uds-migrate: wrote %s\n", f.Path)
+		}
+		return nil
+	}
+	if len(res.Files) > 1 {
+		changed := 0
+		for _, f := range res.Files {
+			changed += btoi(f.Changed)
+		}
+		if changed > 1 {
+			return &codeError{exitError, errors.New("the migration changes several files: use -w to write them or -d to see a diff")}
+		}
+		for _, f := range res.Files {
+			if f.Changed {
+				_, err := io.Copy(stdout, bytes.NewReader(f.After))
+				return err
+			}
+		}
+	}
+	_, err = stdout.Write(res.Files[0].After)
+	return err
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,301 @@
+package rewrite
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/compose-spec/compose-go/v2/types"
+	"gopkg.in/yaml.v3"
+)
+
+// dbService is a PostgreSQL server found in the project.
+type dbService struct {
+	name      string
+	family    string
+	socketDir string
+	port      int
+	names     []string // host names that reach it: service, container_name, hostname, aliases
+	svc       types.ServiceConfig
+
+	// Socket volume: an existing mount at socketDir, or the one to add.
+	volume     string
+	bind       bool
+	existing   *mountRef // the mount already at socketDir, if any
+	trustLocal bool      // local connections use the image's default trust
+}
+
+// mountRef is a volumes: entry as written in YAML.
+type mountRef struct {
+	src      *Source
+	node     *yaml.Node // the list item
+	source   string
+	target   string
+	readOnly bool
+	bind     bool
+}
+
+// edge is one client value that connects to a database over TCP.
+type edge struct {
+	service string
+	key     string
+	src     *Source
+	node    *yaml.Node // the scalar holding the value
+	prefix  string     // "KEY=" in list form
+	raw     string     // compose text of the value, references intact
+	value   string     // interpolated
+	dialect string     // "jdbc", "uri", "dsn"
+	db      *dbService
+	inFlow  bool
+}
+
+// envEntry is one environment variable as written in a service.
+type envEntry struct {
+	key    string
+	node   *yaml.Node
+	prefix string
+	inFlow bool
+}
+
+// serviceNode finds the YAML mapping of a service in the last source that
+// defines it (later -f files override earlier ones).
+func (p *project) serviceNode(name string) (*Source, *yaml.Node) {
+	for i := len(p.sources) - 1; i >= 0; i-- {
+		_, svcs := ownKey(p.sources[i].Root, "services")
+		if _, n := ownKey(deref(svcs), name); n != nil {
+			return p.sources[i], deref(n)
+		}
+	}
+	return nil, nil
+}
+
+// serviceOrder lists service names in the order the first file writes them,
+// then any that only later files add: output and findings follow the file.
+func (p *project) serviceOrder() []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, src := range p.sources {
+		_, svcs := ownKey(src.Root, "services")
+		svcs = deref(svcs)
+		if svcs == nil || svcs.Kind != yaml.MappingNode {
+			continue
+		}
+		for i := 0; i+1 < len(svcs.Content); i += 2 {
+			n := svcs.Content[i].Value
+			if _, ok := p.model.Services[n]; ok && !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	return names
+}
+
+// findDBs lists PostgreSQL services: detected image families plus --db.
+func (p *project) findDBs(opts Options) ([]*dbService, error) {
+	for _, name := range opts.DBs {
+		if _, ok := p.model.Services[name]; !ok {
+			src := p.sources[0]
+			kn, _ := ownKey(src.Root, "services")
+			known := slices.Sorted(mapsKeys(p.model.Services))
+			return nil, &PosError{File: src.Path, Line: kn.Line, Col: kn.Column, Msg: fmt.Sprintf("--db %s: no such service (services: %s)", name, strings.Join(known, ", "))}
+		}
+	}
+	var dbs []*dbService
+	for _, name := range p.serviceOrder() {
+		svc := p.model.Services[name]
+		fam, ok := familyOf(svc.Image)
+		if slices.Contains(opts.DBs, name) {
+			if !ok {
+				fam = imageFamily{Name: "--db", SocketDir: familyOfficial.SocketDir}
+			}
+			ok = true
+		}
+		if !ok {
+			continue
+		}
+		db := &dbService{name: name, family: fam.Name, socketDir: fam.SocketDir, port: serverPort(svc), svc: svc}
+		if opts.SocketDir != "" {
+			db.socketDir = opts.SocketDir
+		}
+		db.names = hostNames(svc)
+		db.trustLocal = !strings.Contains(envValue(svc, "POSTGRES_INITDB_ARGS"), "--auth-local")
+		dbs = append(dbs, db)
+	}
+	return dbs, nil
+}
+
+// hostNames lists the names under which other services reach svc on the
+// compose networks.
+func hostNames(svc types.ServiceConfig) []string {
+	names := []string{svc.Name}
+	if svc.ContainerName != "" {
+		names = append(names, svc.ContainerName)
+	}
+	if svc.Hostname != "" {
+		names = append(names, svc.Hostname)
+		if svc.DomainName != "" {
+			names = append(names, svc.Hostname+"."+svc.DomainName)
+		}
+	}
+	for _, nw := range svc.Networks {
+		if nw != nil {
+			names = append(names, nw.Aliases...)
+		}
+	}
+	return names
+}
+
+// linkAliases maps the aliases a client gives to linked services
+// ("db:database" → database → db).
+func linkAliases(svc types.ServiceConfig) map[string]string {
+	out := map[string]string{}
+	for _, l := range append(append([]string{}, svc.Links...), svc.ExternalLinks...) {
+		target, alias, ok := strings.Cut(l, ":")
+		if !ok {
+			alias = target
+		}
+		out[strings.ToLower(alias)] = target
+	}
+	return out
+}
+
+// dbForHost returns the database a host name reaches from client svc.
+func dbForHost(dbs []*dbService, host string, links map[string]string) *dbService {
+	host = strings.ToLower(strings.Trim(host, "[]"))
+	for _, db := range dbs {
+		for _, n := range db.names {
+			if strings.EqualFold(n, host) {
+				return db
+			}
+		}
+		if links[host] == db.name {
+			return db
+		}
+	}
+	return nil
+}
+
+func envValue(svc types.ServiceConfig, key string) string {
+	if v, ok := svc.Environment[key]; ok && v != nil {
+		return *v
+	}
+	return ""
+}
+
+// envEntries lists the environment variables written in a service mapping,
+// in either form (map or "- KEY=value" list), following merge keys: for a
+// map, keys written in the service win over merged ones.
+func envEntries(svc *yaml.Node) []envEntry {
+	_, env := mapGet(svc, "environment")
+	env = deref(env)
+	if env == nil {
+		return nil
+	}
+	inFlow := env.Style&yaml.FlowStyle != 0
+	var out []envEntry
+	switch env.Kind {
+	case yaml.SequenceNode:
+		for _, it := range env.Content {
+			it = deref(it)
+			if it.Kind != yaml.ScalarNode {
+				continue
+			}
+			k, _, ok := strings.Cut(it.Value, "=")
+			if !ok {
+				continue
+			}
+			out = append(out, envEntry{key: k, node: it, prefix: k + "=", inFlow: inFlow})
+		}
+	case yaml.MappingNode:
+		seen := map[string]bool{}
+		var walk func(m *yaml.Node)
+		walk = func(m *yaml.Node) {
+			for i := 0; i+1 < len(m.Content); i += 2 {
+				k := m.Content[i]
+				if isMergeKey(k) || seen[k.Value] {
+					continue
+				}
+				seen[k.Value] = true
+				v := m.Content[i+1]
+				if v.Kind == yaml.AliasNode {
+					v = v.Alias
+				}
+				if v.Kind == yaml.ScalarNode {
+					out = append(out, envEntry{key: k.Value, node: v, inFlow: m.Style&yaml.FlowStyle != 0})
+				}
+			}
+			for _, src := range mergeSources(m) {
+				walk(src)
+			}
+		}
+		walk(env)
+	}
+	return out
+}
+
+// mounts lists the volumes: entries of a service as written (following
+// merge keys), with short and long syntax parsed.
+func (p *project) mounts(src *Source, svcNode *yaml.Node) (seq *yaml.Node, out []mountRef) {
+	_, seq = mapGet(svcNode, "volumes")
+	seq = deref(seq)
+	if seq == nil || seq.Kind != yaml.SequenceNode {
+		return seq, nil
+	}
+	for _, it := range seq.Content {
+		m := mountRef{src: src, node: it}
+		it = deref(it)
+		switch it.Kind {
+		case yaml.ScalarNode:
+			v, err := p.interpolate(it.Value)
+			if err != nil {
+				continue
+			}
+			parts := strings.Split(v, ":")
+			if len(parts) < 2 {
+				continue
+			}
+			m.source, m.target = parts[0], parts[1]
+			if len(parts) > 2 {
+				m.readOnly = slices.Contains(strings.Split(parts[2], ","), "ro")
+			}
+			m.bind = isBindSource(m.source)
+		case yaml.MappingNode:
+			get := func(k string) string {
+				_, n := mapGet(it, k)
+				if n = deref(n); n == nil || n.Kind != yaml.ScalarNode {
+					return ""
+				}
+				v, _ := p.interpolate(n.Value)
+				return v
+			}
+			m.source, m.target = get("source"), get("target")
+			m.readOnly = get("read_only") == "true"
+			m.bind = get("type") == "bind"
+			if get("type") == "tmpfs" {
+				m.source = ""
+			}
+		default:
+			continue
+		}
+		m.target = path.Clean(m.target)
+		out = append(out, m)
+	}
+	return seq, out
+}
+
+// isBindSource tells a host path from a volume name in short syntax.
+func isBindSource(s string) bool {
+	return strings.HasPrefix(s, "/") || strings.HasPrefix(s, ".") || strings.HasPrefix(s, "~") || strings.HasPrefix(s, "$")
+}
+
+func mapsKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
+	return func(yield func(K) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}

@@ -1,0 +1,53 @@
+package rewrite
+
+import "strings"
+
+// imageFamily describes where a PostgreSQL image keeps its socket.
+type imageFamily struct {
+	Name      string
+	SocketDir string
+}
+
+var (
+	// The official image and images built FROM it keep the default
+	// unix_socket_directories of Debian/Alpine builds; the entrypoint makes
+	// the directory postgres-owned (docker-library/postgres).
+	familyOfficial = imageFamily{"official", "/var/run/postgresql"}
+	// Bitnami images run as uid 1001 and put the socket in /tmp (per the
+	// bitnami/containers docs).
+	familyBitnami = imageFamily{"bitnami", "/tmp"}
+)
+
+// repository returns the repository path of an image reference, lower-cased,
+// without registry host, tag or digest: "docker.io/library/postgres:16" →
+// "library/postgres".
+func repository(image string) string {
+	ref := strings.ToLower(strings.TrimSpace(image))
+	if i := strings.Index(ref, "@"); i >= 0 {
+		ref = ref[:i]
+	}
+	if i := strings.LastIndex(ref, ":"); i > strings.LastIndex(ref, "/") {
+		ref = ref[:i]
+	}
+	parts := strings.Split(ref, "/")
+	// The first component is a registry host when it has a dot or a port,
+	// or is localhost (distribution/reference rules).
+	if len(parts) > 1 && (strings.ContainsAny(parts[0], ".:") || parts[0] == "localhost") {
+		parts = parts[1:]
+	}
+	return strings.Join(parts, "/")
+}
+
+// familyOf recognises PostgreSQL images by repository. ok is false for
+// anything else (including poolers such as pgbouncer).
+func familyOf(image string) (imageFamily, bool) {
+	repo := repository(image)
+	last := repo[strings.LastIndex(repo, "/")+1:]
+	switch {
+	case last == "postgres" || repo == "postgis/postgis" || strings.HasPrefix(repo, "timescale/timescaledb"):
+		return familyOfficial, true
+	case strings.HasPrefix(repo, "bitnami/postgresql"):
+		return familyBitnami, true
+	}
+	return imageFamily{}, false
+}

@@ -1,0 +1,178 @@
+package rewrite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/compose-spec/compose-go/v2/cli"
+	"github.com/compose-spec/compose-go/v2/loader"
+	"github.com/compose-spec/compose-go/v2/template"
+	"github.com/compose-spec/compose-go/v2/types"
+	"gopkg.in/yaml.v3"
+)
+
+// Input is one compose file to migrate: its path (for messages and for
+// resolving relative paths such as env_file and .env) and its bytes.
+type Input struct {
+	Path string
+	Data []byte
+}
+
+// project is a loaded compose project: the files as written and compose's
+// view of their meaning.
+type project struct {
+	sources []*Source
+	model   *types.Project
+	env     map[string]string // interpolation environment: OS env + .env
+}
+
+// load parses every input with yaml.v3 (positions) and the whole set with
+// compose-go (meaning). Errors carry file:line:col where one is known.
+func load(ctx context.Context, inputs []Input, opts Options) (*project, error) {
+	if len(inputs) == 0 {
+		return nil, errors.New("no compose file given")
+	}
+	p := &project{}
+	for _, in := range inputs {
+		src, err := NewSource(in.Path, in.Data)
+		if err != nil {
+			return nil, err
+		}
+		if _, svcs := ownKey(src.Root, "services"); svcs == nil && len(p.sources) == 0 {
+			return nil, &PosError{File: in.Path, Line: src.Root.Line, Col: src.Root.Column, Msg: "not a compose file: no top-level services:"}
+		}
+		p.sources = append(p.sources, src)
+	}
+	model, env, err := loadModel(ctx, inputs, opts)
+	if err != nil {
+		return nil, composeError(p.sources, err)
+	}
+	p.model, p.env = model, env
+	return p, nil
+}
+
+// loadModel runs compose-go over the inputs from their bytes (so what is
+// analysed is exactly what was read, and migrated output can be checked
+// before it is written), with every profile enabled: a migration must cover
+// services that only some profiles start. The interpolation environment is
+// opts.Env plus the project directory's .env, as compose builds it.
+func loadModel(ctx context.Context, inputs []Input, opts Options) (*types.Project, map[string]string, error) {
+	dir, err := filepath.Abs(filepath.Dir(inputs[0].Path))
+	if err != nil {
+		return nil, nil, err
+	}
+	po, err := cli.NewProjectOptions(nil,
+		cli.WithWorkingDirectory(dir),
+		cli.WithEnv(opts.Env),
+		cli.WithDotEnv,
+	)
+	if err != nil {
+		return nil, nil, err
+	}
+	details := types.ConfigDetails{WorkingDir: dir, Environment: po.Environment}
+	for _, in := range inputs {
+		abs, err := filepath.Abs(in.Path)
+		if err != nil {
+			return nil, nil, err
+		}
+		details.ConfigFiles = append(details.ConfigFiles, types.ConfigFile{Filename: abs, Content: in.Data})
+	}
+	model, err := loader.LoadWithContext(ctx, details,
+		loader.WithProfiles([]string{"*"}),
+		func(o *loader.Options) {
+			o.SetProjectName("uds-migrate", true)
+			o.ResolvePaths = false
+		})
+	if err != nil {
+		return nil, nil, err
+	}
+	return model, po.Environment, nil
+}
+
+var composePathRE = regexp.MustCompile(`(services(?:\.[A-Za-z0-9_.-]+)*)`)
+
+// composeError adds a position to a compose-go error when it names a path
+// like "services.app.environment" that exists in the first file.
+func composeError(srcs []*Source, err error) error {
+	msg := err.Error()
+	src := srcs[0]
+	for _, s := range srcs {
+		if strings.Contains(msg, s.Path) || strings.Contains(msg, filepath.Base(s.Path)) {
+			src = s
+			break
+		}
+	}
+	// compose-go prefixes messages with the absolute file name; drop it so
+	// the message reads file:line:col: msg.
+	for _, s := range srcs {
+		if abs, e := filepath.Abs(s.Path); e == nil {
+			msg = strings.ReplaceAll(msg, abs+": ", "")
+			msg = strings.ReplaceAll(msg, abs, s.Path)
+		}
+	}
+	if m := composePathRE.FindString(msg); m != "" {
+		if n := lookupPath(src.Root, strings.Split(m, ".")); n != nil {
+			return &PosError{File: src.Path, Line: n.Line, Col: n.Column, Msg: msg}
+		}
+	}
+	return &PosError{File: src.Path, Msg: msg}
+}
+
+// lookupPath walks keys from the root as far as they exist and returns the
+// deepest node found.
+func lookupPath(root *yaml.Node, keys []string) *yaml.Node {
+	var found *yaml.Node
+	n := root
+	for _, k := range keys {
+		kn, v := mapGet(n, k)
+		if kn == nil {
+			break
+		}
+		found, n = kn, v
+	}
+	return found
+}
+
+// interpolate evaluates a raw compose string the way compose does.
+func (p *project) interpolate(raw string) (string, error) {
+	return template.SubstituteWithOptions(raw, func(k string) (string, bool) {
+		v, ok := p.env[k]
+		return v, ok
+	}, template.WithoutLogging)
+}
+
+// readInputs reads files named on the command line.
+func ReadInputs(paths []string) ([]Input, error) {
+	var out []Input
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return nil, &PosError{File: p, Msg: "cannot read: " + strings.TrimPrefix(err.Error(), "stat "+p+": ")}
+		}
+		if fi.IsDir() {
+			return nil, &PosError{File: p, Msg: "is a directory, want a compose file"}
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, &PosError{File: p, Msg: "cannot read: " + err.Error()}
+		}
+		out = append(out, Input{Path: p, Data: b})
+	}
+	return out, nil
+}
+
+func atoiPort(s string) (int, bool) {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || n < 1 || n > 65535 {
+		return 0, false
+	}
+	return n, true
+}
+
+var _ = fmt.Sprintf

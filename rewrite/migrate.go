@@ -1,0 +1,130 @@
+package rewrite
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Migrate plans and applies the migration of a compose project (one or more
+// -f files, in order) and verifies the result: the output loads with
+// compose-go and a second migration of it changes nothing. It returns a
+// *PosError (file:line:col) for input it cannot read as a compose project.
+func Migrate(ctx context.Context, inputs []Input, opts Options) (*Result, error) {
+	res, err := migrateOnce(ctx, inputs, opts)
+	if err != nil || !res.Changed() {
+		return res, err
+	}
+	var again []Input
+	for _, f := range res.Files {
+		again = append(again, Input{Path: f.Path, Data: f.After})
+	}
+	res2, err := migrateOnce(ctx, again, opts)
+	if err != nil {
+		return nil, fmt.Errorf("internal error: the migrated output does not load: %w", err)
+	}
+	if res2.Changed() {
+		for i, f := range res2.Files {
+			if f.Changed {
+				return nil, fmt.Errorf("internal error: a second migration would change %s again (%s); please report this with the input file",
+					f.Path, firstDiffLine(res.Files[i].After, f.After))
+			}
+		}
+	}
+	return res, nil
+}
+
+func migrateOnce(ctx context.Context, inputs []Input, opts Options) (*Result, error) {
+	if opts.MountPath == "" {
+		opts.MountPath = DefaultOptions().MountPath
+	}
+	p, err := load(ctx, inputs, opts)
+	if err != nil {
+		return nil, err
+	}
+	pl := newPlanner(p, opts)
+	if err := pl.run(); err != nil {
+		return nil, err
+	}
+	sortFindings(p.sources, pl.findings)
+	res := &Result{Changes: pl.changes, Findings: pl.findings}
+	for _, src := range p.sources {
+		out, err := apply(src, pl.edits)
+		if err != nil {
+			return nil, err
+		}
+		res.Files = append(res.Files, FileResult{Path: src.Path, Before: src.Data, After: out, Changed: !bytes.Equal(out, src.Data)})
+	}
+	dbs, _ := p.findDBs(opts)
+	for _, db := range dbs {
+		res.DBs = append(res.DBs, DBInfo{Service: db.name, Family: db.family, SocketDir: db.socketDir, Port: db.port, Volume: db.volume, Names: db.names})
+	}
+	if !res.Changed() {
+		res.NothingReason = pl.nothingReason(dbs)
+	}
+	return res, nil
+}
+
+// nothingReason explains an empty migration.
+func (pl *planner) nothingReason(dbs []*dbService) string {
+	if len(dbs) == 0 {
+		return "no PostgreSQL service found (images postgres, postgis/postgis, timescale/timescaledb*, bitnami/postgresql; name others with --db SERVICE)" + pl.externalHint()
+	}
+	var names []string
+	for _, db := range dbs {
+		names = append(names, db.name)
+	}
+	return fmt.Sprintf("no service connects to %s over TCP (values already in socket form are left as they are)", strings.Join(names, ", "))
+}
+
+// externalHint names connection values that point at hosts outside the
+// project: those cannot move to a socket.
+func (pl *planner) externalHint() string {
+	var hits []string
+	for _, name := range pl.p.serviceOrder() {
+		_, node := pl.p.serviceNode(name)
+		for _, ent := range envEntries(node) {
+			val, err := pl.p.interpolate(strings.TrimPrefix(ent.node.Value, ent.prefix))
+			if err != nil {
+				continue
+			}
+			if hosts, dialect, socket := classify(val); dialect != "" && !socket && len(hosts) > 0 {
+				hits = append(hits, fmt.Sprintf("%s/%s points at %s, outside this project", name, ent.key, strings.Join(hosts, ",")))
+			}
+		}
+	}
+	if len(hits) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(hits, "; ")
+}
+
+func firstDiffLine(a, b []byte) string {
+	al, bl := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
+	for i := range al {
+		if i >= len(bl) || al[i] != bl[i] {
+			return fmt.Sprintf("line %d", i+1)
+		}
+	}
+	return fmt.Sprintf("line %d", len(al)+1)
+}
+
+// sortFindings orders findings as a reviewer reads: by file, then position.
+func sortFindings(srcs []*Source, fs []Finding) {
+	rank := map[string]int{}
+	for i, s := range srcs {
+		rank[s.Path] = i
+	}
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if rank[a.File] != rank[b.File] {
+			return rank[a.File] < rank[b.File]
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
+}

@@ -1,0 +1,277 @@
+package rewrite
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// planner decides the edits and findings for one project.
+type planner struct {
+	p        *project
+	opts     Options
+	edits    []edit
+	findings []Finding
+	changes  []Change
+
+	edited   map[*yaml.Node]bool            // scalars already rewritten (anchors are shared)
+	appended map[*yaml.Node]map[string]bool // items appended per sequence
+	addedKey map[*yaml.Node]bool            // mappings that got a new volumes: key
+	topAdded map[string]bool
+	newTop   map[*Source][]string // volumes for a top-level section to create
+	javaWarn map[string]bool
+}
+
+func newPlanner(p *project, opts Options) *planner {
+	return &planner{p: p, opts: opts,
+		edited: map[*yaml.Node]bool{}, appended: map[*yaml.Node]map[string]bool{},
+		addedKey: map[*yaml.Node]bool{}, topAdded: map[string]bool{}, newTop: map[*Source][]string{}, javaWarn: map[string]bool{}}
+}
+
+func (pl *planner) add(e edit) {
+	e.seq = len(pl.edits)
+	pl.edits = append(pl.edits, e)
+}
+
+func (pl *planner) warnAt(src *Source, n *yaml.Node, code, service, key, msg string) {
+	f := Finding{File: src.Path, Severity: SevWarning, Code: code, Service: service, Key: key, Message: msg}
+	if n != nil {
+		f.Line, f.Col = n.Line, n.Column
+	}
+	pl.findings = append(pl.findings, f)
+}
+
+// run plans the whole migration.
+func (pl *planner) run() error {
+	dbs, err := pl.p.findDBs(pl.opts)
+	if err != nil {
+		return err
+	}
+	if len(dbs) > 1 && pl.opts.Volume != "" {
+		return fmt.Errorf("--volume names one socket volume, but the project has %d PostgreSQL services; two servers must not share a socket directory", len(dbs))
+	}
+	for _, db := range dbs {
+		pl.prepareDB(db)
+	}
+	edges := pl.collectEdges(dbs)
+	for _, db := range dbs {
+		var mine []*edge
+		for _, e := range edges {
+			if e.db == db {
+				mine = append(mine, e)
+			}
+		}
+		if len(mine) > 0 {
+			pl.migrateDB(db, mine)
+		}
+	}
+	pl.finish()
+	return nil
+}
+
+// prepareDB finds what is already mounted at the socket directory and
+// repairs what would stop the server from creating its socket.
+func (pl *planner) prepareDB(db *dbService) {
+	src, node := pl.p.serviceNode(db.name)
+	_, ms := pl.p.mounts(src, node)
+	db.volume = pl.opts.Volume
+	if db.volume == "" {
+		db.volume = db.name + "-socket"
+	}
+	for i := range ms {
+		m := ms[i]
+		if m.target != path.Clean(db.socketDir) || m.source == "" {
+			continue
+		}
+		db.existing, db.volume, db.bind = &ms[i], m.source, m.bind
+		if m.readOnly {
+			pl.makeWritable(db, m)
+		}
+		if m.bind {
+			pl.warnAt(m.src, m.node, "UDS106", db.name, "volumes",
+				fmt.Sprintf("the socket directory %s is a host bind mount (%s): it is root-owned, so Postgres may fail to create its lock file (rootless Docker, user:), and Docker Desktop on macOS cannot pass sockets through it; a named volume avoids both", db.socketDir, m.source))
+		}
+	}
+}
+
+// makeWritable drops :ro / read_only from the database's socket mount:
+// Postgres must create its socket and lock file there.
+func (pl *planner) makeWritable(db *dbService, m mountRef) {
+	n := deref(m.node)
+	var target *yaml.Node
+	var newVal string
+	switch n.Kind {
+	case yaml.ScalarNode:
+		parts := strings.Split(n.Value, ":")
+		if len(parts) < 3 {
+			return
+		}
+		var keep []string
+		for _, o := range strings.Split(parts[2], ",") {
+			if o != "ro" {
+				keep = append(keep, o)
+			}
+		}
+		parts = parts[:2]
+		if len(keep) > 0 {
+			parts = append(parts, strings.Join(keep, ","))
+		}
+		target, newVal = n, strings.Join(parts, ":")
+	case yaml.MappingNode:
+		_, v := ownKey(n, "read_only")
+		target, newVal = v, "false"
+	}
+	if target == nil || !pl.replaceScalar(m.src, target, "", newVal, false) {
+		return
+	}
+	pl.warnAt(m.src, m.node, "UDS107", db.name, "volumes",
+		fmt.Sprintf("the socket directory %s was mounted read-only; Postgres cannot create its socket there (\"Read-only file system\"), so the mount is now read-write", db.socketDir))
+}
+
+// replaceScalar swaps the text of scalar n for prefix+v in its own quoting
+// style. It reports false (with a finding) when the value cannot be located
+// exactly.
+func (pl *planner) replaceScalar(src *Source, n *yaml.Node, prefix, v string, inFlow bool) bool {
+	if pl.edited[n] {
+		return true
+	}
+	sp, err := src.scalarSpan(n, inFlow)
+	if err != nil {
+		pl.warnAt(src, n, "UDS111", "", "", err.Error())
+		return false
+	}
+	pl.edited[n] = true
+	pl.add(edit{src: src, start: sp.Start, end: sp.End, text: renderScalar(prefix+v, n.Style, inFlow)})
+	return true
+}
+
+// migrateDB adds the socket volume to the database and its clients and
+// rewrites each client value.
+func (pl *planner) migrateDB(db *dbService, edges []*edge) {
+	dbSrc, dbNode := pl.p.serviceNode(db.name)
+	if db.existing == nil {
+		pl.addMount(dbSrc, dbNode, db.name, db.volume+":"+db.socketDir)
+	}
+	if !db.bind {
+		pl.ensureTopVolume(dbSrc, db.volume)
+	}
+	if db.trustLocal && db.family == familyOfficial.Name {
+		kn, _ := ownKey(deref(pl.servicesNode(dbSrc)), db.name)
+		pl.warnAt(dbSrc, kn, "UDS102", db.name, "",
+			"the official image trusts local socket connections: any container that mounts "+db.volume+" can log in as any database user, superuser included, without a password; set POSTGRES_INITDB_ARGS=--auth-local=scram-sha-256 (applies to a new data directory only) or add a pg_hba.conf local line")
+	}
+	mountPath := map[string]string{}
+	for _, e := range edges {
+		mp, ok := mountPath[e.service]
+		if !ok {
+			mp = pl.clientMount(db, e.service)
+			mountPath[e.service] = mp
+		}
+		pl.rewriteEdge(e, mp)
+	}
+}
+
+func (pl *planner) servicesNode(src *Source) *yaml.Node {
+	_, n := ownKey(src.Root, "services")
+	return n
+}
+
+// clientMount makes sure client mounts the database's socket volume and
+// returns the directory where it sees the socket.
+func (pl *planner) clientMount(db *dbService, client string) string {
+	src, node := pl.p.serviceNode(client)
+	_, ms := pl.p.mounts(src, node)
+	taken := map[string]bool{}
+	for _, m := range ms {
+		if m.source == db.volume {
+			return m.target
+		}
+		taken[m.target] = true
+	}
+	mp := path.Clean(pl.opts.MountPath)
+	if taken[mp] {
+		mp = mp + "-" + db.name
+	}
+	pl.addMount(src, node, client, db.volume+":"+mp+":ro")
+	return mp
+}
+
+// addMount appends a short-syntax volumes: entry to a service. When the
+// service's list comes only from a merged anchor, the anchor's list is
+// extended if every service merging it gets the same entry; otherwise the
+// service gets its own list (merge keys are shallow: a list of its own
+// replaces the anchor's, so the anchor's items are copied).
+func (pl *planner) addMount(src *Source, svc *yaml.Node, service, item string) {
+	kn, seq := ownKey(svc, "volumes")
+	if kn == nil {
+		if mk, mseq := mapGet(svc, "volumes"); mk != nil {
+			items, ok := scalarItems(deref(mseq))
+			if !ok {
+				pl.warnAt(src, svc, "UDS111", service, "volumes", "volumes: comes from a merged anchor in long syntax; add "+item+" to "+service+" by hand")
+				return
+			}
+			pl.addKeyWithItems(src, svc, "volumes", append(items, item))
+			return
+		}
+		if pl.addedKey[svc] {
+			return
+		}
+		pl.addedKey[svc] = true
+		pl.addKeyWithItems(src, svc, "volumes", []string{item})
+		return
+	}
+	seq = deref(seq)
+	if seq.Kind != yaml.SequenceNode {
+		pl.warnAt(src, kn, "UDS111", service, "volumes", "volumes: is not a list; add "+item+" by hand")
+		return
+	}
+	if pl.appended[seq] == nil {
+		pl.appended[seq] = map[string]bool{}
+	}
+	if pl.appended[seq][item] {
+		return
+	}
+	pl.appended[seq][item] = true
+	if len(seq.Content) == 0 && seq.Style&yaml.FlowStyle == 0 {
+		pl.insertAfterLine(src, kn.Line, strings.Repeat(" ", kn.Column-1+detectLayout(src).seqIndent)+"- "+item+"\n")
+		return
+	}
+	pl.appendItem(src, seq, item)
+}
+
+// scalarItems returns the items of a list as YAML text, when all are
+// short-syntax scalars.
+func scalarItems(seq *yaml.Node) ([]string, bool) {
+	if seq == nil || seq.Kind != yaml.SequenceNode {
+		return nil, false
+	}
+	var out []string
+	for _, it := range seq.Content {
+		it = deref(it)
+		if it.Kind != yaml.ScalarNode {
+			return nil, false
+		}
+		out = append(out, renderScalar(it.Value, it.Style, false))
+	}
+	return out, true
+}
+
+// factoryArgRE matches junixsocket's factory class followed by an
+// interpolation reference: in compose YAML "$FactoryArg" is a variable
+// (empty), which leaves pgjdbc with AFUNIXSocketFactory and no usable
+// constructor.
+var factoryArgRE = regexp.MustCompile(`(AFUNIXSocketFactory)\$(\{(FactoryArg|URIScheme|SystemProperty)\}|(FactoryArg|URIScheme|SystemProperty))`)
+
+// fixFactoryArg escapes a single-$ inner class name as $$.
+func fixFactoryArg(raw string) string {
+	return factoryArgRE.ReplaceAllStringFunc(raw, func(m string) string {
+		i := strings.Index(m, "$")
+		return m[:i] + "$$" + strings.Trim(m[i+1:], "{}")
+	})
+}
+
+func contains(list []string, s string) bool { return slices.Contains(list, s) }

@@ -1,0 +1,63 @@
+package rewrite
+
+import (
+	"strings"
+
+	"github.com/compose-spec/compose-go/v2/types"
+)
+
+// serverPort finds the port PostgreSQL listens on inside its container: the
+// last of `-p N`, `--port=N`, `-c port=N` in command or entrypoint (later
+// settings win in postgres' own argument parsing), else PGPORT, else 5432.
+// The host side of `ports:` is irrelevant to a socket.
+func serverPort(svc types.ServiceConfig) int {
+	port := 0
+	args := append(append([]string{}, svc.Entrypoint...), svc.Command...)
+	// A shell-form command ("sh -c 'postgres -p 5433'") is one argument.
+	var words []string
+	for _, a := range args {
+		words = append(words, strings.Fields(a)...)
+	}
+	for i, w := range words {
+		next := ""
+		if i+1 < len(words) {
+			next = words[i+1]
+		}
+		var v string
+		switch {
+		case w == "-p" || w == "--port":
+			v = next
+		case strings.HasPrefix(w, "--port="):
+			v = strings.TrimPrefix(w, "--port=")
+		case strings.HasPrefix(w, "-p") && len(w) > 2 && !strings.HasPrefix(w, "--"):
+			v = w[2:]
+		case w == "-c" || w == "--set":
+			v = settingValue(next, "port")
+		case strings.HasPrefix(w, "-c"):
+			v = settingValue(w[2:], "port")
+		case strings.HasPrefix(w, "--port"):
+			v = settingValue(strings.TrimPrefix(w, "--"), "port")
+		}
+		if n, ok := atoiPort(strings.Trim(v, `'"`)); ok {
+			port = n
+		}
+	}
+	if port != 0 {
+		return port
+	}
+	if v, ok := svc.Environment["PGPORT"]; ok && v != nil {
+		if n, ok := atoiPort(*v); ok {
+			return n
+		}
+	}
+	return 5432
+}
+
+// settingValue returns the value of "name=value" when the setting is name.
+func settingValue(s, name string) string {
+	k, v, ok := strings.Cut(s, "=")
+	if !ok || strings.TrimSpace(k) != name {
+		return ""
+	}
+	return strings.TrimSpace(v)
+}

@@ -1,0 +1,92 @@
+package rewrite
+
+import (
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+func TestScalarSpanAndRender(t *testing.T) {
+	cases := []struct {
+		doc, want string
+	}{
+		{"k: plain value # comment\n", "plain value"},
+		{"k: \"dq \\\" v\"\n", `"dq \" v"`},
+		{"k: 'it''s'\n", `'it''s'`},
+		{"k: &a anchored\n", "anchored"},
+		{"k: [a, b]\n", "a"},
+	}
+	for _, c := range cases {
+		src, err := NewSource("t.yml", []byte("services: {}\n"+c.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, v := ownKey(src.Root, "k")
+		inFlow := false
+		if v.Kind == yaml.SequenceNode {
+			v, inFlow = v.Content[0], true
+		}
+		sp, err := src.scalarSpan(v, inFlow)
+		if err != nil {
+			t.Fatalf("%q: %v", c.doc, err)
+		}
+		if got := string(src.Data[sp.Start:sp.End]); got != c.want {
+			t.Errorf("%q: span %q, want %q", c.doc, got, c.want)
+		}
+	}
+}
+
+func TestScalarSpanRefusesMultiline(t *testing.T) {
+	src, err := NewSource("t.yml", []byte("k: first\n  second\nl: |\n  block\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"k", "l"} {
+		_, v := ownKey(src.Root, key)
+		if _, err := src.scalarSpan(v, false); err == nil {
+			t.Errorf("%s: multi-line value accepted", key)
+		}
+	}
+}
+
+func TestRenderScalarKeepsStyle(t *testing.T) {
+	cases := []struct {
+		v     string
+		style yaml.Style
+		flow  bool
+		want  string
+	}{
+		{"a$$b&c=d", 0, false, "a$$b&c=d"},
+		{"has: colon", 0, false, `"has: colon"`},
+		{"a,b", 0, true, `"a,b"`},
+		{"x", yaml.DoubleQuotedStyle, false, `"x"`},
+		{"it's", yaml.SingleQuotedStyle, false, `'it''s'`},
+		{"true", 0, false, `"true"`},
+	}
+	for _, c := range cases {
+		if got := renderScalar(c.v, c.style, c.flow); got != c.want {
+			t.Errorf("renderScalar(%q) = %q, want %q", c.v, got, c.want)
+		}
+	}
+}
+
+func TestRepositoryAndFamily(t *testing.T) {
+	cases := map[string]string{
+		"postgres:13.15":                           "official",
+		"docker.io/library/postgres:16-alpine":     "official",
+		"postgres@sha256:abc":                      "official",
+		"registry.example:5000/mirror/postgres:16": "official",
+		"postgis/postgis:15-3.4":                   "official",
+		"timescale/timescaledb-ha:pg16":            "official",
+		"bitnami/postgresql:16":                    "bitnami",
+		"redis:7":                                  "",
+		"edoburu/pgbouncer":                        "",
+		"example/postgres-exporter:1":              "",
+	}
+	for img, want := range cases {
+		f, ok := familyOf(img)
+		if got := f.Name; (ok && got != want) || (!ok && want != "") {
+			t.Errorf("familyOf(%q) = %q, %v; want %q", img, got, ok, want)
+		}
+	}
+}

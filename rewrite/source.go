@@ -1,0 +1,262 @@
+package rewrite
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Source is one compose file as read: its bytes, where each line starts, and
+// its yaml.v3 node tree (for positions only; it is never re-encoded).
+type Source struct {
+	Path string // as the user named it, for messages
+	Data []byte
+	Root *yaml.Node // the mapping at the top of the first document
+
+	lineStart []int // byte offset of each line's first byte, index line-1
+	eol       string
+	bom       int // length of a leading UTF-8 byte order mark
+}
+
+// NewSource parses data as YAML. Errors carry path:line:col.
+func NewSource(path string, data []byte) (*Source, error) {
+	s := &Source{Path: path, Data: data, eol: "\n"}
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		s.bom = 3
+	}
+	s.lineStart = []int{0}
+	for i, c := range data {
+		if c == '\n' {
+			s.lineStart = append(s.lineStart, i+1)
+		}
+	}
+	if i := bytes.IndexByte(data, '\n'); i > 0 && data[i-1] == '\r' {
+		s.eol = "\r\n"
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, yamlError(path, err)
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return nil, &PosError{File: path, Line: 1, Col: 1, Msg: "empty file: not a compose file"}
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return nil, &PosError{File: path, Line: root.Line, Col: root.Column, Msg: fmt.Sprintf("not a compose file: top level is a %s, want a mapping with services:", kindName(root))}
+	}
+	if root.Style&yaml.FlowStyle != 0 {
+		return nil, &PosError{File: path, Line: root.Line, Col: root.Column, Msg: "flow-style compose files ({...}) are not supported"}
+	}
+	s.Root = root
+	return s, nil
+}
+
+// Lines is the number of lines in the file (a final line without newline
+// counts).
+func (s *Source) Lines() int { return len(s.lineStart) }
+
+// line returns line n (1-based) without its line ending.
+func (s *Source) line(n int) string {
+	if n < 1 || n > len(s.lineStart) {
+		return ""
+	}
+	start, end := s.lineStart[n-1], len(s.Data)
+	if n < len(s.lineStart) {
+		end = s.lineStart[n]
+	}
+	return strings.TrimRight(string(s.Data[start:end]), "\r\n")
+}
+
+// offset converts a yaml.v3 position (1-based line, 1-based column counted in
+// characters) to a byte offset.
+func (s *Source) offset(line, col int) int {
+	if line < 1 {
+		return 0
+	}
+	if line > len(s.lineStart) {
+		return len(s.Data)
+	}
+	off := s.lineStart[line-1]
+	if line == 1 {
+		off += s.bom
+	}
+	for i := 1; i < col && off < len(s.Data); i++ {
+		_, w := utf8.DecodeRune(s.Data[off:])
+		off += w
+	}
+	return off
+}
+
+// lineEndOffset is the offset just past line n's line ending (the start of
+// line n+1), or the end of data.
+func (s *Source) lineEndOffset(n int) int {
+	if n >= len(s.lineStart) {
+		return len(s.Data)
+	}
+	return s.lineStart[n]
+}
+
+// position converts a byte offset back to line and column.
+func (s *Source) position(off int) (line, col int) {
+	line = 1
+	for line < len(s.lineStart) && s.lineStart[line] <= off {
+		line++
+	}
+	start := s.lineStart[line-1]
+	if line == 1 {
+		start += s.bom
+	}
+	return line, utf8.RuneCount(s.Data[start:off]) + 1
+}
+
+// indentOf is the number of leading spaces of line n.
+func (s *Source) indentOf(n int) int {
+	l := s.line(n)
+	return len(l) - len(strings.TrimLeft(l, " "))
+}
+
+// isBlankOrComment reports whether line n holds nothing but white space or a
+// comment.
+func (s *Source) isBlankOrComment(n int) bool {
+	t := strings.TrimSpace(s.line(n))
+	return t == "" || strings.HasPrefix(t, "#")
+}
+
+// blockEnd returns the last line that belongs to the block entry starting on
+// line first whose indicator (key or dash) sits at 1-based column col.
+// Continuation lines are indented deeper; with dashContinues, lines at the
+// same column that start with "- " also belong (a block sequence written at
+// its key's indentation). Trailing blank and comment lines are left out: they
+// belong to what follows.
+func (s *Source) blockEnd(first, col int, dashContinues bool) int {
+	last := first
+	for n := first + 1; n <= s.Lines(); n++ {
+		if s.isBlankOrComment(n) {
+			continue
+		}
+		ind := s.indentOf(n)
+		rest := strings.TrimLeft(s.line(n), " ")
+		if ind > col-1 || (dashContinues && ind == col-1 && (rest == "-" || strings.HasPrefix(rest, "- "))) {
+			last = n
+			continue
+		}
+		break
+	}
+	return last
+}
+
+// PosError is an error at a place in a file, printed file:line:col: msg.
+type PosError struct {
+	File      string
+	Line, Col int
+	Msg       string
+}
+
+func (e *PosError) Error() string {
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+}
+
+// yamlError turns a yaml.v3 error ("yaml: line 3: did not find ...") into a
+// PosError.
+func yamlError(path string, err error) error {
+	msg := err.Error()
+	var line int
+	if te, ok := err.(*yaml.TypeError); ok && len(te.Errors) > 0 {
+		msg = te.Errors[0]
+	}
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	if n, _ := fmt.Sscanf(msg, "line %d:", &line); n == 1 {
+		msg = strings.TrimSpace(msg[strings.Index(msg, ":")+1:])
+		return &PosError{File: path, Line: line, Col: 1, Msg: "invalid YAML: " + msg}
+	}
+	if n, _ := fmt.Sscanf(msg, "unmarshal errors:\n  line %d:", &line); n == 1 {
+		return &PosError{File: path, Line: line, Col: 1, Msg: "invalid YAML: " + msg}
+	}
+	return &PosError{File: path, Msg: "invalid YAML: " + msg}
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.ScalarNode:
+		return "scalar"
+	case yaml.AliasNode:
+		return "alias"
+	}
+	return "mapping"
+}
+
+// mapGet returns the value node for key in mapping m, following `<<` merge
+// keys (an alias or a list of aliases) the way YAML 1.1 merges do: keys
+// written in m win, then earlier merge sources. keyNode is nil when absent.
+func mapGet(m *yaml.Node, key string) (keyNode, val *yaml.Node) {
+	if m == nil {
+		return nil, nil
+	}
+	m = deref(m)
+	if m.Kind != yaml.MappingNode {
+		return nil, nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key && m.Content[i].Tag != "!!merge" {
+			return m.Content[i], m.Content[i+1]
+		}
+	}
+	for _, src := range mergeSources(m) {
+		if k, v := mapGet(src, key); k != nil {
+			return k, v
+		}
+	}
+	return nil, nil
+}
+
+// mergeSources lists the mappings merged into m by `<<`, in precedence order.
+func mergeSources(m *yaml.Node) []*yaml.Node {
+	var out []*yaml.Node
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if !isMergeKey(m.Content[i]) {
+			continue
+		}
+		v := m.Content[i+1]
+		switch deref(v).Kind {
+		case yaml.MappingNode:
+			out = append(out, deref(v))
+		case yaml.SequenceNode:
+			for _, it := range deref(v).Content {
+				out = append(out, deref(it))
+			}
+		}
+	}
+	return out
+}
+
+func isMergeKey(k *yaml.Node) bool {
+	return k.Kind == yaml.ScalarNode && k.Value == "<<" && (k.Tag == "!!merge" || k.Tag == "")
+}
+
+func deref(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	return n
+}
+
+// ownKey returns the value node for key written directly in m (no merges).
+func ownKey(m *yaml.Node, key string) (keyNode, val *yaml.Node) {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil, nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key && !isMergeKey(m.Content[i]) {
+			return m.Content[i], m.Content[i+1]
+		}
+	}
+	return nil, nil
+}

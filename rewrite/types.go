@@ -1,0 +1,119 @@
+// Package rewrite migrates docker compose projects whose services reach a
+// PostgreSQL service over TCP to a Unix-domain socket shared through a named
+// volume.
+//
+// The pipeline is load → analyze → plan → apply → verify (see DESIGN.md):
+// compose-go gives the meaning of the files (interpolation, merges,
+// profiles), yaml.v3 node positions say where each value is written, and
+// edits are spliced into the original bytes so that everything the
+// migration does not change stays byte-identical.
+package rewrite
+
+import "fmt"
+
+// Options selects what Migrate does. The zero value is not useful; start
+// from DefaultOptions.
+type Options struct {
+	// DBs names services to treat as PostgreSQL servers in addition to the
+	// detected image families.
+	DBs []string
+	// Volume names the socket volume; "" means "<db-service>-socket".
+	Volume string
+	// MountPath is where clients mount the socket volume (read-only).
+	MountPath string
+	// Env is the process environment ("KEY=value") used for interpolation,
+	// as compose uses it; nil means none.
+	Env []string
+	// SocketDir overrides the socket directory inside database containers
+	// (for images the tool does not know).
+	SocketDir string
+	// Only restricts migration to these client services (empty: all).
+	Only []string
+	// Exclude leaves these client services alone.
+	Exclude []string
+}
+
+// DefaultOptions returns the options the CLI starts from.
+func DefaultOptions() Options {
+	return Options{MountPath: "/var/run/postgresql"}
+}
+
+// Severity ranks findings.
+type Severity string
+
+const (
+	SevError   Severity = "ERROR"
+	SevWarning Severity = "WARNING"
+	SevInfo    Severity = "INFO"
+)
+
+// Finding is one thing a reviewer must know: a warning about a change, a
+// value that could not be migrated, or an error in a socket setup. Code is
+// stable (documented in README); Message never holds a password.
+type Finding struct {
+	File      string
+	Line, Col int
+	Severity  Severity
+	Code      string
+	Service   string
+	Key       string
+	Message   string
+}
+
+func (f Finding) String() string {
+	pos := f.File
+	if f.Line > 0 {
+		pos = fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Col)
+	}
+	return fmt.Sprintf("%s: %s %s: %s", pos, f.Severity, f.Code, f.Message)
+}
+
+// Change is one edit made to a connection value, for reports.
+type Change struct {
+	File      string
+	Line, Col int
+	Service   string
+	Key       string
+	Dialect   string
+	Before    string // passwords masked
+	After     string // passwords masked
+}
+
+// FileResult is the migrated content of one input file.
+type FileResult struct {
+	Path    string
+	Before  []byte
+	After   []byte
+	Changed bool
+}
+
+// Result is what Migrate returns: every input file with its new bytes, the
+// connection values changed, the findings, and the databases found.
+type Result struct {
+	Files    []FileResult
+	Changes  []Change
+	Findings []Finding
+	DBs      []DBInfo
+	// NothingReason says why no edit was made, when none was.
+	NothingReason string
+}
+
+// Changed reports whether any file changes.
+func (r *Result) Changed() bool {
+	for _, f := range r.Files {
+		if f.Changed {
+			return true
+		}
+	}
+	return false
+}
+
+// DBInfo describes one PostgreSQL service found.
+type DBInfo struct {
+	Service   string
+	Family    string // "official", "bitnami", "--db"
+	SocketDir string // inside the db container
+	Port      int    // server port inside the container
+	Volume    string // socket volume (named volume or bind source)
+	Names     []string
+}
