@@ -1,0 +1,186 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/compose-spec/compose-go/v2/cli"
+	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// extract writes a golden archive into dir the way the expected state looks
+// after the tool ran: the input files at the root, then every want/X file
+// written over X. It reports false when the archive has no want/compose.yml.
+func extract(ar *txtar.Archive, dir string, transform func(name string, data []byte) []byte) (bool, error) {
+	hasWant := false
+	write := func(name string, data []byte) error {
+		if !filepath.IsLocal(name) {
+			return fmt.Errorf("archive file %q escapes the directory", name)
+		}
+		if transform != nil {
+			data = transform(name, data)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(p, data, 0o644)
+	}
+	for _, f := range ar.Files {
+		if !strings.HasPrefix(f.Name, "want/") {
+			if err := write(f.Name, f.Data); err != nil {
+				return false, err
+			}
+		}
+	}
+	for _, f := range ar.Files {
+		if name, ok := strings.CutPrefix(f.Name, "want/"); ok {
+			hasWant = hasWant || name == "compose.yml"
+			if err := write(name, f.Data); err != nil {
+				return false, err
+			}
+		}
+	}
+	return hasWant, nil
+}
+
+// loadProject loads dir/compose.yml (plus compose.override.yml when present,
+// as `docker compose` does without -f) with compose-go: .env in dir for
+// interpolation (not this process's environment, so results do not depend
+// on the machine), every profile enabled, env_file resolved into
+// environment. `$$` comes out as `$`, exactly as the container sees it.
+func loadProject(ctx context.Context, dir string) (*types.Project, error) {
+	files := []string{filepath.Join(dir, "compose.yml")}
+	if _, err := os.Stat(filepath.Join(dir, "compose.override.yml")); err == nil {
+		files = append(files, filepath.Join(dir, "compose.override.yml"))
+	}
+	opts, err := cli.NewProjectOptions(files,
+		cli.WithWorkingDirectory(dir),
+		cli.WithName("e2e"),
+		cli.WithEnvFiles(),
+		cli.WithDotEnv,
+		cli.WithProfiles([]string{"*"}),
+	)
+	if err != nil {
+		return nil, err
+	}
+	return opts.LoadProject(ctx)
+}
+
+// dbService is a PostgreSQL server container as this test reads it.
+type dbService struct {
+	name string
+	// socketDir is where the server creates its socket inside the
+	// container; port names the socket file .s.PGSQL.<port>.
+	socketDir string
+	port      int
+	svc       types.ServiceConfig
+}
+
+// imageFamily classifies an image reference: "official" for the postgres
+// image and those built on it (postgis, timescaledb), "bitnami", or "".
+func imageFamily(image string) string {
+	ref := image
+	if i := strings.IndexByte(ref, '@'); i >= 0 {
+		ref = ref[:i]
+	}
+	if i := strings.LastIndexByte(ref, ':'); i > strings.LastIndexByte(ref, '/') {
+		ref = ref[:i]
+	}
+	repo := path.Base(ref)
+	switch {
+	case repo == "postgres", repo == "postgis", strings.HasPrefix(repo, "timescaledb"):
+		return "official"
+	case repo == "postgresql" && strings.Contains(ref, "bitnami"):
+		return "bitnami"
+	}
+	return ""
+}
+
+// findDBs returns the project's PostgreSQL services, with the socket
+// directory and port each one's server uses (FACTS.md, "PostgreSQL
+// containers"): the official image uses /var/run/postgresql, Bitnami /tmp;
+// `-c unix_socket_directories=` in the command overrides either. The port
+// comes from `-c port=N`, `-p N`, $PGPORT (official) or
+// $POSTGRESQL_PORT_NUMBER (Bitnami), else 5432.
+func findDBs(p *types.Project) []dbService {
+	var dbs []dbService
+	for _, name := range p.ServiceNames() {
+		svc := p.Services[name]
+		fam := imageFamily(svc.Image)
+		if fam == "" {
+			continue
+		}
+		db := dbService{name: name, socketDir: "/var/run/postgresql", port: 5432, svc: svc}
+		if fam == "bitnami" {
+			db.socketDir = "/tmp"
+			if v := envValue(svc, "POSTGRESQL_PORT_NUMBER"); v != "" {
+				db.port, _ = strconv.Atoi(v)
+			}
+		} else if v := envValue(svc, "PGPORT"); v != "" {
+			db.port, _ = strconv.Atoi(v)
+		}
+		args := append(append([]string{}, svc.Entrypoint...), svc.Command...)
+		for i, a := range args {
+			next := ""
+			if i+1 < len(args) {
+				next = args[i+1]
+			}
+			setting := ""
+			switch {
+			case a == "-c":
+				setting = next
+			case strings.HasPrefix(a, "-c"):
+				setting = strings.TrimPrefix(a, "-c")
+			case strings.HasPrefix(a, "--") && strings.Contains(a, "="):
+				setting = strings.TrimPrefix(a, "--")
+			case a == "-p":
+				db.port, _ = strconv.Atoi(next)
+			}
+			key, val, ok := strings.Cut(setting, "=")
+			switch strings.ReplaceAll(strings.TrimSpace(key), "-", "_") {
+			case "port":
+				if ok {
+					db.port, _ = strconv.Atoi(strings.Trim(val, `'"`))
+				}
+			case "unix_socket_directories":
+				if ok {
+					first, _, _ := strings.Cut(strings.Trim(val, `'"`), ",")
+					db.socketDir = strings.TrimSpace(first)
+				}
+			}
+		}
+		dbs = append(dbs, db)
+	}
+	return dbs
+}
+
+func envValue(svc types.ServiceConfig, key string) string {
+	if v := svc.Environment[key]; v != nil {
+		return *v
+	}
+	return ""
+}
+
+// mountAt returns the service's volume or bind mount whose container path is
+// dir.
+func mountAt(svc types.ServiceConfig, dir string) (types.ServiceVolumeConfig, bool) {
+	for _, m := range svc.Volumes {
+		if (m.Type == types.VolumeTypeVolume || m.Type == types.VolumeTypeBind) && path.Clean(m.Target) == path.Clean(dir) {
+			return m, true
+		}
+	}
+	return types.ServiceVolumeConfig{}, false
+}
+
+// sameStorage reports whether two mounts share the same storage: the same
+// named volume, or the same host directory.
+func sameStorage(a, b types.ServiceVolumeConfig) bool {
+	return a.Type == b.Type && a.Source != "" && a.Source == b.Source
+}
