@@ -116,8 +116,16 @@ func composeError(srcs []*Source, err error) error {
 			msg = strings.ReplaceAll(msg, abs, s.Path)
 		}
 	}
-	if m := composePathRE.FindString(msg); m != "" {
-		if n := lookupPath(src.Root, strings.Split(m, ".")); n != nil {
+	loc := composePathRE.FindString(msg)
+	// jsonschema reports an unknown key as "validating a.b.key false schema".
+	if rest, ok := strings.CutPrefix(msg, "validating "); ok && strings.HasSuffix(rest, " false schema") {
+		p := strings.TrimSuffix(rest, " false schema")
+		if i := strings.LastIndex(p, "."); i > 0 {
+			msg = fmt.Sprintf("%s: additional property %s is not allowed (compose schema)", p[:i], p[i+1:])
+		}
+	}
+	if loc != "" {
+		if n := lookupPath(src.Root, strings.Split(loc, ".")); n != nil {
 			return &PosError{File: src.Path, Line: n.Line, Col: n.Column, Msg: msg}
 		}
 	}
@@ -175,4 +183,3 @@ func atoiPort(s string) (int, bool) {
 	return n, true
 }
 
-var _ = fmt.Sprintf

@@ -78,6 +78,7 @@ Examples:
 Exit status: 0 done (or nothing to do), 1 changes pending (--check, --diff),
 2 error.`,
 		Flags:           migrateFlags(),
+		Commands:        commands(stdout, stderr),
 		Action:          func(c *cli.Context) error { return migrateAction(c, stdout, stderr) },
 		Writer:          stdout,
 		ErrWriter:       stderr,
@@ -87,4 +88,9 @@ Exit status: 0 done (or nothing to do), 1 changes pending (--check, --diff),
 			return &codeError{exitError, fmt.Errorf("%w (see uds-migrate --help)", err)}
 		},
 	}
+}
+
+// commands lists the subcommands; each lives in its own file.
+func commands(stdout, stderr io.Writer) []*cli.Command {
+	return []*cli.Command{}
 }
