@@ -313,7 +313,8 @@ func (u *URI) Database() string { return decode(u.Path) }
 // SocketDir returns the Unix socket directory the URI already connects
 // through: the last ?host= parameter when present (libpq lets query
 // parameters override the URI's host part), otherwise the single host of the
-// host list, percent-decoded; it counts when it is an absolute path. It
+// host list, percent-decoded; it counts when it is an absolute path or,
+// as libpq 14+ reads it, an "@name" abstract-namespace socket (Linux). It
 // returns false when the effective host is a TCP host, a list of hosts, a
 // variable, or absent (libpq would then use its compiled-in default
 // directory, which this package does not guess), and when a non-empty
@@ -329,10 +330,16 @@ func (u *URI) SocketDir() (string, bool) {
 		}
 		host = decode(u.Hosts[0].Name)
 	}
-	if !strings.HasPrefix(host, "/") || strings.IndexByte(host, ',') >= 0 {
+	if !isUnixSocketPath(host) || strings.IndexByte(host, ',') >= 0 {
 		return "", false
 	}
 	return host, true
+}
+
+// isUnixSocketPath mirrors libpq's is_unixsock_path: a host that starts
+// with '/' or '@' is a Unix socket.
+func isUnixSocketPath(host string) bool {
+	return strings.HasPrefix(host, "/") || strings.HasPrefix(host, "@")
 }
 
 // multiHost reports whether the URI names more than one host, counting a

@@ -214,6 +214,7 @@ func TestSocketDir(t *testing.T) {
 		{"postgres://u@/db?host=/sock&hostaddr=10.0.0.1", "", false},
 		{"postgres://u@/db?host=" + ph1, "", false},
 		{"postgres://a,b/db", "", false},
+		{"postgres:///db?host=@abstract", "@abstract", true},
 		{"postgres://u@/db?host=/a,/b", "", false},
 	}
 	for _, tt := range tests {
