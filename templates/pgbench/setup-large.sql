@@ -1,0 +1,7 @@
+-- Data for lookup-large and heavy: one table of :rows rows (psql -v rows=N;
+-- uds-migrate substitutes the same variable). 1,000,000 rows take about
+-- 75 MB with the primary key.
+DROP TABLE IF EXISTS uds_bench_large;
+CREATE TABLE uds_bench_large (id bigint PRIMARY KEY, k int NOT NULL, pad text NOT NULL);
+INSERT INTO uds_bench_large SELECT g, (g * 7919) % 100003, md5(g::text) FROM generate_series(1, :rows) g;
+ANALYZE uds_bench_large;
