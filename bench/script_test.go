@@ -93,7 +93,7 @@ func TestRunnerWrapsAroundScript(t *testing.T) {
 
 func TestScriptErrorsNameTheLine(t *testing.T) {
 	cases := map[string]string{
-		"SELECT 1;\n\\sleep 10 ms\n":    "e.sql:2: unsupported meta-command \\sleep",
+		"SELECT 1;\n\\sleep 10 ms\n":     "e.sql:2: unsupported meta-command \\sleep",
 		"\\set x random(1)\nSELECT 1;\n": "e.sql:1: \\set x: random needs two arguments",
 		"\\set x 1 +\nSELECT 1;\n":       "e.sql:1: \\set x: expression ends early",
 		"\\set x 1\n":                    "e.sql: no SQL command",
