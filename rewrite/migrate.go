@@ -14,12 +14,30 @@ import (
 // *PosError (file:line:col) for input it cannot read as a compose project.
 func Migrate(ctx context.Context, inputs []Input, opts Options) (*Result, error) {
 	res, err := migrateOnce(ctx, inputs, opts)
-	if err != nil || !res.Changed() {
+	if err != nil {
 		return res, err
 	}
 	var again []Input
 	for _, f := range res.Files {
 		again = append(again, Input{Path: f.Path, Data: f.After})
+	}
+	// The output must pass the same checks as `validate`: never print a
+	// socket setup that cannot work.
+	checks, err := Validate(ctx, again, opts)
+	if err != nil {
+		return nil, fmt.Errorf("internal error: the migrated output does not load: %w", err)
+	}
+	var bad []Finding
+	for _, f := range checks {
+		if f.Severity == SevError {
+			bad = append(bad, f)
+		}
+	}
+	if len(bad) > 0 {
+		return nil, &ValidationError{Findings: bad}
+	}
+	if !res.Changed() {
+		return res, nil
 	}
 	res2, err := migrateOnce(ctx, again, opts)
 	if err != nil {
@@ -127,4 +145,17 @@ func sortFindings(srcs []*Source, fs []Finding) {
 		}
 		return a.Col < b.Col
 	})
+}
+
+// ValidationError is returned when the migrated output would still be a
+// broken socket setup; Findings say where and why.
+type ValidationError struct{ Findings []Finding }
+
+func (e *ValidationError) Error() string {
+	var b strings.Builder
+	b.WriteString("the migrated output fails validation, nothing printed:")
+	for _, f := range e.Findings {
+		b.WriteString("\n" + f.String())
+	}
+	return b.String()
 }

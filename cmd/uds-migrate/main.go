@@ -92,5 +92,7 @@ Exit status: 0 done (or nothing to do), 1 changes pending (--check, --diff),
 
 // commands lists the subcommands; each lives in its own file.
 func commands(stdout, stderr io.Writer) []*cli.Command {
-	return []*cli.Command{}
+	return []*cli.Command{
+		validateCommand(stdout, stderr),
+	}
 }

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/uds-migrate/uds-migrate/rewrite"
+)
+
+func validateCommand(stdout, stderr io.Writer) *cli.Command {
+	return &cli.Command{
+		Name:      "validate",
+		Usage:     "check a compose project that uses Unix sockets for PostgreSQL",
+		UsageText: "uds-migrate validate [-f FILE]... [FILE]",
+		Description: `Static checks of a socket setup, migrated by this tool or by hand: a
+single-$ $FactoryArg, a JDBC host other than localhost, socketFactoryArg
+naming a directory, libpq host naming the socket file, a socket path no
+mounted volume holds, a volume no database mounts at its socket directory,
+a port that does not match the server's, a read-only or bind-mounted socket
+directory, two servers sharing one, sslmode=require with pgjdbc, a socket
+file mounted instead of its directory.
+
+Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable input.`,
+		Flags: projectFlags(),
+		Action: func(c *cli.Context) error {
+			files, err := composeFiles(c)
+			if err != nil {
+				return &codeError{exitError, err}
+			}
+			inputs, err := rewrite.ReadInputs(files)
+			if err != nil {
+				return &codeError{exitError, err}
+			}
+			findings, err := rewrite.Validate(context.Background(), inputs, options(c))
+			if err != nil {
+				return &codeError{exitError, err}
+			}
+			errs := 0
+			for _, f := range findings {
+				fmt.Fprintln(stdout, f.String())
+				if f.Severity == rewrite.SevError {
+					errs++
+				}
+			}
+			if errs > 0 {
+				fmt.Fprintf(stderr, "uds-migrate: %d error(s) in the socket setup\n", errs)
+				return &codeError{exitChanges, nil}
+			}
+			return nil
+		},
+	}
+}

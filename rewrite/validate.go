@@ -1,0 +1,221 @@
+package rewrite
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/uds-migrate/uds-migrate/jdbc"
+	"github.com/uds-migrate/uds-migrate/libpq"
+)
+
+// socketFileRE matches PostgreSQL's socket file name, .s.PGSQL.<port>.
+var socketFileRE = regexp.MustCompile(`^\.s\.PGSQL\.(\d+)$`)
+
+// Validate checks a compose project that already uses Unix sockets (migrated
+// by this tool or by hand) and returns one finding per mistake that would
+// stop a client from connecting or the server from creating its socket.
+// Errors are SevError; risks (a host bind mount) are SevWarning. The error
+// return is for input that cannot be read as a compose project.
+func Validate(ctx context.Context, inputs []Input, opts Options) ([]Finding, error) {
+	p, err := load(ctx, inputs, opts)
+	if err != nil {
+		return nil, err
+	}
+	v := &validator{p: p, opts: opts}
+	v.run()
+	sortFindings(p.sources, v.findings)
+	return v.findings, nil
+}
+
+type validator struct {
+	p        *project
+	opts     Options
+	findings []Finding
+	dbMount  map[string]*dbService // socket volume source → db
+}
+
+func (v *validator) add(src *Source, line, col int, sev Severity, code, service, key, msg string) {
+	v.findings = append(v.findings, Finding{File: src.Path, Line: line, Col: col, Severity: sev, Code: code, Service: service, Key: key, Message: msg})
+}
+
+func (v *validator) run() {
+	dbs, err := v.p.findDBs(v.opts)
+	if err != nil {
+		return
+	}
+	v.dbMount = map[string]*dbService{}
+	isDB := map[string]bool{}
+	for _, db := range dbs {
+		isDB[db.name] = true
+		src, node := v.p.serviceNode(db.name)
+		_, ms := v.p.mounts(src, node)
+		for _, m := range ms {
+			if m.target != path.Clean(db.socketDir) || m.source == "" {
+				continue
+			}
+			key := v.sourceKey(m)
+			n := deref(m.node)
+			if other, ok := v.dbMount[key]; ok {
+				v.add(src, n.Line, n.Column, SevError, "UDS210", db.name, "volumes",
+					fmt.Sprintf("%s and %s share the socket volume %s: both servers would create .s.PGSQL.<port> in one directory; give each its own volume", other.name, db.name, m.source))
+			}
+			db.existing, db.volume, db.bind = &m, m.source, m.bind
+			v.dbMount[key] = db
+			if m.readOnly {
+				v.add(src, n.Line, n.Column, SevError, "UDS208", db.name, "volumes",
+					fmt.Sprintf("%s mounts its socket directory %s read-only: Postgres cannot create its socket (\"Read-only file system\"); drop :ro", db.name, db.socketDir))
+			}
+			if m.bind {
+				v.add(src, n.Line, n.Column, SevWarning, "UDS209", db.name, "volumes",
+					fmt.Sprintf("the socket directory %s is a host bind mount (%s): root-owned, so Postgres may fail to create its lock file (rootless Docker, user:), and Docker Desktop on macOS cannot pass sockets through it; use a named volume", db.socketDir, m.source))
+			}
+		}
+	}
+	for _, name := range v.p.serviceOrder() {
+		src, node := v.p.serviceNode(name)
+		_, ms := v.p.mounts(src, node)
+		for _, m := range ms {
+			if socketFileRE.MatchString(path.Base(m.target)) || socketFileRE.MatchString(path.Base(m.source)) {
+				n := deref(m.node)
+				v.add(src, n.Line, n.Column, SevError, "UDS212", name, "volumes",
+					"the socket file is mounted instead of its directory: the mount goes stale when Postgres restarts (\"Connection refused\"); mount the directory")
+			}
+		}
+		if isDB[name] {
+			continue
+		}
+		for _, ent := range envEntries(node) {
+			v.checkValue(src, name, ent, ms, dbs)
+		}
+	}
+}
+
+// sourceKey identifies a mount source: a volume name, or a bind path
+// resolved against the project directory.
+func (v *validator) sourceKey(m mountRef) string {
+	if !m.bind {
+		return "volume:" + m.source
+	}
+	s := m.source
+	if !path.IsAbs(s) {
+		s = path.Join(filepath.ToSlash(filepath.Dir(m.src.Path)), s)
+	}
+	return "bind:" + path.Clean(s)
+}
+
+// checkValue checks one environment value that uses a Unix socket.
+func (v *validator) checkValue(src *Source, service string, ent envEntry, ms []mountRef, dbs []*dbService) {
+	raw := strings.TrimPrefix(ent.node.Value, ent.prefix)
+	n := ent.node
+	if fixFactoryArg(raw) != raw {
+		v.add(src, n.Line, n.Column, SevError, "UDS201", service, ent.key,
+			"$FactoryArg is written with one $: compose interpolates it to an empty string and pgjdbc fails with NoSuchMethodException; write $$FactoryArg")
+		raw = fixFactoryArg(raw)
+	}
+	val, err := v.p.interpolate(raw)
+	if err != nil {
+		return
+	}
+	var sockFile string
+	switch {
+	case jdbc.IsJDBC(val):
+		u, err := jdbc.Parse(val)
+		if err != nil || !u.IsUnixSocket() {
+			return
+		}
+		for _, h := range u.Hosts {
+			if h.Name != "localhost" {
+				v.add(src, n.Line, n.Column, SevError, "UDS202", service, ent.key,
+					fmt.Sprintf("junixsocket only connects to host localhost, not %q (\"Can only connect to endpoints of type AFUNIXSocketAddress\"); write jdbc:postgresql://localhost/...", h.Name))
+			}
+		}
+		sockFile, _ = u.Param("socketFactoryArg")
+		if !socketFileRE.MatchString(path.Base(sockFile)) {
+			v.add(src, n.Line, n.Column, SevError, "UDS203", service, ent.key,
+				fmt.Sprintf("socketFactoryArg must name the socket file (%s/.s.PGSQL.<port>), not %q", strings.TrimSuffix(sockFile, "/"), sockFile))
+			return
+		}
+		for _, k := range []string{"sslmode", "ssl"} {
+			if s, ok := u.Param(k); ok && (s == "require" || s == "verify-ca" || s == "verify-full" || (k == "ssl" && s == "true")) {
+				v.add(src, n.Line, n.Column, SevError, "UDS211", service, ent.key,
+					fmt.Sprintf("%s=%s fails over a Unix socket with pgjdbc (\"The server does not support SSL.\"); drop it", k, s))
+			}
+		}
+	case libpq.IsURI(val):
+		u, err := libpq.ParseURI(val)
+		if err != nil {
+			return
+		}
+		dir, ok := u.SocketDir()
+		if !ok {
+			return
+		}
+		port, _ := u.Param("port")
+		sockFile = v.libpqSocket(src, service, ent, dir, port)
+	case libpq.IsDSN(val):
+		d, err := libpq.ParseDSN(val)
+		if err != nil {
+			return
+		}
+		dir, _ := d.Get("host")
+		if !strings.HasPrefix(dir, "/") {
+			return
+		}
+		port, _ := d.Get("port")
+		sockFile = v.libpqSocket(src, service, ent, dir, port)
+	default:
+		return
+	}
+	if sockFile == "" {
+		return
+	}
+	v.checkSocketPath(src, service, ent, sockFile, ms)
+}
+
+// libpqSocket returns the socket file a libpq host directory and port name,
+// or "" after reporting a host that names the file itself.
+func (v *validator) libpqSocket(src *Source, service string, ent envEntry, dir, port string) string {
+	if socketFileRE.MatchString(path.Base(dir)) {
+		v.add(src, ent.node.Line, ent.node.Column, SevError, "UDS204", service, ent.key,
+			fmt.Sprintf("host must name the socket directory (%s), not the socket file: libpq fails with \"not a directory\"", path.Dir(dir)))
+		return ""
+	}
+	if port == "" {
+		port = "5432"
+	}
+	return path.Join(dir, ".s.PGSQL."+port)
+}
+
+// checkSocketPath follows a client's socket file to the mount that holds it
+// and to the database that mounts the same volume at its socket directory.
+func (v *validator) checkSocketPath(src *Source, service string, ent envEntry, sockFile string, ms []mountRef) {
+	n := ent.node
+	dir := path.Dir(sockFile)
+	var hold *mountRef
+	for i, m := range ms {
+		if m.source != "" && (dir == m.target || strings.HasPrefix(dir, m.target+"/")) {
+			hold = &ms[i]
+		}
+	}
+	if hold == nil {
+		v.add(src, n.Line, n.Column, SevError, "UDS205", service, ent.key,
+			fmt.Sprintf("%s mounts nothing at %s: mount the database's socket volume there (read-only is enough)", service, dir))
+		return
+	}
+	db, ok := v.dbMount[v.sourceKey(*hold)]
+	if !ok || dir != hold.target {
+		v.add(src, n.Line, n.Column, SevError, "UDS206", service, ent.key,
+			fmt.Sprintf("%s is not a database's socket directory: no PostgreSQL service mounts %s at its socket directory", dir, hold.source))
+		return
+	}
+	want := ".s.PGSQL." + strconv.Itoa(db.port)
+	if path.Base(sockFile) != want {
+		v.add(src, n.Line, n.Column, SevError, "UDS207", service, ent.key,
+			fmt.Sprintf("%s listens on port %d, so its socket is %s/%s, not %s", db.name, db.port, dir, want, sockFile))
+	}
+}
