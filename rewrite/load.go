@@ -182,4 +182,3 @@ func atoiPort(s string) (int, bool) {
 	}
 	return n, true
 }
-
