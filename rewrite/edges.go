@@ -38,6 +38,9 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 			raw := strings.TrimPrefix(ent.node.Value, ent.prefix)
 			if fixed := fixFactoryArg(raw); fixed != raw {
 				if pl.replaceScalar(src, ent.node, ent.prefix, fixed, ent.inFlow) {
+					pl.changes = append(pl.changes, Change{Kind: "repair", File: src.Path, Line: ent.node.Line, Col: ent.node.Column,
+						Service: name, Key: ent.key, Dialect: DialectJDBC, Before: redact(DialectJDBC, raw), After: redact(DialectJDBC, fixed),
+						Reason: "write $$FactoryArg so compose does not interpolate it away"})
 					pl.warnAt(src, ent.node, "UDS105", name, ent.key,
 						"$FactoryArg was written with one $: compose interpolates it to an empty string and pgjdbc fails with NoSuchMethodException; written $$FactoryArg")
 				}
@@ -174,8 +177,9 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		pl.warnAt(e.src, e.node, "UDS101", e.service, e.key,
 			e.service+" connects with pgjdbc through junixsocket: the application needs com.kohlschutter.junixsocket:junixsocket-core:2.10.1 (type pom) on its classpath, and a java.io.tmpdir where native code may be unpacked and executed")
 	}
-	pl.changes = append(pl.changes, Change{File: e.src.Path, Line: e.node.Line, Col: e.node.Column,
-		Service: e.service, Key: e.key, Dialect: e.dialect, Before: redact(e.dialect, e.raw), After: redact(e.dialect, newRaw)})
+	pl.changes = append(pl.changes, Change{Kind: "value", File: e.src.Path, Line: e.node.Line, Col: e.node.Column,
+		Service: e.service, Key: e.key, Dialect: e.dialect, Before: redact(e.dialect, e.raw), After: redact(e.dialect, newRaw),
+		Reason: fmt.Sprintf("reach %s through its socket in %s", e.db.name, mp)})
 }
 
 type note struct{ Code, Message string }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 )
@@ -18,12 +19,14 @@ func Migrate(ctx context.Context, inputs []Input, opts Options) (*Result, error)
 		return res, err
 	}
 	var again []Input
-	for _, f := range res.Files {
+	for _, f := range res.Files[:len(inputs)] {
 		again = append(again, Input{Path: f.Path, Data: f.After})
 	}
+	opts2 := opts
+	opts2.ReadFile = overlay(res.Files[len(inputs):], opts.ReadFile)
 	// The output must pass the same checks as `validate`: never print a
 	// socket setup that cannot work.
-	checks, err := Validate(ctx, again, opts)
+	checks, err := Validate(ctx, again, opts2)
 	if err != nil {
 		return nil, fmt.Errorf("internal error: the migrated output does not load: %w", err)
 	}
@@ -39,7 +42,7 @@ func Migrate(ctx context.Context, inputs []Input, opts Options) (*Result, error)
 	if !res.Changed() {
 		return res, nil
 	}
-	res2, err := migrateOnce(ctx, again, opts)
+	res2, err := migrateOnce(ctx, again, opts2)
 	if err != nil {
 		return nil, fmt.Errorf("internal error: the migrated output does not load: %w", err)
 	}
@@ -75,7 +78,8 @@ func migrateOnce(ctx context.Context, inputs []Input, opts Options) (*Result, er
 		}
 		res.Files = append(res.Files, FileResult{Path: src.Path, Before: src.Data, After: out, Changed: !bytes.Equal(out, src.Data)})
 	}
-	dbs, _ := p.findDBs(opts)
+	res.Files = append(res.Files, pl.extra...)
+	dbs := pl.dbs
 	for _, db := range dbs {
 		res.DBs = append(res.DBs, DBInfo{Service: db.name, Family: db.family, SocketDir: db.socketDir, Port: db.port, Volume: db.volume, Names: db.names})
 	}
@@ -158,4 +162,20 @@ func (e *ValidationError) Error() string {
 		b.WriteString("\n" + f.String())
 	}
 	return b.String()
+}
+
+// overlay reads migrated content for files the migration changed, and
+// falls through to next (or the disk) for the rest.
+func overlay(files []FileResult, next func(string) ([]byte, error)) func(string) ([]byte, error) {
+	return func(p string) ([]byte, error) {
+		for _, f := range files {
+			if f.Path == p {
+				return f.After, nil
+			}
+		}
+		if next != nil {
+			return next(p)
+		}
+		return os.ReadFile(p)
+	}
 }

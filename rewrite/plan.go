@@ -1,6 +1,8 @@
 package rewrite
 
 import (
+	"bytes"
+	"os"
 	"fmt"
 	"path"
 	"regexp"
@@ -24,6 +26,8 @@ type planner struct {
 	topAdded map[string]bool
 	newTop   map[*Source][]string // volumes for a top-level section to create
 	javaWarn map[string]bool
+	dbs      []*dbService
+	extra    []FileResult // files other than the compose files, in edit order
 }
 
 func newPlanner(p *project, opts Options) *planner {
@@ -51,6 +55,7 @@ func (pl *planner) run() error {
 	if err != nil {
 		return err
 	}
+	pl.dbs = dbs
 	if len(dbs) > 1 && pl.opts.Volume != "" {
 		return fmt.Errorf("--volume names one socket volume, but the project has %d PostgreSQL services; two servers must not share a socket directory", len(dbs))
 	}
@@ -69,6 +74,7 @@ func (pl *planner) run() error {
 			pl.migrateDB(db, mine)
 		}
 	}
+	pl.migrateProxies()
 	pl.finish()
 	return nil
 }
@@ -128,6 +134,9 @@ func (pl *planner) makeWritable(db *dbService, m mountRef) {
 	if target == nil || !pl.replaceScalar(m.src, target, "", newVal, false) {
 		return
 	}
+	pl.changes = append(pl.changes, Change{Kind: "repair", File: m.src.Path, Line: target.Line, Col: target.Column,
+		Service: db.name, Key: "volumes", Before: target.Value, After: newVal,
+		Reason: "Postgres must create its socket and lock file in " + db.socketDir})
 	pl.warnAt(m.src, m.node, "UDS107", db.name, "volumes",
 		fmt.Sprintf("the socket directory %s was mounted read-only; Postgres cannot create its socket there (\"Read-only file system\"), so the mount is now read-write", db.socketDir))
 }
@@ -154,7 +163,8 @@ func (pl *planner) replaceScalar(src *Source, n *yaml.Node, prefix, v string, in
 func (pl *planner) migrateDB(db *dbService, edges []*edge) {
 	dbSrc, dbNode := pl.p.serviceNode(db.name)
 	if db.existing == nil {
-		pl.addMount(dbSrc, dbNode, db.name, db.volume+":"+db.socketDir)
+		pl.addMount(dbSrc, dbNode, db.name, db.volume+":"+db.socketDir,
+			"read-write: Postgres creates its socket in "+db.socketDir)
 	}
 	if !db.bind {
 		pl.ensureTopVolume(dbSrc, db.volume)
@@ -196,7 +206,8 @@ func (pl *planner) clientMount(db *dbService, client string) string {
 	if taken[mp] {
 		mp = mp + "-" + db.name
 	}
-	pl.addMount(src, node, client, db.volume+":"+mp+":ro")
+	pl.addMount(src, node, client, db.volume+":"+mp+":ro",
+		"read-only is enough to connect to "+db.name+"'s socket")
 	return mp
 }
 
@@ -205,7 +216,12 @@ func (pl *planner) clientMount(db *dbService, client string) string {
 // extended if every service merging it gets the same entry; otherwise the
 // service gets its own list (merge keys are shallow: a list of its own
 // replaces the anchor's, so the anchor's items are copied).
-func (pl *planner) addMount(src *Source, svc *yaml.Node, service, item string) {
+func (pl *planner) addMount(src *Source, svc *yaml.Node, service, item, reason string) {
+	line, col := svc.Line, svc.Column
+	if kn, _ := ownKey(deref(pl.servicesNode(src)), service); kn != nil {
+		line, col = kn.Line, kn.Column
+	}
+	pl.changes = append(pl.changes, Change{Kind: "mount", File: src.Path, Line: line, Col: col, Service: service, Key: "volumes", After: item, Reason: reason})
 	kn, seq := ownKey(svc, "volumes")
 	if kn == nil {
 		if mk, mseq := mapGet(svc, "volumes"); mk != nil {
@@ -275,3 +291,29 @@ func fixFactoryArg(raw string) string {
 }
 
 func contains(list []string, s string) bool { return slices.Contains(list, s) }
+
+// readFile reads a file that is not a compose file (see Options.ReadFile).
+func (pl *planner) readFile(p string) ([]byte, error) {
+	for _, f := range pl.extra {
+		if f.Path == p {
+			return f.After, nil
+		}
+	}
+	if pl.opts.ReadFile != nil {
+		return pl.opts.ReadFile(p)
+	}
+	return os.ReadFile(p)
+}
+
+// putFile records new content for a file that is not a compose file; p is
+// the path as reports and -w use it (relative to the working directory,
+// like the compose file paths).
+func (pl *planner) putFile(p string, before, after []byte) {
+	for i, f := range pl.extra {
+		if f.Path == p {
+			pl.extra[i].After, pl.extra[i].Changed = after, !bytes.Equal(f.Before, after)
+			return
+		}
+	}
+	pl.extra = append(pl.extra, FileResult{Path: p, Before: before, After: after, Changed: !bytes.Equal(before, after)})
+}

@@ -31,6 +31,11 @@ type Options struct {
 	Only []string
 	// Exclude leaves these client services alone.
 	Exclude []string
+	// ReadFile reads files other than the compose files (nginx
+	// configuration, app server configuration, env files); nil means
+	// os.ReadFile. Migrate's own verification passes an overlay so a second
+	// run sees the migrated content.
+	ReadFile func(path string) ([]byte, error)
 }
 
 // DefaultOptions returns the options the CLI starts from.
@@ -68,15 +73,18 @@ func (f Finding) String() string {
 	return fmt.Sprintf("%s: %s %s: %s", pos, f.Severity, f.Code, f.Message)
 }
 
-// Change is one edit made to a connection value, for reports.
+// Change is one edit, for reports: a rewritten connection value, an added
+// mount or volume, or a repair.
 type Change struct {
+	Kind      string // "value", "mount", "volume", "repair"
 	File      string
 	Line, Col int
 	Service   string
 	Key       string
-	Dialect   string
+	Dialect   string // for Kind "value": jdbc, libpq-uri, libpq-dsn
 	Before    string // passwords masked
 	After     string // passwords masked
+	Reason    string
 }
 
 // FileResult is the migrated content of one input file.

@@ -93,6 +93,8 @@ Exit status: 0 done (or nothing to do), 1 changes pending (--check, --diff),
 // commands lists the subcommands; each lives in its own file.
 func commands(stdout, stderr io.Writer) []*cli.Command {
 	return []*cli.Command{
+		planCommand(stdout, stderr),
 		validateCommand(stdout, stderr),
+		benchCommand(stdout, stderr),
 	}
 }

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
+
+	"github.com/uds-migrate/uds-migrate/bench"
+)
+
+// Defaults keep `uds-migrate bench` under a minute on a 2-core machine:
+// 2 × 1 s warm-up + 12 rounds × 2 transports × 2 s = 50 s, plus about 3 s
+// to start and set up the embedded server. Many short rounds beat few long
+// ones: the noise between runs is the enemy (FACTS.md, "Measured here").
+const (
+	defaultRounds   = 12
+	defaultDuration = 2 * time.Second
+	defaultWarmup   = time.Second
+)
+
+func benchCommand(stdout, stderr io.Writer) *cli.Command {
+	return &cli.Command{
+		Name:      "bench",
+		Usage:     "measure a workload over TCP and over the Unix socket, interleaved, and say which is faster",
+		UsageText: "uds-migrate bench [flags]\nuds-migrate bench --tcp DSN --socket-dir DIR [flags]",
+		Description: `With no target flags, starts a throwaway PostgreSQL from the system
+binaries (apt-get install postgresql), benchmarks it both ways and removes
+it. TCP and socket runs alternate in rounds; the verdict is the median of
+the per-round socket/TCP queries/s ratios with a 95% bootstrap interval,
+and says "no measurable difference" when that interval spans 1.
+
+Workloads: lookup-small (default), lookup-large, heavy, or FILE.sql (a
+pgbench script: SQL, \set NAME EXPR with random(lo, hi), :NAME; it sees
+:rows).`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "workload", Aliases: []string{"w"}, Value: "lookup-small", Usage: "lookup-small, lookup-large, heavy, or a pgbench script FILE.sql"},
+			&cli.Int64Flag{Name: "rows", Value: bench.DefaultRows, Usage: "rows in the lookup-large/heavy table (:rows in scripts)"},
+			&cli.IntFlag{Name: "rounds", Value: defaultRounds, Usage: "interleaved TCP+socket rounds that count (at least 2)"},
+			&cli.DurationFlag{Name: "duration", Value: defaultDuration, Usage: "length of each run, per transport and round"},
+			&cli.DurationFlag{Name: "warmup", Value: defaultWarmup, Usage: "discarded run per transport before the rounds (0: none)"},
+			&cli.IntFlag{Name: "conns", Aliases: []string{"c"}, Value: 1, Usage: "connections per transport, one client goroutine each"},
+			&cli.StringFlag{Name: "M", Aliases: []string{"protocol"}, Value: string(bench.Prepared), Usage: "query protocol: simple, extended or prepared (as pgbench -M)"},
+			&cli.StringFlag{Name: "client", Value: "pgx", Usage: "pgx (in process, latency quantiles) or pgbench (the pgbench on PATH, mean latency only)"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "report format: " + strings.Join(bench.Formats, ", ")},
+			&cli.BoolFlag{Name: "keep-data", Usage: "leave the uds_bench_* tables in the database afterwards"},
+			&cli.StringFlag{Name: "tcp", Usage: "benchmark an existing server: libpq URI or keyword DSN reaching it over TCP (needs --socket-dir)"},
+			&cli.StringFlag{Name: "socket-dir", Usage: "with --tcp: the directory holding the server's .s.PGSQL.<port>"},
+		},
+		Action: func(c *cli.Context) error { return benchAction(c, stdout, stderr) },
+	}
+}
+
+func benchAction(c *cli.Context, stdout, stderr io.Writer) error {
+	if c.NArg() > 0 {
+		return usageErr("bench takes no arguments, got %q", c.Args().First())
+	}
+	format := c.String("format")
+	if !contains(bench.Formats, format) {
+		return usageErr("--format %q: want %s", format, strings.Join(bench.Formats, ", "))
+	}
+	mode, err := bench.ParseMode(c.String("M"))
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	w, err := bench.LoadWorkload(c.String("workload"), c.Int64("rows"))
+	if err != nil {
+		return usageErr("--workload: %v", err)
+	}
+	plan := bench.Plan{Rounds: c.Int("rounds"), Duration: c.Duration("duration"), Warmup: c.Duration("warmup")}
+	if plan.Rounds < 2 || plan.Duration <= 0 || plan.Warmup < 0 {
+		return usageErr("need --rounds ≥ 2, --duration > 0 and --warmup ≥ 0")
+	}
+	if (c.String("tcp") == "") != (c.String("socket-dir") == "") {
+		return usageErr("--tcp and --socket-dir go together")
+	}
+
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ep, err := benchTarget(ctx, c, stderr)
+	if err != nil {
+		return &codeError{exitError, err}
+	}
+	defer func() {
+		if err := ep.Close(); err != nil {
+			fmt.Fprintln(stderr, "uds-migrate: stopping the bench server: "+err.Error())
+		}
+	}()
+
+	cfg := bench.Config{
+		Workload: w, Plan: plan, Conns: c.Int("conns"), Mode: mode,
+		Client: c.String("client"), KeepData: c.Bool("keep-data"),
+	}
+	bar := progress(stderr, 2*plan.Rounds+2)
+	if bar != nil {
+		cfg.Log = io.Discard // the bar owns the terminal line
+		cfg.Step = func(done, total int, what string) {
+			bar.Describe(what)
+			_ = bar.Set(done)
+		}
+	}
+	rep, err := bench.Run(ctx, ep, cfg)
+	if bar != nil {
+		_ = bar.Clear()
+	}
+	if err != nil {
+		return &codeError{exitError, err}
+	}
+	return rep.Render(stdout, format)
+}
+
+// benchTarget resolves which server to measure.
+func benchTarget(ctx context.Context, c *cli.Context, stderr io.Writer) (*bench.Endpoints, error) {
+	if dsn := c.String("tcp"); dsn != "" {
+		return bench.Existing(dsn, c.String("socket-dir"))
+	}
+	start := time.Now()
+	ep, err := bench.StartEmbedded(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("starting the embedded PostgreSQL: %w", err)
+	}
+	if isTerminal(stderr) {
+		fmt.Fprintf(stderr, "started %s in %.1f s\n", ep.Target, time.Since(start).Seconds())
+	}
+	return ep, nil
+}
+
+// progress returns a bar on stderr when stderr is a terminal, else nil:
+// piped or captured output stays free of control characters.
+func progress(stderr io.Writer, total int) *progressbar.ProgressBar {
+	if !isTerminal(stderr) {
+		return nil
+	}
+	return progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(stderr),
+		progressbar.OptionSetDescription("warm-up"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionClearOnFinish(),
+	)
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+func usageErr(format string, args ...any) error {
+	return &codeError{exitError, fmt.Errorf(format, args...)}
+}
+
+func contains(xs []string, x string) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,237 @@
+// Package report renders a migration plan (rewrite.Result) as text for a
+// reviewer, as versioned JSON for tools, or as SARIF 2.1.0 for code-scanning
+// uploads. Passwords are already masked in the Result; nothing here reads
+// the files again.
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/uds-migrate/uds-migrate/rewrite"
+)
+
+// SchemaVersion names the JSON layout; it changes only when a field changes
+// meaning or disappears (docs/plan.schema.json).
+const SchemaVersion = "uds-migrate.plan/v1"
+
+// Plan is the JSON document. Field names are part of the versioned schema.
+type Plan struct {
+	Schema      string     `json:"schema"`
+	Files       []File     `json:"files"`
+	Databases   []Database `json:"databases"`
+	Changes     []Change   `json:"changes"`
+	Findings    []Finding  `json:"findings"`
+	ManualSteps []string   `json:"manualSteps"`
+	Nothing     string     `json:"nothingToDo,omitempty"`
+}
+
+type File struct {
+	Path    string `json:"path"`
+	Changed bool   `json:"changed"`
+}
+
+type Database struct {
+	Service   string   `json:"service"`
+	Family    string   `json:"family"`
+	SocketDir string   `json:"socketDir"`
+	Port      int      `json:"port"`
+	Volume    string   `json:"volume"`
+	Names     []string `json:"names"`
+}
+
+type Change struct {
+	Kind    string `json:"kind"`
+	File    string `json:"file"`
+	Line    int    `json:"line,omitempty"`
+	Column  int    `json:"column,omitempty"`
+	Service string `json:"service,omitempty"`
+	Key     string `json:"key,omitempty"`
+	Dialect string `json:"dialect,omitempty"`
+	Before  string `json:"before,omitempty"`
+	After   string `json:"after"`
+	Reason  string `json:"reason"`
+}
+
+type Finding struct {
+	File     string `json:"file"`
+	Line     int    `json:"line,omitempty"`
+	Column   int    `json:"column,omitempty"`
+	Severity string `json:"severity"`
+	Code     string `json:"code"`
+	Service  string `json:"service,omitempty"`
+	Key      string `json:"key,omitempty"`
+	Message  string `json:"message"`
+}
+
+// manualCodes are findings that leave work for a person.
+var manualCodes = map[string]bool{"UDS101": true, "UDS102": true, "UDS104": true, "UDS106": true, "UDS110": true, "UDS111": true}
+
+// FromResult builds the JSON document.
+func FromResult(r *rewrite.Result) Plan {
+	p := Plan{Schema: SchemaVersion, Files: []File{}, Databases: []Database{}, Changes: []Change{}, Findings: []Finding{}, ManualSteps: []string{}, Nothing: r.NothingReason}
+	for _, f := range r.Files {
+		p.Files = append(p.Files, File{Path: f.Path, Changed: f.Changed})
+	}
+	for _, d := range r.DBs {
+		p.Databases = append(p.Databases, Database{Service: d.Service, Family: d.Family, SocketDir: d.SocketDir, Port: d.Port, Volume: d.Volume, Names: d.Names})
+	}
+	for _, c := range r.Changes {
+		p.Changes = append(p.Changes, Change{Kind: c.Kind, File: c.File, Line: c.Line, Column: c.Col, Service: c.Service, Key: c.Key, Dialect: c.Dialect, Before: c.Before, After: c.After, Reason: c.Reason})
+	}
+	seen := map[string]bool{}
+	for _, f := range r.Findings {
+		p.Findings = append(p.Findings, Finding{File: f.File, Line: f.Line, Column: f.Col, Severity: string(f.Severity), Code: f.Code, Service: f.Service, Key: f.Key, Message: f.Message})
+		if manualCodes[f.Code] && !seen[f.Code+f.Service+f.Message] {
+			seen[f.Code+f.Service+f.Message] = true
+			p.ManualSteps = append(p.ManualSteps, fmt.Sprintf("%s (%s:%d)", f.Message, f.File, f.Line))
+		}
+	}
+	return p
+}
+
+// JSON writes the plan as indented JSON.
+func JSON(w io.Writer, r *rewrite.Result) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(FromResult(r))
+}
+
+// Text writes the plan for a reviewer.
+func Text(w io.Writer, r *rewrite.Result) error {
+	p := FromResult(r)
+	var b strings.Builder
+	if p.Nothing != "" {
+		fmt.Fprintf(&b, "nothing to migrate: %s\n", p.Nothing)
+	}
+	if len(p.Databases) > 0 {
+		b.WriteString("databases:\n")
+		for _, d := range p.Databases {
+			fmt.Fprintf(&b, "  %s (%s image): socket directory %s, port %d, socket volume %s; reached as %s\n",
+				d.Service, d.Family, d.SocketDir, d.Port, d.Volume, strings.Join(d.Names, ", "))
+		}
+	}
+	if len(p.Changes) > 0 {
+		b.WriteString("changes:\n")
+		for _, c := range p.Changes {
+			pos := c.File
+			if c.Line > 0 {
+				pos = fmt.Sprintf("%s:%d:%d", c.File, c.Line, c.Column)
+			}
+			switch c.Kind {
+			case "value", "repair":
+				fmt.Fprintf(&b, "  %s %s %s (%s): %s\n    - %s\n    + %s\n", pos, c.Service, c.Key, c.Dialect, c.Reason, c.Before, c.After)
+			case "mount":
+				fmt.Fprintf(&b, "  %s %s: mount %s (%s)\n", pos, c.Service, c.After, c.Reason)
+			case "volume":
+				fmt.Fprintf(&b, "  %s: declare volume %s (%s)\n", pos, c.After, c.Reason)
+			}
+		}
+	}
+	if len(p.Findings) > 0 {
+		b.WriteString("findings:\n")
+		for _, f := range p.Findings {
+			fmt.Fprintf(&b, "  %s:%d:%d: %s %s: %s\n", f.File, f.Line, f.Column, f.Severity, f.Code, f.Message)
+		}
+	}
+	if len(p.ManualSteps) > 0 {
+		b.WriteString("manual steps:\n")
+		for i, s := range p.ManualSteps {
+			fmt.Fprintf(&b, "  %d. %s\n", i+1, s)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// SARIF writes the findings as a SARIF 2.1.0 log with one rule per code.
+func SARIF(w io.Writer, r *rewrite.Result, version string) error {
+	type msg struct {
+		Text string `json:"text"`
+	}
+	type region struct {
+		StartLine   int `json:"startLine"`
+		StartColumn int `json:"startColumn,omitempty"`
+	}
+	type artifact struct {
+		URI string `json:"uri"`
+	}
+	type physical struct {
+		ArtifactLocation artifact `json:"artifactLocation"`
+		Region           *region  `json:"region,omitempty"`
+	}
+	type location struct {
+		PhysicalLocation physical `json:"physicalLocation"`
+	}
+	type result struct {
+		RuleID    string     `json:"ruleId"`
+		Level     string     `json:"level"`
+		Message   msg        `json:"message"`
+		Locations []location `json:"locations"`
+	}
+	type rule struct {
+		ID               string `json:"id"`
+		ShortDescription msg    `json:"shortDescription"`
+		HelpURI          string `json:"helpUri,omitempty"`
+	}
+	type driver struct {
+		Name           string `json:"name"`
+		Version        string `json:"version,omitempty"`
+		InformationURI string `json:"informationUri,omitempty"`
+		Rules          []rule `json:"rules"`
+	}
+	type tool struct {
+		Driver driver `json:"driver"`
+	}
+	type run struct {
+		Tool    tool     `json:"tool"`
+		Results []result `json:"results"`
+	}
+	type log struct {
+		Schema  string `json:"$schema"`
+		Version string `json:"version"`
+		Runs    []run  `json:"runs"`
+	}
+	rules := map[string]bool{}
+	var res []result
+	for _, f := range r.Findings {
+		rules[f.Code] = true
+		loc := physical{ArtifactLocation: artifact{URI: f.File}}
+		if f.Line > 0 {
+			loc.Region = &region{StartLine: f.Line, StartColumn: f.Col}
+		}
+		level := "warning"
+		switch f.Severity {
+		case rewrite.SevError:
+			level = "error"
+		case rewrite.SevInfo:
+			level = "note"
+		}
+		res = append(res, result{RuleID: f.Code, Level: level, Message: msg{f.Message}, Locations: []location{{loc}}})
+	}
+	var ids []string
+	for id := range rules {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	var rs []rule
+	for _, id := range ids {
+		rs = append(rs, rule{ID: id, ShortDescription: msg{rewrite.CodeTitle(id)}})
+	}
+	if rs == nil {
+		rs = []rule{}
+	}
+	if res == nil {
+		res = []result{}
+	}
+	doc := log{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0",
+		Runs: []run{{Tool: tool{Driver: driver{Name: "uds-migrate", Version: version, Rules: rs}}, Results: res}}}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(doc)
+}

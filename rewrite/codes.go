@@ -1,0 +1,35 @@
+package rewrite
+
+// codeTitles is the catalogue of finding codes; README documents each with
+// cause and fix. Codes are stable: never reuse one for another meaning.
+var codeTitles = map[string]string{
+	"UDS101": "Java client needs junixsocket on its classpath",
+	"UDS102": "local socket connections are trusted by the official image",
+	"UDS103": "sslmode/ssl removed from a JDBC URL (fails over a socket)",
+	"UDS104": "sslmode=require kept in a libpq value (some drivers fail over a socket)",
+	"UDS105": "single-$ $FactoryArg repaired",
+	"UDS106": "host bind mount used for the socket directory",
+	"UDS107": "read-only socket directory made writable",
+	"UDS110": "multi-host URL left on TCP (a socket cannot fail over)",
+	"UDS111": "value or mapping the tool cannot edit exactly",
+	"UDS201": "single-$ $FactoryArg interpolates to empty",
+	"UDS202": "JDBC host other than localhost with junixsocket",
+	"UDS203": "socketFactoryArg names a directory, not the socket file",
+	"UDS204": "libpq host names the socket file, not its directory",
+	"UDS205": "socket path not inside any mount of the client",
+	"UDS206": "client volume is not a database's socket directory",
+	"UDS207": "socket file port does not match the server port",
+	"UDS208": "database socket directory mounted read-only",
+	"UDS209": "host bind mount used for the socket directory",
+	"UDS210": "two servers share one socket directory",
+	"UDS211": "sslmode=require/ssl=true with pgjdbc over a socket",
+	"UDS212": "socket file mounted instead of its directory",
+}
+
+// CodeTitle returns the one-line description of a finding code.
+func CodeTitle(code string) string {
+	if t, ok := codeTitles[code]; ok {
+		return t
+	}
+	return code
+}
