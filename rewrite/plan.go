@@ -2,8 +2,8 @@ package rewrite
 
 import (
 	"bytes"
-	"os"
 	"fmt"
+	"os"
 	"path"
 	"regexp"
 	"slices"
