@@ -178,14 +178,14 @@ func (r *Runner) Next() (Bound, error) {
 			r.vars[st.setVar] = v
 			continue
 		}
-		return r.bind(st.sql), nil
+		return bindVars(st.sql, r.vars), nil
 	}
 }
 
-// bind replaces each :name whose variable is set; other text, including
+// bindVars replaces each :name whose variable is set; other text, including
 // "::type" casts and ":30" in '12:30' when no variable 30 exists, stays as
 // is (pgbench's rule). Every occurrence gets its own $n, as in pgbench.
-func (r *Runner) bind(sql string) Bound {
+func bindVars(sql string, vars map[string]int64) Bound {
 	var ps, lit strings.Builder
 	var args []any
 	for i := 0; i < len(sql); i++ {
@@ -199,7 +199,7 @@ func (r *Runner) bind(sql string) Bound {
 		for j < len(sql) && (sql[j] == '_' || unicode.IsLetter(rune(sql[j])) || unicode.IsDigit(rune(sql[j]))) {
 			j++
 		}
-		v, ok := r.vars[sql[i+1:j]]
+		v, ok := vars[sql[i+1:j]]
 		if !ok {
 			ps.WriteByte(c)
 			lit.WriteByte(c)

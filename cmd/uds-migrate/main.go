@@ -96,5 +96,6 @@ func commands(stdout, stderr io.Writer) []*cli.Command {
 		planCommand(stdout, stderr),
 		validateCommand(stdout, stderr),
 		benchCommand(stdout, stderr),
+		benchCommand(stdout, stderr),
 	}
 }
