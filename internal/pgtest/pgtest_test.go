@@ -193,10 +193,10 @@ func startHelper(t *testing.T) (*exec.Cmd, *strings.Builder, string, int) {
 	return nil, nil, "", 0
 }
 
-// waitGone waits up to 15 s for dir to vanish and pid to exit.
+// waitGone waits up to 60 s for dir to vanish and pid to exit.
 func waitGone(t *testing.T, dir string, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for {
 		_, statErr := os.Stat(dir)
 		killErr := syscall.Kill(pid, 0)

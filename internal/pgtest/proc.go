@@ -246,7 +246,7 @@ func (s *Server) waitReady(ctx context.Context) error {
 }
 
 func (s *Server) ping(ctx context.Context, dsn string) error {
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	conn, err := pgx.Connect(ctx, dsn)
 	if err != nil {

@@ -42,7 +42,7 @@ func Shared(tb testing.TB) *Server {
 		tb.Skipf("skipping: %v", err)
 	}
 	shared.once.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 		defer cancel()
 		shared.srv, shared.err = Start(ctx, Options{})
 	})

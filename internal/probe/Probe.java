@@ -40,7 +40,7 @@ public class Probe {
             System.exit(2);
         }
         // Bound each attempt: a wrong socket path must fail, not hang.
-        DriverManager.setLoginTimeout(15);
+        DriverManager.setLoginTimeout(60);
         for (String[] t : targets) {
             System.out.println(probe(t));
             System.out.flush();

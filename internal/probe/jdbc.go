@@ -149,7 +149,7 @@ func JDBC(ctx context.Context, url, user, password string) (Result, error) {
 // JDBCBatch runs every target in one JVM, in order, and returns one outcome
 // per target. The error is non-nil only when the JVM itself failed (not
 // found, did not compile the probe, crashed, or ctx ended); each target gets
-// at most 15 s to connect (DriverManager login timeout).
+// at most 60 s to connect (DriverManager login timeout).
 func JDBCBatch(ctx context.Context, targets []JDBCTarget) ([]JDBCOutcome, error) {
 	inv, err := FindJDBC()
 	if err != nil {
@@ -174,7 +174,7 @@ func JDBCBatch(ctx context.Context, targets []JDBCTarget) ([]JDBCOutcome, error)
 		return nil, err
 	}
 
-	ctx, cancel := context.WithTimeout(ctx, 60*time.Second+time.Duration(len(targets))*15*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute+time.Duration(len(targets))*time.Minute)
 	defer cancel()
 	args := append(inv.Args(), src, "-")
 	cmd := exec.CommandContext(ctx, inv.Java, args...)

@@ -51,7 +51,7 @@ func (r Result) String() string {
 // libpq, fills unset fields from PG* environment variables. The error is
 // pgx's own, wrapped.
 func Pgx(ctx context.Context, connString string) (Result, error) {
-	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	conn, err := pgx.Connect(ctx, connString)
 	if err != nil {
@@ -75,11 +75,11 @@ func Psql(ctx context.Context, connString string) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, psql, "-X", "-w", "-q", "-A", "-t", "-F", "\t",
 		"-v", "ON_ERROR_STOP=1", "-d", connString, "-c", Query)
-	cmd.Env = append(withoutPGEnv(os.Environ()), "PGCONNECT_TIMEOUT=15")
+	cmd.Env = append(withoutPGEnv(os.Environ()), "PGCONNECT_TIMEOUT=60")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
