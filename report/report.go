@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/owenrumney/go-sarif/v2/sarif"
+
 	"github.com/uds-migrate/uds-migrate/rewrite"
 )
 
@@ -148,62 +150,26 @@ func Text(w io.Writer, r *rewrite.Result) error {
 	return err
 }
 
-// SARIF writes the findings as a SARIF 2.1.0 log with one rule per code.
+// SARIF writes the findings as a SARIF 2.1.0 log (OASIS SARIF v2.1.0, §3)
+// with one rule per finding code, built with github.com/owenrumney/go-sarif.
 func SARIF(w io.Writer, r *rewrite.Result, version string) error {
-	type msg struct {
-		Text string `json:"text"`
+	rep, err := sarif.New(sarif.Version210)
+	if err != nil {
+		return err
 	}
-	type region struct {
-		StartLine   int `json:"startLine"`
-		StartColumn int `json:"startColumn,omitempty"`
-	}
-	type artifact struct {
-		URI string `json:"uri"`
-	}
-	type physical struct {
-		ArtifactLocation artifact `json:"artifactLocation"`
-		Region           *region  `json:"region,omitempty"`
-	}
-	type location struct {
-		PhysicalLocation physical `json:"physicalLocation"`
-	}
-	type result struct {
-		RuleID    string     `json:"ruleId"`
-		Level     string     `json:"level"`
-		Message   msg        `json:"message"`
-		Locations []location `json:"locations"`
-	}
-	type rule struct {
-		ID               string `json:"id"`
-		ShortDescription msg    `json:"shortDescription"`
-		HelpURI          string `json:"helpUri,omitempty"`
-	}
-	type driver struct {
-		Name           string `json:"name"`
-		Version        string `json:"version,omitempty"`
-		InformationURI string `json:"informationUri,omitempty"`
-		Rules          []rule `json:"rules"`
-	}
-	type tool struct {
-		Driver driver `json:"driver"`
-	}
-	type run struct {
-		Tool    tool     `json:"tool"`
-		Results []result `json:"results"`
-	}
-	type log struct {
-		Schema  string `json:"$schema"`
-		Version string `json:"version"`
-		Runs    []run  `json:"runs"`
-	}
-	rules := map[string]bool{}
-	var res []result
+	run := sarif.NewRunWithInformationURI("uds-migrate", "https://github.com/uds-migrate/uds-migrate")
+	run.Tool.Driver.Version = &version
+	var codes []string
 	for _, f := range r.Findings {
-		rules[f.Code] = true
-		loc := physical{ArtifactLocation: artifact{URI: f.File}}
-		if f.Line > 0 {
-			loc.Region = &region{StartLine: f.Line, StartColumn: f.Col}
+		codes = append(codes, f.Code)
+	}
+	sort.Strings(codes)
+	for i, c := range codes {
+		if i == 0 || codes[i-1] != c {
+			run.AddRule(c).WithDescription(rewrite.CodeTitle(c))
 		}
+	}
+	for _, f := range r.Findings {
 		level := "warning"
 		switch f.Severity {
 		case rewrite.SevError:
@@ -211,27 +177,14 @@ func SARIF(w io.Writer, r *rewrite.Result, version string) error {
 		case rewrite.SevInfo:
 			level = "note"
 		}
-		res = append(res, result{RuleID: f.Code, Level: level, Message: msg{f.Message}, Locations: []location{{loc}}})
+		run.AddDistinctArtifact(f.File)
+		loc := sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewSimpleArtifactLocation(f.File))
+		if f.Line > 0 {
+			loc = loc.WithRegion(sarif.NewRegion().WithStartLine(f.Line).WithStartColumn(f.Col))
+		}
+		run.CreateResultForRule(f.Code).WithLevel(level).WithMessage(sarif.NewTextMessage(f.Message)).
+			AddLocation(sarif.NewLocationWithPhysicalLocation(loc))
 	}
-	var ids []string
-	for id := range rules {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	var rs []rule
-	for _, id := range ids {
-		rs = append(rs, rule{ID: id, ShortDescription: msg{rewrite.CodeTitle(id)}})
-	}
-	if rs == nil {
-		rs = []rule{}
-	}
-	if res == nil {
-		res = []result{}
-	}
-	doc := log{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0",
-		Runs: []run{{Tool: tool{Driver: driver{Name: "uds-migrate", Version: version, Rules: rs}}, Results: res}}}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(doc)
+	rep.AddRun(run)
+	return rep.PrettyWrite(w)
 }
