@@ -164,7 +164,7 @@ func (c *PgxClient) query(ctx context.Context, conn *pgx.Conn, r *Runner) (time.
 	t0 := time.Now()
 	rows, err := conn.Query(ctx, sql, args...)
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("%s: %w", oneLine(sql), err)
 	}
 	for rows.Next() {
 	}

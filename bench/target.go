@@ -111,8 +111,9 @@ func Existing(dsn, socketDir string) (*Endpoints, error) {
 }
 
 var (
-	// password=... in keyword DSNs, quoted or not.
-	kwPasswordRE = regexp.MustCompile(`(?i)(\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s]+)`)
+	// password=... in keyword DSNs, quoted (libpq escapes \' and \\ inside)
+	// or not; not after ? or &, where queryPasswordRE applies.
+	kwPasswordRE = regexp.MustCompile(`(?i)(^|[^?&\w])(password\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s]+)`)
 	// scheme://user:password@ in URIs; the password runs to the last @
 	// before the path so an unescaped @ inside it is masked too.
 	uriPasswordRE = regexp.MustCompile(`(?i)\b([a-z][a-z0-9+.-]*://[^:/@?#\s]*:)([^\s?#]*)(@[^@/\s]*)`)
@@ -126,7 +127,7 @@ var (
 func MaskDSN(s string) string {
 	s = uriPasswordRE.ReplaceAllString(s, "${1}****${3}")
 	s = queryPasswordRE.ReplaceAllString(s, "${1}****")
-	return kwPasswordRE.ReplaceAllString(s, "${1}****")
+	return kwPasswordRE.ReplaceAllString(s, "${1}${2}****")
 }
 
 // Redact masks DSN passwords in s and also every literal occurrence of the

@@ -1,0 +1,231 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/uds-migrate/uds-migrate/internal/pgtest"
+	"github.com/uds-migrate/uds-migrate/templates"
+)
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+
+const itPassword = "pw-s3cret!x"
+
+// existing returns the shared test server as an existing target reached
+// by a password-protected role, with its own database per test.
+func existing(t *testing.T) (*pgtest.Server, *Endpoints) {
+	t.Helper()
+	srv := pgtest.Shared(t)
+	ctx := context.Background()
+	db := "bench_" + strings.ToLower(strings.NewReplacer("/", "_", "-", "_").Replace(t.Name()))
+	if err := srv.EnsureRole(ctx, "bench_user", itPassword); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.EnsureDatabase(ctx, db, "bench_user"); err != nil {
+		t.Fatal(err)
+	}
+	ep, err := Existing(srv.TCPDSN("bench_user", db), srv.SocketDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, ep
+}
+
+// selectOne is a workload that needs no tables.
+func selectOne(t *testing.T) *Workload {
+	s, err := ParseScript("one.sql", "SELECT 1;\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Workload{Name: "one.sql", Script: s}
+}
+
+// quick is a plan that proves the mechanics, not a measurement.
+var quick = Plan{Rounds: 2, Duration: 150 * time.Millisecond, Warmup: 50 * time.Millisecond}
+
+func tableExists(t *testing.T, cfg *pgx.ConnConfig, table string) bool {
+	t.Helper()
+	conn, err := pgx.ConnectConfig(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var ok bool
+	if err := conn.QueryRow(context.Background(), "SELECT to_regclass($1) IS NOT NULL", table).Scan(&ok); err != nil {
+		t.Fatal(err)
+	}
+	return ok
+}
+
+func TestRunExistingServerEveryMode(t *testing.T) {
+	_, ep := existing(t)
+	w, err := LoadWorkload("lookup-small", 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []Mode{Simple, Extended, Prepared} {
+		t.Run(string(mode), func(t *testing.T) {
+			rep, err := Run(context.Background(), ep, Config{Workload: w, Plan: quick, Conns: 2, Mode: mode})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, st := range rep.Transports {
+				if st.Queries < 10 || st.Latency == nil || st.Latency.P50 <= 0 || st.Latency.P99 < st.Latency.P50 {
+					t.Errorf("%s: %+v", st.Transport, st)
+				}
+			}
+			if len(rep.RoundRatios) != 2 || rep.Client != "pgx" || rep.Mode != mode || rep.Conns != 2 {
+				t.Errorf("report %+v", rep)
+			}
+			var out bytes.Buffer
+			if err := rep.Render(&out, "text"); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(out.String(), itPassword) || !strings.Contains(out.String(), ".s.PGSQL.") {
+				t.Errorf("report shows the password or lacks the socket path:\n%s", out.String())
+			}
+		})
+	}
+	if tableExists(t, ep.Socket, "uds_bench_small_a") {
+		t.Error("tables left behind without --keep-data")
+	}
+}
+
+func TestKeepData(t *testing.T) {
+	_, ep := existing(t)
+	w, _ := LoadWorkload("lookup-small", 1000)
+	if _, err := Run(context.Background(), ep, Config{Workload: w, Plan: quick, Conns: 1, Mode: Prepared, KeepData: true}); err != nil {
+		t.Fatal(err)
+	}
+	if !tableExists(t, ep.TCP, "uds_bench_small_c") {
+		t.Error("--keep-data dropped the tables")
+	}
+}
+
+func TestLargeAndHeavyWorkloadsRun(t *testing.T) {
+	_, ep := existing(t)
+	for _, name := range []string{"lookup-large", "heavy"} {
+		w, err := LoadWorkload(name, 2000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := Run(context.Background(), ep, Config{Workload: w, Plan: quick, Conns: 1, Mode: Prepared, KeepData: true})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if rep.SetupNote != "one 2000-row table" || rep.Transports[0].Queries == 0 {
+			t.Errorf("%s: %+v", name, rep)
+		}
+	}
+	conn, err := pgx.ConnectConfig(context.Background(), ep.Socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var n int
+	if err := conn.QueryRow(context.Background(), "SELECT count(*) FROM uds_bench_large").Scan(&n); err != nil || n != 2000 {
+		t.Errorf("uds_bench_large has %d rows (%v), want --rows 2000", n, err)
+	}
+}
+
+func TestUserScriptFile(t *testing.T) {
+	_, ep := existing(t)
+	path := filepath.Join(t.TempDir(), "mine.sql")
+	if err := os.WriteFile(path, []byte("\\set x random(1, :rows)\nSELECT :x::int + 1 AS y;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := LoadWorkload(path, 500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), ep, Config{Workload: w, Plan: quick, Conns: 1, Mode: Extended})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Workload != "mine.sql" || rep.SetupNote != "none: the script brings its own data" {
+		t.Errorf("report %+v", rep)
+	}
+}
+
+// A socket directory that holds no socket must fail the run, naming the
+// transport, and never fall back to TCP or show the password.
+func TestWrongSocketDirFailsLoudly(t *testing.T) {
+	srv, _ := existing(t)
+	ep, err := Existing(srv.TCPDSN("bench_user", "postgres"), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// No data set-up can happen without the socket either; a script
+	// without data makes the failure come from the socket run itself.
+	_, err = Run(context.Background(), ep, Config{Workload: selectOne(t), Plan: quick, Conns: 1, Mode: Prepared})
+	if err == nil || !strings.Contains(err.Error(), "connecting over socket") {
+		t.Fatalf("error %v, want a socket connection failure", err)
+	}
+	if strings.Contains(err.Error(), itPassword) {
+		t.Errorf("error shows the password: %v", err)
+	}
+}
+
+// The client checks what the server saw: a "socket" config that really
+// goes over TCP is refused.
+func TestTransportIsVerified(t *testing.T) {
+	_, ep := existing(t)
+	ep.Socket = ep.TCP.Copy()
+	_, err := Run(context.Background(), ep, Config{Workload: selectOne(t), Plan: quick, Conns: 1, Mode: Prepared})
+	if err == nil || !strings.Contains(err.Error(), "asked for socket but the server saw the other transport") {
+		t.Fatalf("error %v", err)
+	}
+}
+
+// The bundled scripts are pgbench's own dialect: pgbench runs each of them
+// unchanged, and the pgbench client runs a whole interleaved bench.
+func TestBundledScriptsRunInPgbench(t *testing.T) {
+	bin, err := exec.LookPath("pgbench")
+	if err != nil {
+		if pgtest.Required() {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	srv, ep := existing(t)
+	ctx := context.Background()
+	w, _ := LoadWorkload("lookup-large", 2000)
+	if _, err := w.Setup(ctx, ep.Socket); err != nil {
+		t.Fatal(err)
+	}
+	small, _ := LoadWorkload("lookup-small", 2000)
+	if _, err := small.Setup(ctx, ep.Socket); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, name := range []string{"lookup-small", "lookup-large", "heavy"} {
+		text, _ := templates.PgbenchScript(name)
+		path := filepath.Join(dir, name+".sql")
+		os.WriteFile(path, []byte(text), 0o644)
+		out, err := exec.Command(bin, "-n", "-M", "prepared", "-t", "5", "-D", "rows=2000", "-f", path,
+			"-h", srv.SocketDir, "-p", strconv.Itoa(srv.Port), "-U", "bench_user", ep.Socket.Database).CombinedOutput()
+		if err != nil {
+			t.Fatalf("pgbench %s: %v\n%s", name, err, out)
+		}
+		if r, err := ParsePgbench(out); err != nil || r.Transactions != 5 {
+			t.Errorf("pgbench %s: %+v %v\n%s", name, r, err, out)
+		}
+	}
+	rep, err := Run(ctx, ep, Config{Workload: small, Plan: Plan{Rounds: 2, Duration: time.Second}, Conns: 1, Mode: Prepared, Client: "pgbench"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Client != "pgbench" || rep.Transports[0].Latency != nil || rep.Transports[1].QPS <= 0 {
+		t.Errorf("pgbench report %+v", rep)
+	}
+}
