@@ -7,13 +7,13 @@ import (
 
 func TestMaskDSN(t *testing.T) {
 	cases := map[string]string{
-		"postgres://app:s3cret@db:5432/appdb?sslmode=disable":  "postgres://app:****@db:5432/appdb?sslmode=disable",
-		"postgresql://app:p@ss/w0rd@db/appdb":                  "postgresql://app:****@db/appdb",
-		"postgres://app@db/appdb?password=s3cret&sslmode=off":   "postgres://app@db/appdb?password=****&sslmode=off",
-		"host=db user=app password=s3cret dbname=appdb":         "host=db user=app password=**** dbname=appdb",
-		"host=db password = 'it\\'s a \\\\ secret' dbname=appdb":  "host=db password = **** dbname=appdb",
-		"postgres://app@db:5432/appdb":                          "postgres://app@db:5432/appdb",
-		"failed: cannot parse `postgres://u:pw@h/d`: bad port": "failed: cannot parse `postgres://u:****@h/d`: bad port",
+		"postgres://app:s3cret@db:5432/appdb?sslmode=disable":    "postgres://app:****@db:5432/appdb?sslmode=disable",
+		"postgresql://app:p@ss/w0rd@db/appdb":                    "postgresql://app:****@db/appdb",
+		"postgres://app@db/appdb?password=s3cret&sslmode=off":    "postgres://app@db/appdb?password=****&sslmode=off",
+		"host=db user=app password=s3cret dbname=appdb":          "host=db user=app password=**** dbname=appdb",
+		"host=db password = 'it\\'s a \\\\ secret' dbname=appdb": "host=db password = **** dbname=appdb",
+		"postgres://app@db:5432/appdb":                           "postgres://app@db:5432/appdb",
+		"failed: cannot parse `postgres://u:pw@h/d`: bad port":   "failed: cannot parse `postgres://u:****@h/d`: bad port",
 	}
 	for in, want := range cases {
 		if got := MaskDSN(in); got != want {
