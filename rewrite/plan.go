@@ -28,6 +28,7 @@ type planner struct {
 	javaWarn map[string]bool
 	dbs      []*dbService
 	extra    []FileResult // files other than the compose files, in edit order
+	dropTop  map[*Source][]string // revert: top-level volumes to remove
 }
 
 func newPlanner(p *project, opts Options) *planner {

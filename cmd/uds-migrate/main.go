@@ -94,8 +94,8 @@ Exit status: 0 done (or nothing to do), 1 changes pending (--check, --diff),
 func commands(stdout, stderr io.Writer) []*cli.Command {
 	return []*cli.Command{
 		planCommand(stdout, stderr),
+		revertCommand(stdout, stderr),
 		validateCommand(stdout, stderr),
-		benchCommand(stdout, stderr),
 		benchCommand(stdout, stderr),
 	}
 }

@@ -18,7 +18,12 @@ import (
 )
 
 func migrateFlags() []cli.Flag {
-	return append(projectFlags(),
+	return append(projectFlags(), outputFlags()...)
+}
+
+// outputFlags choose how a result is delivered.
+func outputFlags() []cli.Flag {
+	return append([]cli.Flag{},
 		&cli.BoolFlag{Name: "write", Aliases: []string{"w"}, Usage: "rewrite the files in place (atomically, all or none)"},
 		&cli.BoolFlag{Name: "diff", Aliases: []string{"d"}, Usage: "print a unified diff (git apply accepts it); exit 1 when there are changes"},
 		&cli.BoolFlag{Name: "check", Usage: "print the files that would change; exit 1 when any would"},
@@ -76,8 +81,7 @@ func migrateAction(c *cli.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return &codeError{exitError, err}
 	}
-	write, showDiff, check := c.Bool("write"), c.Bool("diff"), c.Bool("check")
-	if n := btoi(write) + btoi(showDiff) + btoi(check); n > 1 {
+	if n := btoi(c.Bool("write")) + btoi(c.Bool("diff")) + btoi(c.Bool("check")); n > 1 {
 		return &codeError{exitError, errors.New("--write, --diff and --check exclude each other")}
 	}
 	inputs, err := rewrite.ReadInputs(files)
@@ -88,11 +92,18 @@ func migrateAction(c *cli.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return &codeError{exitError, err}
 	}
+	return emit(c, res, "migrate", stdout, stderr)
+}
+
+// emit prints findings and delivers a result the way the flags ask: the
+// new content on stdout, a diff, a --check list, or files written in place.
+func emit(c *cli.Context, res *rewrite.Result, verb string, stdout, stderr io.Writer) error {
+	write, showDiff, check := c.Bool("write"), c.Bool("diff"), c.Bool("check")
 	for _, f := range res.Findings {
 		fmt.Fprintln(stderr, f.String())
 	}
 	if res.NothingReason != "" {
-		fmt.Fprintf(stderr, "uds-migrate: nothing to migrate: %s\n", res.NothingReason)
+		fmt.Fprintf(stderr, "uds-migrate: nothing to %s: %s\n", verb, res.NothingReason)
 	}
 	switch {
 	case check:
@@ -146,7 +157,7 @@ func migrateAction(c *cli.Context, stdout, stderr io.Writer) error {
 			}
 		}
 	}
-	_, err = stdout.Write(res.Files[0].After)
+	_, err := stdout.Write(res.Files[0].After)
 	return err
 }
 

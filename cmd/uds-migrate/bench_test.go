@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/uds-migrate/uds-migrate/bench"
+	"github.com/uds-migrate/uds-migrate/internal/pgtest"
+)
+
+// short flags: a run that proves the wiring in about a second, not a
+// measurement.
+var short = []string{"--rounds", "2", "--duration", "150ms", "--warmup", "50ms"}
+
+func runBench(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(append([]string{"uds-migrate", "bench"}, args...), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestBenchEmbeddedDefaultTarget(t *testing.T) {
+	if err := pgtest.Available(); err != nil {
+		if pgtest.Required() {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	code, out, errOut := runBench(t, append(short, "--format", "json", "-M", "extended")...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	// Not a terminal: no progress bar, no chatter.
+	if errOut != "" {
+		t.Errorf("stderr not empty: %q", errOut)
+	}
+	var rep bench.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.HasPrefix(rep.Target, "embedded PostgreSQL") || rep.Workload != "lookup-small" ||
+		rep.Mode != bench.Extended || rep.Rounds != 2 || len(rep.Transports) != 2 ||
+		rep.Transports[1].Transport != bench.Socket || rep.Transports[1].Queries == 0 {
+		t.Errorf("report %+v", rep)
+	}
+	if rep.Verdict == "" || !rep.Ratio.Spans(rep.Ratio.Estimate) {
+		t.Errorf("verdict %q ratio %+v", rep.Verdict, rep.Ratio)
+	}
+}
+
+func TestBenchExistingServerMasksPassword(t *testing.T) {
+	srv := pgtest.Shared(t)
+	ctx := context.Background()
+	const pw = "cli-s3cret-pw"
+	if err := srv.EnsureRole(ctx, "cli_bench", pw); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.EnsureDatabase(ctx, "cli_bench", "cli_bench"); err != nil {
+		t.Fatal(err)
+	}
+	dsn := srv.TCPDSN("cli_bench", "cli_bench")
+	code, out, errOut := runBench(t, append(short, "--tcp", dsn, "--socket-dir", srv.SocketDir, "--format", "markdown")...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	if strings.Contains(out+errOut, pw) {
+		t.Errorf("password in output:\n%s%s", out, errOut)
+	}
+	for _, want := range []string{"Target: existing server postgres://cli_bench:****@127.0.0.1:", "| socket | `" + srv.SocketPath()} {
+		if !strings.Contains(out, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, out)
+		}
+	}
+
+	// A wrong password fails with exit 2, the message masked.
+	bad := strings.Replace(dsn, pw, "wrong-pw-123", 1)
+	code, out, errOut = runBench(t, append(short, "--tcp", bad, "--socket-dir", srv.SocketDir)...)
+	if code != 2 || out != "" || !strings.Contains(errOut, "password authentication failed") || strings.Contains(errOut, "wrong-pw-123") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+func TestBenchUsageErrors(t *testing.T) {
+	cases := map[string][]string{
+		"--format":        {"--format", "yaml"},
+		"-M":              {"-M", "fast"},
+		"--workload":      {"--workload", "nope"},
+		"--rounds":        {"--rounds", "1"},
+		"--socket-dir":    {"--tcp", "postgres://u:pw@h/d"},
+		"no arguments":    {"extra"},
+		"no such file":    {"--workload", "/nonexistent/x.sql"},
+		"--rows at least": {"--rows", "5"},
+	}
+	for want, args := range cases {
+		code, out, errOut := runBench(t, args...)
+		if code != 2 || out != "" || !strings.Contains(errOut, strings.Fields(want)[0]) {
+			t.Errorf("bench %q: exit %d, stdout %q, stderr %q (want exit 2 mentioning %q)", args, code, out, errOut, want)
+		}
+	}
+}

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/uds-migrate/uds-migrate/rewrite"
+)
+
+func revertCommand(stdout, stderr io.Writer) *cli.Command {
+	return &cli.Command{
+		Name:      "revert",
+		Usage:     "move socket connections back to TCP (for Kubernetes or separate hosts)",
+		UsageText: "uds-migrate revert [-w|-d|--check] [-f FILE]... [FILE]",
+		Description: `The inverse migration: client values that reach a database through its
+socket volume point at the database service over TCP again, the socket
+mounts are removed, and the volume too when nothing else mounts it. SSL
+settings removed by the migration are not restored.`,
+		Flags: append(projectFlags(), outputFlags()...),
+		Action: func(c *cli.Context) error {
+			files, err := composeFiles(c)
+			if err != nil {
+				return &codeError{exitError, err}
+			}
+			if btoi(c.Bool("write"))+btoi(c.Bool("diff"))+btoi(c.Bool("check")) > 1 {
+				return &codeError{exitError, errors.New("--write, --diff and --check exclude each other")}
+			}
+			inputs, err := rewrite.ReadInputs(files)
+			if err != nil {
+				return &codeError{exitError, err}
+			}
+			res, err := rewrite.Revert(context.Background(), inputs, options(c))
+			if err != nil {
+				return &codeError{exitError, err}
+			}
+			return emit(c, res, "revert", stdout, stderr)
+		},
+	}
+}

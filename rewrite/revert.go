@@ -1,0 +1,236 @@
+package rewrite
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/uds-migrate/uds-migrate/internal/interp"
+	"github.com/uds-migrate/uds-migrate/jdbc"
+	"github.com/uds-migrate/uds-migrate/libpq"
+)
+
+// Revert is the inverse migration, for moving to Kubernetes or to separate
+// hosts: every client value that reaches a database through its socket
+// volume goes back to TCP (host = the database service, port = its server
+// port), the socket mounts are removed from clients and database, and the
+// named volume is removed when nothing else mounts it. SSL settings that the
+// migration removed are not restored (the migration said so when it removed
+// them).
+func Revert(ctx context.Context, inputs []Input, opts Options) (*Result, error) {
+	p, err := load(ctx, inputs, opts)
+	if err != nil {
+		return nil, err
+	}
+	pl := newPlanner(p, opts)
+	dbs, err := p.findDBs(opts)
+	if err != nil {
+		return nil, err
+	}
+	pl.dbs = dbs
+	pl.dropTop = map[*Source][]string{}
+	for _, db := range dbs {
+		pl.revertDB(db)
+	}
+	for _, src := range p.sources {
+		pl.removeTopVolumes(src, pl.dropTop[src])
+	}
+	sortFindings(p.sources, pl.findings)
+	res := &Result{Changes: pl.changes, Findings: pl.findings}
+	for _, src := range p.sources {
+		out, err := apply(src, pl.edits)
+		if err != nil {
+			return nil, err
+		}
+		res.Files = append(res.Files, FileResult{Path: src.Path, Before: src.Data, After: out, Changed: !bytes.Equal(out, src.Data)})
+	}
+	for _, db := range dbs {
+		res.DBs = append(res.DBs, DBInfo{Service: db.name, Family: db.family, SocketDir: db.socketDir, Port: db.port, Volume: db.volume, Names: db.names})
+	}
+	if !res.Changed() {
+		res.NothingReason = "no service reaches a PostgreSQL service through a socket volume"
+	}
+	if res.Changed() {
+		var again []Input
+		for _, f := range res.Files {
+			again = append(again, Input{Path: f.Path, Data: f.After})
+		}
+		if _, err := load(ctx, again, opts); err != nil {
+			return nil, fmt.Errorf("internal error: the reverted output does not load: %w", err)
+		}
+	}
+	return res, nil
+}
+
+func (pl *planner) revertDB(db *dbService) {
+	dbSrc, dbNode := pl.p.serviceNode(db.name)
+	_, ms := pl.p.mounts(dbSrc, dbNode)
+	var sock *mountRef
+	for i, m := range ms {
+		if m.target == path.Clean(db.socketDir) && m.source != "" && !m.bind {
+			sock = &ms[i]
+		}
+	}
+	if sock == nil {
+		return
+	}
+	users := 0
+	for _, name := range pl.p.serviceOrder() {
+		if name == db.name {
+			continue
+		}
+		src, node := pl.p.serviceNode(name)
+		_, cms := pl.p.mounts(src, node)
+		for _, m := range cms {
+			if m.source != sock.source {
+				continue
+			}
+			if pl.revertClient(src, name, node, m, db) {
+				pl.removeItem(src, node, m)
+			} else {
+				users++
+			}
+		}
+	}
+	if users > 0 {
+		return
+	}
+	pl.removeItem(dbSrc, dbNode, *sock)
+	pl.dropTop[dbSrc] = append(pl.dropTop[dbSrc], sock.source)
+}
+
+// revertClient rewrites the values of one client that use the socket in
+// mount m; it reports whether the mount is now unused by that client.
+func (pl *planner) revertClient(src *Source, service string, node *yaml.Node, m mountRef, db *dbService) bool {
+	unused := true
+	for _, ent := range envEntries(node) {
+		raw := strings.TrimPrefix(ent.node.Value, ent.prefix)
+		val, err := pl.p.interpolate(raw)
+		if err != nil {
+			continue
+		}
+		_, dialect, socket := classify(val)
+		if !socket || !strings.HasPrefix(socketPathOf(val, dialect), m.target) {
+			continue
+		}
+		mk, err := interp.Mask(raw)
+		if err != nil {
+			unused = false
+			continue
+		}
+		var out string
+		switch dialect {
+		case DialectJDBC:
+			// Keep the port as written (the migration kept it on localhost).
+			port := ""
+			if u, perr := jdbc.Parse(mk.Value); perr == nil && len(u.Hosts) == 1 {
+				port = u.Hosts[0].Port
+			}
+			out, err = jdbc.FromSocket(mk.Value, db.name, port)
+		case DialectURI:
+			out, err = libpq.URIFromSocket(mk.Value, db.name, db.port)
+		case DialectDSN:
+			out, err = libpq.DSNFromSocket(mk.Value, db.name, db.port)
+		}
+		if err != nil {
+			pl.warnAt(src, ent.node, "UDS111", service, ent.key, fmt.Sprintf("%s cannot be reverted as written; point it at %s:%d by hand", ent.key, db.name, db.port))
+			unused = false
+			continue
+		}
+		newRaw := mk.Unmask(out)
+		if pl.replaceScalar(src, ent.node, ent.prefix, newRaw, ent.inFlow) {
+			pl.changes = append(pl.changes, Change{Kind: "value", File: src.Path, Line: ent.node.Line, Col: ent.node.Column, Service: service, Key: ent.key,
+				Dialect: dialect, Before: redact(dialect, raw), After: redact(dialect, newRaw), Reason: "reach " + db.name + " over TCP"})
+		} else {
+			unused = false
+		}
+	}
+	return unused
+}
+
+// socketPathOf returns the socket directory or file a socket-form value
+// names.
+func socketPathOf(val, dialect string) string {
+	switch dialect {
+	case DialectJDBC:
+		if u, err := jdbc.Parse(val); err == nil {
+			s, _ := u.Param("socketFactoryArg")
+			return s
+		}
+	case DialectURI:
+		if u, err := libpq.ParseURI(val); err == nil {
+			s, _ := u.SocketDir()
+			return s
+		}
+	case DialectDSN:
+		if d, err := libpq.ParseDSN(val); err == nil {
+			s, _ := d.Get("host")
+			return s
+		}
+	}
+	return ""
+}
+
+// removeItem deletes a volumes: entry; when it was the only one, the
+// volumes: key goes too.
+func (pl *planner) removeItem(src *Source, svc *yaml.Node, m mountRef) {
+	kn, seq := ownKey(svc, "volumes")
+	seq = deref(seq)
+	if kn == nil || seq == nil || seq.Kind != yaml.SequenceNode || seq.Style&yaml.FlowStyle != 0 || m.src != src {
+		pl.warnAt(src, m.node, "UDS111", "", "volumes", "remove the volume "+m.source+" from this service by hand")
+		return
+	}
+	if len(seq.Content) == 1 {
+		pl.deleteLines(src, kn.Line, src.blockEnd(kn.Line, kn.Column, true))
+		return
+	}
+	pl.deleteLines(src, m.node.Line, src.blockEnd(m.node.Line, seq.Column, false))
+}
+
+// removeTopVolumes deletes top-level volume declarations, and the volumes:
+// section when nothing is left in it (with the blank line before it, when it
+// ends the file).
+func (pl *planner) removeTopVolumes(src *Source, names []string) {
+	kn, vols := ownKey(src.Root, "volumes")
+	if len(names) == 0 || kn == nil || vols.Kind != yaml.MappingNode || vols.Style&yaml.FlowStyle != 0 {
+		return
+	}
+	var keys []*yaml.Node
+	for _, n := range names {
+		if vk, _ := ownKey(vols, n); vk != nil {
+			keys = append(keys, vk)
+		}
+	}
+	if len(keys) == len(vols.Content)/2 {
+		first, last := kn.Line, src.blockEnd(kn.Line, kn.Column, true)
+		if last >= src.lastContentLine() && first > 1 && strings.TrimSpace(src.line(first-1)) == "" {
+			first--
+		}
+		pl.deleteLines(src, first, last)
+		return
+	}
+	for _, vk := range keys {
+		pl.deleteLines(src, vk.Line, src.blockEnd(vk.Line, vk.Column, true))
+	}
+}
+
+// deleteLines removes lines first..last whole.
+func (pl *planner) deleteLines(src *Source, first, last int) {
+	start := src.lineStart[first-1]
+	pl.add(edit{src: src, start: start, end: src.lineEndOffset(last)})
+}
+
+// lastContentLine is the last line that is not blank.
+func (s *Source) lastContentLine() int {
+	for n := s.Lines(); n > 0; n-- {
+		if strings.TrimSpace(s.line(n)) != "" {
+			return n
+		}
+	}
+	return 0
+}
+
