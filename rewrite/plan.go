@@ -27,7 +27,7 @@ type planner struct {
 	newTop   map[*Source][]string // volumes for a top-level section to create
 	javaWarn map[string]bool
 	dbs      []*dbService
-	extra    []FileResult // files other than the compose files, in edit order
+	extra    []FileResult         // files other than the compose files, in edit order
 	dropTop  map[*Source][]string // revert: top-level volumes to remove
 }
 

@@ -233,4 +233,3 @@ func (s *Source) lastContentLine() int {
 	}
 	return 0
 }
-
