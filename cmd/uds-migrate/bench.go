@@ -18,12 +18,13 @@ import (
 )
 
 // Defaults keep `uds-migrate bench` under a minute on a 2-core machine:
-// 2 × 1 s warm-up + 12 rounds × 2 transports × 2 s = 50 s, plus about 3 s
-// to start and set up the embedded server. Many short rounds beat few long
-// ones: the noise between runs is the enemy (FACTS.md, "Measured here").
+// 2 × 1 s warm-up + 14 rounds × 2 transports × 1.5 s = 44 s, plus about
+// 3 s to start and set up the embedded server (47 s measured). Many short
+// rounds beat few long ones: drift between runs is the enemy (FACTS.md,
+// "Measured here"), and the interval narrows with the number of rounds.
 const (
-	defaultRounds   = 12
-	defaultDuration = 2 * time.Second
+	defaultRounds   = 14
+	defaultDuration = 1500 * time.Millisecond
 	defaultWarmup   = time.Second
 )
 
