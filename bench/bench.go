@@ -93,16 +93,21 @@ func run(ctx context.Context, ep *Endpoints, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep.Workload = w.Name
+	describe(rep, cfg, client.Name(), setup)
 	rep.Target = ep.Target
 	rep.TCP, rep.Socket = Endpoint(ep.TCP), Endpoint(ep.Socket)
 	rep.Transports[0].Endpoint, rep.Transports[1].Endpoint = rep.TCP, rep.Socket
-	rep.Client = client.Name()
+	return rep, nil
+}
+
+// describe fills the report fields every target shares.
+func describe(rep *Report, cfg Config, client string, setup time.Duration) {
+	rep.Workload = cfg.Workload.Name
+	rep.Client = client
 	rep.Mode = cfg.Mode
 	rep.Conns = cfg.Conns
 	rep.RoundSeconds = cfg.Plan.Duration.Seconds()
 	rep.WarmupSeconds = cfg.Plan.Warmup.Seconds()
 	rep.SetupSeconds = setup.Round(time.Millisecond).Seconds()
-	rep.SetupNote = w.SetupNote()
-	return rep, nil
+	rep.SetupNote = cfg.Workload.SetupNote()
 }

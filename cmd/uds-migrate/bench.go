@@ -32,7 +32,7 @@ func benchCommand(stdout, stderr io.Writer) *cli.Command {
 	return &cli.Command{
 		Name:      "bench",
 		Usage:     "measure a workload over TCP and over the Unix socket, interleaved, and say which is faster",
-		UsageText: "uds-migrate bench [flags]\nuds-migrate bench --tcp DSN --socket-dir DIR [flags]",
+		UsageText: "uds-migrate bench [flags]\nuds-migrate bench --tcp DSN --socket-dir DIR [flags]\nuds-migrate bench --compose FILE [--service DB] [flags]",
 		Description: `With no target flags, starts a throwaway PostgreSQL from the system
 binaries (apt-get install postgresql), benchmarks it both ways and removes
 it. TCP and socket runs alternate in rounds; the verdict is the median of
@@ -41,7 +41,12 @@ and says "no measurable difference" when that interval spans 1.
 
 Workloads: lookup-small (default), lookup-large, heavy, or FILE.sql (a
 pgbench script: SQL, \set NAME EXPR with random(lo, hi), :NAME; it sees
-:rows).`,
+:rows).
+
+--compose runs pgbench (not this binary) in a one-off sidecar built from
+the database service's image, mounting the socket volume:
+  docker compose -f FILE -f OVERRIDE --profile uds-bench run --rm -T uds-bench pgbench ...
+pgbench counts whole seconds, so --duration and --warmup round up there.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "workload", Aliases: []string{"w"}, Value: "lookup-small", Usage: "lookup-small, lookup-large, heavy, or a pgbench script FILE.sql"},
 			&cli.Int64Flag{Name: "rows", Value: bench.DefaultRows, Usage: "rows in the lookup-large/heavy table (:rows in scripts)"},
@@ -55,6 +60,9 @@ pgbench script: SQL, \set NAME EXPR with random(lo, hi), :NAME; it sees
 			&cli.BoolFlag{Name: "keep-data", Usage: "leave the uds_bench_* tables in the database afterwards"},
 			&cli.StringFlag{Name: "tcp", Usage: "benchmark an existing server: libpq URI or keyword DSN reaching it over TCP (needs --socket-dir)"},
 			&cli.StringFlag{Name: "socket-dir", Usage: "with --tcp: the directory holding the server's .s.PGSQL.<port>"},
+			&cli.StringSliceFlag{Name: "compose", Usage: "benchmark a migrated compose project (repeatable -f files): pgbench in a sidecar from the database's own image, via docker compose run"},
+			&cli.StringFlag{Name: "service", Usage: "with --compose: the database service (default: the only postgres/postgis/timescaledb service)"},
+			&cli.StringFlag{Name: "compose-dir", Usage: "with --compose: write the override and scripts here and keep them (default: a temporary directory, removed)"},
 		},
 		Action: func(c *cli.Context) error { return benchAction(c, stdout, stderr) },
 	}
@@ -86,6 +94,30 @@ func benchAction(c *cli.Context, stdout, stderr io.Writer) error {
 
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	cfg := bench.Config{
+		Workload: w, Plan: plan, Conns: c.Int("conns"), Mode: mode,
+		Client: c.String("client"), KeepData: c.Bool("keep-data"),
+	}
+	bar := progress(stderr, 2*plan.Rounds+2)
+	if bar != nil {
+		cfg.Step = func(done, total int, what string) {
+			bar.Describe(what)
+			_ = bar.Set(done)
+		}
+	}
+	if files := c.StringSlice("compose"); len(files) > 0 {
+		if c.String("tcp") != "" {
+			return usageErr("--compose and --tcp are different targets: choose one")
+		}
+		rep, err := benchCompose(ctx, c, files, cfg)
+		if bar != nil {
+			_ = bar.Clear()
+		}
+		if err != nil {
+			return &codeError{exitError, err}
+		}
+		return rep.Render(stdout, format)
+	}
 	ep, err := benchTarget(ctx, c, stderr)
 	if err != nil {
 		return &codeError{exitError, err}
@@ -96,18 +128,6 @@ func benchAction(c *cli.Context, stdout, stderr io.Writer) error {
 		}
 	}()
 
-	cfg := bench.Config{
-		Workload: w, Plan: plan, Conns: c.Int("conns"), Mode: mode,
-		Client: c.String("client"), KeepData: c.Bool("keep-data"),
-	}
-	bar := progress(stderr, 2*plan.Rounds+2)
-	if bar != nil {
-		cfg.Log = io.Discard // the bar owns the terminal line
-		cfg.Step = func(done, total int, what string) {
-			bar.Describe(what)
-			_ = bar.Set(done)
-		}
-	}
 	rep, err := bench.Run(ctx, ep, cfg)
 	if bar != nil {
 		_ = bar.Clear()
@@ -116,6 +136,22 @@ func benchAction(c *cli.Context, stdout, stderr io.Writer) error {
 		return &codeError{exitError, err}
 	}
 	return rep.Render(stdout, format)
+}
+
+// benchCompose runs the bench through the compose project's sidecar.
+func benchCompose(ctx context.Context, c *cli.Context, files []string, cfg bench.Config) (*bench.Report, error) {
+	ct, err := bench.LoadCompose(ctx, files, c.String("service"))
+	if err != nil {
+		return nil, err
+	}
+	dir := c.String("compose-dir")
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "uds-bench-"); err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+	}
+	return bench.RunCompose(ctx, &bench.ComposeRun{Target: ct, Dir: dir}, cfg)
 }
 
 // benchTarget resolves which server to measure.

@@ -1,0 +1,322 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"text/template"
+	"time"
+
+	"github.com/compose-spec/compose-go/v2/cli"
+	"github.com/compose-spec/compose-go/v2/types"
+
+	"github.com/uds-migrate/uds-migrate/templates"
+)
+
+// Names the override gives the bench sidecar; the profile keeps `docker
+// compose up` from ever starting it.
+const (
+	SidecarName  = "uds-bench"
+	SidecarProf  = "uds-bench"
+	ScriptsMount = "/uds-bench"
+	// OfficialSocketDir is the official image family's socket directory
+	// (FACTS.md).
+	OfficialSocketDir = "/var/run/postgresql"
+)
+
+// ComposeTarget is the database service of a migrated compose project, as
+// the bench sidecar needs it.
+type ComposeTarget struct {
+	// Files are the compose files, in -f order.
+	Files []string
+	// Service is the database service's name, which is also its TCP host.
+	Service string
+	// Image is the database service's image; the sidecar runs the same one.
+	Image string
+	// Volume is the named volume the database mounts at SocketDir.
+	Volume    string
+	SocketDir string
+	Port      int
+	// User, Database and Password come from the service's POSTGRES_USER,
+	// POSTGRES_DB and POSTGRES_PASSWORD (interpolated), with the official
+	// image's defaults.
+	User, Database, Password string
+	// Networks the database joins; the sidecar joins the same ones so the
+	// service name resolves. Empty means the default network.
+	Networks []string
+}
+
+var postgresImageRE = regexp.MustCompile(`(^|/)(postgres|postgis|timescaledb[a-z0-9-]*)(:|@|$)`)
+
+// LoadCompose reads a migrated compose project with compose-go (the same
+// interpolation, .env and merge rules docker compose applies) and finds the
+// database: service, or the only service whose image is postgres, postgis
+// or timescaledb. The database must mount a named volume at its socket
+// directory (/var/run/postgresql for those images; uds-migrate adds it).
+func LoadCompose(ctx context.Context, files []string, service string) (*ComposeTarget, error) {
+	opts, err := cli.NewProjectOptions(files,
+		cli.WithOsEnv, cli.WithDotEnv, cli.WithProfiles([]string{"*"}),
+		cli.WithName("uds-bench"))
+	if err != nil {
+		return nil, err
+	}
+	proj, err := opts.LoadProject(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %w", strings.Join(files, ", "), err)
+	}
+	svc, err := pickDatabase(proj, service)
+	if err != nil {
+		return nil, err
+	}
+	ct := &ComposeTarget{Files: files, Service: svc.Name, Image: svc.Image, SocketDir: OfficialSocketDir, Port: 5432}
+	for _, v := range svc.Volumes {
+		if v.Type == types.VolumeTypeVolume && filepath.Clean(v.Target) == ct.SocketDir {
+			ct.Volume = v.Source
+		}
+	}
+	if ct.Volume == "" {
+		return nil, fmt.Errorf("service %s mounts no named volume at %s: migrate the file first (uds-migrate -w %s)", svc.Name, ct.SocketDir, files[0])
+	}
+	env := func(k, def string) string {
+		if v := svc.Environment[k]; v != nil && *v != "" {
+			return *v
+		}
+		return def
+	}
+	ct.User = env("POSTGRES_USER", "postgres")
+	ct.Database = env("POSTGRES_DB", ct.User)
+	ct.Password = env("POSTGRES_PASSWORD", "")
+	if p, err := strconv.Atoi(env("PGPORT", "")); err == nil {
+		ct.Port = p
+	}
+	if m := regexp.MustCompile(`\bport=(\d+)`).FindStringSubmatch(strings.Join(svc.Command, " ")); m != nil {
+		ct.Port, _ = strconv.Atoi(m[1])
+	}
+	for n := range svc.Networks {
+		ct.Networks = append(ct.Networks, n)
+	}
+	sort.Strings(ct.Networks)
+	return ct, nil
+}
+
+func pickDatabase(proj *types.Project, name string) (types.ServiceConfig, error) {
+	if name != "" {
+		svc, err := proj.GetService(name)
+		if err != nil {
+			return svc, fmt.Errorf("--service %s: %w", name, err)
+		}
+		return svc, nil
+	}
+	var found []types.ServiceConfig
+	for _, svc := range proj.Services {
+		if postgresImageRE.MatchString(strings.ToLower(svc.Image)) {
+			found = append(found, svc)
+		}
+	}
+	sort.Slice(found, func(i, j int) bool { return found[i].Name < found[j].Name })
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		return types.ServiceConfig{}, fmt.Errorf("no postgres, postgis or timescaledb service found: name it with --service")
+	}
+	var names []string
+	for _, s := range found {
+		names = append(names, s.Name)
+	}
+	return types.ServiceConfig{}, fmt.Errorf("several database services (%s): choose one with --service", strings.Join(names, ", "))
+}
+
+// RenderOverride returns the compose override adding the bench sidecar
+// (templates compose/bench-override.yaml.tmpl): the database's image, the
+// socket volume read-only at the database's socket directory, the scripts
+// in scriptsDir (absolute) at /uds-bench.
+func (ct *ComposeTarget) RenderOverride(scriptsDir string) ([]byte, error) {
+	layout, err := templates.Compose("bench-override.yaml")
+	if err != nil {
+		return nil, err
+	}
+	t, err := template.New("override").Funcs(template.FuncMap{"q": yamlQuote}).Parse(layout)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	err = t.Execute(&b, map[string]any{
+		"Sidecar": SidecarName, "Profile": SidecarProf, "Image": ct.Image, "Service": ct.Service,
+		"Networks": ct.Networks, "Volume": ct.Volume, "SocketDir": ct.SocketDir,
+		"ScriptsDir": scriptsDir, "ScriptsMount": ScriptsMount,
+	})
+	return b.Bytes(), err
+}
+
+// yamlQuote writes s as a double-quoted YAML scalar with $ doubled, so
+// compose neither reinterprets nor interpolates it.
+func yamlQuote(s string) string {
+	return strconv.Quote(strings.ReplaceAll(s, "$", "$$"))
+}
+
+// ComposeRun is a bench against a compose project through the sidecar.
+type ComposeRun struct {
+	Target *ComposeTarget
+	// Dir receives the override (compose.uds-bench.yaml) and scripts/.
+	Dir string
+	// Docker is the docker binary; "" means "docker" on PATH.
+	Docker string
+}
+
+// Override is the absolute path of the rendered override file (docker
+// compose would read a relative -f against its own working directory).
+func (r *ComposeRun) Override() string {
+	dir, err := filepath.Abs(r.Dir)
+	if err != nil {
+		dir = r.Dir
+	}
+	return filepath.Join(dir, "compose.uds-bench.yaml")
+}
+
+// Prepare writes the override and the scripts (workload and set-up SQL)
+// into Dir.
+func (r *ComposeRun) Prepare(w *Workload) error {
+	scripts := filepath.Join(r.Dir, "scripts")
+	if err := os.MkdirAll(scripts, 0o755); err != nil {
+		return err
+	}
+	abs, err := filepath.Abs(scripts)
+	if err != nil {
+		return err
+	}
+	files := map[string]string{scriptFile(w): w.Script.Text}
+	for _, name := range []string{"setup-" + w.Dataset, "teardown"} {
+		if name == "setup-" {
+			continue
+		}
+		if files[name+".sql"], err = templates.PgbenchScript(name); err != nil {
+			return err
+		}
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(scripts, name), []byte(text), 0o644); err != nil {
+			return err
+		}
+	}
+	ov, err := r.Target.RenderOverride(abs)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(r.Override(), ov, 0o644)
+}
+
+func scriptFile(w *Workload) string {
+	return "workload-" + strings.TrimSuffix(w.Script.Name, ".sql") + ".sql"
+}
+
+// Command returns the docker command line running argv in the sidecar:
+// docker compose -f FILE... -f OVERRIDE --profile uds-bench run --rm -T
+// -e PGPASSWORD uds-bench ARGV. The password travels in the environment
+// (-e NAME without a value), never on the command line.
+func (r *ComposeRun) Command(argv ...string) []string {
+	cmd := []string{"compose"}
+	for _, f := range r.Target.Files {
+		cmd = append(cmd, "-f", f)
+	}
+	cmd = append(cmd, "-f", r.Override(), "--profile", SidecarProf, "run", "--rm", "-T", "-e", "PGPASSWORD", SidecarName)
+	return append(cmd, argv...)
+}
+
+// docker runs the sidecar command and returns its stdout.
+func (r *ComposeRun) docker(ctx context.Context, argv ...string) ([]byte, error) {
+	bin := r.Docker
+	if bin == "" {
+		bin = "docker"
+	}
+	cmd := exec.CommandContext(ctx, bin, r.Command(argv...)...)
+	cmd.Env = append(os.Environ(), "PGPASSWORD="+r.Target.Password)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return out, fmt.Errorf("docker compose run %s: %w: %s", argv[0], err, tail(stderr.Bytes(), 5))
+	}
+	return out, nil
+}
+
+// conn returns libpq connection options for t: the service name over TCP,
+// the socket directory over the socket.
+func (r *ComposeRun) conn(t Transport) []string {
+	host := r.Target.Service
+	if t == Socket {
+		host = r.Target.SocketDir
+	}
+	return []string{"-h", host, "-p", strconv.Itoa(r.Target.Port), "-U", r.Target.User}
+}
+
+// psql runs an SQL file from the scripts mount over the socket.
+func (r *ComposeRun) psql(ctx context.Context, file string, w *Workload) error {
+	argv := append([]string{"psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-v", fmt.Sprintf("rows=%d", w.Defines["rows"])}, r.conn(Socket)...)
+	argv = append(argv, "-d", r.Target.Database, "-f", ScriptsMount+"/"+file)
+	_, err := r.docker(ctx, argv...)
+	return err
+}
+
+// RunCompose benchmarks the compose project's database with pgbench in the
+// sidecar: Prepare, wait for the server on the socket (pg_isready, 60 s),
+// set up data (timed, not counted), interleaved rounds, tear-down unless
+// cfg.KeepData. cfg.Client is ignored: the sidecar has pgbench, not this
+// binary.
+func RunCompose(ctx context.Context, r *ComposeRun, cfg Config) (*Report, error) {
+	rep, err := runCompose(ctx, r, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("%s", Redact(err.Error(), r.Target.Password))
+	}
+	return rep, nil
+}
+
+func runCompose(ctx context.Context, r *ComposeRun, cfg Config) (*Report, error) {
+	w := cfg.Workload
+	if err := r.Prepare(w); err != nil {
+		return nil, err
+	}
+	if _, err := r.docker(ctx, append([]string{"pg_isready", "-t", "60"}, r.conn(Socket)...)...); err != nil {
+		return nil, fmt.Errorf("the socket %s/.s.PGSQL.%d does not answer: %w", r.Target.SocketDir, r.Target.Port, err)
+	}
+	var setup time.Duration
+	if w.Dataset != "" {
+		start := time.Now()
+		if err := r.psql(ctx, "setup-"+w.Dataset+".sql", w); err != nil {
+			return nil, fmt.Errorf("data set-up: %w", err)
+		}
+		setup = time.Since(start)
+		if !cfg.KeepData {
+			defer r.psql(context.Background(), "teardown.sql", w)
+		}
+	}
+	client := &PgbenchClient{
+		ScriptPath: ScriptsMount + "/" + scriptFile(w), Script: w.Script, Defines: w.Defines,
+		Conns: cfg.Conns, Mode: cfg.Mode,
+		Conn: func(t Transport) []string { return append(r.conn(t), r.Target.Database) },
+		Exec: func(ctx context.Context, _ Transport, args []string) ([]byte, error) {
+			return r.docker(ctx, append([]string{"pgbench"}, args...)...)
+		},
+	}
+	rounds, err := Interleave(ctx, client, cfg.Plan, cfg.Step)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := Analyze(rounds)
+	if err != nil {
+		return nil, err
+	}
+	describe(rep, cfg, client.Name(), setup)
+	rep.Target = fmt.Sprintf("compose service %s (%s) from %s", r.Target.Service, r.Target.Image, strings.Join(r.Target.Files, ", "))
+	rep.TCP = fmt.Sprintf("host=%s port=%d user=%s dbname=%s", r.Target.Service, r.Target.Port, r.Target.User, r.Target.Database)
+	rep.Socket = fmt.Sprintf("%s/.s.PGSQL.%d (volume %s) user=%s dbname=%s", r.Target.SocketDir, r.Target.Port, r.Target.Volume, r.Target.User, r.Target.Database)
+	rep.Transports[0].Endpoint, rep.Transports[1].Endpoint = rep.TCP, rep.Socket
+	return rep, nil
+}

@@ -1,0 +1,172 @@
+package bench
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/compose-spec/compose-go/v2/cli"
+	"github.com/compose-spec/compose-go/v2/types"
+)
+
+const migratedCompose = "testdata/compose.migrated.yml"
+
+func TestLoadComposeFindsDatabase(t *testing.T) {
+	ct, err := LoadCompose(context.Background(), []string{migratedCompose}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &ComposeTarget{
+		Files: []string{migratedCompose}, Service: "db", Image: "postgres:16-alpine", Volume: "db-socket",
+		SocketDir: "/var/run/postgresql", Port: 5432, User: "app", Database: "appdb", Password: "s3cret-pw",
+		Networks: []string{"backend"},
+	}
+	if !reflect.DeepEqual(ct, want) {
+		t.Errorf("got  %+v\nwant %+v", ct, want)
+	}
+	if _, err := LoadCompose(context.Background(), []string{migratedCompose}, "nope"); err == nil || !strings.Contains(err.Error(), "--service nope") {
+		t.Errorf("unknown service: %v", err)
+	}
+}
+
+func TestLoadComposeNeedsMigratedFile(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "compose.yml")
+	os.WriteFile(f, []byte("services:\n  pg:\n    image: postgis/postgis:16-3.4\n"), 0o644)
+	_, err := LoadCompose(context.Background(), []string{f}, "")
+	if err == nil || !strings.Contains(err.Error(), "service pg mounts no named volume at /var/run/postgresql: migrate the file first") {
+		t.Errorf("error %v", err)
+	}
+}
+
+// The rendered override loads with compose-go together with the project,
+// and its sidecar runs the database's image with the same volume at the
+// same directory as the database.
+func TestOverrideLoadsAndSharesTheSocketVolume(t *testing.T) {
+	ct, err := LoadCompose(context.Background(), []string{migratedCompose}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &ComposeRun{Target: ct, Dir: t.TempDir()}
+	w, _ := LoadWorkload("lookup-small", 1000)
+	if err := r.Prepare(w); err != nil {
+		t.Fatal(err)
+	}
+	opts, err := cli.NewProjectOptions([]string{migratedCompose, r.Override()},
+		cli.WithProfiles([]string{SidecarProf}), cli.WithName("t"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proj, err := opts.LoadProject(context.Background())
+	if err != nil {
+		t.Fatalf("override does not load: %v", err)
+	}
+	db, _ := proj.GetService("db")
+	side, err := proj.GetService(SidecarName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if side.Image != db.Image {
+		t.Errorf("sidecar image %q, db image %q", side.Image, db.Image)
+	}
+	mount := func(s types.ServiceConfig, target string) *types.ServiceVolumeConfig {
+		for i, v := range s.Volumes {
+			if v.Target == target {
+				return &s.Volumes[i]
+			}
+		}
+		return nil
+	}
+	dbm, sm := mount(db, ct.SocketDir), mount(side, ct.SocketDir)
+	if dbm == nil || sm == nil || sm.Type != types.VolumeTypeVolume || sm.Source != dbm.Source || !sm.ReadOnly {
+		t.Fatalf("sidecar socket mount %+v, db mount %+v", sm, dbm)
+	}
+	scripts := mount(side, ScriptsMount)
+	if scripts == nil || scripts.Type != types.VolumeTypeBind || scripts.Source != filepath.Join(r.Dir, "scripts") {
+		t.Errorf("scripts mount %+v", scripts)
+	}
+	for _, f := range []string{"workload-lookup-small.sql", "setup-small.sql", "teardown.sql"} {
+		if _, err := os.Stat(filepath.Join(r.Dir, "scripts", f)); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, ok := side.Networks["backend"]; !ok || !reflect.DeepEqual(side.Profiles, []string{SidecarProf}) {
+		t.Errorf("sidecar networks %v profiles %v", side.Networks, side.Profiles)
+	}
+	if _, ok := side.DependsOn["db"]; !ok {
+		t.Errorf("sidecar does not depend on db: %v", side.DependsOn)
+	}
+	// Without the profile, `docker compose up` must not see the sidecar.
+	plain, _ := cli.NewProjectOptions([]string{migratedCompose, r.Override()}, cli.WithName("t"))
+	if p, err := plain.LoadProject(context.Background()); err != nil {
+		t.Fatal(err)
+	} else if _, err := p.GetService(SidecarName); err == nil {
+		t.Error("sidecar active without its profile")
+	}
+}
+
+// fakeDocker writes a docker stand-in that appends its arguments (one
+// per line, then a blank line) and $PGPASSWORD to log, and prints a
+// pgbench summary when asked to run pgbench.
+func fakeDocker(t *testing.T) (bin, log string) {
+	dir := t.TempDir()
+	bin, log = filepath.Join(dir, "docker"), filepath.Join(dir, "docker.log")
+	script := `#!/bin/sh
+for a in "$@"; do printf '%s\n' "$a" >> "` + log + `"; done
+printf 'PGPASSWORD=%s\n\n' "$PGPASSWORD" >> "` + log + `"
+case " $* " in *" pgbench "*) cat <<'OUT'
+` + pgbench15Output + `OUT
+;; esac
+`
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return bin, log
+}
+
+func TestRunComposeCommandLines(t *testing.T) {
+	bin, log := fakeDocker(t)
+	ct, err := LoadCompose(context.Background(), []string{migratedCompose}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &ComposeRun{Target: ct, Dir: t.TempDir(), Docker: bin}
+	w, _ := LoadWorkload("lookup-small", 1000)
+	rep, err := RunCompose(context.Background(), r, Config{Workload: w, Conns: 2, Mode: Prepared,
+		Plan: Plan{Rounds: 2, Duration: 1500 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(log)
+	calls := strings.Split(strings.TrimSuffix(string(raw), "\n\n"), "\n\n")
+	prefix := "compose\n-f\n" + migratedCompose + "\n-f\n" + r.Override() + "\n--profile\nuds-bench\nrun\n--rm\n-T\n-e\nPGPASSWORD\nuds-bench\n"
+	sock := "-h\n/var/run/postgresql\n-p\n5432\n-U\napp\n"
+	pgbench := "pgbench\n-n\n-M\nprepared\n-c\n2\n-j\n2\n-T\n2\n-D\nrows=1000\n-f\n/uds-bench/workload-lookup-small.sql\n"
+	want := []string{
+		"pg_isready\n-t\n60\n" + sock,
+		"psql\n-X\n-q\n-v\nON_ERROR_STOP=1\n-v\nrows=1000\n" + sock + "-d\nappdb\n-f\n/uds-bench/setup-small.sql\n",
+		pgbench + "-h\ndb\n-p\n5432\n-U\napp\nappdb\n", // round 1: TCP first
+		pgbench + sock + "appdb\n",
+		pgbench + sock + "appdb\n", // round 2: socket first
+		pgbench + "-h\ndb\n-p\n5432\n-U\napp\nappdb\n",
+		"psql\n-X\n-q\n-v\nON_ERROR_STOP=1\n-v\nrows=1000\n" + sock + "-d\nappdb\n-f\n/uds-bench/teardown.sql\n",
+	}
+	if len(calls) != len(want) {
+		t.Fatalf("%d docker calls, want %d:\n%s", len(calls), len(want), raw)
+	}
+	for i := range want {
+		if calls[i] != prefix+want[i]+"PGPASSWORD=s3cret-pw" {
+			t.Errorf("call %d:\n%s\nwant\n%s", i, calls[i], prefix+want[i]+"PGPASSWORD=s3cret-pw")
+		}
+	}
+	if rep.Client != "pgbench" || rep.Transports[0].Queries != 2*3*4321 || rep.Verdict != NoDifference {
+		t.Errorf("report %+v", rep)
+	}
+	if strings.Contains(rep.Target+rep.TCP+rep.Socket, "s3cret") {
+		t.Errorf("report shows the password: %+v", rep)
+	}
+}
