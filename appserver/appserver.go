@@ -235,7 +235,7 @@ func planGunicorn(p *Plan, args []string, o Options) {
 		words = append(words, "--umask", "0")
 	}
 	var keep []string
-	if o.Port != 0 {
+	if o.Port != 0 && len(binds) == 0 && !o.DropTCP {
 		keep = []string{"--bind", "0.0.0.0:" + strconv.Itoa(o.Port)}
 		p.Notes = append(p.Notes, "gunicorn had no --bind on the command line; a --bind given there replaces the binds of gunicorn.conf.py and GUNICORN_CMD_ARGS, so the TCP port "+strconv.Itoa(o.Port)+" is bound explicitly as well")
 	}
@@ -272,7 +272,7 @@ func planPuma(p *Plan, args []string, o Options) {
 	url := "unix://" + o.Socket + "?umask=0000"
 	p.Permission = "puma creates the socket with ?umask=0000, mode 0777"
 	var keep []string
-	if o.Port != 0 {
+	if o.Port != 0 && len(binds) == 0 && !o.DropTCP {
 		keep = []string{"-b", "tcp://0.0.0.0:" + strconv.Itoa(o.Port)}
 		p.Notes = append(p.Notes, "puma had no -b/-p on the command line; binds given there replace those of config/puma.rb, so tcp://0.0.0.0:"+strconv.Itoa(o.Port)+" is bound explicitly as well")
 	}

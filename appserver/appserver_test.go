@@ -110,3 +110,14 @@ func TestUnicornListen(t *testing.T) {
 		}
 	}
 }
+
+func TestNotesOnlyWhenBindAdded(t *testing.T) {
+	p, _ := PlanArgs(strings.Fields("gunicorn -b 0.0.0.0:8000 app:app"), Options{Socket: sock, Port: 8000})
+	if len(p.Notes) != 0 {
+		t.Errorf("gunicorn with a bind: notes %q", p.Notes)
+	}
+	p, _ = PlanArgs(strings.Fields("gunicorn app:app"), Options{Socket: sock, Port: 8000})
+	if len(p.Notes) != 1 {
+		t.Errorf("gunicorn without a bind: notes %q", p.Notes)
+	}
+}

@@ -24,6 +24,16 @@ var codeTitles = map[string]string{
 	"UDS210": "two servers share one socket directory",
 	"UDS211": "sslmode=require/ssl=true with pgjdbc over a socket",
 	"UDS212": "socket file mounted instead of its directory",
+	"UDS301": "app server socket made connectable by nginx's worker (umask/chmod)",
+	"UDS302": "nginx backend address built from a variable left on TCP",
+	"UDS303": "app server config not reachable from the compose file; add the listener by hand",
+	"UDS304": "app server not recognised; nginx backend left on TCP",
+	"UDS305": "app server listener change affects its TCP listener",
+	"UDS306": "nginx configuration file cannot be read",
+	"UDS307": "Host header sent to the app becomes localhost",
+	"UDS308": "app runs as a non-root user: socket directory must be writable by it",
+	"UDS309": "edited file is in the build context: rebuild the image",
+	"UDS310": "app reached on a second port left on TCP",
 }
 
 // CodeTitle returns the one-line description of a finding code.

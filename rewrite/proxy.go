@@ -1,5 +1,226 @@
 package rewrite
 
-// migrateProxies moves reverse proxies (nginx) in front of app servers to a
-// shared Unix socket. Not implemented yet: see issue 7.
-func (pl *planner) migrateProxies() {}
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/uds-migrate/uds-migrate/nginx"
+)
+
+// appSide is an app server that nginx reaches over TCP: the targets that
+// name it and where its socket goes.
+type appSide struct {
+	name     string
+	port     int    // the TCP port nginx used (0 when not written)
+	protocol string // what nginx speaks to it: http, uwsgi, fastcgi, grpc
+	targets  []proxyTarget
+	proxies  []string // nginx services that reach it
+	volume   string
+	dir      string // socket directory, the same path in app and proxies
+}
+
+// proxyTarget is one nginx address that reaches an app service.
+type proxyTarget struct {
+	file  *confFile
+	proxy string
+	t     nginx.Target
+}
+
+// sockName is the socket file inside the socket directory.
+const sockName = "app.sock"
+
+// migrateProxies moves nginx reverse proxies in front of app servers
+// (issue 7) to a Unix socket in a named volume shared by the two: the
+// nginx addresses that reach a compose service are rewritten in the
+// mounted configuration files, the app server is told to listen on the
+// socket as well (its command or its unicorn config), and both services
+// mount the volume. An app whose server the tool cannot reconfigure stays
+// on TCP, with a warning.
+func (pl *planner) migrateProxies() {
+	files := map[string]*confFile{}
+	proxies := pl.findProxies(files)
+	var cfgs []*nginx.Config
+	upstreams := map[string]bool{}
+	for _, p := range slices.Sorted(mapsKeys(files)) {
+		if cf := files[p]; cf != nil {
+			cfgs = append(cfgs, cf.cfg)
+			for _, u := range cf.cfg.Upstreams() {
+				upstreams[u] = true
+			}
+		}
+	}
+	protocols := nginx.UpstreamProtocols(cfgs)
+	apps := pl.proxyApps(proxies, upstreams, protocols)
+	for _, a := range apps {
+		if len(apps) > 1 {
+			a.dir = "/run/" + a.name
+		}
+		pl.migrateApp(a)
+	}
+	for _, p := range slices.Sorted(mapsKeys(files)) {
+		cf := files[p]
+		if cf == nil || len(cf.edits) == 0 {
+			continue
+		}
+		out, err := nginx.Apply(cf.data, cf.edits)
+		if err != nil {
+			pl.findings = append(pl.findings, Finding{File: cf.path, Severity: SevWarning, Code: "UDS111", Message: err.Error()})
+			continue
+		}
+		pl.putFile(cf.path, cf.data, out)
+	}
+}
+
+// proxyApps groups the nginx targets of every proxy by the app service
+// they reach, in the order the services are written. Variable addresses
+// are reported (UDS302); addresses outside the project are left alone.
+func (pl *planner) proxyApps(proxies []*proxyService, upstreams map[string]bool, protocols map[string]string) []*appSide {
+	byName := map[string]*appSide{}
+	seen := map[*confFile]map[int]bool{}
+	for _, px := range proxies {
+		for _, cf := range px.files {
+			for _, t := range cf.cfg.Targets(upstreams, protocols) {
+				if seen[cf] == nil {
+					seen[cf] = map[int]bool{}
+				}
+				first := !seen[cf][t.Arg.Start]
+				seen[cf][t.Arg.Start] = true
+				if t.Variable {
+					if first {
+						pl.findings = append(pl.findings, Finding{File: cf.path, Line: t.Line, Col: t.Col, Severity: SevWarning, Code: "UDS302", Service: px.name, Key: t.Directive,
+							Message: fmt.Sprintf("%s %s is resolved per request from a variable: left on TCP; if it names an app of this project, write its socket form by hand", t.Directive, t.Arg.Value)})
+					}
+					continue
+				}
+				if t.Scheme == "https" || t.Scheme == "grpcs" || t.Scheme == "suwsgi" {
+					continue // TLS to the app: its certificate setup is not ours to move
+				}
+				app := pl.serviceForHost(px.name, t.Host)
+				if app == "" {
+					continue
+				}
+				a := byName[app]
+				if a == nil {
+					a = &appSide{name: app, port: t.Port, protocol: t.Protocol, volume: app + "-socket", dir: "/run/app"}
+					byName[app] = a
+				}
+				if t.Port != a.port {
+					if first {
+						pl.findings = append(pl.findings, Finding{File: cf.path, Line: t.Line, Col: t.Col, Severity: SevWarning, Code: "UDS310", Service: px.name, Key: t.Directive,
+							Message: fmt.Sprintf("%s is reached on port %d and on port %d; one socket serves one listener, so %s stays on TCP", app, a.port, t.Port, t.Arg.Value)})
+					}
+					continue
+				}
+				if first {
+					a.targets = append(a.targets, proxyTarget{file: cf, proxy: px.name, t: t})
+				}
+				if !slices.Contains(a.proxies, px.name) {
+					a.proxies = append(a.proxies, px.name)
+				}
+			}
+		}
+	}
+	var out []*appSide
+	for _, name := range pl.p.serviceOrder() {
+		if a := byName[name]; a != nil {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// serviceForHost returns the service that host names from the proxy's
+// network view (service name, container_name, hostname, aliases, links),
+// or "".
+func (pl *planner) serviceForHost(proxy, host string) string {
+	links := linkAliases(pl.p.model.Services[proxy])
+	if t, ok := links[strings.ToLower(host)]; ok {
+		return t
+	}
+	for _, name := range pl.p.serviceOrder() {
+		if name == proxy {
+			continue
+		}
+		for _, n := range hostNames(pl.p.model.Services[name]) {
+			if strings.EqualFold(n, host) {
+				return name
+			}
+		}
+	}
+	return ""
+}
+
+// migrateApp moves one app and its proxies to the socket, when the app
+// server can be told to listen on it.
+func (pl *planner) migrateApp(a *appSide) {
+	appSrc, appNode := pl.p.serviceNode(a.name)
+	// A second proxy run keeps the directory the app already mounts.
+	_, ms := pl.p.mounts(appSrc, appNode)
+	for _, m := range ms {
+		if m.source == a.volume {
+			a.dir = m.target
+		}
+	}
+	sock := a.dir + "/" + sockName
+	if !pl.listenOnSocket(a, sock) {
+		return
+	}
+	for _, pt := range a.targets {
+		after := pt.t.SocketForm(sock)
+		pt.file.edits = append(pt.file.edits, pt.t.Replace(after))
+		pl.changes = append(pl.changes, Change{Kind: "value", File: pt.file.path, Line: pt.t.Line, Col: pt.t.Col, Service: pt.proxy, Key: pt.t.Directive,
+			Dialect: "nginx", Before: pt.t.Arg.Value, After: after, Reason: "reach " + a.name + " through its socket in " + a.dir})
+		if !pt.t.HostHeader {
+			pl.findings = append(pl.findings, Finding{File: pt.file.path, Line: pt.t.Line, Col: pt.t.Col, Severity: SevWarning, Code: "UDS307", Service: pt.proxy, Key: pt.t.Directive,
+				Message: fmt.Sprintf("nginx sends \"Host: localhost\" to a Unix socket where it sent \"Host: %s\"; add proxy_set_header Host $host; if %s checks the host name (Django ALLOWED_HOSTS, Rails config.hosts)", hostPort(pt.t), a.name)})
+		}
+	}
+	if !pl.hasMountOf(a.name, a.volume) {
+		pl.addMount(appSrc, appNode, a.name, a.volume+":"+a.dir, "read-write: the app server creates its socket in "+a.dir)
+	}
+	for _, px := range a.proxies {
+		if pl.hasMountOf(px, a.volume) {
+			continue
+		}
+		src, node := pl.p.serviceNode(px)
+		pl.addMount(src, node, px, a.volume+":"+a.dir+":ro", "read-only is enough for nginx to connect to "+a.name+"'s socket")
+	}
+	pl.ensureTopVolume(appSrc, a.volume)
+}
+
+func hostPort(t nginx.Target) string {
+	if t.Port == 0 {
+		return t.Host
+	}
+	return t.Host + ":" + strconv.Itoa(t.Port)
+}
+
+// hasMountOf reports whether service already mounts volume.
+func (pl *planner) hasMountOf(service, volume string) bool {
+	src, node := pl.p.serviceNode(service)
+	_, ms := pl.p.mounts(src, node)
+	for _, m := range ms {
+		if m.source == volume {
+			return true
+		}
+	}
+	return false
+}
+
+// serviceKey is the position of a service's key, for findings about the
+// service as a whole.
+func (pl *planner) serviceKey(service string) (*Source, int, int) {
+	src, node := pl.p.serviceNode(service)
+	if kn, _ := ownKey(deref(pl.servicesNode(src)), service); kn != nil {
+		return src, kn.Line, kn.Column
+	}
+	return src, node.Line, node.Column
+}
+
+// note adds a finding about a service at its key.
+func (pl *planner) note(sev Severity, code, service, key, msg string) {
+	src, line, col := pl.serviceKey(service)
+	pl.findings = append(pl.findings, Finding{File: src.Path, Line: line, Col: col, Severity: sev, Code: code, Service: service, Key: key, Message: msg})
+}

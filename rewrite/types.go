@@ -31,6 +31,10 @@ type Options struct {
 	Only []string
 	// Exclude leaves these client services alone.
 	Exclude []string
+	// DropTCP makes app servers behind a reverse proxy listen on the
+	// socket instead of their TCP port (default: both, so healthchecks
+	// and waits on the port keep working).
+	DropTCP bool
 	// ReadFile reads files other than the compose files (nginx
 	// configuration, app server configuration, env files); nil means
 	// os.ReadFile. Migrate's own verification passes an overlay so a second

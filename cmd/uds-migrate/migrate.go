@@ -40,6 +40,7 @@ func projectFlags() []cli.Flag {
 		&cli.StringFlag{Name: "socket-dir", Usage: "socket directory inside the database container, for images the tool does not know"},
 		&cli.StringSliceFlag{Name: "only", Usage: "migrate only these client services (repeatable)"},
 		&cli.StringSliceFlag{Name: "exclude", Usage: "leave these client services on TCP (repeatable)"},
+		&cli.BoolFlag{Name: "drop-tcp", Usage: "app servers behind nginx listen on the socket instead of their TCP port (default: both)"},
 	}
 }
 
@@ -72,6 +73,7 @@ func options(c *cli.Context) rewrite.Options {
 	o.SocketDir = c.String("socket-dir")
 	o.Only = c.StringSlice("only")
 	o.Exclude = c.StringSlice("exclude")
+	o.DropTCP = c.Bool("drop-tcp")
 	o.Env = os.Environ()
 	return o
 }
