@@ -38,16 +38,9 @@ type mountRef struct {
 
 // edge is one client value that connects to a database over TCP.
 type edge struct {
-	service string
-	key     string
-	src     *Source
-	node    *yaml.Node // the scalar holding the value
-	prefix  string     // "KEY=" in list form
-	raw     string     // compose text of the value, references intact
-	value   string     // interpolated
-	dialect string     // "jdbc", "uri", "dsn"
+	v       envVar
+	dialect string // DialectJDBC, DialectURI, DialectDSN
 	db      *dbService
-	inFlow  bool
 }
 
 // envEntry is one environment variable as written in a service.

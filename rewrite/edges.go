@@ -32,30 +32,23 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 		if isDB[name] || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) || contains(pl.opts.Exclude, name) {
 			continue
 		}
-		src, node := pl.p.serviceNode(name)
 		links := linkAliases(pl.p.model.Services[name])
-		for _, ent := range envEntries(node) {
-			raw := strings.TrimPrefix(ent.node.Value, ent.prefix)
-			if fixed := fixFactoryArg(raw); fixed != raw {
-				if pl.replaceScalar(src, ent.node, ent.prefix, fixed, ent.inFlow) {
-					pl.changes = append(pl.changes, Change{Kind: "repair", File: src.Path, Line: ent.node.Line, Col: ent.node.Column,
-						Service: name, Key: ent.key, Dialect: DialectJDBC, Before: redact(DialectJDBC, raw), After: redact(DialectJDBC, fixed),
+		for _, v := range pl.p.serviceEnv(name) {
+			if fixed := fixFactoryArg(v.raw); fixed != v.raw {
+				m, err := interp.Mask(fixed)
+				if err == nil && pl.setValue(v, m, m.Value) {
+					pl.changes = append(pl.changes, Change{Kind: "repair", File: v.file, Line: v.line, Col: v.col,
+						Service: name, Key: v.key, Dialect: DialectJDBC, Before: redact(DialectJDBC, v.raw), After: redact(DialectJDBC, fixed),
 						Reason: "write $$FactoryArg so compose does not interpolate it away"})
-					pl.warnAt(src, ent.node, "UDS105", name, ent.key,
+					pl.warnFile(v.file, v.line, v.col, "UDS105", name, v.key,
 						"$FactoryArg was written with one $: compose interpolates it to an empty string and pgjdbc fails with NoSuchMethodException; written $$FactoryArg")
 				}
 				continue
 			}
-			val, err := pl.p.interpolate(raw)
-			if err != nil {
-				continue
-			}
-			e := &edge{service: name, key: ent.key, src: src, node: ent.node, prefix: ent.prefix, raw: raw, value: val, inFlow: ent.inFlow}
-			hosts, dialect, socket := classify(val)
+			hosts, dialect, socket := classify(v.value)
 			if dialect == "" || socket {
 				continue
 			}
-			e.dialect = dialect
 			var hit *dbService
 			for _, h := range hosts {
 				if db := dbForHost(dbs, h, links); db != nil {
@@ -66,12 +59,11 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 				continue
 			}
 			if len(hosts) > 1 {
-				pl.warnAt(src, ent.node, "UDS110", name, ent.key,
-					fmt.Sprintf("%s lists several hosts for failover; a Unix socket reaches one server on this host and cannot fail over, so the value is left on TCP", ent.key))
+				pl.warnFile(v.file, v.line, v.col, "UDS110", name, v.key,
+					fmt.Sprintf("%s lists several hosts for failover; a Unix socket reaches one server on this host and cannot fail over, so the value is left on TCP", v.key))
 				continue
 			}
-			e.db = hit
-			out = append(out, e)
+			out = append(out, &edge{v: v, dialect: dialect, db: hit})
 		}
 	}
 	return out
@@ -127,9 +119,10 @@ func classify(val string) (hosts []string, dialect string, socket bool) {
 // client's mount directory mp. Interpolation references in the value are
 // kept as written; literal $ is written $$.
 func (pl *planner) rewriteEdge(e *edge, mp string) {
-	m, err := interp.Mask(e.raw)
+	v := e.v
+	m, err := interp.Mask(v.raw)
 	if err != nil {
-		pl.warnAt(e.src, e.node, "UDS111", e.service, e.key, err.Error())
+		pl.warnFile(v.file, v.line, v.col, "UDS111", v.service, v.key, err.Error())
 		return
 	}
 	var out string
@@ -159,26 +152,26 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		if errors.Is(err, jdbc.ErrMultiHost) || errors.Is(err, libpq.ErrMultiHost) {
 			code = "UDS110"
 		}
-		pl.warnAt(e.src, e.node, code, e.service, e.key, fmt.Sprintf("%s cannot be rewritten as written (%v); set it to the socket form by hand", e.key, redactErr(err)))
+		pl.warnFile(v.file, v.line, v.col, code, v.service, v.key, fmt.Sprintf("%s cannot be rewritten as written (%v); set it to the socket form by hand", v.key, redactErr(err)))
 		return
 	}
 	newRaw := m.Unmask(out)
-	if newRaw == e.raw {
+	if newRaw == v.raw {
 		return
 	}
-	if !pl.replaceScalar(e.src, e.node, e.prefix, newRaw, e.inFlow) {
+	if !pl.setValue(v, m, out) {
 		return
 	}
 	for _, n := range notes {
-		pl.warnAt(e.src, e.node, n.Code, e.service, e.key, e.service+"/"+e.key+": "+n.Message)
+		pl.warnFile(v.file, v.line, v.col, n.Code, v.service, v.key, v.service+"/"+v.key+": "+n.Message)
 	}
-	if e.dialect == DialectJDBC && !pl.javaWarn[e.service] {
-		pl.javaWarn[e.service] = true
-		pl.warnAt(e.src, e.node, "UDS101", e.service, e.key,
-			e.service+" connects with pgjdbc through junixsocket: the application needs com.kohlschutter.junixsocket:junixsocket-core:2.10.1 (type pom) on its classpath, and a java.io.tmpdir where native code may be unpacked and executed")
+	if e.dialect == DialectJDBC && !pl.javaWarn[v.service] {
+		pl.javaWarn[v.service] = true
+		pl.warnFile(v.file, v.line, v.col, "UDS101", v.service, v.key,
+			v.service+" connects with pgjdbc through junixsocket: the application needs com.kohlschutter.junixsocket:junixsocket-core:2.10.1 (type pom) on its classpath, and a java.io.tmpdir where native code may be unpacked and executed")
 	}
-	pl.changes = append(pl.changes, Change{Kind: "value", File: e.src.Path, Line: e.node.Line, Col: e.node.Column,
-		Service: e.service, Key: e.key, Dialect: e.dialect, Before: redact(e.dialect, e.raw), After: redact(e.dialect, newRaw),
+	pl.changes = append(pl.changes, Change{Kind: "value", File: v.file, Line: v.line, Col: v.col,
+		Service: v.service, Key: v.key, Dialect: e.dialect, Before: redact(e.dialect, v.raw), After: redact(e.dialect, newRaw),
 		Reason: fmt.Sprintf("reach %s through its socket in %s", e.db.name, mp)})
 }
 

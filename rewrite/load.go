@@ -30,6 +30,7 @@ type project struct {
 	sources []*Source
 	model   *types.Project
 	env     map[string]string // interpolation environment: OS env + .env
+	read    func(string) ([]byte, error)
 }
 
 // load parses every input with yaml.v3 (positions) and the whole set with
@@ -38,7 +39,7 @@ func load(ctx context.Context, inputs []Input, opts Options) (*project, error) {
 	if len(inputs) == 0 {
 		return nil, errors.New("no compose file given")
 	}
-	p := &project{}
+	p := &project{read: opts.ReadFile}
 	for _, in := range inputs {
 		src, err := NewSource(in.Path, in.Data)
 		if err != nil {
@@ -87,7 +88,7 @@ func loadModel(ctx context.Context, inputs []Input, opts Options) (*types.Projec
 		loader.WithProfiles([]string{"*"}),
 		func(o *loader.Options) {
 			o.SetProjectName("uds-migrate", true)
-			o.ResolvePaths = false
+			o.ResolvePaths = true
 		})
 	if err != nil {
 		return nil, nil, err

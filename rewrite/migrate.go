@@ -106,14 +106,9 @@ func (pl *planner) nothingReason(dbs []*dbService) string {
 func (pl *planner) externalHint() string {
 	var hits []string
 	for _, name := range pl.p.serviceOrder() {
-		_, node := pl.p.serviceNode(name)
-		for _, ent := range envEntries(node) {
-			val, err := pl.p.interpolate(strings.TrimPrefix(ent.node.Value, ent.prefix))
-			if err != nil {
-				continue
-			}
-			if hosts, dialect, socket := classify(val); dialect != "" && !socket && len(hosts) > 0 {
-				hits = append(hits, fmt.Sprintf("%s/%s points at %s, outside this project", name, ent.key, strings.Join(hosts, ",")))
+		for _, v := range pl.p.serviceEnv(name) {
+			if hosts, dialect, socket := classify(v.value); dialect != "" && !socket && len(hosts) > 0 {
+				hits = append(hits, fmt.Sprintf("%s/%s points at %s, outside this project", name, v.key, strings.Join(hosts, ",")))
 			}
 		}
 	}

@@ -29,6 +29,9 @@ type planner struct {
 	dbs      []*dbService
 	extra    []FileResult         // files other than the compose files, in edit order
 	dropTop  map[*Source][]string // revert: top-level volumes to remove
+
+	fileEdits map[string]*fileEdits // edits of non-compose files (env files)
+	fileOrder []string
 }
 
 func newPlanner(p *project, opts Options) *planner {
@@ -77,7 +80,7 @@ func (pl *planner) run() error {
 	}
 	pl.migrateProxies()
 	pl.finish()
-	return nil
+	return pl.flushFiles()
 }
 
 // prepareDB finds what is already mounted at the socket directory and
@@ -177,10 +180,10 @@ func (pl *planner) migrateDB(db *dbService, edges []*edge) {
 	}
 	mountPath := map[string]string{}
 	for _, e := range edges {
-		mp, ok := mountPath[e.service]
+		mp, ok := mountPath[e.v.service]
 		if !ok {
-			mp = pl.clientMount(db, e.service)
-			mountPath[e.service] = mp
+			mp = pl.clientMount(db, e.v.service)
+			mountPath[e.v.service] = mp
 		}
 		pl.rewriteEdge(e, mp)
 	}

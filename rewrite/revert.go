@@ -39,6 +39,9 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (*Result, error) 
 	for _, src := range p.sources {
 		pl.removeTopVolumes(src, pl.dropTop[src])
 	}
+	if err := pl.flushFiles(); err != nil {
+		return nil, err
+	}
 	sortFindings(p.sources, pl.findings)
 	res := &Result{Changes: pl.changes, Findings: pl.findings}
 	for _, src := range p.sources {
@@ -48,6 +51,7 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (*Result, error) 
 		}
 		res.Files = append(res.Files, FileResult{Path: src.Path, Before: src.Data, After: out, Changed: !bytes.Equal(out, src.Data)})
 	}
+	res.Files = append(res.Files, pl.extra...)
 	for _, db := range dbs {
 		res.DBs = append(res.DBs, DBInfo{Service: db.name, Family: db.family, SocketDir: db.socketDir, Port: db.port, Volume: db.volume, Names: db.names})
 	}
@@ -56,7 +60,7 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (*Result, error) 
 	}
 	if res.Changed() {
 		var again []Input
-		for _, f := range res.Files {
+		for _, f := range res.Files[:len(inputs)] {
 			again = append(again, Input{Path: f.Path, Data: f.After})
 		}
 		if _, err := load(ctx, again, opts); err != nil {
@@ -89,7 +93,7 @@ func (pl *planner) revertDB(db *dbService) {
 			if m.source != sock.source {
 				continue
 			}
-			if pl.revertClient(src, name, node, m, db) {
+			if pl.revertClient(name, m, db) {
 				pl.removeItem(src, node, m)
 			} else {
 				users++
@@ -105,14 +109,10 @@ func (pl *planner) revertDB(db *dbService) {
 
 // revertClient rewrites the values of one client that use the socket in
 // mount m; it reports whether the mount is now unused by that client.
-func (pl *planner) revertClient(src *Source, service string, node *yaml.Node, m mountRef, db *dbService) bool {
+func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool {
 	unused := true
-	for _, ent := range envEntries(node) {
-		raw := strings.TrimPrefix(ent.node.Value, ent.prefix)
-		val, err := pl.p.interpolate(raw)
-		if err != nil {
-			continue
-		}
+	for _, ent := range pl.p.serviceEnv(service) {
+		raw, val := ent.raw, ent.value
 		_, dialect, socket := classify(val)
 		if !socket || !strings.HasPrefix(socketPathOf(val, dialect), m.target) {
 			continue
@@ -137,13 +137,13 @@ func (pl *planner) revertClient(src *Source, service string, node *yaml.Node, m 
 			out, err = libpq.DSNFromSocket(mk.Value, db.name, db.port)
 		}
 		if err != nil {
-			pl.warnAt(src, ent.node, "UDS111", service, ent.key, fmt.Sprintf("%s cannot be reverted as written; point it at %s:%d by hand", ent.key, db.name, db.port))
+			pl.warnFile(ent.file, ent.line, ent.col, "UDS111", service, ent.key, fmt.Sprintf("%s cannot be reverted as written; point it at %s:%d by hand", ent.key, db.name, db.port))
 			unused = false
 			continue
 		}
 		newRaw := mk.Unmask(out)
-		if pl.replaceScalar(src, ent.node, ent.prefix, newRaw, ent.inFlow) {
-			pl.changes = append(pl.changes, Change{Kind: "value", File: src.Path, Line: ent.node.Line, Col: ent.node.Column, Service: service, Key: ent.key,
+		if pl.setValue(ent, mk, out) {
+			pl.changes = append(pl.changes, Change{Kind: "value", File: ent.file, Line: ent.line, Col: ent.col, Service: service, Key: ent.key,
 				Dialect: dialect, Before: redact(dialect, raw), After: redact(dialect, newRaw), Reason: "reach " + db.name + " over TCP"})
 		} else {
 			unused = false

@@ -40,7 +40,11 @@ type validator struct {
 }
 
 func (v *validator) add(src *Source, line, col int, sev Severity, code, service, key, msg string) {
-	v.findings = append(v.findings, Finding{File: src.Path, Line: line, Col: col, Severity: sev, Code: code, Service: service, Key: key, Message: msg})
+	v.addFile(src.Path, line, col, sev, code, service, key, msg)
+}
+
+func (v *validator) addFile(file string, line, col int, sev Severity, code, service, key, msg string) {
+	v.findings = append(v.findings, Finding{File: file, Line: line, Col: col, Severity: sev, Code: code, Service: service, Key: key, Message: msg})
 }
 
 func (v *validator) run() {
@@ -89,8 +93,8 @@ func (v *validator) run() {
 		if isDB[name] {
 			continue
 		}
-		for _, ent := range envEntries(node) {
-			v.checkValue(src, name, ent, ms, dbs)
+		for _, ent := range v.p.serviceEnv(name) {
+			v.checkValue(name, ent, ms)
 		}
 	}
 }
@@ -109,11 +113,13 @@ func (v *validator) sourceKey(m mountRef) string {
 }
 
 // checkValue checks one environment value that uses a Unix socket.
-func (v *validator) checkValue(src *Source, service string, ent envEntry, ms []mountRef, dbs []*dbService) {
-	raw := strings.TrimPrefix(ent.node.Value, ent.prefix)
-	n := ent.node
+func (v *validator) checkValue(service string, ent envVar, ms []mountRef) {
+	raw := ent.raw
+	at := func(sev Severity, code, msg string) {
+		v.addFile(ent.file, ent.line, ent.col, sev, code, service, ent.key, msg)
+	}
 	if fixFactoryArg(raw) != raw {
-		v.add(src, n.Line, n.Column, SevError, "UDS201", service, ent.key,
+		at(SevError, "UDS201",
 			"$FactoryArg is written with one $: compose interpolates it to an empty string and pgjdbc fails with NoSuchMethodException; write $$FactoryArg")
 		raw = fixFactoryArg(raw)
 	}
@@ -130,19 +136,19 @@ func (v *validator) checkValue(src *Source, service string, ent envEntry, ms []m
 		}
 		for _, h := range u.Hosts {
 			if h.Name != "localhost" {
-				v.add(src, n.Line, n.Column, SevError, "UDS202", service, ent.key,
+				at(SevError, "UDS202",
 					fmt.Sprintf("junixsocket only connects to host localhost, not %q (\"Can only connect to endpoints of type AFUNIXSocketAddress\"); write jdbc:postgresql://localhost/...", h.Name))
 			}
 		}
 		sockFile, _ = u.Param("socketFactoryArg")
 		if !socketFileRE.MatchString(path.Base(sockFile)) {
-			v.add(src, n.Line, n.Column, SevError, "UDS203", service, ent.key,
+			at(SevError, "UDS203",
 				fmt.Sprintf("socketFactoryArg must name the socket file (%s/.s.PGSQL.<port>), not %q", strings.TrimSuffix(sockFile, "/"), sockFile))
 			return
 		}
 		for _, k := range []string{"sslmode", "ssl"} {
 			if s, ok := u.Param(k); ok && (s == "require" || s == "verify-ca" || s == "verify-full" || (k == "ssl" && s == "true")) {
-				v.add(src, n.Line, n.Column, SevError, "UDS211", service, ent.key,
+				at(SevError, "UDS211",
 					fmt.Sprintf("%s=%s fails over a Unix socket with pgjdbc (\"The server does not support SSL.\"); drop it", k, s))
 			}
 		}
@@ -156,7 +162,7 @@ func (v *validator) checkValue(src *Source, service string, ent envEntry, ms []m
 			return
 		}
 		port, _ := u.Param("port")
-		sockFile = v.libpqSocket(src, service, ent, dir, port)
+		sockFile = v.libpqSocket(at, dir, port)
 	case libpq.IsDSN(val):
 		d, err := libpq.ParseDSN(val)
 		if err != nil {
@@ -167,21 +173,21 @@ func (v *validator) checkValue(src *Source, service string, ent envEntry, ms []m
 			return
 		}
 		port, _ := d.Get("port")
-		sockFile = v.libpqSocket(src, service, ent, dir, port)
+		sockFile = v.libpqSocket(at, dir, port)
 	default:
 		return
 	}
 	if sockFile == "" {
 		return
 	}
-	v.checkSocketPath(src, service, ent, sockFile, ms)
+	v.checkSocketPath(at, service, sockFile, ms)
 }
 
 // libpqSocket returns the socket file a libpq host directory and port name,
 // or "" after reporting a host that names the file itself.
-func (v *validator) libpqSocket(src *Source, service string, ent envEntry, dir, port string) string {
+func (v *validator) libpqSocket(at func(Severity, string, string), dir, port string) string {
 	if socketFileRE.MatchString(path.Base(dir)) {
-		v.add(src, ent.node.Line, ent.node.Column, SevError, "UDS204", service, ent.key,
+		at(SevError, "UDS204",
 			fmt.Sprintf("host must name the socket directory (%s), not the socket file: libpq fails with \"not a directory\"", path.Dir(dir)))
 		return ""
 	}
@@ -193,8 +199,7 @@ func (v *validator) libpqSocket(src *Source, service string, ent envEntry, dir, 
 
 // checkSocketPath follows a client's socket file to the mount that holds it
 // and to the database that mounts the same volume at its socket directory.
-func (v *validator) checkSocketPath(src *Source, service string, ent envEntry, sockFile string, ms []mountRef) {
-	n := ent.node
+func (v *validator) checkSocketPath(at func(Severity, string, string), service, sockFile string, ms []mountRef) {
 	dir := path.Dir(sockFile)
 	var hold *mountRef
 	for i, m := range ms {
@@ -203,19 +208,19 @@ func (v *validator) checkSocketPath(src *Source, service string, ent envEntry, s
 		}
 	}
 	if hold == nil {
-		v.add(src, n.Line, n.Column, SevError, "UDS205", service, ent.key,
+		at(SevError, "UDS205",
 			fmt.Sprintf("%s mounts nothing at %s: mount the database's socket volume there (read-only is enough)", service, dir))
 		return
 	}
 	db, ok := v.dbMount[v.sourceKey(*hold)]
 	if !ok || dir != hold.target {
-		v.add(src, n.Line, n.Column, SevError, "UDS206", service, ent.key,
+		at(SevError, "UDS206",
 			fmt.Sprintf("%s is not a database's socket directory: no PostgreSQL service mounts %s at its socket directory", dir, hold.source))
 		return
 	}
 	want := ".s.PGSQL." + strconv.Itoa(db.port)
 	if path.Base(sockFile) != want {
-		v.add(src, n.Line, n.Column, SevError, "UDS207", service, ent.key,
+		at(SevError, "UDS207",
 			fmt.Sprintf("%s listens on port %d, so its socket is %s/%s, not %s", db.name, db.port, dir, want, sockFile))
 	}
 }

@@ -1,0 +1,316 @@
+package rewrite
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/compose-spec/compose-go/v2/dotenv"
+	"gopkg.in/yaml.v3"
+
+	"github.com/uds-migrate/uds-migrate/internal/interp"
+)
+
+// envVar is one environment variable of a service where its effective value
+// is written: a YAML scalar in a compose file, or a line of an env_file.
+type envVar struct {
+	service string
+	key     string
+	raw     string // compose interpolation text, references intact, literal $ as $$
+	value   string // effective value, as compose computes it
+	file    string // path for messages and edits
+	line    int
+	col     int
+
+	// YAML location
+	src    *Source
+	node   *yaml.Node
+	prefix string // "KEY=" in list form
+	inFlow bool
+
+	// env_file location
+	env *envLine
+}
+
+// envLine is a KEY=value line of an env file with the byte range of its
+// value text (quotes included).
+type envLine struct {
+	path       string
+	data       []byte
+	start, end int
+	quote      byte // 0, '\'' or '"'
+}
+
+// serviceEnv lists a service's environment variables where their effective
+// values are written, following compose precedence: environment: (the last
+// -f file that sets a key wins) over env_file: (later files win).
+func (p *project) serviceEnv(name string) []envVar {
+	var out []envVar
+	seen := map[string]bool{}
+	for i := len(p.sources) - 1; i >= 0; i-- {
+		src := p.sources[i]
+		_, svcs := ownKey(src.Root, "services")
+		_, node := ownKey(deref(svcs), name)
+		if node = deref(node); node == nil {
+			continue
+		}
+		for _, e := range envEntries(node) {
+			if seen[e.key] {
+				continue
+			}
+			seen[e.key] = true
+			raw := strings.TrimPrefix(e.node.Value, e.prefix)
+			val, err := p.interpolate(raw)
+			if err != nil {
+				continue
+			}
+			out = append(out, envVar{service: name, key: e.key, raw: raw, value: val, file: src.Path, line: e.node.Line, col: e.node.Column,
+				src: src, node: e.node, prefix: e.prefix, inFlow: e.inFlow})
+		}
+	}
+	files := p.model.Services[name].EnvFiles
+	for i := len(files) - 1; i >= 0; i-- {
+		for _, v := range p.envFileVars(name, files[i].Path) {
+			if !seen[v.key] {
+				seen[v.key] = true
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// displayPath turns an absolute path inside the project into the form the
+// user wrote the compose file path in (relative stays relative).
+func (p *project) displayPath(abs string) string {
+	dir := filepath.Dir(p.sources[0].Path)
+	absDir, err := filepath.Abs(dir)
+	if err != nil {
+		return abs
+	}
+	rel, err := filepath.Rel(absDir, abs)
+	if err != nil || strings.HasPrefix(rel, "..") || filepath.IsAbs(p.sources[0].Path) {
+		return abs
+	}
+	return filepath.Join(dir, rel)
+}
+
+// readFile reads a non-compose file through Options.ReadFile.
+func (p *project) readFile(path string) ([]byte, error) {
+	if p.read != nil {
+		return p.read(path)
+	}
+	return os.ReadFile(path)
+}
+
+// envFileVars parses one env file: values as compose's dotenv computes them,
+// positions as written.
+func (p *project) envFileVars(service, abs string) []envVar {
+	path := p.displayPath(abs)
+	data, err := p.readFile(path)
+	if err != nil {
+		return nil
+	}
+	values, err := dotenv.UnmarshalBytesWithLookup(data, func(k string) (string, bool) {
+		v, ok := p.env[k]
+		return v, ok
+	})
+	if err != nil {
+		return nil
+	}
+	var out []envVar
+	off := 0
+	for n, line := range bytes.SplitAfter(data, []byte("\n")) {
+		el, key, ok := parseEnvLine(line, off)
+		off += len(line)
+		if !ok {
+			continue
+		}
+		val, ok := values[key]
+		if !ok {
+			continue
+		}
+		el.path, el.data = path, data
+		text := string(data[el.start:el.end])
+		var raw string
+		switch el.quote {
+		case '\'':
+			raw = strings.ReplaceAll(text[1:len(text)-1], "$", "$$")
+		case '"':
+			raw = text[1 : len(text)-1]
+		default:
+			raw = text
+		}
+		e := el
+		// The last assignment of a key wins, as in dotenv.
+		for i := range out {
+			if out[i].key == key {
+				out = append(out[:i], out[i+1:]...)
+				break
+			}
+		}
+		out = append(out, envVar{service: service, key: key, raw: raw, value: val, file: path, line: n + 1, col: el.start - (off - len(line)) + 1, env: &e})
+	}
+	return out
+}
+
+// parseEnvLine finds KEY and the value range in one env file line starting
+// at byte off. Multi-line quoted values are not editable and not returned.
+func parseEnvLine(line []byte, off int) (envLine, string, bool) {
+	s := string(line)
+	body := strings.TrimRight(s, "\r\n")
+	trimmed := strings.TrimLeft(body, " \t")
+	if trimmed == "" || trimmed[0] == '#' {
+		return envLine{}, "", false
+	}
+	lead := len(body) - len(trimmed)
+	if rest, ok := strings.CutPrefix(trimmed, "export "); ok {
+		lead += len(trimmed) - len(rest)
+		trimmed = rest
+	}
+	eq := strings.IndexByte(trimmed, '=')
+	if eq <= 0 {
+		return envLine{}, "", false
+	}
+	key := strings.TrimSpace(trimmed[:eq])
+	vstart := lead + eq + 1
+	for vstart < len(body) && (body[vstart] == ' ' || body[vstart] == '\t') {
+		vstart++
+	}
+	el := envLine{start: off + vstart}
+	v := body[vstart:]
+	switch {
+	case strings.HasPrefix(v, "'"):
+		end := strings.IndexByte(v[1:], '\'')
+		if end < 0 {
+			return envLine{}, "", false
+		}
+		el.quote, el.end = '\'', el.start+end+2
+	case strings.HasPrefix(v, `"`):
+		end := -1
+		for i := 1; i < len(v); i++ {
+			if v[i] == '\\' {
+				i++
+				continue
+			}
+			if v[i] == '"' {
+				end = i
+				break
+			}
+		}
+		if end < 0 {
+			return envLine{}, "", false
+		}
+		el.quote, el.end = '"', el.start+end+1
+	default:
+		end := len(v)
+		if i := strings.Index(v, " #"); i >= 0 {
+			end = i
+		}
+		el.end = el.start + len(strings.TrimRight(v[:end], " \t"))
+	}
+	return el, key, true
+}
+
+// setValue writes a new value for an environment variable where it is
+// written. m is the masked original raw text, out the rewritten masked value.
+// It reports false, with a finding, when the value cannot be written
+// exactly.
+func (pl *planner) setValue(v envVar, m interp.Masked, out string) bool {
+	if v.env == nil {
+		return pl.replaceScalar(v.src, v.node, v.prefix, m.Unmask(out), v.inFlow)
+	}
+	text, err := envFileText(v.env, m, out)
+	if err != nil {
+		pl.warnFile(v.file, v.line, v.col, "UDS111", v.service, v.key, err.Error())
+		return false
+	}
+	pl.editFile(v.env.path, v.env.data, v.env.start, v.env.end, text)
+	return true
+}
+
+// envFileText renders a value for an env file. A literal $ (junixsocket's
+// $FactoryArg) is only safe in single quotes, where dotenv does not
+// interpolate; references to other variables must stay outside them.
+func envFileText(el *envLine, m interp.Masked, out string) (string, error) {
+	hasRef := false
+	for _, r := range out {
+		if ref, ok := m.Ref(r); ok && ref != "$" {
+			hasRef = true
+		}
+	}
+	var b strings.Builder
+	for _, r := range out {
+		if ref, ok := m.Ref(r); ok {
+			b.WriteString(ref)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	plain := b.String() // references as written, literal $ bare
+	needsLiteralDollar := strings.ContainsRune(out, '$')
+	switch {
+	case el.quote == '\'' || (needsLiteralDollar && !hasRef):
+		if strings.ContainsRune(plain, '\'') {
+			return "", fmt.Errorf("the new value contains a single quote; write it by hand")
+		}
+		return "'" + plain + "'", nil
+	case needsLiteralDollar:
+		return "", fmt.Errorf("the value mixes variable references with a literal $ (junixsocket's $FactoryArg), which an env file cannot hold; set it in the compose file's environment: with $$FactoryArg")
+	case el.quote == '"':
+		return `"` + strings.ReplaceAll(plain, `"`, `\"`) + `"`, nil
+	default:
+		if strings.ContainsAny(plain, " #'\"") {
+			return `"` + plain + `"`, nil
+		}
+		return plain, nil
+	}
+}
+
+// editFile records a replacement in a file that is not a compose file.
+func (pl *planner) editFile(path string, data []byte, start, end int, text string) {
+	if pl.fileEdits == nil {
+		pl.fileEdits = map[string]*fileEdits{}
+	}
+	fe := pl.fileEdits[path]
+	if fe == nil {
+		fe = &fileEdits{data: data}
+		pl.fileEdits[path] = fe
+		pl.fileOrder = append(pl.fileOrder, path)
+	}
+	for _, e := range fe.edits {
+		if e.start == start && e.end == end {
+			return // one env file shared by several services: edit once
+		}
+	}
+	fe.edits = append(fe.edits, edit{start: start, end: end, text: text, seq: len(fe.edits)})
+}
+
+type fileEdits struct {
+	data  []byte
+	edits []edit
+}
+
+// flushFiles applies the edits of non-compose files and records them.
+func (pl *planner) flushFiles() error {
+	for _, path := range pl.fileOrder {
+		fe := pl.fileEdits[path]
+		src := &Source{Path: path, Data: fe.data}
+		for i := range fe.edits {
+			fe.edits[i].src = src
+		}
+		out, err := apply(src, fe.edits)
+		if err != nil {
+			return err
+		}
+		pl.putFile(path, fe.data, out)
+	}
+	return nil
+}
+
+// warnFile adds a finding at a position in any file.
+func (pl *planner) warnFile(file string, line, col int, code, service, key, msg string) {
+	pl.findings = append(pl.findings, Finding{File: file, Line: line, Col: col, Severity: SevWarning, Code: code, Service: service, Key: key, Message: msg})
+}
