@@ -125,34 +125,19 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		pl.warnFile(v.file, v.line, v.col, "UDS111", v.service, v.key, err.Error())
 		return
 	}
-	var out string
-	var notes []note
-	switch e.dialect {
-	case DialectJDBC:
-		var ns []jdbc.Note
-		out, ns, err = jdbc.ToSocket(m.Value, mp+"/.s.PGSQL."+strconv.Itoa(e.db.port))
-		for _, n := range ns {
-			notes = append(notes, note(n))
-		}
-	case DialectURI:
-		var ns []libpq.Note
-		out, ns, err = libpq.URIToSocket(m.Value, mp, e.db.port)
-		for _, n := range ns {
-			notes = append(notes, note(n))
-		}
-	case DialectDSN:
-		var ns []libpq.Note
-		out, ns, err = libpq.DSNToSocket(m.Value, mp, e.db.port)
-		for _, n := range ns {
-			notes = append(notes, note(n))
-		}
-	}
+	out, notes, err := toSocket(e.dialect, m.Value, mp, e.db.port)
 	if err != nil {
 		code := "UDS111"
 		if errors.Is(err, jdbc.ErrMultiHost) || errors.Is(err, libpq.ErrMultiHost) {
 			code = "UDS110"
 		}
-		pl.warnFile(v.file, v.line, v.col, code, v.service, v.key, fmt.Sprintf("%s cannot be rewritten as written (%v); set it to the socket form by hand", v.key, redactErr(err)))
+		msg := fmt.Sprintf("%s cannot be rewritten as written (%v); set it to the socket form by hand", v.key, redactErr(err))
+		if want, _, err2 := toSocket(e.dialect, v.value, mp, e.db.port); err2 == nil && code == "UDS111" {
+			// The text is made of references set outside the project files
+			// (the shell environment): say what the variable must hold.
+			msg = fmt.Sprintf("%s is %s, set outside the project files; set it to %s", v.key, v.raw, redact(e.dialect, want))
+		}
+		pl.warnFile(v.file, v.line, v.col, code, v.service, v.key, msg)
 		return
 	}
 	newRaw := m.Unmask(out)
@@ -176,6 +161,33 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 }
 
 type note struct{ Code, Message string }
+
+// toSocket rewrites a (masked) value of the given dialect to reach the
+// socket directory dir of a server listening on port.
+func toSocket(dialect, value, dir string, port int) (string, []note, error) {
+	var notes []note
+	switch dialect {
+	case DialectJDBC:
+		out, ns, err := jdbc.ToSocket(value, dir+"/.s.PGSQL."+strconv.Itoa(port))
+		for _, n := range ns {
+			notes = append(notes, note(n))
+		}
+		return out, notes, err
+	case DialectURI:
+		out, ns, err := libpq.URIToSocket(value, dir, port)
+		for _, n := range ns {
+			notes = append(notes, note(n))
+		}
+		return out, notes, err
+	case DialectDSN:
+		out, ns, err := libpq.DSNToSocket(value, dir, port)
+		for _, n := range ns {
+			notes = append(notes, note(n))
+		}
+		return out, notes, err
+	}
+	return "", nil, fmt.Errorf("unknown dialect %q", dialect)
+}
 
 // redact masks passwords for reports and messages.
 func redact(dialect, s string) string {

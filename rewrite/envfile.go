@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/compose-spec/compose-go/v2/dotenv"
 	"gopkg.in/yaml.v3"
@@ -66,6 +68,10 @@ func (p *project) serviceEnv(name string) []envVar {
 			if err != nil {
 				continue
 			}
+			if v, ok := p.followRef(name, e.key, raw); ok {
+				out = append(out, v)
+				continue
+			}
 			out = append(out, envVar{service: name, key: e.key, raw: raw, value: val, file: src.Path, line: e.node.Line, col: e.node.Column,
 				src: src, node: e.node, prefix: e.prefix, inFlow: e.inFlow})
 		}
@@ -80,6 +86,39 @@ func (p *project) serviceEnv(name string) []envVar {
 		}
 	}
 	return out
+}
+
+var wholeRefRE = regexp.MustCompile(`^\$\{?([A-Za-z_][A-Za-z0-9_]*)(\}|:?-)`)
+
+// followRef locates a value written only as a reference (${NAME},
+// ${NAME:-default}) in the env file that sets NAME (.env or --env-file), so
+// the edit lands where the value is written.
+func (p *project) followRef(service, key, raw string) (envVar, bool) {
+	m, err := interp.Mask(raw)
+	if err != nil || len(m.Refs) != 1 || utf8.RuneCountInString(m.Value) != 1 {
+		return envVar{}, false
+	}
+	sub := wholeRefRE.FindStringSubmatch(m.Refs[0])
+	if sub == nil && regexp.MustCompile(`^\$[A-Za-z_][A-Za-z0-9_]*$`).MatchString(m.Refs[0]) {
+		sub = []string{m.Refs[0], strings.TrimPrefix(m.Refs[0], "$")}
+	}
+	if sub == nil {
+		return envVar{}, false
+	}
+	file, ok := p.origin[sub[1]]
+	if !ok {
+		return envVar{}, false
+	}
+	if abs, err := filepath.Abs(file); err == nil {
+		file = abs
+	}
+	for _, v := range p.envFileVars(service, file) {
+		if v.key == sub[1] {
+			v.key = key
+			return v, true
+		}
+	}
+	return envVar{}, false
 }
 
 // displayPath turns an absolute path inside the project into the form the

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/compose-spec/compose-go/v2/cli"
+	"github.com/compose-spec/compose-go/v2/dotenv"
 	"github.com/compose-spec/compose-go/v2/loader"
 	"github.com/compose-spec/compose-go/v2/template"
 	"github.com/compose-spec/compose-go/v2/types"
@@ -30,6 +30,7 @@ type project struct {
 	sources []*Source
 	model   *types.Project
 	env     map[string]string // interpolation environment: OS env + .env
+	origin  map[string]string // variable → env file that sets it
 	read    func(string) ([]byte, error)
 }
 
@@ -50,11 +51,11 @@ func load(ctx context.Context, inputs []Input, opts Options) (*project, error) {
 		}
 		p.sources = append(p.sources, src)
 	}
-	model, env, err := loadModel(ctx, inputs, opts)
+	model, env, origin, err := loadModel(ctx, inputs, opts)
 	if err != nil {
 		return nil, composeError(p.sources, err)
 	}
-	p.model, p.env = model, env
+	p.model, p.env, p.origin = model, env, origin
 	return p, nil
 }
 
@@ -63,37 +64,95 @@ func load(ctx context.Context, inputs []Input, opts Options) (*project, error) {
 // before it is written), with every profile enabled: a migration must cover
 // services that only some profiles start. The interpolation environment is
 // opts.Env plus the project directory's .env, as compose builds it.
-func loadModel(ctx context.Context, inputs []Input, opts Options) (*types.Project, map[string]string, error) {
-	dir, err := filepath.Abs(filepath.Dir(inputs[0].Path))
-	if err != nil {
-		return nil, nil, err
+func loadModel(ctx context.Context, inputs []Input, opts Options) (*types.Project, map[string]string, map[string]string, error) {
+	dir := filepath.Dir(inputs[0].Path)
+	if opts.ProjectDir != "" {
+		dir = opts.ProjectDir
 	}
-	po, err := cli.NewProjectOptions(nil,
-		cli.WithWorkingDirectory(dir),
-		cli.WithEnv(opts.Env),
-		cli.WithDotEnv,
-	)
+	dir, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	details := types.ConfigDetails{WorkingDir: dir, Environment: po.Environment}
+	env, origin, err := interpolationEnv(dir, opts)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	details := types.ConfigDetails{WorkingDir: dir, Environment: env}
 	for _, in := range inputs {
 		abs, err := filepath.Abs(in.Path)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		details.ConfigFiles = append(details.ConfigFiles, types.ConfigFile{Filename: abs, Content: in.Data})
 	}
+	profiles := opts.Profiles
+	if len(profiles) == 0 {
+		profiles = []string{"*"}
+	}
 	model, err := loader.LoadWithContext(ctx, details,
-		loader.WithProfiles([]string{"*"}),
+		loader.WithProfiles(profiles),
 		func(o *loader.Options) {
 			o.SetProjectName("uds-migrate", true)
 			o.ResolvePaths = true
 		})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return model, po.Environment, nil
+	return model, env, origin, nil
+}
+
+// interpolationEnv builds compose's interpolation environment: the env
+// files (--env-file, else the project directory's .env, read through
+// Options.ReadFile so a migrated .env is seen by the verification run),
+// overridden by the process environment.
+//
+// origin maps each variable that an env file sets (and the process
+// environment does not override) to that file, so a value written as
+// ${NAME} can be edited where NAME is written.
+func interpolationEnv(dir string, opts Options) (env, origin map[string]string, err error) {
+	env, origin = map[string]string{}, map[string]string{}
+	osEnv := map[string]string{}
+	for _, kv := range opts.Env {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			osEnv[k] = v
+		}
+	}
+	files := opts.EnvFiles
+	explicit := len(files) > 0
+	if !explicit {
+		files = []string{filepath.Join(dir, ".env")}
+	}
+	read := opts.ReadFile
+	if read == nil {
+		read = os.ReadFile
+	}
+	for _, f := range files {
+		data, err := read(f)
+		if err != nil {
+			if !explicit && errors.Is(err, os.ErrNotExist) {
+				continue
+			}
+			return nil, nil, &PosError{File: f, Msg: "cannot read env file: " + err.Error()}
+		}
+		vals, err := dotenv.UnmarshalBytesWithLookup(data, func(k string) (string, bool) {
+			if v, ok := osEnv[k]; ok {
+				return v, true
+			}
+			v, ok := env[k]
+			return v, ok
+		})
+		if err != nil {
+			return nil, nil, &PosError{File: f, Msg: err.Error()}
+		}
+		for k, v := range vals {
+			env[k], origin[k] = v, f
+		}
+	}
+	for k, v := range osEnv {
+		env[k] = v
+		delete(origin, k)
+	}
+	return env, origin, nil
 }
 
 var composePathRE = regexp.MustCompile(`(services(?:\.[A-Za-z0-9_.-]+)*)`)

@@ -27,6 +27,15 @@ type Options struct {
 	// SocketDir overrides the socket directory inside database containers
 	// (for images the tool does not know).
 	SocketDir string
+	// ProjectDir is compose's --project-directory: relative paths and the
+	// default .env resolve against it; "" means the first file's directory.
+	ProjectDir string
+	// EnvFiles are compose's --env-file files for interpolation; empty
+	// means ProjectDir/.env when it exists.
+	EnvFiles []string
+	// Profiles limits the services to these compose profiles; empty means
+	// every service, whatever its profiles (a migration must cover them).
+	Profiles []string
 	// Only restricts migration to these client services (empty: all).
 	Only []string
 	// Exclude leaves these client services alone.

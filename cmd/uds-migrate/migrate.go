@@ -34,6 +34,9 @@ func outputFlags() []cli.Flag {
 func projectFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringSliceFlag{Name: "file", Aliases: []string{"f"}, Usage: "compose file (repeatable; default: COMPOSE_FILE, then compose.yaml, compose.yml, docker-compose.yaml, docker-compose.yml)"},
+		&cli.StringFlag{Name: "project-directory", Usage: "compose's project directory (default: the first file's directory)"},
+		&cli.StringSliceFlag{Name: "env-file", Usage: "compose's interpolation env file (repeatable; default PROJECT_DIR/.env)"},
+		&cli.StringSliceFlag{Name: "profile", Usage: "only services of these profiles (repeatable; default COMPOSE_PROFILES, else every service)"},
 		&cli.StringSliceFlag{Name: "db", Usage: "treat SERVICE as a PostgreSQL server (repeatable; official, PostGIS, TimescaleDB and Bitnami images are found without it)"},
 		&cli.StringFlag{Name: "volume", Usage: "name of the socket volume (default <db-service>-socket)"},
 		&cli.StringFlag{Name: "mount-path", Value: "/var/run/postgresql", Usage: "where client services mount the socket volume (read-only)"},
@@ -75,6 +78,12 @@ func options(c *cli.Context) rewrite.Options {
 	o.Exclude = c.StringSlice("exclude")
 	o.DropTCP = c.Bool("drop-tcp")
 	o.Env = os.Environ()
+	o.ProjectDir = c.String("project-directory")
+	o.EnvFiles = c.StringSlice("env-file")
+	o.Profiles = c.StringSlice("profile")
+	if len(o.Profiles) == 0 && os.Getenv("COMPOSE_PROFILES") != "" {
+		o.Profiles = strings.Split(os.Getenv("COMPOSE_PROFILES"), ",")
+	}
 	return o
 }
 
