@@ -3,6 +3,7 @@ package rewrite
 import (
 	"fmt"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -99,6 +100,9 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 	for _, name := range p.serviceOrder() {
 		svc := p.model.Services[name]
 		fam, ok := familyOf(svc.Image)
+		if !ok && svc.Build != nil {
+			fam, ok = p.builtFamily(svc)
+		}
 		if slices.Contains(opts.DBs, name) {
 			if !ok {
 				fam = imageFamily{Name: "--db", SocketDir: familyOfficial.SocketDir}
@@ -291,4 +295,21 @@ func mapsKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
 			}
 		}
 	}
+}
+
+// builtFamily reads the FROM of a service's Dockerfile when it is in the
+// project: an image built FROM postgres keeps its socket directory.
+func (p *project) builtFamily(svc types.ServiceConfig) (imageFamily, bool) {
+	df := svc.Build.Dockerfile
+	if df == "" {
+		df = "Dockerfile"
+	}
+	if !filepath.IsAbs(df) {
+		df = filepath.Join(svc.Build.Context, df)
+	}
+	data, err := p.readFile(p.displayPath(df))
+	if err != nil {
+		return imageFamily{}, false
+	}
+	return familyOf(dockerfileFrom(data))
 }

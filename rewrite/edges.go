@@ -3,6 +3,7 @@ package rewrite
 import (
 	"errors"
 	"fmt"
+	"net"
 	"strconv"
 	"strings"
 
@@ -29,6 +30,11 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 		isDB[db.name] = true
 	}
 	for _, name := range pl.p.serviceOrder() {
+		if poolerOf(pl.p.model.Services[name].Image) && !isDB[name] {
+			// A pooler's own server connection is configured in its
+			// image's terms (pgbouncer.ini, entrypoint parsing): leave it.
+			continue
+		}
 		if isDB[name] || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) || contains(pl.opts.Exclude, name) {
 			continue
 		}
@@ -46,13 +52,26 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 				continue
 			}
 			hosts, dialect, socket := classify(v.value)
-			if dialect == "" || socket {
+			if socket {
+				continue
+			}
+			if dialect == "" {
+				if e := pl.splitVar(v, dbs, links); e != nil {
+					out = append(out, e)
+				} else if db := unknownURL(v.value, dbs, links); db != nil {
+					pl.warnFile(v.file, v.line, v.col, "UDS122", name, v.key,
+						fmt.Sprintf("%s/%s looks like a connection URL for %s in a form the tool does not know; left unchanged: point it at %s's socket in %s by hand if its driver supports Unix sockets", name, v.key, db.name, db.name, pl.opts.MountPath))
+				}
 				continue
 			}
 			var hit *dbService
 			for _, h := range hosts {
 				if db := dbForHost(dbs, h, links); db != nil {
 					hit = db
+				}
+				if pooler := pl.poolerFor(h); pooler != "" {
+					pl.warnFile(v.file, v.line, v.col, "UDS121", name, v.key,
+						fmt.Sprintf("%s/%s reaches the pooler %s, not PostgreSQL: left on TCP; to move that hop to a socket, name the pooler with --db %s --socket-dir DIR (its unix_socket_dir)", name, v.key, pooler, pooler))
 				}
 			}
 			if hit == nil {
@@ -185,6 +204,8 @@ func toSocket(dialect, value, dir string, port int) (string, []note, error) {
 			notes = append(notes, note(n))
 		}
 		return out, notes, err
+	case DialectPGHOST:
+		return dir, nil, nil
 	}
 	return "", nil, fmt.Errorf("unknown dialect %q", dialect)
 }
@@ -200,4 +221,30 @@ func redact(dialect, s string) string {
 // redactErr keeps parser errors from echoing a password back.
 func redactErr(err error) string {
 	return libpq.Redact(jdbc.Redact(err.Error()))
+}
+
+// unknownURL returns the database a URL-shaped value names when no dialect
+// rewriter knows its scheme (celery's db+postgresql://, a vendor scheme).
+func unknownURL(val string, dbs []*dbService, links map[string]string) *dbService {
+	i := strings.Index(val, "://")
+	if i <= 0 || strings.ContainsAny(val[:i], " /") {
+		return nil
+	}
+	rest := val[i+3:]
+	if j := strings.IndexAny(rest, "/?#"); j >= 0 {
+		rest = rest[:j]
+	}
+	if j := strings.LastIndex(rest, "@"); j >= 0 {
+		rest = rest[j+1:]
+	}
+	for _, hp := range strings.Split(rest, ",") {
+		host := hp
+		if h, _, err := net.SplitHostPort(hp); err == nil {
+			host = h
+		}
+		if db := dbForHost(dbs, host, links); db != nil {
+			return db
+		}
+	}
+	return nil
 }

@@ -1,6 +1,9 @@
 package rewrite
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // imageFamily describes where a PostgreSQL image keeps its socket.
 type imageFamily struct {
@@ -16,7 +19,41 @@ var (
 	// Bitnami images run as uid 1001 and put the socket in /tmp (per the
 	// bitnami/containers docs).
 	familyBitnami = imageFamily{"bitnami", "/tmp"}
+	// sclorg / Red Hat images (quay.io/sclorg/postgresql-15-c9s,
+	// registry.redhat.io/rhel9/postgresql-15) run as uid 26 with the RHEL
+	// default unix_socket_directories, /var/run/postgresql first.
+	familySclorg = imageFamily{"sclorg", "/var/run/postgresql"}
 )
+
+var sclorgRE = regexp.MustCompile(`^postgresql-\d+(-c\d+s|-rhel\d+)?$`)
+
+// poolerOf recognises connection poolers: clients that reach one talk to the
+// pooler, not to PostgreSQL, so their values stay on TCP unless --db names
+// the pooler.
+func poolerOf(image string) bool {
+	repo := repository(image)
+	return strings.Contains(repo, "pgbouncer") || strings.Contains(repo, "pgcat") || strings.Contains(repo, "odyssey") || strings.Contains(repo, "pgpool")
+}
+
+// dockerfileFrom returns the image the last stage of a Dockerfile builds
+// FROM, or "" (a build argument in the reference cannot be resolved here).
+func dockerfileFrom(data []byte) string {
+	from := ""
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 2 && strings.EqualFold(f[0], "FROM") {
+			ref := f[1]
+			if strings.HasPrefix(ref, "--") && len(f) >= 3 {
+				ref = f[2]
+			}
+			from = ref
+		}
+	}
+	if strings.Contains(from, "$") {
+		return ""
+	}
+	return from
+}
 
 // repository returns the repository path of an image reference, lower-cased,
 // without registry host, tag or digest: "docker.io/library/postgres:16" →
@@ -48,6 +85,8 @@ func familyOf(image string) (imageFamily, bool) {
 		return familyOfficial, true
 	case strings.HasPrefix(repo, "bitnami/postgresql"):
 		return familyBitnami, true
+	case sclorgRE.MatchString(last):
+		return familySclorg, true
 	}
 	return imageFamily{}, false
 }

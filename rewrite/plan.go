@@ -92,6 +92,7 @@ func (pl *planner) prepareDB(db *dbService) {
 	if db.volume == "" {
 		db.volume = db.name + "-socket"
 	}
+	pl.dropTmpfs(db, src, node, ms)
 	for i := range ms {
 		m := ms[i]
 		if m.target != path.Clean(db.socketDir) || m.source == "" {
@@ -320,4 +321,44 @@ func (pl *planner) putFile(p string, before, after []byte) {
 		}
 	}
 	pl.extra = append(pl.extra, FileResult{Path: p, Before: before, After: after, Changed: !bytes.Equal(before, after)})
+}
+
+// dropTmpfs removes a tmpfs on the database's socket directory (common with
+// read_only: true): a tmpfs belongs to one container, so clients could never
+// see the socket. The socket volume takes its place.
+func (pl *planner) dropTmpfs(db *dbService, src *Source, node *yaml.Node, ms []mountRef) {
+	dir := path.Clean(db.socketDir)
+	found := false
+	for _, m := range ms {
+		if m.source == "" && m.target == dir && deref(m.node).Kind == yaml.MappingNode {
+			pl.removeItem(src, node, m)
+			found = true
+		}
+	}
+	if kn, v := ownKey(node, "tmpfs"); kn != nil {
+		v = deref(v)
+		isDir := func(s string) bool { d, _, _ := strings.Cut(s, ":"); return path.Clean(d) == dir }
+		switch {
+		case v.Kind == yaml.ScalarNode && isDir(v.Value):
+			pl.deleteLines(src, kn.Line, src.blockEnd(kn.Line, kn.Column, true))
+			found = true
+		case v.Kind == yaml.SequenceNode && v.Style&yaml.FlowStyle == 0:
+			for _, it := range v.Content {
+				if it.Kind == yaml.ScalarNode && isDir(it.Value) {
+					if len(v.Content) == 1 {
+						pl.deleteLines(src, kn.Line, src.blockEnd(kn.Line, kn.Column, true))
+					} else {
+						pl.deleteLines(src, it.Line, src.blockEnd(it.Line, v.Column, false))
+					}
+					found = true
+				}
+			}
+		}
+	}
+	if found {
+		kn, _ := ownKey(deref(pl.servicesNode(src)), db.name)
+		pl.warnAt(src, kn, "UDS108", db.name, "tmpfs",
+			fmt.Sprintf("the tmpfs on %s is private to the %s container, so clients could never see the socket: replaced by the socket volume (read_only: true still holds for the rest of the file system)", db.socketDir, db.name))
+		pl.changes = append(pl.changes, Change{Kind: "repair", File: src.Path, Service: db.name, Key: "tmpfs", Before: db.socketDir, After: "socket volume", Reason: "a tmpfs is not shared between containers"})
+	}
 }

@@ -113,6 +113,14 @@ func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool 
 	unused := true
 	for _, ent := range pl.p.serviceEnv(service) {
 		raw, val := ent.raw, ent.value
+		if ent.key == "PGHOST" && path.Clean(val) == m.target {
+			mk, _ := interp.Mask(raw)
+			if pl.setValue(ent, mk, db.name) {
+				pl.changes = append(pl.changes, Change{Kind: "value", File: ent.file, Line: ent.line, Col: ent.col, Service: service, Key: ent.key,
+					Dialect: DialectPGHOST, Before: raw, After: db.name, Reason: "reach " + db.name + " over TCP"})
+			}
+			continue
+		}
 		_, dialect, socket := classify(val)
 		if !socket || !strings.HasPrefix(socketPathOf(val, dialect), m.target) {
 			continue

@@ -1,0 +1,84 @@
+package rewrite
+
+import (
+	"fmt"
+	"net"
+	"regexp"
+
+	"strings"
+)
+
+// DialectPGHOST is a libpq PGHOST variable: libpq (and pgx, psycopg,
+// node-postgres) take a directory there as the socket directory (PostgreSQL
+// docs §34.15 "Environment Variables").
+const DialectPGHOST = "pghost"
+
+// appHostRE matches application-specific host variables (DB_HOST,
+// POSTGRES_HOST, KC_DB_URL_HOST, GITEA__database__HOST ...).
+var appHostRE = regexp.MustCompile(`(?i)(^|_)(HOST|HOSTNAME|SERVER|ADDR|ADDRESS)$`)
+
+// splitVar handles a connection split into variables. PGHOST naming a
+// database becomes an edge (libpq accepts the socket directory there);
+// application-specific host variables get a warning with the manual step,
+// since only the application knows whether it accepts a directory.
+func (pl *planner) splitVar(v envVar, dbs []*dbService, links map[string]string) *edge {
+	val := strings.TrimSpace(v.value)
+	if val == "" || strings.HasPrefix(val, "/") || strings.ContainsAny(val, " /@?=") {
+		return nil
+	}
+	host, port := val, ""
+	if h, p, err := net.SplitHostPort(val); err == nil {
+		host, port = h, p
+	}
+	db := dbForHost(dbs, host, links)
+	if db == nil {
+		return nil
+	}
+	if v.key == "PGHOST" && port == "" {
+		if _, ok := atoiPort(pl.clientEnv(v.service, "PGPORT")); !ok && db.port != 5432 {
+			pl.warnFile(v.file, v.line, v.col, "UDS120", v.service, v.key,
+				fmt.Sprintf("%s listens on port %d: add PGPORT=%d to %s so libpq picks the socket file .s.PGSQL.%d", db.name, db.port, db.port, v.service, db.port))
+		}
+		if pl.clientEnv(v.service, "PGHOSTADDR") != "" {
+			pl.warnFile(v.file, v.line, v.col, "UDS120", v.service, v.key, "PGHOSTADDR forces TCP whatever PGHOST says: remove it from "+v.service)
+		}
+		return &edge{v: v, dialect: DialectPGHOST, db: db}
+	}
+	if !appHostRE.MatchString(v.key) && v.key != "PGHOST" {
+		return nil
+	}
+	extra := ""
+	if port != "" {
+		extra = fmt.Sprintf(" It holds host and port together (%s): an application that pastes it into a URL must not end up with @/var/run/postgresql:%s/.", val, port)
+	}
+	pl.warnFile(v.file, v.line, v.col, "UDS120", v.service, v.key,
+		fmt.Sprintf("%s/%s names %s for the application to build its own connection; the tool cannot know whether the application accepts a socket directory. If it hands the value to libpq, pgx or psycopg as host, set it to %s (port %d picks .s.PGSQL.%d); otherwise build the connection URL in socket form yourself.%s",
+			v.service, v.key, db.name, pl.opts.MountPath, db.port, db.port, extra))
+	return nil
+}
+
+// clientEnv returns the effective value of a client's variable.
+func (pl *planner) clientEnv(service, key string) string {
+	for _, v := range pl.p.serviceEnv(service) {
+		if v.key == key {
+			return v.value
+		}
+	}
+	return ""
+}
+
+// poolerFor returns the pooler service a host name reaches, or "".
+func (pl *planner) poolerFor(host string) string {
+	for _, name := range pl.p.serviceOrder() {
+		svc := pl.p.model.Services[name]
+		if !poolerOf(svc.Image) || contains(pl.opts.DBs, name) {
+			continue
+		}
+		for _, n := range hostNames(svc) {
+			if strings.EqualFold(n, host) {
+				return name
+			}
+		}
+	}
+	return ""
+}
