@@ -92,7 +92,7 @@ func migrateOnce(ctx context.Context, inputs []Input, opts Options) (*Result, er
 // nothingReason explains an empty migration.
 func (pl *planner) nothingReason(dbs []*dbService) string {
 	if len(dbs) == 0 {
-		return "no PostgreSQL service found (images postgres, postgis/postgis, timescale/timescaledb*, bitnami/postgresql; name others with --db SERVICE)" + pl.externalHint()
+		return "no PostgreSQL service found (images postgres, postgis/postgis, timescale/timescaledb*, bitnami/postgresql, sclorg postgresql-NN; name others with --db SERVICE), and no reverse proxy reaches an app server over TCP" + pl.externalHint()
 	}
 	var names []string
 	for _, db := range dbs {
@@ -133,6 +133,13 @@ func sortFindings(srcs []*Source, fs []Finding) {
 	rank := map[string]int{}
 	for i, s := range srcs {
 		rank[s.Path] = i
+	}
+	// Other files (env files, nginx and app server configs) follow the
+	// compose files, in the order they first appear.
+	for _, f := range fs {
+		if _, ok := rank[f.File]; !ok {
+			rank[f.File] = len(rank)
+		}
 	}
 	sort.SliceStable(fs, func(i, j int) bool {
 		a, b := fs[i], fs[j]

@@ -22,7 +22,7 @@ type planner struct {
 
 	edited   map[*yaml.Node]bool            // scalars already rewritten (anchors are shared)
 	appended map[*yaml.Node]map[string]bool // items appended per sequence
-	addedKey map[*yaml.Node]bool            // mappings that got a new volumes: key
+	newKeys  []*pendingKey                  // volumes: keys to add, written by finish
 	topAdded map[string]bool
 	newTop   map[*Source][]string // volumes for a top-level section to create
 	javaWarn map[string]bool
@@ -37,7 +37,7 @@ type planner struct {
 func newPlanner(p *project, opts Options) *planner {
 	return &planner{p: p, opts: opts,
 		edited: map[*yaml.Node]bool{}, appended: map[*yaml.Node]map[string]bool{},
-		addedKey: map[*yaml.Node]bool{}, topAdded: map[string]bool{}, newTop: map[*Source][]string{}, javaWarn: map[string]bool{}}
+		topAdded: map[string]bool{}, newTop: map[*Source][]string{}, javaWarn: map[string]bool{}}
 }
 
 func (pl *planner) add(e edit) {
@@ -229,20 +229,24 @@ func (pl *planner) addMount(src *Source, svc *yaml.Node, service, item, reason s
 	pl.changes = append(pl.changes, Change{Kind: "mount", File: src.Path, Line: line, Col: col, Service: service, Key: "volumes", After: item, Reason: reason})
 	kn, seq := ownKey(svc, "volumes")
 	if kn == nil {
+		for _, pk := range pl.newKeys {
+			if pk.svc == svc {
+				if !contains(pk.items, item) {
+					pk.items = append(pk.items, item)
+				}
+				return
+			}
+		}
+		var base []string
 		if mk, mseq := mapGet(svc, "volumes"); mk != nil {
 			items, ok := scalarItems(deref(mseq))
 			if !ok {
 				pl.warnAt(src, svc, "UDS111", service, "volumes", "volumes: comes from a merged anchor in long syntax; add "+item+" to "+service+" by hand")
 				return
 			}
-			pl.addKeyWithItems(src, svc, "volumes", append(items, item))
-			return
+			base = items
 		}
-		if pl.addedKey[svc] {
-			return
-		}
-		pl.addedKey[svc] = true
-		pl.addKeyWithItems(src, svc, "volumes", []string{item})
+		pl.newKeys = append(pl.newKeys, &pendingKey{src: src, svc: svc, items: append(base, item)})
 		return
 	}
 	seq = deref(seq)
@@ -361,4 +365,13 @@ func (pl *planner) dropTmpfs(db *dbService, src *Source, node *yaml.Node, ms []m
 			fmt.Sprintf("the tmpfs on %s is private to the %s container, so clients could never see the socket: replaced by the socket volume (read_only: true still holds for the rest of the file system)", db.socketDir, db.name))
 		pl.changes = append(pl.changes, Change{Kind: "repair", File: src.Path, Service: db.name, Key: "tmpfs", Before: db.socketDir, After: "socket volume", Reason: "a tmpfs is not shared between containers"})
 	}
+}
+
+// pendingKey is a volumes: key to add to a service that has none of its
+// own, with every item the migration needs there (a client of two
+// databases, or of a database and an app server, gets one key).
+type pendingKey struct {
+	src   *Source
+	svc   *yaml.Node
+	items []string
 }

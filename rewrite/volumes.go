@@ -135,6 +135,10 @@ func (pl *planner) ensureTopVolume(src *Source, name string) {
 // finish adds the top-level volumes: sections that did not exist, at the
 // end of each file.
 func (pl *planner) finish() {
+	for _, pk := range pl.newKeys {
+		pl.addKeyWithItems(pk.src, pk.svc, "volumes", pk.items)
+	}
+	pl.newKeys = nil
 	for _, src := range pl.p.sources {
 		names := pl.newTop[src]
 		if len(names) == 0 {
