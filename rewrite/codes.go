@@ -14,6 +14,8 @@ var codeTitles = map[string]string{
 	"UDS120": "connection split into variables: a host variable the tool cannot rewrite safely",
 	"UDS121": "client reaches a connection pooler, left on TCP",
 	"UDS122": "URL-shaped value for a database in a form the tool does not know",
+	"UDS109": "Bitnami image: the socket volume is mounted over /tmp",
+	"UDS123": "Rails before 7.0 ignores ?host= in DATABASE_URL",
 	"UDS110": "multi-host URL left on TCP (a socket cannot fail over)",
 	"UDS111": "value or mapping the tool cannot edit exactly",
 	"UDS201": "single-$ $FactoryArg interpolates to empty",

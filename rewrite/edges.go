@@ -2,7 +2,9 @@ package rewrite
 
 import (
 	"errors"
+
 	"fmt"
+	"github.com/compose-spec/compose-go/v2/types"
 	"net"
 	"strconv"
 	"strings"
@@ -169,6 +171,10 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 	for _, n := range notes {
 		pl.warnFile(v.file, v.line, v.col, n.Code, v.service, v.key, v.service+"/"+v.key+": "+n.Message)
 	}
+	if e.dialect == DialectURI && mentionsRails(pl.p.model.Services[v.service]) {
+		pl.warnFile(v.file, v.line, v.col, "UDS123", v.service, v.key,
+			fmt.Sprintf("%s looks like a Rails app: Rails 7.0 and later read ?host= from DATABASE_URL; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER:PASSWORD@%s/DB)", v.service, strings.ReplaceAll(mp, "/", "%2F")))
+	}
 	if e.dialect == DialectJDBC && !pl.javaWarn[v.service] {
 		pl.javaWarn[v.service] = true
 		pl.warnFile(v.file, v.line, v.col, "UDS101", v.service, v.key,
@@ -247,4 +253,10 @@ func unknownURL(val string, dbs []*dbService, links map[string]string) *dbServic
 		}
 	}
 	return nil
+}
+
+// mentionsRails guesses a Rails app from its image or command.
+func mentionsRails(svc types.ServiceConfig) bool {
+	text := strings.ToLower(svc.Image + " " + strings.Join(svc.Command, " ") + " " + strings.Join(svc.Entrypoint, " "))
+	return strings.Contains(text, "rails")
 }

@@ -58,23 +58,7 @@ func (p *project) serviceEnv(name string) []envVar {
 		if node = deref(node); node == nil {
 			continue
 		}
-		for _, e := range envEntries(node) {
-			if seen[e.key] {
-				continue
-			}
-			seen[e.key] = true
-			raw := strings.TrimPrefix(e.node.Value, e.prefix)
-			val, err := p.interpolate(raw)
-			if err != nil {
-				continue
-			}
-			if v, ok := p.followRef(name, e.key, raw); ok {
-				out = append(out, v)
-				continue
-			}
-			out = append(out, envVar{service: name, key: e.key, raw: raw, value: val, file: src.Path, line: e.node.Line, col: e.node.Column,
-				src: src, node: e.node, prefix: e.prefix, inFlow: e.inFlow})
-		}
+		out = p.yamlEnv(name, src, node, seen, out, 0)
 	}
 	files := p.model.Services[name].EnvFiles
 	for i := len(files) - 1; i >= 0; i-- {
@@ -86,6 +70,80 @@ func (p *project) serviceEnv(name string) []envVar {
 		}
 	}
 	return out
+}
+
+// yamlEnv adds the environment entries written in one service mapping, then
+// those of the service it extends (same file or extends.file), which
+// compose merges under the service's own.
+func (p *project) yamlEnv(name string, src *Source, node *yaml.Node, seen map[string]bool, out []envVar, depth int) []envVar {
+	for _, e := range envEntries(node) {
+		if seen[e.key] {
+			continue
+		}
+		seen[e.key] = true
+		raw := strings.TrimPrefix(e.node.Value, e.prefix)
+		val, err := p.interpolate(raw)
+		if err != nil {
+			continue
+		}
+		if v, ok := p.followRef(name, e.key, raw); ok {
+			out = append(out, v)
+			continue
+		}
+		out = append(out, envVar{service: name, key: e.key, raw: raw, value: val, file: src.Path, line: e.node.Line, col: e.node.Column,
+			src: src, node: e.node, prefix: e.prefix, inFlow: e.inFlow})
+	}
+	if depth > 8 {
+		return out
+	}
+	_, ext := ownKey(node, "extends")
+	if ext = deref(ext); ext == nil {
+		return out
+	}
+	base, file := ext.Value, ""
+	if ext.Kind == yaml.MappingNode {
+		_, b := ownKey(ext, "service")
+		_, f := ownKey(ext, "file")
+		if b == nil {
+			return out
+		}
+		base = b.Value
+		if f != nil {
+			file = f.Value
+		}
+	}
+	bsrc := src
+	if file != "" {
+		if bsrc = p.extendsSource(filepath.Join(filepath.Dir(src.Path), file)); bsrc == nil {
+			return out
+		}
+	}
+	_, svcs := ownKey(bsrc.Root, "services")
+	_, bnode := ownKey(deref(svcs), base)
+	if bnode = deref(bnode); bnode == nil {
+		return out
+	}
+	return p.yamlEnv(name, bsrc, bnode, seen, out, depth+1)
+}
+
+// extendsSource parses a file named by extends.file once; edits to it are
+// written like any other file the migration changes.
+func (p *project) extendsSource(path string) *Source {
+	for _, s := range p.extSources {
+		if s.Path == path {
+			return s
+		}
+	}
+	data, err := p.readFile(path)
+	if err != nil {
+		return nil
+	}
+	src, err := NewSource(path, data)
+	if err != nil {
+		return nil
+	}
+	p.extSources = append(p.extSources, src)
+	return src
 }
 
 var wholeRefRE = regexp.MustCompile(`^\$\{?([A-Za-z_][A-Za-z0-9_]*)(\}|:?-)`)

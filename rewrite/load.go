@@ -31,6 +31,9 @@ type project struct {
 	model   *types.Project
 	env     map[string]string // interpolation environment: OS env + .env
 	origin  map[string]string // variable → env file that sets it
+	// extSources are files named by extends.file: read for positions,
+	// edited like the compose files, but not part of the -f set.
+	extSources []*Source
 	read    func(string) ([]byte, error)
 }
 

@@ -78,6 +78,15 @@ func migrateOnce(ctx context.Context, inputs []Input, opts Options) (*Result, er
 		}
 		res.Files = append(res.Files, FileResult{Path: src.Path, Before: src.Data, After: out, Changed: !bytes.Equal(out, src.Data)})
 	}
+	for _, src := range p.extSources {
+		out, err := apply(src, pl.edits)
+		if err != nil {
+			return nil, err
+		}
+		if !bytes.Equal(out, src.Data) {
+			res.Files = append(res.Files, FileResult{Path: src.Path, Before: src.Data, After: out, Changed: true})
+		}
+	}
 	res.Files = append(res.Files, pl.extra...)
 	dbs := pl.dbs
 	for _, db := range dbs {

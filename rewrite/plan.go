@@ -174,6 +174,11 @@ func (pl *planner) migrateDB(db *dbService, edges []*edge) {
 	if !db.bind {
 		pl.ensureTopVolume(dbSrc, db.volume)
 	}
+	if db.family == familyBitnami.Name && db.existing == nil {
+		kn, _ := ownKey(deref(pl.servicesNode(dbSrc)), db.name)
+		pl.warnAt(dbSrc, kn, "UDS109", db.name, "volumes",
+			"Bitnami images keep the socket in /tmp and run as uid 1001: the socket volume is mounted over /tmp (a new named volume copies /tmp's mode 1777, so uid 1001 can write it); anything else the server puts in /tmp is shared with the clients too")
+	}
 	if db.trustLocal && db.family == familyOfficial.Name {
 		kn, _ := ownKey(deref(pl.servicesNode(dbSrc)), db.name)
 		pl.warnAt(dbSrc, kn, "UDS102", db.name, "",

@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"bytes"
 	"fmt"
 	"net"
 	"regexp"
@@ -36,8 +37,8 @@ func (pl *planner) splitVar(v envVar, dbs []*dbService, links map[string]string)
 	}
 	if v.key == "PGHOST" && port == "" {
 		if _, ok := atoiPort(pl.clientEnv(v.service, "PGPORT")); !ok && db.port != 5432 {
-			pl.warnFile(v.file, v.line, v.col, "UDS120", v.service, v.key,
-				fmt.Sprintf("%s listens on port %d: add PGPORT=%d to %s so libpq picks the socket file .s.PGSQL.%d", db.name, db.port, db.port, v.service, db.port))
+			pl.addEnvAfter(v, "PGPORT", fmt.Sprint(db.port),
+				fmt.Sprintf("%s listens on port %d and the port names the socket file (.s.PGSQL.%d)", db.name, db.port, db.port))
 		}
 		if pl.clientEnv(v.service, "PGHOSTADDR") != "" {
 			pl.warnFile(v.file, v.line, v.col, "UDS120", v.service, v.key, "PGHOSTADDR forces TCP whatever PGHOST says: remove it from "+v.service)
@@ -81,4 +82,34 @@ func (pl *planner) poolerFor(host string) string {
 		}
 	}
 	return ""
+}
+
+// addEnvAfter adds KEY=value right after the variable v, in v's own form
+// (map entry, list item or env file line).
+func (pl *planner) addEnvAfter(v envVar, key, value, reason string) {
+	switch {
+	case v.env != nil:
+		end := bytes.IndexByte(v.env.data[v.env.end:], '\n')
+		if end < 0 {
+			pl.warnFile(v.file, v.line, v.col, "UDS111", v.service, key, "add "+key+"="+value+" by hand: "+reason)
+			return
+		}
+		at := v.env.end + end + 1
+		eol := "\n"
+		if at >= 2 && v.env.data[at-2] == '\r' {
+			eol = "\r\n"
+		}
+		pl.editFile(v.env.path, v.env.data, at, at, key+"="+value+eol)
+	case v.node != nil && !v.inFlow:
+		ind := strings.Repeat(" ", v.src.indentOf(v.node.Line))
+		text := ind + key + ": \"" + value + "\"\n"
+		if v.prefix != "" {
+			text = ind + "- " + key + "=" + value + "\n"
+		}
+		pl.insertAfterLine(v.src, v.node.Line, text)
+	default:
+		pl.warnFile(v.file, v.line, v.col, "UDS111", v.service, key, "add "+key+"="+value+" by hand: "+reason)
+		return
+	}
+	pl.changes = append(pl.changes, Change{Kind: "value", File: v.file, Line: v.line, Col: v.col, Service: v.service, Key: key, Dialect: DialectPGHOST, After: value, Reason: reason})
 }

@@ -63,11 +63,16 @@ func (pl *planner) appendItem(src *Source, seq *yaml.Node, item string) {
 			pl.warnAt(src, seq, "UDS111", "", "", "cannot find the end of this flow list; add "+item+" by hand")
 			return
 		}
-		sep := ", "
-		if len(seq.Content) == 0 {
-			sep = ""
+		at, sep := closing, ""
+		if n := len(seq.Content); n > 0 {
+			// Right after the last item, so the list's own spacing stays
+			// around the brackets: [ a , b ] not [ a  , b].
+			sep = ", "
+			if sp, err := src.scalarSpan(seq.Content[n-1], true); err == nil {
+				at = sp.End
+			}
 		}
-		pl.add(edit{src: src, start: closing, end: closing, text: sep + item})
+		pl.add(edit{src: src, start: at, end: at, text: sep + item})
 		return
 	}
 	last := seq.Content[len(seq.Content)-1]
