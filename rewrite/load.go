@@ -34,7 +34,7 @@ type project struct {
 	// extSources are files named by extends.file: read for positions,
 	// edited like the compose files, but not part of the -f set.
 	extSources []*Source
-	read    func(string) ([]byte, error)
+	read       func(string) ([]byte, error)
 }
 
 // load parses every input with yaml.v3 (positions) and the whole set with
@@ -50,7 +50,7 @@ func load(ctx context.Context, inputs []Input, opts Options) (*project, error) {
 			return nil, err
 		}
 		if _, svcs := ownKey(src.Root, "services"); svcs == nil && len(p.sources) == 0 {
-			return nil, &PosError{File: in.Path, Line: src.Root.Line, Col: src.Root.Column, Msg: "not a compose file: no top-level services:"}
+			return nil, notCompose(src)
 		}
 		p.sources = append(p.sources, src)
 	}
@@ -59,6 +59,9 @@ func load(ctx context.Context, inputs []Input, opts Options) (*project, error) {
 		return nil, composeError(p.sources, err)
 	}
 	p.model, p.env, p.origin = model, env, origin
+	if err := p.checkConnValues(opts); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 
@@ -192,6 +195,9 @@ func composeError(srcs []*Source, err error) error {
 			return &PosError{File: src.Path, Line: n.Line, Col: n.Column, Msg: msg}
 		}
 	}
+	if s, n := errorNode(srcs, msg); n != nil {
+		return &PosError{File: s.Path, Line: n.Line, Col: n.Column, Msg: msg}
+	}
 	return &PosError{File: src.Path, Msg: msg}
 }
 
@@ -218,7 +224,9 @@ func (p *project) interpolate(raw string) (string, error) {
 	}, template.WithoutLogging)
 }
 
-// readInputs reads files named on the command line.
+// ReadInputs reads files named on the command line. Errors are *PosError
+// without a position: missing, a directory, larger than MaxFileSize (checked
+// before reading), unreadable.
 func ReadInputs(paths []string) ([]Input, error) {
 	var out []Input
 	for _, p := range paths {
@@ -229,7 +237,10 @@ func ReadInputs(paths []string) ([]Input, error) {
 		if fi.IsDir() {
 			return nil, &PosError{File: p, Msg: "is a directory, want a compose file"}
 		}
-		b, err := os.ReadFile(p)
+		if fi.Size() > MaxFileSize {
+			return nil, tooLarge(p)
+		}
+		b, err := readLimited(p)
 		if err != nil {
 			return nil, &PosError{File: p, Msg: "cannot read: " + err.Error()}
 		}

@@ -131,7 +131,7 @@ func doubleQuote(v string) string {
 		case r == '"' || r == '\\':
 			b.WriteByte('\\')
 			b.WriteRune(r)
-		case r < 0x20:
+		case r < 0x20 && r != '\t': // a tab stays as written: YAML allows it in quotes
 			fmt.Fprintf(&b, "\\x%02x", r)
 		default:
 			b.WriteRune(r)
@@ -144,7 +144,7 @@ func doubleQuote(v string) string {
 // plainSafe reports whether v reads back as the same string when written as
 // a plain scalar.
 func plainSafe(v string, inFlow bool) bool {
-	if v == "" || strings.ContainsAny(v, "\n\r\t") || strings.Contains(v, " #") || strings.Contains(v, ": ") {
+	if v == "" || strings.ContainsAny(v, "\n\r") || strings.Contains(v, " #") || strings.Contains(v, "\t#") || strings.Contains(v, ": ") || strings.Contains(v, ":\t") {
 		return false
 	}
 	if inFlow && strings.ContainsAny(v, ",[]{}") {

@@ -62,6 +62,11 @@ func TestRenderScalarKeepsStyle(t *testing.T) {
 		{"x", yaml.DoubleQuotedStyle, false, `"x"`},
 		{"it's", yaml.SingleQuotedStyle, false, `'it''s'`},
 		{"true", 0, false, `"true"`},
+		{"a\tb", 0, false, "a\tb"},
+		{"a\tb", yaml.DoubleQuotedStyle, false, "\"a\tb\""},
+		{"a\t#b", 0, false, "\"a\t#b\""},
+		{"a\t", 0, false, "\"a\t\""},
+		{"a\x01", yaml.DoubleQuotedStyle, false, `"a\x01"`},
 	}
 	for _, c := range cases {
 		if got := renderScalar(c.v, c.style, c.flow); got != c.want {

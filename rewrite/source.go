@@ -3,6 +3,7 @@ package rewrite
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"strings"
 	"unicode/utf8"
 
@@ -21,8 +22,15 @@ type Source struct {
 	bom       int // length of a leading UTF-8 byte order mark
 }
 
-// NewSource parses data as YAML. Errors carry path:line:col.
+// NewSource parses data (UTF-8 YAML, one document, at most MaxFileSize
+// bytes) as a compose file's node tree. Errors are *PosError, with a line and
+// column wherever one exists: bad encoding, YAML syntax, duplicate keys,
+// nesting deeper than compose can load in reasonable time, an alias bomb, a
+// top level that is not a mapping.
 func NewSource(path string, data []byte) (*Source, error) {
+	if err := checkBytes(path, data); err != nil {
+		return nil, err
+	}
 	s := &Source{Path: path, Data: data, eol: "\n"}
 	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
 		s.bom = 3
@@ -36,12 +44,19 @@ func NewSource(path string, data []byte) (*Source, error) {
 	if i := bytes.IndexByte(data, '\n'); i > 0 && data[i-1] == '\r' {
 		s.eol = "\r\n"
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, yamlError(path, err)
+	doc, err := s.parse()
+	if err != nil {
+		return nil, err
 	}
-	if doc.Kind == 0 || len(doc.Content) == 0 {
-		return nil, &PosError{File: path, Line: 1, Col: 1, Msg: "empty file: not a compose file"}
+	if doc == nil || isEmptyDoc(doc) {
+		msg := "empty file: not a compose file"
+		if len(bytes.TrimSpace(data[s.bom:])) > 0 {
+			msg = "no YAML content, only comments (or ---): not a compose file"
+		}
+		return nil, &PosError{File: path, Line: 1, Col: 1, Msg: msg}
+	}
+	if err := checkTree(path, doc); err != nil {
+		return nil, err
 	}
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
@@ -52,6 +67,57 @@ func NewSource(path string, data []byte) (*Source, error) {
 	}
 	s.Root = root
 	return s, nil
+}
+
+// parse decodes the one YAML document in s.Data; nil when there is none.
+// A second document is refused: compose merges the documents of a file, but
+// positions and edits here are for one.
+func (s *Source) parse() (*yaml.Node, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(s.Data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err == io.EOF {
+		return nil, nil
+	} else if err != nil {
+		return nil, s.syntaxError(err)
+	}
+	for {
+		var next yaml.Node
+		switch err := dec.Decode(&next); {
+		case err == io.EOF:
+			return &doc, nil
+		case err != nil:
+			return nil, s.syntaxError(err)
+		case !isEmptyDoc(&next):
+			n := next.Content[0]
+			return nil, &PosError{File: s.Path, Line: n.Line, Col: n.Column, Msg: "a second YAML document in one file: uds-migrate edits single-document compose files (split it into several -f files)"}
+		}
+	}
+}
+
+// isEmptyDoc reports whether doc holds nothing: a bare "---", which
+// yaml.v3 reads as a null scalar with no text.
+func isEmptyDoc(doc *yaml.Node) bool {
+	if len(doc.Content) != 1 {
+		return len(doc.Content) == 0
+	}
+	n := doc.Content[0]
+	return n.Kind == yaml.ScalarNode && n.Tag == "!!null" && n.Value == ""
+}
+
+// syntaxError is yamlError, pointing at the tab when a tab in the
+// indentation is what yaml.v3 tripped over (it reports only the line).
+func (s *Source) syntaxError(err error) error {
+	pe, ok := yamlError(s.Path, err).(*PosError)
+	if !ok || pe.Line == 0 {
+		return yamlError(s.Path, err)
+	}
+	l := s.line(pe.Line)
+	indent := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
+	if i := strings.IndexByte(indent, '\t'); i >= 0 {
+		pe.Col = i + 1
+		pe.Msg += " (a tab in the indentation: YAML indents with spaces only)"
+	}
+	return pe
 }
 
 // Lines is the number of lines in the file (a final line without newline

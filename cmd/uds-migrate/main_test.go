@@ -9,6 +9,8 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
+const utf8BOM = "\xef\xbb\xbf"
+
 var update = flag.Bool("update", false, "rewrite the expected output in testdata/script/*.txtar from the actual output")
 
 func TestMain(m *testing.M) {
@@ -34,6 +36,18 @@ func TestScripts(t *testing.T) {
 					ts.Check(err)
 					b = bytes.ReplaceAll(bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))
 					ts.Check(os.WriteFile(p, b, 0o644))
+				}
+			},
+			// bom FILE...: prefix a UTF-8 byte order mark (an editor would
+			// strip an invisible one from the archive).
+			"bom": func(ts *testscript.TestScript, neg bool, args []string) {
+				for _, a := range args {
+					p := ts.MkAbs(a)
+					b, err := os.ReadFile(p)
+					ts.Check(err)
+					if !bytes.HasPrefix(b, []byte(utf8BOM)) {
+						ts.Check(os.WriteFile(p, append([]byte(utf8BOM), b...), 0o644))
+					}
 				}
 			},
 		},

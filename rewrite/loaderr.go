@@ -1,0 +1,100 @@
+package rewrite
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// notCompose explains a first file without a top-level services: key,
+// naming the common mix-up of a Kubernetes manifest.
+func notCompose(src *Source) error {
+	msg := "not a compose file: no top-level services:"
+	_, api := ownKey(src.Root, "apiVersion")
+	_, kind := ownKey(src.Root, "kind")
+	if api != nil && kind != nil && api.Kind == yaml.ScalarNode && kind.Kind == yaml.ScalarNode {
+		msg = fmt.Sprintf("not a compose file: a Kubernetes manifest (apiVersion: %s, kind: %s); want a compose file with services:", api.Value, kind.Value)
+	}
+	return &PosError{File: src.Path, Line: src.Root.Line, Col: src.Root.Column, Msg: msg}
+}
+
+var (
+	// "validating networks.n1 additional properties 'drivr' not allowed";
+	// the path is empty for a top-level key.
+	extraPropRE = regexp.MustCompile(`validating (\S*) ?additional properties '([^']+)' not allowed`)
+	// "validating volumes must be a mapping"
+	validatingRE = regexp.MustCompile(`validating (\S+) `)
+	// a file compose-go could not open: extends: file:, include:, env_file:
+	missingRE = []*regexp.Regexp{
+		regexp.MustCompile(`open (.+?): no such file or directory`),
+		regexp.MustCompile(`env file (.+?) not found`),
+	}
+)
+
+// errorNode finds where in the sources a compose-go error message points
+// when it names no services.* path: a schema path outside services:, or a
+// file it could not open (the scalar that names it). nil when not found.
+func errorNode(srcs []*Source, msg string) (*Source, *yaml.Node) {
+	if m := extraPropRE.FindStringSubmatch(msg); m != nil {
+		keys := []string{m[2]}
+		if m[1] != "" {
+			keys = append(strings.Split(m[1], "."), m[2])
+		}
+		for _, s := range srcs {
+			if n := lookupPath(s.Root, keys); n != nil && n.Value == m[2] {
+				return s, n
+			}
+		}
+	}
+	if m := validatingRE.FindStringSubmatch(msg); m != nil {
+		for _, s := range srcs {
+			if n := lookupPath(s.Root, strings.Split(m[1], ".")); n != nil {
+				return s, n
+			}
+		}
+	}
+	for _, re := range missingRE {
+		if m := re.FindStringSubmatch(msg); m != nil {
+			return fileNode(srcs, filepath.Clean(m[1]))
+		}
+	}
+	return nil, nil
+}
+
+// fileNode finds the scalar that names file abs, relative to its compose
+// file's directory (where compose resolves extends, include and env_file).
+func fileNode(srcs []*Source, abs string) (*Source, *yaml.Node) {
+	for _, s := range srcs {
+		dir, err := filepath.Abs(filepath.Dir(s.Path))
+		if err != nil {
+			continue
+		}
+		var hit *yaml.Node
+		var walk func(n *yaml.Node)
+		walk = func(n *yaml.Node) {
+			if hit != nil {
+				return
+			}
+			if n.Kind == yaml.ScalarNode && n.Value != "" && !strings.ContainsAny(n.Value, "\n$") {
+				p := n.Value
+				if !filepath.IsAbs(p) {
+					p = filepath.Join(dir, p)
+				}
+				if filepath.Clean(p) == abs {
+					hit = n
+				}
+			}
+			for _, c := range n.Content {
+				walk(c)
+			}
+		}
+		walk(s.Root)
+		if hit != nil {
+			return s, hit
+		}
+	}
+	return nil, nil
+}
