@@ -16,6 +16,7 @@ var codeTitles = map[string]string{
 	"UDS122": "URL-shaped value for a database in a form the tool does not know",
 	"UDS109": "Bitnami image: the socket volume is mounted over /tmp",
 	"UDS123": "Rails before 7.0 ignores ?host= in DATABASE_URL",
+	"UDS124": "R2DBC over a socket needs netty's native epoll transport",
 	"UDS110": "multi-host URL left on TCP (a socket cannot fail over)",
 	"UDS111": "value or mapping the tool cannot edit exactly",
 	"UDS201": "single-$ $FactoryArg interpolates to empty",

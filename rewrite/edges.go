@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"errors"
+	"regexp"
 
 	"fmt"
 	"github.com/compose-spec/compose-go/v2/types"
@@ -119,6 +120,18 @@ func classify(val string) (hosts []string, dialect string, socket bool) {
 			hosts = append(hosts, h.Name)
 		}
 		return hosts, DialectURI, false
+	case strings.HasPrefix(val, "r2dbc"):
+		_, u, ok := r2dbcSplit(val)
+		if !ok {
+			return nil, "", false
+		}
+		if _, ok := u.Param("socket"); ok {
+			return nil, DialectR2DBC, true
+		}
+		for _, h := range u.Hosts {
+			hosts = append(hosts, h.Name)
+		}
+		return hosts, DialectR2DBC, false
 	case libpq.IsDSN(val):
 		d, err := libpq.ParseDSN(val)
 		if err != nil {
@@ -132,6 +145,12 @@ func classify(val string) (hosts []string, dialect string, socket bool) {
 			hosts = append(hosts, strings.TrimSpace(x))
 		}
 		return hosts, DialectDSN, false
+	}
+	if h, ok := npgsqlHost(val); ok {
+		if strings.HasPrefix(h, "/") {
+			return nil, DialectNpgsql, true
+		}
+		return strings.Split(h, ","), DialectNpgsql, false
 	}
 	return nil, "", false
 }
@@ -212,17 +231,32 @@ func toSocket(dialect, value, dir string, port int) (string, []note, error) {
 		return out, notes, err
 	case DialectPGHOST:
 		return dir, nil, nil
+	case DialectR2DBC:
+		return r2dbcToSocket(value, dir, port)
+	case DialectNpgsql:
+		return npgsqlToSocket(value, dir, port)
 	}
 	return "", nil, fmt.Errorf("unknown dialect %q", dialect)
 }
 
 // redact masks passwords for reports and messages.
 func redact(dialect, s string) string {
-	if dialect == DialectJDBC {
+	switch dialect {
+	case DialectJDBC:
 		return jdbc.Redact(s)
+	case DialectNpgsql:
+		return npgsqlPasswordRE.ReplaceAllString(s, "${1}****")
+	case DialectR2DBC:
+		for _, p := range r2dbcPrefixes {
+			if strings.HasPrefix(s, p) {
+				return p + strings.TrimPrefix(libpq.Redact("postgresql://"+s[len(p):]), "postgresql://")
+			}
+		}
 	}
 	return libpq.Redact(s)
 }
+
+var npgsqlPasswordRE = regexp.MustCompile(`(?i)((?:^|;)\s*(?:password|pwd)\s*=)[^;]*`)
 
 // redactErr keeps parser errors from echoing a password back.
 func redactErr(err error) string {

@@ -1,0 +1,147 @@
+package rewrite
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/uds-migrate/uds-migrate/libpq"
+)
+
+// More dialects of connection values (issue 4): R2DBC URLs and Npgsql
+// connection strings.
+const (
+	DialectR2DBC  = "r2dbc"
+	DialectNpgsql = "npgsql"
+)
+
+var r2dbcPrefixes = []string{"r2dbc:postgresql://", "r2dbc:pool:postgresql://", "r2dbcs:postgresql://"}
+
+// r2dbcSplit returns the R2DBC prefix and the URL rewritten as a libpq URI
+// (same authority, path and query grammar), or ok false.
+func r2dbcSplit(s string) (prefix string, u *libpq.URI, ok bool) {
+	for _, p := range r2dbcPrefixes {
+		if strings.HasPrefix(s, p) {
+			u, err := libpq.ParseURI("postgresql://" + s[len(p):])
+			if err != nil {
+				return "", nil, false
+			}
+			return p, u, true
+		}
+	}
+	return "", nil, false
+}
+
+// r2dbcToSocket points an r2dbc-postgresql URL at a socket file: host
+// localhost (the driver ignores it once socket= is set) and
+// socket=<dir>/.s.PGSQL.<port>, every other part kept (r2dbc-postgresql
+// README, "Unix Domain Sockets").
+func r2dbcToSocket(s, dir string, port int) (string, []note, error) {
+	prefix, u, ok := r2dbcSplit(s)
+	if !ok {
+		return "", nil, errors.New("not an r2dbc:postgresql URL")
+	}
+	if len(u.Hosts) > 1 {
+		return "", nil, libpq.ErrMultiHost
+	}
+	file := dir + "/.s.PGSQL." + strconv.Itoa(port)
+	if v, ok := u.Param("socket"); ok && v == file {
+		return s, nil, nil
+	}
+	u.Hosts = []libpq.Host{{Name: "localhost"}}
+	var params []libpq.Param
+	for _, p := range u.Params {
+		if p.Key != "socket" {
+			params = append(params, p)
+		}
+	}
+	u.Params = append(params, libpq.Param{Key: "socket", Value: file})
+	u.HasQuery = true
+	out := prefix + strings.TrimPrefix(u.String(), "postgresql://")
+	return out, []note{{Code: "UDS124", Message: "r2dbc-postgresql reaches a Unix socket only with netty's native epoll transport on the classpath (io.netty:netty-transport-native-epoll, classifier linux-x86_64 or linux-aarch_64)"}}, nil
+}
+
+// npgsqlPair is one key=value part of an Npgsql connection string.
+type npgsqlPair struct {
+	key        string // as written
+	start, end int    // value range
+}
+
+// npgsqlParse splits "Host=db;Port=5432;Database=app" into pairs. ok is
+// false unless it names a host (Host or Server) and a database or user.
+func npgsqlParse(s string) ([]npgsqlPair, bool) {
+	var pairs []npgsqlPair
+	host, other := false, false
+	off := 0
+	for _, part := range strings.Split(s, ";") {
+		k, _, found := strings.Cut(part, "=")
+		if !found {
+			if strings.TrimSpace(part) != "" {
+				return nil, false
+			}
+			off += len(part) + 1
+			continue
+		}
+		key := strings.ToLower(strings.TrimSpace(k))
+		switch key {
+		case "host", "server":
+			host = true
+		case "database", "username", "user id", "userid", "user", "password":
+			other = true
+		}
+		vstart := off + len(k) + 1
+		pairs = append(pairs, npgsqlPair{key: key, start: vstart, end: off + len(part)})
+		off += len(part) + 1
+	}
+	return pairs, host && other && strings.Contains(s, ";")
+}
+
+// npgsqlHost returns the host an Npgsql connection string names.
+func npgsqlHost(s string) (string, bool) {
+	pairs, ok := npgsqlParse(s)
+	if !ok {
+		return "", false
+	}
+	for _, p := range pairs {
+		if p.key == "host" || p.key == "server" {
+			return strings.TrimSpace(s[p.start:p.end]), true
+		}
+	}
+	return "", false
+}
+
+// npgsqlToSocket sets Host to the socket directory (Npgsql treats a Host
+// starting with / as a Unix socket directory; Npgsql docs, "Connection
+// String Parameters") and Port to the server port, changing nothing else.
+func npgsqlToSocket(s, dir string, port int) (string, []note, error) {
+	pairs, ok := npgsqlParse(s)
+	if !ok {
+		return "", nil, errors.New("not an Npgsql connection string")
+	}
+	out := s
+	hasPort := false
+	// Replace from the end so earlier offsets stay valid.
+	for i := len(pairs) - 1; i >= 0; i-- {
+		p := pairs[i]
+		switch p.key {
+		case "host", "server":
+			if strings.Contains(s[p.start:p.end], ",") {
+				return "", nil, libpq.ErrMultiHost
+			}
+			out = out[:p.start] + dir + out[p.end:]
+		case "port":
+			hasPort = true
+			if strings.TrimSpace(s[p.start:p.end]) != strconv.Itoa(port) {
+				out = out[:p.start] + strconv.Itoa(port) + out[p.end:]
+			}
+		}
+	}
+	if !hasPort && port != 5432 {
+		sep := ";"
+		if strings.HasSuffix(out, ";") {
+			sep = ""
+		}
+		out += sep + "Port=" + strconv.Itoa(port)
+	}
+	return out, nil, nil
+}
