@@ -20,55 +20,94 @@ type File struct {
 
 type staged struct {
 	target, tmp string
+	fi          os.FileInfo // the target's, before it is replaced
 }
 
 // WriteAll replaces every file or none. Each keeps its permission bits (and
-// owner, where the process may set it). An unwritable target is reported
-// before anything is written.
+// owner, where the process may set it). Errors name the file (as given in
+// Path) and come in three stages, so the first failure leaves every target
+// untouched: a missing, non-regular or read-only (no w bit, even for root)
+// target is reported before any temporary file is made; a temporary file
+// that cannot be created, written or synced (full disk, a directory no one
+// may write) before any target is replaced; only a failing rename, which
+// within one directory needs a vanished directory or a racing writer, can
+// leave some files replaced, and its error says how many.
 func WriteAll(files []File) error {
-	var st []staged
+	st := make([]staged, 0, len(files))
+	for _, f := range files {
+		target, fi, err := check(f.Path)
+		if err != nil {
+			return fmt.Errorf("%s: %w", f.Path, err)
+		}
+		st = append(st, staged{target: target, fi: fi})
+	}
 	cleanup := func() {
 		for _, s := range st {
-			os.Remove(s.tmp)
+			if s.tmp != "" {
+				os.Remove(s.tmp)
+			}
 		}
 	}
-	for _, f := range files {
-		target, err := filepath.EvalSymlinks(f.Path)
+	for i, f := range files {
+		tmp, err := stage(st[i].target, st[i].fi, f.Data)
 		if err != nil {
 			cleanup()
 			return fmt.Errorf("%s: %w", f.Path, err)
 		}
-		tmp, err := stage(target, f.Data)
-		if err != nil {
-			cleanup()
-			return fmt.Errorf("%s: %w", f.Path, err)
-		}
-		st = append(st, staged{target, tmp})
+		st[i].tmp = tmp
 	}
 	for i, s := range st {
 		if err := os.Rename(s.tmp, s.target); err != nil {
-			// Renames within one directory fail only on a vanished
-			// directory or a racing writer; nothing earlier can be undone
-			// atomically, so say exactly what happened.
+			// Nothing earlier can be undone atomically, so say exactly
+			// what happened.
 			for _, rest := range st[i:] {
 				os.Remove(rest.tmp)
 			}
 			return fmt.Errorf("%s: %w (%d of %d files were already replaced)", s.target, err, i, len(st))
 		}
 	}
+	// The renames are durable once their directories are synced; a failure
+	// here changes nothing that was written, so it is not reported.
+	synced := map[string]bool{}
+	for _, s := range st {
+		if dir := filepath.Dir(s.target); !synced[dir] {
+			synced[dir] = true
+			syncDir(dir)
+		}
+	}
 	return nil
 }
 
-// stage writes data to a temporary file next to target with target's mode
-// and owner, and syncs it.
-func stage(target string, data []byte) (string, error) {
+// check resolves path through symlinks (the link stays, its target is
+// replaced) and refuses a target that is not a writable regular file.
+func check(path string) (string, os.FileInfo, error) {
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", nil, err
+	}
 	fi, err := os.Stat(target)
 	if err != nil {
-		return "", err
+		return "", nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return "", nil, fmt.Errorf("not a regular file (%v)", fi.Mode().Type())
 	}
 	if fi.Mode().Perm()&0o222 == 0 {
-		return "", errors.New("file is read-only")
+		return "", nil, errors.New("file is read-only")
 	}
+	return target, fi, nil
+}
+
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
+// stage writes data to a temporary file next to target with the mode and
+// owner of fi (target's), and syncs it.
+func stage(target string, fi os.FileInfo, data []byte) (string, error) {
 	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".uds-migrate-*")
 	if err != nil {
 		return "", err
