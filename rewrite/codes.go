@@ -17,6 +17,8 @@ var codeTitles = map[string]string{
 	"UDS109": "Bitnami image: the socket volume is mounted over /tmp",
 	"UDS123": "Rails before 7.0 ignores ?host= in DATABASE_URL",
 	"UDS124": "R2DBC over a socket needs netty's native epoll transport",
+	"UDS125": "--auth-local applies to a new data directory only",
+	"UDS126": "service placed on several hosts (Swarm): a socket reaches one host only",
 	"UDS110": "multi-host URL left on TCP (a socket cannot fail over)",
 	"UDS111": "value or mapping the tool cannot edit exactly",
 	"UDS201": "single-$ $FactoryArg interpolates to empty",

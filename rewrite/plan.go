@@ -2,7 +2,9 @@ package rewrite
 
 import (
 	"bytes"
+
 	"fmt"
+	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"os"
 	"path"
 	"regexp"
@@ -92,6 +94,9 @@ func (pl *planner) prepareDB(db *dbService) {
 	if db.volume == "" {
 		db.volume = db.name + "-socket"
 	}
+	if pl.opts.BindMount != "" {
+		db.volume, db.bind = pl.opts.BindMount, true
+	}
 	pl.dropTmpfs(db, src, node, ms)
 	for i := range ms {
 		m := ms[i]
@@ -170,6 +175,11 @@ func (pl *planner) migrateDB(db *dbService, edges []*edge) {
 	if db.existing == nil {
 		pl.addMount(dbSrc, dbNode, db.name, db.volume+":"+db.socketDir,
 			"read-write: Postgres creates its socket in "+db.socketDir)
+		if db.bind {
+			kn, _ := ownKey(deref(pl.servicesNode(dbSrc)), db.name)
+			pl.warnAt(dbSrc, kn, "UDS106", db.name, "volumes",
+				fmt.Sprintf("--bind-mount: the socket directory %s is the host folder %s: it must exist and be writable by the postgres user of the image (uid 999 in the official image; a root-owned folder makes Postgres fail with \"could not create lock file\"), and Docker Desktop on macOS cannot pass sockets through it; a named volume avoids both", db.socketDir, db.volume))
+		}
 	}
 	if !db.bind {
 		pl.ensureTopVolume(dbSrc, db.volume)
@@ -179,15 +189,19 @@ func (pl *planner) migrateDB(db *dbService, edges []*edge) {
 		pl.warnAt(dbSrc, kn, "UDS109", db.name, "volumes",
 			"Bitnami images keep the socket in /tmp and run as uid 1001: the socket volume is mounted over /tmp (a new named volume copies /tmp's mode 1777, so uid 1001 can write it); anything else the server puts in /tmp is shared with the clients too")
 	}
-	if db.trustLocal && db.family == familyOfficial.Name {
+	if db.trustLocal && db.family == familyOfficial.Name && pl.opts.AuthLocal != "" {
+		pl.setAuthLocal(db, dbSrc, dbNode)
+	} else if db.trustLocal && db.family == familyOfficial.Name {
 		kn, _ := ownKey(deref(pl.servicesNode(dbSrc)), db.name)
 		pl.warnAt(dbSrc, kn, "UDS102", db.name, "",
 			"the official image trusts local socket connections: any container that mounts "+db.volume+" can log in as any database user, superuser included, without a password; set POSTGRES_INITDB_ARGS=--auth-local=scram-sha-256 (applies to a new data directory only) or add a pg_hba.conf local line")
 	}
+	pl.warnPlacement(db.name)
 	mountPath := map[string]string{}
 	for _, e := range edges {
 		mp, ok := mountPath[e.v.service]
 		if !ok {
+			pl.warnPlacement(e.v.service)
 			mp = pl.clientMount(db, e.v.service)
 			mountPath[e.v.service] = mp
 		}
@@ -379,4 +393,57 @@ type pendingKey struct {
 	src   *Source
 	svc   *yaml.Node
 	items []string
+}
+
+// setAuthLocal makes the official image's initdb write a password method
+// for local connections (POSTGRES_INITDB_ARGS=--auth-local=METHOD), so the
+// socket volume does not hand out trust. initdb runs only on an empty data
+// directory, which the finding says.
+func (pl *planner) setAuthLocal(db *dbService, src *Source, node *yaml.Node) {
+	arg := "--auth-local=" + pl.opts.AuthLocal
+	kn, _ := ownKey(deref(pl.servicesNode(src)), db.name)
+	for _, v := range pl.p.serviceEnv(db.name) {
+		if v.key == "POSTGRES_INITDB_ARGS" {
+			m, err := interp.Mask(v.raw)
+			if err != nil || !pl.setValue(v, m, strings.TrimSpace(m.Value+" "+arg)) {
+				return
+			}
+			goto done
+		}
+	}
+	if kn2, env := ownKey(node, "environment"); kn2 != nil {
+		env = deref(env)
+		switch {
+		case env.Kind == yaml.MappingNode && env.Style&yaml.FlowStyle == 0 && len(env.Content) > 0:
+			last := env.Content[len(env.Content)-2]
+			pl.insertAfterLine(src, src.blockEnd(last.Line, last.Column, true), strings.Repeat(" ", last.Column-1)+"POSTGRES_INITDB_ARGS: "+arg+"\n")
+		case env.Kind == yaml.SequenceNode && env.Style&yaml.FlowStyle == 0 && len(env.Content) > 0:
+			pl.appendItem(src, env, "POSTGRES_INITDB_ARGS="+arg)
+		default:
+			pl.warnAt(src, kn2, "UDS111", db.name, "environment", "add POSTGRES_INITDB_ARGS="+arg+" by hand")
+			return
+		}
+	} else {
+		lastKey := node.Content[len(node.Content)-2]
+		ind := strings.Repeat(" ", lastKey.Column-1)
+		pl.insertAfterLine(src, src.blockEnd(lastKey.Line, lastKey.Column, true), ind+"environment:\n"+ind+strings.Repeat(" ", detectLayout(src).unit)+"POSTGRES_INITDB_ARGS: "+arg+"\n")
+	}
+done:
+	pl.changes = append(pl.changes, Change{Kind: "value", File: src.Path, Line: kn.Line, Col: kn.Column, Service: db.name, Key: "POSTGRES_INITDB_ARGS", After: arg,
+		Reason: "local (socket) connections need a password instead of the image's default trust"})
+	pl.warnAt(src, kn, "UDS125", db.name, "POSTGRES_INITDB_ARGS",
+		"POSTGRES_INITDB_ARGS="+arg+" takes effect only when the data directory is created: an existing cluster keeps trust for local connections until pg_hba.conf is changed (local all all "+pl.opts.AuthLocal+") and the server reloads")
+}
+
+// warnPlacement reports a service that Swarm may schedule on several
+// nodes: a Unix socket in a local volume reaches processes on one host only.
+func (pl *planner) warnPlacement(service string) {
+	d := pl.p.model.Services[service].Deploy
+	if d == nil || (d.Mode != "global" && len(d.Placement.Constraints) == 0 && len(d.Placement.Preferences) == 0) {
+		return
+	}
+	src, _ := pl.p.serviceNode(service)
+	kn, _ := ownKey(deref(pl.servicesNode(src)), service)
+	pl.warnAt(src, kn, "UDS126", service, "deploy",
+		service+" has Swarm placement (deploy.mode global or placement constraints): a Unix socket in a local volume reaches only containers on the same node, so keep the database and its clients on one node or stay on TCP")
 }

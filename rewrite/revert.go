@@ -143,6 +143,8 @@ func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool 
 			out, err = libpq.URIFromSocket(mk.Value, db.name, db.port)
 		case DialectDSN:
 			out, err = libpq.DSNFromSocket(mk.Value, db.name, db.port)
+		default:
+			err = fmt.Errorf("revert does not handle %s values", dialect)
 		}
 		if err != nil {
 			pl.warnFile(ent.file, ent.line, ent.col, "UDS111", service, ent.key, fmt.Sprintf("%s cannot be reverted as written; point it at %s:%d by hand", ent.key, db.name, db.port))
@@ -188,6 +190,28 @@ func socketPathOf(val, dialect string) string {
 func (pl *planner) removeItem(src *Source, svc *yaml.Node, m mountRef) {
 	kn, seq := ownKey(svc, "volumes")
 	seq = deref(seq)
+	if kn != nil && seq != nil && seq.Kind == yaml.SequenceNode && seq.Style&yaml.FlowStyle != 0 && m.src == src && len(seq.Content) > 1 {
+		// [a, b]: remove ", b" (or "a, ") so the list keeps its own spacing.
+		for i, it := range seq.Content {
+			if it != m.node {
+				continue
+			}
+			sp, err := src.scalarSpan(it, true)
+			if err != nil {
+				break
+			}
+			if i > 0 {
+				prev, err := src.scalarSpan(seq.Content[i-1], true)
+				if err == nil {
+					pl.add(edit{src: src, start: prev.End, end: sp.End})
+					return
+				}
+			} else if next, err := src.scalarSpan(seq.Content[1], true); err == nil {
+				pl.add(edit{src: src, start: sp.Start, end: next.Start})
+				return
+			}
+		}
+	}
 	if kn == nil || seq == nil || seq.Kind != yaml.SequenceNode || seq.Style&yaml.FlowStyle != 0 || m.src != src {
 		pl.warnAt(src, m.node, "UDS111", "", "volumes", "remove the volume "+m.source+" from this service by hand")
 		return

@@ -36,6 +36,13 @@ type Options struct {
 	// Profiles limits the services to these compose profiles; empty means
 	// every service, whatever its profiles (a migration must cover them).
 	Profiles []string
+	// BindMount, when set, uses this host folder as the socket directory
+	// instead of a named volume (the hand-made layout; see UDS106).
+	BindMount string
+	// AuthLocal, when set (scram-sha-256, md5), adds
+	// POSTGRES_INITDB_ARGS=--auth-local=AuthLocal to official-image
+	// databases so socket connections need a password.
+	AuthLocal string
 	// Only restricts migration to these client services (empty: all).
 	Only []string
 	// Exclude leaves these client services alone.

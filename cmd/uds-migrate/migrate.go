@@ -41,6 +41,8 @@ func projectFlags() []cli.Flag {
 		&cli.StringFlag{Name: "volume", Usage: "name of the socket volume (default <db-service>-socket)"},
 		&cli.StringFlag{Name: "mount-path", Value: "/var/run/postgresql", Usage: "where client services mount the socket volume (read-only)"},
 		&cli.StringFlag{Name: "socket-dir", Usage: "socket directory inside the database container, for images the tool does not know"},
+		&cli.StringFlag{Name: "bind-mount", Usage: "use this host folder as the socket directory instead of a named volume (warned: root-owned, not on macOS Docker Desktop)"},
+		&cli.StringFlag{Name: "auth-local", Usage: "add POSTGRES_INITDB_ARGS=--auth-local=METHOD (scram-sha-256, md5) so socket logins need a password (new data directories only)"},
 		&cli.StringSliceFlag{Name: "only", Usage: "migrate only these client services (repeatable)"},
 		&cli.StringSliceFlag{Name: "exclude", Usage: "leave these client services on TCP (repeatable)"},
 		&cli.BoolFlag{Name: "drop-tcp", Usage: "app servers behind nginx listen on the socket instead of their TCP port (default: both)"},
@@ -74,6 +76,8 @@ func options(c *cli.Context) rewrite.Options {
 	o.Volume = c.String("volume")
 	o.MountPath = c.String("mount-path")
 	o.SocketDir = c.String("socket-dir")
+	o.BindMount = c.String("bind-mount")
+	o.AuthLocal = c.String("auth-local")
 	o.Only = c.StringSlice("only")
 	o.Exclude = c.StringSlice("exclude")
 	o.DropTCP = c.Bool("drop-tcp")
@@ -98,6 +102,9 @@ func migrateAction(c *cli.Context, stdout, stderr io.Writer) error {
 	inputs, err := rewrite.ReadInputs(files)
 	if err != nil {
 		return &codeError{exitError, err}
+	}
+	if m := c.String("auth-local"); m != "" && m != "scram-sha-256" && m != "md5" && m != "password" {
+		return &codeError{exitError, fmt.Errorf("--auth-local %q: want scram-sha-256, md5 or password", m)}
 	}
 	res, err := rewrite.Migrate(context.Background(), inputs, options(c))
 	if err != nil {
