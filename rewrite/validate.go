@@ -174,8 +174,40 @@ func (v *validator) checkValue(service string, ent envVar, ms []mountRef) {
 		}
 		port, _ := d.Get("port")
 		sockFile = v.libpqSocket(at, dir, port)
+	case ent.key == "PGHOST" && strings.HasPrefix(val, "/"):
+		port := ""
+		for _, o := range v.p.serviceEnv(service) {
+			if o.key == "PGPORT" {
+				port = o.value
+			}
+		}
+		sockFile = v.libpqSocket(at, val, port)
+	case strings.HasPrefix(val, "r2dbc"):
+		_, u, ok := r2dbcSplit(val)
+		if !ok {
+			return
+		}
+		if sockFile, ok = u.Param("socket"); !ok {
+			return
+		}
+		if !socketFileRE.MatchString(path.Base(sockFile)) {
+			at(SevError, "UDS203", fmt.Sprintf("R2DBC socket= must name the socket file (%s/.s.PGSQL.<port>), not %q", strings.TrimSuffix(sockFile, "/"), sockFile))
+			return
+		}
 	default:
-		return
+		h, ok := npgsqlHost(val)
+		if !ok || !strings.HasPrefix(h, "/") {
+			return
+		}
+		port := ""
+		if pairs, ok := npgsqlParse(val); ok {
+			for _, p := range pairs {
+				if p.key == "port" {
+					port = strings.TrimSpace(val[p.start:p.end])
+				}
+			}
+		}
+		sockFile = v.libpqSocket(at, h, port)
 	}
 	if sockFile == "" {
 		return
