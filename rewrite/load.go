@@ -54,7 +54,7 @@ func load(ctx context.Context, inputs []Input, opts Options) (*project, error) {
 		}
 		p.sources = append(p.sources, src)
 	}
-	model, env, origin, err := loadModel(ctx, inputs, opts)
+	model, env, origin, err := loadModelSafely(ctx, inputs, opts)
 	if err != nil {
 		return nil, composeError(p.sources, err)
 	}
@@ -166,7 +166,7 @@ var composePathRE = regexp.MustCompile(`(services(?:\.[A-Za-z0-9_.-]+)*)`)
 // composeError adds a position to a compose-go error when it names a path
 // like "services.app.environment" that exists in the first file.
 func composeError(srcs []*Source, err error) error {
-	msg := err.Error()
+	msg := hideValues(err.Error())
 	src := srcs[0]
 	for _, s := range srcs {
 		if strings.Contains(msg, s.Path) || strings.Contains(msg, filepath.Base(s.Path)) {

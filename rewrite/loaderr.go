@@ -1,12 +1,17 @@
 package rewrite
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
 
+	"github.com/compose-spec/compose-go/v2/types"
 	"gopkg.in/yaml.v3"
+
+	"github.com/uds-migrate/uds-migrate/jdbc"
+	"github.com/uds-migrate/uds-migrate/libpq"
 )
 
 // notCompose explains a first file without a top-level services: key,
@@ -97,4 +102,54 @@ func fileNode(srcs []*Source, abs string) (*Source, *yaml.Node) {
 		}
 	}
 	return nil, nil
+}
+
+var (
+	// compose-go quotes the value it could not interpolate on a line of
+	// its own after this hint.
+	interpHint = "You may need to escape any $ with another $."
+	// "Invalid template: \"VALUE\"" (a value in .env), yaml's "cannot
+	// construct !!str `VALUE` as a !!int": quoted values.
+	quotedValueRE = regexp.MustCompile("Invalid template: \".*\"|`[^`]*`")
+	// dotenv errors: "failed to read FILE: line N: unterminated quoted value VALUE"
+	envLineRE = regexp.MustCompile(`(failed to read .*?: line \d+: )([^"'\x60]*)["'\x60].*`)
+)
+
+// hideValues removes from a compose-go error message the values it quotes:
+// an environment value may be a password, and the position (or the env
+// file's line number) already says where to look. Connection URLs left in
+// the message lose their passwords.
+func hideValues(msg string) string {
+	if i := strings.Index(msg, interpHint); i >= 0 {
+		msg = msg[:i+len(interpHint)] + " (value not shown)"
+	}
+	msg = envLineRE.ReplaceAllString(msg, "${1}${2}(value not shown)")
+	msg = quotedValueRE.ReplaceAllStringFunc(msg, func(q string) string {
+		if strings.HasPrefix(q, "Invalid template") {
+			return "Invalid template: an unterminated ${ (value not shown)"
+		}
+		return "`...`"
+	})
+	fields := strings.Fields(msg)
+	for _, f := range fields {
+		if r := libpq.Redact(jdbc.Redact(f)); r != f {
+			msg = strings.ReplaceAll(msg, f, r)
+		}
+	}
+	return msg
+}
+
+// loadModelSafely is loadModel with compose-go's panics turned into an
+// error: FuzzMigrate found compose-go v2.16.2 panicking on input it should
+// refuse (env_file: [{path: null}], in override.envFileIndexer), and a
+// crash must not be the answer to a bad file. The panic value is kept in
+// the message; it quotes no file content.
+func loadModelSafely(ctx context.Context, inputs []Input, opts Options) (model *types.Project, env, origin map[string]string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			model, env, origin = nil, nil, nil
+			err = fmt.Errorf("compose-go failed on this project (%v): a value of an unexpected type? (compose-go bug; please report it with the file)", r)
+		}
+	}()
+	return loadModel(ctx, inputs, opts)
 }

@@ -33,7 +33,10 @@ const (
 // checkBytes rejects content that is not UTF-8 YAML text, with the position
 // of the first offending byte: UTF-16 and UTF-32 (which yaml.v3 would
 // transcode, so byte offsets would no longer match the file), binary data,
-// invalid UTF-8 and the control characters YAML forbids.
+// invalid UTF-8 and the control characters YAML forbids. It also refuses the
+// line breaks yaml.v3 knows besides LF and CRLF (a lone CR, NEL, U+2028,
+// U+2029): positions here count lines by LF, so an edit would land on the
+// wrong line (found by FuzzMigrate).
 func checkBytes(path string, data []byte) error {
 	if len(data) > MaxFileSize {
 		return tooLarge(path)
@@ -57,6 +60,10 @@ func checkBytes(path string, data []byte) error {
 			return bytePosError(path, data, off, "NUL byte: this is a binary file or UTF-16 text without a byte order mark, not a UTF-8 compose file")
 		case !yamlPrintable(r) && !(off == 0 && r == '\uFEFF'):
 			return bytePosError(path, data, off, fmt.Sprintf("control character U+%04X: YAML does not allow it (binary data?)", r))
+		case r == '\r' && (off+1 == len(data) || data[off+1] != '\n'):
+			return bytePosError(path, data, off, "carriage return without a line feed: YAML reads it as a line break, uds-migrate handles LF and CRLF line endings only (convert the file, e.g. with tr '\\r' '\\n')")
+		case r == 0x85 || r == 0x2028 || r == 0x2029:
+			return bytePosError(path, data, off, fmt.Sprintf("U+%04X is a line break to YAML 1.1 (and so to compose), but not to uds-migrate, which counts lines by LF: replace it", r))
 		}
 		off += w
 	}

@@ -35,6 +35,9 @@ func TestCheckBytesAgreesWithYAML(t *testing.T) {
 	for _, ins := range inserts {
 		doc := []byte("k: \"a" + ins + "b\"\n")
 		err := checkBytes("t.yml", doc)
+		if ins == "\r" || ins == "\u0085" {
+			continue // line breaks, refused on purpose: TestCheckBytesLineBreaks
+		}
 		if yaml := yamlAccepts(doc); yaml != (err == nil) {
 			t.Errorf("%q: yaml.v3 accepts: %v, checkBytes: %v", ins, yaml, err)
 		}
@@ -42,6 +45,25 @@ func TestCheckBytesAgreesWithYAML(t *testing.T) {
 		if err != nil && (!errors.As(err, &pe) || pe.Line != 1 || pe.Col != 6) {
 			t.Errorf("%q: %v, want a PosError at 1:6", ins, err)
 		}
+	}
+}
+
+// TestCheckBytesLineBreaks: the line breaks yaml.v3 reads besides LF and
+// CRLF are refused where they stand.
+func TestCheckBytesLineBreaks(t *testing.T) {
+	for _, br := range []string{"\r", "\u0085", "\u2028", "\u2029"} {
+		doc := "services:\n  app:" + br + "    image: x\n"
+		var pe *PosError
+		if err := checkBytes("t.yml", []byte(doc)); !errors.As(err, &pe) || pe.Line != 2 || pe.Col != 7 {
+			t.Errorf("%q: %v, want a PosError at 2:7", br, err)
+		}
+		var n yaml.Node
+		if err := yaml.Unmarshal([]byte("a: x"+br+"b: y\n"), &n); err != nil || len(n.Content[0].Content) != 4 {
+			t.Errorf("%q is no line break to yaml.v3: then it need not be refused", br)
+		}
+	}
+	if err := checkBytes("t.yml", []byte("a: 1\r\nb: 2\r\n")); err != nil {
+		t.Errorf("CRLF refused: %v", err)
 	}
 }
 
