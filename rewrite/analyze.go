@@ -103,6 +103,9 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 		if !ok && svc.Build != nil {
 			fam, ok = p.builtFamily(svc)
 		}
+		if ok && !runsServer(svc) {
+			ok = false // a psql/pg_dump job on the postgres image is a client
+		}
 		if slices.Contains(opts.DBs, name) {
 			if !ok {
 				fam = imageFamily{Name: "--db", SocketDir: familyOfficial.SocketDir}
@@ -312,4 +315,27 @@ func (p *project) builtFamily(svc types.ServiceConfig) (imageFamily, bool) {
 		return imageFamily{}, false
 	}
 	return familyOf(dockerfileFrom(data))
+}
+
+// clientTools are programs of the postgres image that run as clients.
+var clientTools = map[string]bool{"psql": true, "pg_dump": true, "pg_dumpall": true, "pg_restore": true, "pg_isready": true, "pgbench": true, "pg_basebackup": true, "sh": true, "bash": true, "/bin/sh": true, "/bin/bash": true}
+
+// runsServer reports whether a service on a PostgreSQL image runs the
+// server: its own entrypoint and a command that is the server or its flags,
+// not a client tool or a shell script.
+func runsServer(svc types.ServiceConfig) bool {
+	if ep := svc.Entrypoint; len(ep) > 0 {
+		first := filepath.Base(ep[0])
+		if !strings.Contains(first, "entrypoint") && first != "postgres" {
+			return false
+		}
+	}
+	if cmd := svc.Command; len(cmd) > 0 {
+		first := cmd[0]
+		if clientTools[first] || clientTools[filepath.Base(first)] {
+			text := strings.Join(cmd, " ")
+			return strings.Contains(text, "docker-entrypoint") || strings.Contains(text, "exec postgres")
+		}
+	}
+	return true
 }

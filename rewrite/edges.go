@@ -42,6 +42,7 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 			continue
 		}
 		links := linkAliases(pl.p.model.Services[name])
+		pl.warnCommand(name, dbs, links)
 		for _, v := range pl.p.serviceEnv(name) {
 			if fixed := fixFactoryArg(v.raw); fixed != v.raw {
 				m, err := interp.Mask(fixed)
@@ -293,4 +294,39 @@ func unknownURL(val string, dbs []*dbService, links map[string]string) *dbServic
 func mentionsRails(svc types.ServiceConfig) bool {
 	text := strings.ToLower(svc.Image + " " + strings.Join(svc.Command, " ") + " " + strings.Join(svc.Entrypoint, " "))
 	return strings.Contains(text, "rails")
+}
+
+// warnCommand reports connection strings written into command: or
+// entrypoint: (often inside a shell script): the tool cannot edit them
+// safely, so it says where they are and what to write.
+func (pl *planner) warnCommand(service string, dbs []*dbService, links map[string]string) {
+	svc := pl.p.model.Services[service]
+	src, node := pl.p.serviceNode(service)
+	for _, key := range []string{"command", "entrypoint"} {
+		args := svc.Command
+		if key == "entrypoint" {
+			args = svc.Entrypoint
+		}
+		for _, a := range args {
+			for _, w := range strings.FieldsFunc(a, func(r rune) bool { return r == ' ' || r == '"' || r == '\'' || r == '\n' }) {
+				if k, v, ok := strings.Cut(w, "="); ok && strings.HasPrefix(k, "-") {
+					w = v // --db=postgres://...
+				}
+				hosts, dialect, socket := classify(w)
+				if dialect == "" || socket {
+					if db := unknownURL(w, dbs, links); db == nil {
+						continue
+					}
+				}
+				for _, h := range hosts {
+					if db := dbForHost(dbs, h, links); db != nil {
+						kn, _ := ownKey(node, key)
+						pl.warnAt(src, kn, "UDS127", service, key,
+							fmt.Sprintf("%s's %s holds a connection to %s (%s); the tool does not edit commands: point it at the socket in %s by hand, or move it to environment:", service, key, db.name, redact(dialect, w), pl.opts.MountPath))
+						return
+					}
+				}
+			}
+		}
+	}
 }
