@@ -102,12 +102,20 @@ func Analyze(rounds []Round) (*Report, error) {
 
 // VerdictLine is the verdict in words with the effect size, e.g. "socket
 // faster: +14.2% queries/s (95% CI +11.0% to +17.3%)".
-func (r *Report) VerdictLine() string {
-	ci := fmt.Sprintf("95%% CI %+.1f%% to %+.1f%%", 100*(r.Ratio.Low-1), 100*(r.Ratio.High-1))
-	if r.Verdict == NoDifference {
-		return fmt.Sprintf("no measurable difference (socket %+.1f%% queries/s, %s, includes 0)", 100*(r.Ratio.Estimate-1), ci)
+func (r *Report) VerdictLine() string { return DescribeRatio(r.Ratio, r.Verdict, "queries/s") }
+
+// DescribeRatio words a socket/TCP throughput ratio interval and its
+// verdict as a signed percentage change of unit (e.g. "queries/s",
+// "requests/s"): "socket faster: +14.2% queries/s (95% CI +11.0% to
+// +17.3%)", or "no measurable difference (socket +1.0% queries/s, 95% CI
+// -3.0% to +5.0%, includes 0)" when v is NoDifference. Other benchmarks
+// (package benchhttp) share it so every report words a verdict alike.
+func DescribeRatio(iv Interval, v Verdict, unit string) string {
+	ci := fmt.Sprintf("95%% CI %+.1f%% to %+.1f%%", 100*(iv.Low-1), 100*(iv.High-1))
+	if v == NoDifference {
+		return fmt.Sprintf("no measurable difference (socket %+.1f%% %s, %s, includes 0)", 100*(iv.Estimate-1), unit, ci)
 	}
-	return fmt.Sprintf("%s: %+.1f%% queries/s (%s)", r.Verdict, 100*(r.Ratio.Estimate-1), ci)
+	return fmt.Sprintf("%s: %+.1f%% %s (%s)", v, 100*(iv.Estimate-1), unit, ci)
 }
 
 // Formats lists the --format values Render accepts.
@@ -125,7 +133,7 @@ func (r *Report) Render(w io.Writer, format string) error {
 		if err != nil {
 			return err
 		}
-		t, err := template.New(format).Funcs(template.FuncMap{"us": formatUS, "nan": math.NaN}).Parse(layout)
+		t, err := template.New(format).Funcs(template.FuncMap{"us": FormatUS, "nan": math.NaN}).Parse(layout)
 		if err != nil {
 			return err
 		}
@@ -134,8 +142,10 @@ func (r *Report) Render(w io.Writer, format string) error {
 	return fmt.Errorf("unknown format %q (%s)", format, strings.Join(Formats, ", "))
 }
 
-// formatUS right-aligns a microsecond figure in 10 columns; "n/a" for NaN.
-func formatUS(v float64) string {
+// FormatUS right-aligns a microsecond figure v in 10 columns with one
+// decimal ("     123.4"); "n/a", right-aligned, for NaN (a client that
+// reports no quantiles). Report layouts use it as the template function us.
+func FormatUS(v float64) string {
 	if math.IsNaN(v) {
 		return fmt.Sprintf("%10s", "n/a")
 	}

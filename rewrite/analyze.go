@@ -116,6 +116,12 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 			continue
 		}
 		db := &dbService{name: name, family: fam.Name, socketDir: fam.SocketDir, port: serverPort(svc), svc: svc}
+		if d := socketDirSetting(svc); d != "" {
+			db.socketDir = d
+		}
+		if n, ok := bitnamiPort(svc); ok && fam.Name == familyBitnami.Name {
+			db.port = n
+		}
 		if opts.SocketDir != "" {
 			db.socketDir = opts.SocketDir
 		}

@@ -86,6 +86,10 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 					fmt.Sprintf("%s lists several hosts for failover; a Unix socket reaches one server on this host and cannot fail over, so the value is left on TCP", v.key))
 				continue
 			}
+			if p := urlPort(v.value, dialect); p != 0 && p != hit.port {
+				pl.warnFile(v.file, v.line, v.col, "UDS128", name, v.key,
+					fmt.Sprintf("%s/%s names port %d, but %s listens on %d as far as the compose file says (command, PGPORT): the socket file is named .s.PGSQL.%d; if the server is configured elsewhere (a mounted postgresql.conf, config_file), rerun with the right setup", name, v.key, p, hit.name, hit.port, hit.port))
+			}
 			out = append(out, &edge{v: v, dialect: dialect, db: hit})
 		}
 	}
@@ -329,4 +333,30 @@ func (pl *planner) warnCommand(service string, dbs []*dbService, links map[strin
 			}
 		}
 	}
+}
+
+// urlPort returns the port a TCP connection value names, or 0.
+func urlPort(val, dialect string) int {
+	var p string
+	switch dialect {
+	case DialectJDBC:
+		if u, err := jdbc.Parse(val); err == nil && len(u.Hosts) == 1 {
+			p = u.Hosts[0].Port
+		}
+	case DialectURI:
+		if u, err := libpq.ParseURI(val); err == nil {
+			if len(u.Hosts) == 1 {
+				p = u.Hosts[0].Port
+			}
+			if q, ok := u.Param("port"); ok {
+				p = q
+			}
+		}
+	case DialectDSN:
+		if d, err := libpq.ParseDSN(val); err == nil {
+			p, _ = d.Get("port")
+		}
+	}
+	n, _ := atoiPort(p)
+	return n
 }

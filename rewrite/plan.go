@@ -22,15 +22,16 @@ type planner struct {
 	findings []Finding
 	changes  []Change
 
-	edited   map[*yaml.Node]bool            // scalars already rewritten (anchors are shared)
-	appended map[*yaml.Node]map[string]bool // items appended per sequence
-	newKeys  []*pendingKey                  // volumes: keys to add, written by finish
-	topAdded map[string]bool
-	newTop   map[*Source][]string // volumes for a top-level section to create
-	javaWarn map[string]bool
-	dbs      []*dbService
-	extra    []FileResult         // files other than the compose files, in edit order
-	dropTop  map[*Source][]string // revert: top-level volumes to remove
+	edited      map[*yaml.Node]bool            // scalars already rewritten (anchors are shared)
+	appended    map[*yaml.Node]map[string]bool // items appended per sequence
+	newKeys     []*pendingKey                  // volumes: keys to add, written by finish
+	clientPaths map[string][]string            // socket mount paths given to each client in this run
+	topAdded    map[string]bool
+	newTop      map[*Source][]string // volumes for a top-level section to create
+	javaWarn    map[string]bool
+	dbs         []*dbService
+	extra       []FileResult         // files other than the compose files, in edit order
+	dropTop     map[*Source][]string // revert: top-level volumes to remove
 
 	fileEdits map[string]*fileEdits // edits of non-compose files (env files)
 	fileOrder []string
@@ -39,7 +40,7 @@ type planner struct {
 func newPlanner(p *project, opts Options) *planner {
 	return &planner{p: p, opts: opts,
 		edited: map[*yaml.Node]bool{}, appended: map[*yaml.Node]map[string]bool{},
-		topAdded: map[string]bool{}, newTop: map[*Source][]string{}, javaWarn: map[string]bool{}}
+		topAdded: map[string]bool{}, clientPaths: map[string][]string{}, newTop: map[*Source][]string{}, javaWarn: map[string]bool{}}
 }
 
 func (pl *planner) add(e edit) {
@@ -97,7 +98,6 @@ func (pl *planner) prepareDB(db *dbService) {
 	if pl.opts.BindMount != "" {
 		db.volume, db.bind = pl.opts.BindMount, true
 	}
-	pl.dropTmpfs(db, src, node, ms)
 	for i := range ms {
 		m := ms[i]
 		if m.target != path.Clean(db.socketDir) || m.source == "" {
@@ -173,6 +173,10 @@ func (pl *planner) replaceScalar(src *Source, n *yaml.Node, prefix, v string, in
 func (pl *planner) migrateDB(db *dbService, edges []*edge) {
 	dbSrc, dbNode := pl.p.serviceNode(db.name)
 	if db.existing == nil {
+		_, ms := pl.p.mounts(dbSrc, dbNode)
+		pl.dropTmpfs(db, dbSrc, dbNode, ms)
+	}
+	if db.existing == nil {
 		pl.addMount(dbSrc, dbNode, db.name, db.volume+":"+db.socketDir,
 			"read-write: Postgres creates its socket in "+db.socketDir)
 		if db.bind {
@@ -226,10 +230,20 @@ func (pl *planner) clientMount(db *dbService, client string) string {
 		}
 		taken[m.target] = true
 	}
+	for _, t := range pl.p.model.Services[client].Tmpfs {
+		d, _, _ := strings.Cut(t, ":")
+		taken[path.Clean(d)] = true
+	}
+	// Mounts this run already gave the client (a client of two databases
+	// needs two directories: one path cannot hold two volumes).
+	for _, t := range pl.clientPaths[client] {
+		taken[t] = true
+	}
 	mp := path.Clean(pl.opts.MountPath)
 	if taken[mp] {
 		mp = mp + "-" + db.name
 	}
+	pl.clientPaths[client] = append(pl.clientPaths[client], mp)
 	pl.addMount(src, node, client, db.volume+":"+mp+":ro",
 		"read-only is enough to connect to "+db.name+"'s socket")
 	return mp
@@ -352,10 +366,15 @@ func (pl *planner) putFile(p string, before, after []byte) {
 func (pl *planner) dropTmpfs(db *dbService, src *Source, node *yaml.Node, ms []mountRef) {
 	dir := path.Clean(db.socketDir)
 	found := false
-	for _, m := range ms {
-		if m.source == "" && m.target == dir && deref(m.node).Kind == yaml.MappingNode {
-			pl.removeItem(src, node, m)
-			found = true
+	_, seq := ownKey(node, "volumes")
+	seq = deref(seq)
+	for i, m := range ms {
+		if m.source == "" && m.target == dir && deref(m.node).Kind == yaml.MappingNode && seq != nil {
+			// The tmpfs entry becomes the socket volume, in place.
+			if pl.replaceItem(src, seq, deref(m.node), db.volume+":"+db.socketDir) {
+				db.existing = &ms[i]
+				found = true
+			}
 		}
 	}
 	if kn, v := ownKey(node, "tmpfs"); kn != nil {
@@ -381,7 +400,7 @@ func (pl *planner) dropTmpfs(db *dbService, src *Source, node *yaml.Node, ms []m
 	if found {
 		kn, _ := ownKey(deref(pl.servicesNode(src)), db.name)
 		pl.warnAt(src, kn, "UDS108", db.name, "tmpfs",
-			fmt.Sprintf("the tmpfs on %s is private to the %s container, so clients could never see the socket: replaced by the socket volume (read_only: true still holds for the rest of the file system)", db.socketDir, db.name))
+			fmt.Sprintf("the tmpfs on %s is private to the %s container, so clients could never see the socket: replaced by the socket volume", db.socketDir, db.name))
 		pl.changes = append(pl.changes, Change{Kind: "repair", File: src.Path, Service: db.name, Key: "tmpfs", Before: db.socketDir, After: "socket volume", Reason: "a tmpfs is not shared between containers"})
 	}
 }
@@ -446,4 +465,27 @@ func (pl *planner) warnPlacement(service string) {
 	kn, _ := ownKey(deref(pl.servicesNode(src)), service)
 	pl.warnAt(src, kn, "UDS126", service, "deploy",
 		service+" has Swarm placement (deploy.mode global or placement constraints): a Unix socket in a local volume reaches only containers on the same node, so keep the database and its clients on one node or stay on TCP")
+}
+
+// replaceItem swaps one item of a volumes list for a short-syntax entry:
+// a flow mapping {...} in place, a block item line for line.
+func (pl *planner) replaceItem(src *Source, seq, item *yaml.Node, text string) bool {
+	start := src.offset(item.Line, item.Column)
+	if item.Style&yaml.FlowStyle != 0 {
+		end := flowClose(src.Data, start)
+		if end < 0 {
+			return false
+		}
+		pl.add(edit{src: src, start: start, end: end + 1, text: text})
+		return true
+	}
+	if seq.Style&yaml.FlowStyle != 0 {
+		return false
+	}
+	// Block item "- type: tmpfs\n  target: ...": from its dash to its end.
+	first := item.Line
+	last := src.blockEnd(first, seq.Column, false)
+	pl.add(edit{src: src, start: src.lineStart[first-1], end: src.lineEndOffset(last),
+		text: src.withEOL(strings.Repeat(" ", seq.Column-1) + "- " + text + "\n")})
+	return true
 }

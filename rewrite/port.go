@@ -61,3 +61,44 @@ func settingValue(s, name string) string {
 	}
 	return strings.TrimSpace(v)
 }
+
+// socketDirSetting returns the first directory of unix_socket_directories
+// when the command sets it (-c unix_socket_directories=/a,/b or -k /a):
+// Postgres creates its socket in each, so sharing the first is enough.
+func socketDirSetting(svc types.ServiceConfig) string {
+	var words []string
+	for _, a := range append(append([]string{}, svc.Entrypoint...), svc.Command...) {
+		words = append(words, strings.Fields(a)...)
+	}
+	dir := ""
+	for i, w := range words {
+		next := ""
+		if i+1 < len(words) {
+			next = words[i+1]
+		}
+		var v string
+		switch {
+		case w == "-k":
+			v = next
+		case w == "-c" || w == "--set":
+			v = settingValue(next, "unix_socket_directories")
+		case strings.HasPrefix(w, "-c"):
+			v = settingValue(w[2:], "unix_socket_directories")
+		case strings.HasPrefix(w, "--unix_socket_directories="):
+			v = strings.TrimPrefix(w, "--unix_socket_directories=")
+		}
+		v = strings.Trim(v, `'"`)
+		if first, _, _ := strings.Cut(v, ","); strings.HasPrefix(strings.TrimSpace(first), "/") {
+			dir = strings.TrimSpace(first)
+		}
+	}
+	return dir
+}
+
+// bitnamiPort reads the Bitnami image's own port variable.
+func bitnamiPort(svc types.ServiceConfig) (int, bool) {
+	if v, ok := svc.Environment["POSTGRESQL_PORT_NUMBER"]; ok && v != nil {
+		return atoiPort(*v)
+	}
+	return 0, false
+}

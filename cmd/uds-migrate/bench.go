@@ -32,7 +32,7 @@ func benchCommand(stdout, stderr io.Writer) *cli.Command {
 	return &cli.Command{
 		Name:      "bench",
 		Usage:     "measure a workload over TCP and over the Unix socket, interleaved, and say which is faster",
-		UsageText: "uds-migrate bench [flags]\nuds-migrate bench --tcp DSN --socket-dir DIR [flags]\nuds-migrate bench --compose FILE [--service DB] [flags]",
+		UsageText: "uds-migrate bench [flags]\nuds-migrate bench http [flags]   (nginx → app server: see bench http --help)\nuds-migrate bench --tcp DSN --socket-dir DIR [flags]\nuds-migrate bench --compose FILE [--service DB] [flags]",
 		Description: `With no target flags, starts a throwaway PostgreSQL from the system
 binaries (apt-get install postgresql), benchmarks it both ways and removes
 it. TCP and socket runs alternate in rounds; the verdict is the median of
@@ -65,6 +65,9 @@ pgbench counts whole seconds, so --duration and --warmup round up there.`,
 			&cli.StringFlag{Name: "compose-dir", Usage: "with --compose: write the override and scripts here and keep them (default: a temporary directory, removed)"},
 		},
 		Action: func(c *cli.Context) error { return benchAction(c, stdout, stderr) },
+		// `bench` alone stays the database benchmark; `bench http` is
+		// the reverse-proxy one (bench_http.go).
+		Subcommands: []*cli.Command{benchHTTPCommand(stdout, stderr)},
 	}
 }
 
