@@ -3,7 +3,6 @@ package rewrite
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -199,7 +198,7 @@ func (p *project) readFile(path string) ([]byte, error) {
 	if p.read != nil {
 		return p.read(path)
 	}
-	return os.ReadFile(path)
+	return readRegular(path)
 }
 
 // envFileVars parses one env file: values as compose's dotenv computes them,

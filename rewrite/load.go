@@ -54,6 +54,9 @@ func load(ctx context.Context, inputs []Input, opts Options) (*project, error) {
 		}
 		p.sources = append(p.sources, src)
 	}
+	if err := checkFileRefs(p.sources, opts.ProjectDir); err != nil {
+		return nil, err
+	}
 	model, env, origin, err := loadModelSafely(ctx, inputs, opts)
 	if err != nil {
 		return nil, composeError(p.sources, err)
@@ -130,7 +133,7 @@ func interpolationEnv(dir string, opts Options) (env, origin map[string]string, 
 	}
 	read := opts.ReadFile
 	if read == nil {
-		read = os.ReadFile
+		read = readRegular
 	}
 	for _, f := range files {
 		data, err := read(f)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 )
@@ -187,6 +186,6 @@ func overlay(files []FileResult, next func(string) ([]byte, error)) func(string)
 		if next != nil {
 			return next(p)
 		}
-		return os.ReadFile(p)
+		return readRegular(p)
 	}
 }

@@ -5,7 +5,6 @@ import (
 
 	"fmt"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
-	"os"
 	"path"
 	"regexp"
 	"slices"
@@ -344,7 +343,7 @@ func (pl *planner) readFile(p string) ([]byte, error) {
 	if pl.opts.ReadFile != nil {
 		return pl.opts.ReadFile(p)
 	}
-	return os.ReadFile(p)
+	return readRegular(p)
 }
 
 // putFile records new content for a file that is not a compose file; p is

@@ -108,6 +108,7 @@ func underAny(p string, dirs []string) bool {
 // templates/*.template into conf.d) and sites-enabled entries of a
 // directory, in lexical order. A missing source gives none.
 func confPaths(host string) []string {
+	const maxConfWalk = 10_000
 	fi, err := os.Stat(host)
 	if err != nil {
 		return nil
@@ -116,8 +117,18 @@ func confPaths(host string) []string {
 		return []string{host}
 	}
 	var out []string
+	// A bind mount may name any host directory, / included (FuzzMigrate):
+	// look at most maxConfWalk entries and 3 levels deep (conf.d/,
+	// sites-enabled/, templates/), and read regular files only.
+	seen := 0
 	filepath.WalkDir(host, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+		if seen++; seen > maxConfWalk {
+			return fs.SkipAll
+		}
+		if rel, _ := filepath.Rel(host, p); err == nil && d.IsDir() && strings.Count(filepath.ToSlash(rel), "/") >= 2 {
+			return fs.SkipDir
+		}
+		if err != nil || !d.Type().IsRegular() {
 			return nil
 		}
 		base, dir := d.Name(), path.Base(filepath.ToSlash(filepath.Dir(p)))

@@ -86,6 +86,28 @@ func readLimited(path string) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 }
 
+// readRegular reads a file the project refers to (env files, nginx and app
+// server configuration found through bind mounts) from the disk. It refuses
+// what is not a regular file (a FIFO would block, /dev/zero never ends) and
+// anything larger than MaxFileSize: a bind mount can name any host path.
+func readRegular(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	if fi.Size() > MaxFileSize {
+		return nil, tooLarge(path)
+	}
+	data, err := readLimited(path)
+	if err == nil && len(data) > MaxFileSize {
+		return nil, tooLarge(path)
+	}
+	return data, err
+}
+
 // yamlPrintable is the character set YAML 1.2 §5.1 allows in a stream,
 // exactly as yaml.v3's reader checks it (so no file it accepts is refused).
 func yamlPrintable(r rune) bool {
