@@ -18,7 +18,7 @@ import (
 )
 
 func migrateFlags() []cli.Flag {
-	return append(projectFlags(), outputFlags()...)
+	return append(append(projectFlags(), outputFlags()...), smokeFlags()...)
 }
 
 // outputFlags choose how a result is delivered.
@@ -110,7 +110,7 @@ func migrateAction(c *cli.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return &codeError{exitError, err}
 	}
-	return emit(c, res, "migrate", stdout, stderr)
+	return smokeAfterMigrate(c, res, emit(c, res, "migrate", stdout, stderr), stderr)
 }
 
 // emit prints findings and delivers a result the way the flags ask: the

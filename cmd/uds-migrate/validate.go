@@ -24,7 +24,7 @@ directory, two servers sharing one, sslmode=require with pgjdbc, a socket
 file mounted instead of its directory.
 
 Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable input.`,
-		Flags: projectFlags(),
+		Flags: append(projectFlags(), smokeFlags()...),
 		Action: func(c *cli.Context) error {
 			files, err := composeFiles(c)
 			if err != nil {
@@ -47,9 +47,9 @@ Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable inp
 			}
 			if errs > 0 {
 				fmt.Fprintf(stderr, "uds-migrate: %d error(s) in the socket setup\n", errs)
-				return &codeError{exitChanges, nil}
+				return smokeAfterValidate(c, inputs, &codeError{exitChanges, nil}, stderr)
 			}
-			return nil
+			return smokeAfterValidate(c, inputs, nil, stderr)
 		},
 	}
 }
