@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -50,6 +51,9 @@ type envEntry struct {
 	node   *yaml.Node
 	prefix string
 	inFlow bool
+	// passthrough is a list item "- KEY" with no value: compose takes the
+	// value from the environment it interpolates with.
+	passthrough bool
 }
 
 // serviceNode finds the YAML mapping of a service in the last source that
@@ -95,6 +99,12 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 			known := slices.Sorted(mapsKeys(p.model.Services))
 			return nil, &PosError{File: src.Path, Line: kn.Line, Col: kn.Column, Msg: fmt.Sprintf("--db %s: no such service (services: %s)", name, strings.Join(known, ", "))}
 		}
+	}
+	if err := p.checkOptions(opts); err != nil {
+		return nil, err
+	}
+	if err := p.checkVolumeFlag(opts); err != nil {
+		return nil, err
 	}
 	var dbs []*dbService
 	for _, name := range p.serviceOrder() {
@@ -210,6 +220,7 @@ func envEntries(svc *yaml.Node) []envEntry {
 			}
 			k, _, ok := strings.Cut(it.Value, "=")
 			if !ok {
+				out = append(out, envEntry{key: it.Value, node: it, inFlow: inFlow, passthrough: true})
 				continue
 			}
 			out = append(out, envEntry{key: k, node: it, prefix: k + "=", inFlow: inFlow})
@@ -344,4 +355,58 @@ func runsServer(svc types.ServiceConfig) bool {
 		}
 	}
 	return true
+}
+
+// checkVolumeFlag refuses a --volume that the project already mounts for
+// something else (a data volume): the socket would land among the
+// database's files and every client would mount them.
+func (p *project) checkVolumeFlag(opts Options) error {
+	if opts.Volume == "" {
+		return nil
+	}
+	for _, name := range p.serviceOrder() {
+		src, node := p.serviceNode(name)
+		_, ms := p.mounts(src, node)
+		for _, m := range ms {
+			if m.source != opts.Volume || m.bind {
+				continue
+			}
+			if fam, ok := familyOf(p.model.Services[name].Image); ok && m.target == path.Clean(fam.SocketDir) {
+				continue
+			}
+			if strings.HasPrefix(m.target, path.Clean(opts.MountPath)) {
+				continue
+			}
+			n := deref(m.node)
+			return &PosError{File: src.Path, Line: n.Line, Col: n.Column,
+				Msg: fmt.Sprintf("--volume %s: %s already mounts that volume at %s; the socket volume must be a volume of its own", opts.Volume, name, m.target)}
+		}
+	}
+	return nil
+}
+
+// volumeNameRE is compose's rule for volume names.
+var volumeNameRE = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`)
+
+// checkOptions rejects flag values that would produce a broken project.
+func (p *project) checkOptions(opts Options) error {
+	src := p.sources[0]
+	bad := func(format string, a ...any) error { return &PosError{File: src.Path, Msg: fmt.Sprintf(format, a...)} }
+	if mp := path.Clean(opts.MountPath); !path.IsAbs(opts.MountPath) || mp == "/" {
+		return bad("--mount-path %q: want an absolute directory other than /", opts.MountPath)
+	}
+	if opts.SocketDir != "" && (!path.IsAbs(opts.SocketDir) || path.Clean(opts.SocketDir) == "/") {
+		return bad("--socket-dir %q: want an absolute directory other than /", opts.SocketDir)
+	}
+	if opts.Volume != "" && !volumeNameRE.MatchString(opts.Volume) {
+		return bad("--volume %q: a volume name is letters, digits, _, . and - (starting with a letter or digit)", opts.Volume)
+	}
+	for _, list := range [][]string{opts.Only, opts.Exclude} {
+		for _, name := range list {
+			if _, ok := p.model.Services[name]; !ok {
+				return bad("--only/--exclude %s: no such service (services: %s)", name, strings.Join(slices.Sorted(mapsKeys(p.model.Services)), ", "))
+			}
+		}
+	}
+	return nil
 }

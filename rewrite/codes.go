@@ -21,6 +21,8 @@ var codeTitles = map[string]string{
 	"UDS126": "service placed on several hosts (Swarm): a socket reaches one host only",
 	"UDS127": "connection string inside command:/entrypoint: left unchanged",
 	"UDS128": "client names a port the compose file does not show the server listening on",
+	"UDS213": "asyncpg URL with a host and ?host= (asyncpg stays on TCP)",
+	"UDS214": "two volumes mounted at one path in a service",
 	"UDS110": "multi-host URL left on TCP (a socket cannot fail over)",
 	"UDS111": "value or mapping the tool cannot edit exactly",
 	"UDS201": "single-$ $FactoryArg interpolates to empty",

@@ -13,6 +13,9 @@ import (
 const (
 	DialectR2DBC  = "r2dbc"
 	DialectNpgsql = "npgsql"
+	// DialectPDO is PHP's PDO_PGSQL DSN, "pgsql:host=db;port=5432;dbname=app";
+	// PDO hands host to libpq, which takes a directory for a socket.
+	DialectPDO = "pdo-pgsql"
 )
 
 var r2dbcPrefixes = []string{"r2dbc:postgresql://", "r2dbc:pool:postgresql://", "r2dbcs:postgresql://"}
@@ -86,7 +89,7 @@ func npgsqlParse(s string) ([]npgsqlPair, bool) {
 		switch key {
 		case "host", "server":
 			host = true
-		case "database", "username", "user id", "userid", "user", "password":
+		case "database", "dbname", "username", "user id", "userid", "user", "password":
 			other = true
 		}
 		vstart := off + len(k) + 1

@@ -122,7 +122,12 @@ func classify(val string) (hosts []string, dialect string, socket bool) {
 			return nil, DialectURI, true
 		}
 		for _, h := range u.Hosts {
-			hosts = append(hosts, h.Name)
+			if h.Name != "" {
+				hosts = append(hosts, h.Name)
+			}
+		}
+		if h, ok := u.Param("host"); ok && len(hosts) == 0 {
+			hosts = strings.Split(h, ",") // postgres:///app?host=db
 		}
 		return hosts, DialectURI, false
 	case strings.HasPrefix(val, "r2dbc"):
@@ -150,6 +155,12 @@ func classify(val string) (hosts []string, dialect string, socket bool) {
 			hosts = append(hosts, strings.TrimSpace(x))
 		}
 		return hosts, DialectDSN, false
+	}
+	if rest, ok := strings.CutPrefix(val, "pgsql:"); ok {
+		if h, ok := npgsqlHost(rest); ok {
+			return strings.Split(h, ","), DialectPDO, strings.HasPrefix(h, "/")
+		}
+		return nil, "", false
 	}
 	if h, ok := npgsqlHost(val); ok {
 		if strings.HasPrefix(h, "/") {
@@ -240,6 +251,9 @@ func toSocket(dialect, value, dir string, port int) (string, []note, error) {
 		return r2dbcToSocket(value, dir, port)
 	case DialectNpgsql:
 		return npgsqlToSocket(value, dir, port)
+	case DialectPDO:
+		out, notes, err := npgsqlToSocket(strings.TrimPrefix(value, "pgsql:"), dir, port)
+		return "pgsql:" + out, notes, err
 	}
 	return "", nil, fmt.Errorf("unknown dialect %q", dialect)
 }
@@ -249,7 +263,7 @@ func redact(dialect, s string) string {
 	switch dialect {
 	case DialectJDBC:
 		return jdbc.Redact(s)
-	case DialectNpgsql:
+	case DialectNpgsql, DialectPDO:
 		return npgsqlPasswordRE.ReplaceAllString(s, "${1}****")
 	case DialectR2DBC:
 		for _, p := range r2dbcPrefixes {
@@ -297,7 +311,15 @@ func unknownURL(val string, dbs []*dbService, links map[string]string) *dbServic
 // mentionsRails guesses a Rails app from its image or command.
 func mentionsRails(svc types.ServiceConfig) bool {
 	text := strings.ToLower(svc.Image + " " + strings.Join(svc.Command, " ") + " " + strings.Join(svc.Entrypoint, " "))
-	return strings.Contains(text, "rails")
+	if strings.Contains(text, "rails") {
+		return true
+	}
+	for _, k := range []string{"RAILS_ENV", "RAILS_MASTER_KEY", "RAILS_LOG_TO_STDOUT"} {
+		if _, ok := svc.Environment[k]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // warnCommand reports connection strings written into command: or

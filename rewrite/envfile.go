@@ -81,6 +81,10 @@ func (p *project) yamlEnv(name string, src *Source, node *yaml.Node, seen map[st
 		}
 		seen[e.key] = true
 		raw := strings.TrimPrefix(e.node.Value, e.prefix)
+		if e.passthrough {
+			// Same meaning as KEY: ${KEY}; never edited in place.
+			raw = "${" + e.key + "}"
+		}
 		val, err := p.interpolate(raw)
 		if err != nil {
 			continue

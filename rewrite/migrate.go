@@ -116,7 +116,13 @@ func (pl *planner) externalHint() string {
 	for _, name := range pl.p.serviceOrder() {
 		for _, v := range pl.p.serviceEnv(name) {
 			if hosts, dialect, socket := classify(v.value); dialect != "" && !socket && len(hosts) > 0 {
-				hits = append(hits, fmt.Sprintf("%s/%s points at %s, outside this project", name, v.key, strings.Join(hosts, ",")))
+				where := "outside this project"
+				for _, h := range hosts {
+					if _, ok := pl.p.model.Services[h]; ok {
+						where = fmt.Sprintf("the service %s, whose image is not a PostgreSQL image the tool knows: name it with --db %s (and --socket-dir when its socket is not in /var/run/postgresql)", h, h)
+					}
+				}
+				hits = append(hits, fmt.Sprintf("%s/%s points at %s, %s", name, v.key, strings.Join(hosts, ","), strings.TrimPrefix(where, "the ")))
 			}
 		}
 	}

@@ -100,7 +100,9 @@ func (pl *planner) revertDB(db *dbService) {
 			}
 		}
 	}
-	if users > 0 {
+	if users > 0 || !pl.plainVolume(sock.source) {
+		// Still used, or a volume the user configured (external, name,
+		// driver): it was there before the migration, so it stays.
 		return
 	}
 	pl.removeItem(dbSrc, dbNode, *sock)
@@ -190,6 +192,13 @@ func socketPathOf(val, dialect string) string {
 func (pl *planner) removeItem(src *Source, svc *yaml.Node, m mountRef) {
 	kn, seq := ownKey(svc, "volumes")
 	seq = deref(seq)
+	if kn != nil && seq != nil && seq.Kind == yaml.SequenceNode && seq.Style&yaml.FlowStyle != 0 && m.src == src && len(seq.Content) == 1 && seq.Content[0] == m.node {
+		// [a] → []: the list was there before the migration filled it.
+		if sp, err := src.scalarSpan(m.node, true); err == nil {
+			pl.add(edit{src: src, start: sp.Start, end: sp.End})
+			return
+		}
+	}
 	if kn != nil && seq != nil && seq.Kind == yaml.SequenceNode && seq.Style&yaml.FlowStyle != 0 && m.src == src && len(seq.Content) > 1 {
 		// [a, b]: remove ", b" (or "a, ") so the list keeps its own spacing.
 		for i, it := range seq.Content {
@@ -264,4 +273,17 @@ func (s *Source) lastContentLine() int {
 		}
 	}
 	return 0
+}
+
+// plainVolume reports whether a top-level volume is declared without
+// options (name: or name: {}), the way the migration declares it.
+func (pl *planner) plainVolume(name string) bool {
+	for _, src := range pl.p.sources {
+		_, vols := ownKey(src.Root, "volumes")
+		if _, v := ownKey(deref(vols), name); v != nil {
+			v = deref(v)
+			return (v.Kind == yaml.ScalarNode && v.Tag == "!!null") || (v.Kind == yaml.MappingNode && len(v.Content) == 0)
+		}
+	}
+	return true
 }

@@ -90,6 +90,17 @@ func (v *validator) run() {
 					"the socket file is mounted instead of its directory: the mount goes stale when Postgres restarts (\"Connection refused\"); mount the directory")
 			}
 		}
+		targets := map[string]string{}
+		for _, m := range ms {
+			if other, ok := targets[m.target]; ok && m.source != "" && other != m.source {
+				n := deref(m.node)
+				v.add(src, n.Line, n.Column, SevError, "UDS214", name, "volumes",
+					fmt.Sprintf("%s mounts both %s and %s at %s: one path holds one volume (compose keeps the last), so a client of two databases needs two directories", name, other, m.source, m.target))
+			}
+			if m.source != "" {
+				targets[m.target] = m.source
+			}
+		}
 		if isDB[name] {
 			continue
 		}
@@ -160,6 +171,9 @@ func (v *validator) checkValue(service string, ent envVar, ms []mountRef) {
 		dir, ok := u.SocketDir()
 		if !ok {
 			return
+		}
+		if len(u.Hosts) == 1 && u.Hosts[0].Name != "" && strings.Contains(strings.ToLower(u.Scheme), "asyncpg") {
+			at(SevError, "UDS213", fmt.Sprintf("asyncpg reads ?host= only when the URL host is empty: %s@%s/... stays on TCP; write %s://USER@/DB?host=%s", u.Scheme, u.Hosts[0].Name, u.Scheme, dir))
 		}
 		port, _ := u.Param("port")
 		sockFile = v.libpqSocket(at, dir, port)
