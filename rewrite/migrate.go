@@ -36,7 +36,17 @@ func Migrate(ctx context.Context, inputs []Input, opts Options) (*Result, error)
 		}
 	}
 	if len(bad) > 0 {
-		return nil, &ValidationError{Findings: bad}
+		// Say whether the input already had these problems: then it is the
+		// input to fix (or a value shared with an excluded service).
+		ve := &ValidationError{Findings: bad}
+		if before, err := Validate(ctx, inputs, opts); err == nil {
+			for _, f := range before {
+				if f.Severity == SevError {
+					ve.InInput = true
+				}
+			}
+		}
+		return nil, ve
 	}
 	if !res.Changed() {
 		return res, nil
@@ -169,11 +179,18 @@ func sortFindings(srcs []*Source, fs []Finding) {
 
 // ValidationError is returned when the migrated output would still be a
 // broken socket setup; Findings say where and why.
-type ValidationError struct{ Findings []Finding }
+type ValidationError struct {
+	Findings []Finding
+	InInput  bool // the input already failed validation
+}
 
 func (e *ValidationError) Error() string {
 	var b strings.Builder
-	b.WriteString("the migrated output fails validation, nothing printed:")
+	if e.InInput {
+		b.WriteString("the input's socket setup is already broken and the migration does not repair it (run uds-migrate validate on the input); nothing printed:")
+	} else {
+		b.WriteString("the migrated output fails validation (a value shared with a service left on TCP, through an anchor, extends or an env file, is a common cause), nothing printed:")
+	}
 	for _, f := range e.Findings {
 		b.WriteString("\n" + f.String())
 	}

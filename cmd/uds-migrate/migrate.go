@@ -64,6 +64,15 @@ func composeFiles(c *cli.Context) ([]string, error) {
 	}
 	for _, name := range []string{"compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml"} {
 		if _, err := os.Stat(name); err == nil {
+			// docker compose also loads the matching override file when no
+			// -f is given; so must the migration, or the app stays on TCP.
+			ext := filepath.Ext(name)
+			base := strings.TrimSuffix(name, ext)
+			for _, o := range []string{base + ".override.yaml", base + ".override.yml"} {
+				if _, err := os.Stat(o); err == nil {
+					return []string{name, o}, nil
+				}
+			}
 			return []string{name}, nil
 		}
 	}
@@ -137,7 +146,8 @@ func emit(c *cli.Context, res *rewrite.Result, verb string, stdout, stderr io.Wr
 	case showDiff:
 		for _, f := range res.Files {
 			if f.Changed {
-				name := filepath.ToSlash(filepath.Clean(f.Path))
+				// git apply takes a/ and b/ paths relative to where it runs.
+				name := strings.TrimPrefix(filepath.ToSlash(filepath.Clean(f.Path)), "/")
 				stdout.Write(diff.Diff("a/"+name, f.Before, "b/"+name, f.After))
 			}
 		}
