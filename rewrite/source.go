@@ -211,6 +211,16 @@ func (s *Source) blockEnd(first, col int, dashContinues bool) int {
 		}
 		break
 	}
+	// A comment indented like the block's content right after it (a
+	// commented-out entry) stays with the block: what is inserted after the
+	// block goes below it.
+	for n := last + 1; n <= s.Lines(); n++ {
+		t := strings.TrimSpace(s.line(n))
+		if !strings.HasPrefix(t, "#") || s.indentOf(n) <= col-1 {
+			break
+		}
+		last = n
+	}
 	return last
 }
 
