@@ -29,9 +29,9 @@ type staged struct {
 // untouched: a missing, non-regular or read-only (no w bit, even for root)
 // target is reported before any temporary file is made; a temporary file
 // that cannot be created, written or synced (full disk, a directory no one
-// may write) before any target is replaced; only a failing rename, which
-// within one directory needs a vanished directory or a racing writer, can
-// leave some files replaced, and its error says how many.
+// may write) before any target is replaced; a rename that fails half-way
+// (a vanished directory, a racing writer) puts the files already replaced
+// back from hard links taken before the first rename.
 func WriteAll(files []File) error {
 	st := make([]staged, 0, len(files))
 	for _, f := range files {
@@ -56,16 +56,42 @@ func WriteAll(files []File) error {
 		}
 		st[i].tmp = tmp
 	}
+	// Keep a hard link to each original beside it, so a rename that fails
+	// half-way can put back the files already replaced (a file that cannot
+	// be linked, such as an immutable one, is refused here, before any
+	// change).
+	backups := make([]string, len(st))
+	dropBackups := func() {
+		for _, b := range backups {
+			if b != "" {
+				os.Remove(b)
+			}
+		}
+	}
+	for i, s := range st {
+		b := s.tmp + ".orig"
+		if err := os.Link(s.target, b); err != nil {
+			cleanup()
+			dropBackups()
+			return fmt.Errorf("%s: %w", files[i].Path, err)
+		}
+		backups[i] = b
+	}
 	for i, s := range st {
 		if err := os.Rename(s.tmp, s.target); err != nil {
-			// Nothing earlier can be undone atomically, so say exactly
-			// what happened.
 			for _, rest := range st[i:] {
 				os.Remove(rest.tmp)
 			}
-			return fmt.Errorf("%s: %w (%d of %d files were already replaced)", s.target, err, i, len(st))
+			for j := i - 1; j >= 0; j-- {
+				if rerr := os.Rename(backups[j], st[j].target); rerr == nil {
+					backups[j] = ""
+				}
+			}
+			dropBackups()
+			return fmt.Errorf("%s: %w (the %d file(s) already replaced were restored)", s.target, err, i)
 		}
 	}
+	dropBackups()
 	// The renames are durable once their directories are synced; a failure
 	// here changes nothing that was written, so it is not reported.
 	synced := map[string]bool{}
