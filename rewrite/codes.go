@@ -23,6 +23,7 @@ var codeTitles = map[string]string{
 	"UDS128": "client names a port the compose file does not show the server listening on",
 	"UDS213": "asyncpg URL with a host and ?host= (asyncpg stays on TCP)",
 	"UDS214": "two volumes mounted at one path in a service",
+	"UDS129": "an existing JDBC socketFactory was replaced by junixsocket's",
 	"UDS110": "multi-host URL left on TCP (a socket cannot fail over)",
 	"UDS111": "value or mapping the tool cannot edit exactly",
 	"UDS201": "single-$ $FactoryArg interpolates to empty",

@@ -86,6 +86,14 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 					fmt.Sprintf("%s lists several hosts for failover; a Unix socket reaches one server on this host and cannot fail over, so the value is left on TCP", v.key))
 				continue
 			}
+			if dialect == DialectJDBC {
+				if u, err := jdbc.Parse(v.value); err == nil {
+					if f, ok := u.Param("socketFactory"); ok {
+						pl.warnFile(v.file, v.line, v.col, "UDS129", name, v.key,
+							fmt.Sprintf("%s/%s had socketFactory=%s, which the junixsocket factory replaces; if the application relied on it (a proxy or TLS factory), keep it on TCP with --exclude %s", name, v.key, f, name))
+					}
+				}
+			}
 			if p := urlPort(v.value, dialect); p != 0 && p != hit.port {
 				pl.warnFile(v.file, v.line, v.col, "UDS128", name, v.key,
 					fmt.Sprintf("%s/%s names port %d, but %s listens on %d as far as the compose file says (command, PGPORT): the socket file is named .s.PGSQL.%d; if the server is configured elsewhere (a mounted postgresql.conf, config_file), rerun with the right setup", name, v.key, p, hit.name, hit.port, hit.port))
