@@ -398,6 +398,9 @@ func (p *project) checkOptions(opts Options) error {
 	if opts.SocketDir != "" && (!path.IsAbs(opts.SocketDir) || path.Clean(opts.SocketDir) == "/") {
 		return bad("--socket-dir %q: want an absolute directory other than /", opts.SocketDir)
 	}
+	if f := opts.JDBCFactory; f != "" && f != JDBCFactoryArg && f != JDBCFactoryURI && f != JDBCFactorySysprop {
+		return bad("--jdbc-factory %q: want factoryarg, uri or sysprop", f)
+	}
 	if opts.Volume != "" && !volumeNameRE.MatchString(opts.Volume) {
 		return bad("--volume %q: a volume name is letters, digits, _, . and - (starting with a letter or digit)", opts.Volume)
 	}

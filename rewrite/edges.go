@@ -190,6 +190,23 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		return
 	}
 	out, notes, err := toSocket(e.dialect, m.Value, mp, e.db.port)
+	sysprop := ""
+	if err == nil && e.dialect == DialectJDBC {
+		style := pl.opts.JDBCFactory
+		file := mp + "/.s.PGSQL." + strconv.Itoa(e.db.port)
+		if style == JDBCFactorySysprop {
+			// One JVM property per process: a second socket file in the
+			// same service keeps the $FactoryArg form.
+			if prev, ok := pl.sysprop[v.service]; ok && prev != file {
+				pl.warnFile(v.file, v.line, v.col, "UDS130", v.service, v.key,
+					fmt.Sprintf("%s already reaches %s through the JVM property; %s keeps the $FactoryArg form for %s", v.service, prev, v.key, file))
+				style = JDBCFactoryArg
+			} else {
+				sysprop = file
+			}
+		}
+		out, err = jdbcStyle(out, style)
+	}
 	if err != nil {
 		code := "UDS111"
 		if errors.Is(err, jdbc.ErrMultiHost) || errors.Is(err, libpq.ErrMultiHost) {
@@ -210,6 +227,10 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 	}
 	if !pl.setValue(v, m, out) {
 		return
+	}
+	if sysprop != "" && pl.sysprop[v.service] == "" {
+		pl.sysprop[v.service] = sysprop
+		pl.setJavaOpt(v, "-D"+sockdefaultProp+"="+sysprop)
 	}
 	for _, n := range notes {
 		pl.warnFile(v.file, v.line, v.col, n.Code, v.service, v.key, v.service+"/"+v.key+": "+n.Message)
@@ -389,4 +410,24 @@ func urlPort(val, dialect string) int {
 	}
 	n, _ := atoiPort(p)
 	return n
+}
+
+// setJavaOpt adds a JVM option to the service's JAVA_TOOL_OPTIONS (the JVM
+// reads it at start), creating the variable next to v when absent.
+func (pl *planner) setJavaOpt(v envVar, opt string) {
+	for _, o := range pl.p.serviceEnv(v.service) {
+		if o.key != "JAVA_TOOL_OPTIONS" {
+			continue
+		}
+		if strings.Contains(o.value, opt) {
+			return
+		}
+		m, err := interp.Mask(o.raw)
+		if err == nil && pl.setValue(o, m, strings.TrimSpace(m.Value+" "+opt)) {
+			return
+		}
+		pl.warnFile(o.file, o.line, o.col, "UDS111", v.service, "JAVA_TOOL_OPTIONS", "add "+opt+" to JAVA_TOOL_OPTIONS by hand")
+		return
+	}
+	pl.addEnvAfter(v, "JAVA_TOOL_OPTIONS", opt, "junixsocket's $SystemProperty factory reads the socket path from this JVM property")
 }

@@ -25,6 +25,7 @@ type planner struct {
 	appended    map[*yaml.Node]map[string]bool // items appended per sequence
 	newKeys     []*pendingKey                  // volumes: keys to add, written by finish
 	clientPaths map[string][]string            // socket mount paths given to each client in this run
+	sysprop     map[string]string              // --jdbc-factory sysprop: the socket file per service
 	topAdded    map[string]bool
 	newTop      map[*Source][]string // volumes for a top-level section to create
 	javaWarn    map[string]bool
@@ -39,7 +40,7 @@ type planner struct {
 func newPlanner(p *project, opts Options) *planner {
 	return &planner{p: p, opts: opts,
 		edited: map[*yaml.Node]bool{}, appended: map[*yaml.Node]map[string]bool{},
-		topAdded: map[string]bool{}, clientPaths: map[string][]string{}, newTop: map[*Source][]string{}, javaWarn: map[string]bool{}}
+		topAdded: map[string]bool{}, clientPaths: map[string][]string{}, sysprop: map[string]string{}, newTop: map[*Source][]string{}, javaWarn: map[string]bool{}}
 }
 
 func (pl *planner) add(e edit) {

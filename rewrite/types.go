@@ -43,6 +43,9 @@ type Options struct {
 	// POSTGRES_INITDB_ARGS=--auth-local=AuthLocal to official-image
 	// databases so socket connections need a password.
 	AuthLocal string
+	// JDBCFactory picks junixsocket's factory style for JDBC URLs:
+	// JDBCFactoryArg (default), JDBCFactoryURI or JDBCFactorySysprop.
+	JDBCFactory string
 	// Only restricts migration to these client services (empty: all).
 	Only []string
 	// Exclude leaves these client services alone.

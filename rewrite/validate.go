@@ -145,13 +145,20 @@ func (v *validator) checkValue(service string, ent envVar, ms []mountRef) {
 		if err != nil || !u.IsUnixSocket() {
 			return
 		}
+		factory, _ := u.Param("socketFactory")
 		for _, h := range u.Hosts {
-			if h.Name != "localhost" {
+			if h.Name != "localhost" && !strings.HasSuffix(factory, "$URIScheme") {
 				at(SevError, "UDS202",
 					fmt.Sprintf("junixsocket only connects to host localhost, not %q (\"Can only connect to endpoints of type AFUNIXSocketAddress\"); write jdbc:postgresql://localhost/...", h.Name))
 			}
 		}
-		sockFile, _ = u.Param("socketFactoryArg")
+		javaOpts := ""
+		for _, o := range v.p.serviceEnv(service) {
+			if o.key == "JAVA_TOOL_OPTIONS" {
+				javaOpts = o.value
+			}
+		}
+		sockFile, _ = jdbcSocketFile(u, javaOpts)
 		if !socketFileRE.MatchString(path.Base(sockFile)) {
 			at(SevError, "UDS203",
 				fmt.Sprintf("socketFactoryArg must name the socket file (%s/.s.PGSQL.<port>), not %q", strings.TrimSuffix(sockFile, "/"), sockFile))

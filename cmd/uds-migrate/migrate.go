@@ -43,6 +43,7 @@ func projectFlags() []cli.Flag {
 		&cli.StringFlag{Name: "socket-dir", Usage: "socket directory inside the database container, for images the tool does not know"},
 		&cli.StringFlag{Name: "bind-mount", Usage: "use this host folder as the socket directory instead of a named volume (warned: root-owned, not on macOS Docker Desktop)"},
 		&cli.StringFlag{Name: "auth-local", Usage: "add POSTGRES_INITDB_ARGS=--auth-local=METHOD (scram-sha-256, md5) so socket logins need a password (new data directories only)"},
+		&cli.StringFlag{Name: "jdbc-factory", Value: "factoryarg", Usage: "junixsocket factory for JDBC URLs: factoryarg (socketFactoryArg=FILE), uri (file:// host) or sysprop (JAVA_TOOL_OPTIONS)"},
 		&cli.StringSliceFlag{Name: "only", Usage: "migrate only these client services (repeatable)"},
 		&cli.StringSliceFlag{Name: "exclude", Usage: "leave these client services on TCP (repeatable)"},
 		&cli.BoolFlag{Name: "drop-tcp", Usage: "app servers behind nginx listen on the socket instead of their TCP port (default: both)"},
@@ -87,6 +88,7 @@ func options(c *cli.Context) rewrite.Options {
 	o.SocketDir = c.String("socket-dir")
 	o.BindMount = c.String("bind-mount")
 	o.AuthLocal = c.String("auth-local")
+	o.JDBCFactory = c.String("jdbc-factory")
 	o.Only = c.StringSlice("only")
 	o.Exclude = c.StringSlice("exclude")
 	o.DropTCP = c.Bool("drop-tcp")
