@@ -58,7 +58,7 @@ func checkBytes(path string, data []byte) error {
 			return bytePosError(path, data, off, fmt.Sprintf("invalid UTF-8 (byte 0x%02X): compose files are UTF-8 text", data[off]))
 		case r == 0:
 			return bytePosError(path, data, off, "NUL byte: this is a binary file or UTF-16 text without a byte order mark, not a UTF-8 compose file")
-		case !yamlPrintable(r) && !(off == 0 && r == '\uFEFF'):
+		case !yamlPrintable(r): // a byte order mark (U+FEFF) is printable
 			return bytePosError(path, data, off, fmt.Sprintf("control character U+%04X: YAML does not allow it (binary data?)", r))
 		case r == '\r' && (off+1 == len(data) || data[off+1] != '\n'):
 			return bytePosError(path, data, off, "carriage return without a line feed: YAML reads it as a line break, uds-migrate handles LF and CRLF line endings only (convert the file, e.g. with tr '\\r' '\\n')")
