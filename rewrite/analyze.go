@@ -126,6 +126,16 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 			continue
 		}
 		db := &dbService{name: name, family: fam.Name, socketDir: fam.SocketDir, port: serverPort(svc), svc: svc}
+		// A mounted postgresql.conf first; command-line settings override it,
+		// as they do in postgres.
+		if port, dir := p.confSettings(svc); port != 0 || dir != "" {
+			if port != 0 && !hasPortArg(svc) {
+				db.port = port
+			}
+			if dir != "" {
+				db.socketDir = dir
+			}
+		}
 		if d := socketDirSetting(svc); d != "" {
 			db.socketDir = d
 		}
@@ -412,4 +422,15 @@ func (p *project) checkOptions(opts Options) error {
 		}
 	}
 	return nil
+}
+
+// hasPortArg reports whether the command line or PGPORT sets the port.
+func hasPortArg(svc types.ServiceConfig) bool {
+	var probe types.ServiceConfig
+	probe.Command, probe.Entrypoint = svc.Command, svc.Entrypoint
+	if serverPort(probe) != 5432 {
+		return true
+	}
+	_, ok := svc.Environment["PGPORT"]
+	return ok
 }
