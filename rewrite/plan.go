@@ -70,6 +70,7 @@ func (pl *planner) run() error {
 		pl.prepareDB(db)
 	}
 	edges := pl.collectEdges(dbs)
+	pl.warnHidden(dbs, edges)
 	for _, db := range dbs {
 		var mine []*edge
 		for _, e := range edges {
