@@ -2,8 +2,10 @@ package rewrite
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -227,5 +229,19 @@ func TestSecondDocumentRefused(t *testing.T) {
 		if _, err := NewSource("t.yml", []byte(doc)); err != nil && strings.Contains(err.Error(), "second") {
 			t.Errorf("%q: %v", doc, err)
 		}
+	}
+}
+
+// TestDocumentEndMarker: a new top-level section goes before a document end
+// marker ("..."), not after it where YAML allows no content (the output
+// failed its own verification: internal error).
+func TestDocumentEndMarker(t *testing.T) {
+	doc := "services:\n  app:\n    image: a\n    environment:\n      U: postgres://db/x\n  db:\n    image: postgres\n...\n# end\n"
+	res, err := Migrate(context.Background(), []Input{{Path: filepath.Join(t.TempDir(), "compose.yml"), Data: []byte(doc)}}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := string(res.Files[0].After); !strings.HasSuffix(out, "volumes:\n  db-socket:\n...\n# end\n") {
+		t.Errorf("output:\n%s", out)
 	}
 }

@@ -155,5 +155,15 @@ func plainSafe(v string, inFlow bool) bool {
 		return false
 	}
 	val := n.Content[0].Content[1]
+	if inFlow {
+		// yaml.v3 reads a plain "x?host=..." differently inside [ ] (it
+		// refuses the ?): check the flow context itself.
+		if err := yaml.Unmarshal([]byte("k: ["+v+"]"), &n); err != nil || len(n.Content[0].Content[1].Content) != 1 {
+			return false
+		}
+		if fv := n.Content[0].Content[1].Content[0]; fv.Tag != "!!str" || fv.Value != v {
+			return false
+		}
+	}
 	return val.Kind == yaml.ScalarNode && val.Tag == "!!str" && val.Value == v
 }

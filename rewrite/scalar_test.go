@@ -63,6 +63,8 @@ func TestRenderScalarKeepsStyle(t *testing.T) {
 		{"it's", yaml.SingleQuotedStyle, false, `'it''s'`},
 		{"true", 0, false, `"true"`},
 		{"a\tb", 0, false, "a\tb"},
+		{"U=postgres:///x?host=/var/run/postgresql", 0, true, `"U=postgres:///x?host=/var/run/postgresql"`},
+		{"U=postgres:///x?host=/var/run/postgresql", 0, false, "U=postgres:///x?host=/var/run/postgresql"},
 		{"a\tb", yaml.DoubleQuotedStyle, false, "\"a\tb\""},
 		{"a\t#b", 0, false, "\"a\t#b\""},
 		{"a\t", 0, false, "\"a\t\""},

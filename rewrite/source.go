@@ -124,6 +124,24 @@ func (s *Source) syntaxError(err error) error {
 // counts).
 func (s *Source) Lines() int { return len(s.lineStart) }
 
+// docEndLine is the last line of the document: the file's last line, or the
+// line before a document end marker ("...") or an empty second document
+// ("---") at column 1, so text appended to the document stays in it.
+func (s *Source) docEndLine() int {
+	for n := 1; n <= s.Lines(); n++ {
+		l := s.line(n)
+		if n == 1 && s.bom > 0 {
+			l = l[s.bom:]
+		}
+		for _, m := range []string{"...", "---"} {
+			if rest, ok := strings.CutPrefix(l, m); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') && n > s.Root.Line {
+				return n - 1
+			}
+		}
+	}
+	return s.Lines()
+}
+
 // line returns line n (1-based) without its line ending.
 func (s *Source) line(n int) string {
 	if n < 1 || n > len(s.lineStart) {

@@ -156,7 +156,7 @@ func (pl *planner) finish() {
 		if pl.blankBetweenSections(src) {
 			text = "\n" + text
 		}
-		pl.insertAfterLine(src, src.Lines(), text)
+		pl.insertAfterLine(src, src.docEndLine(), text)
 	}
 }
 
