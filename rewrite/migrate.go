@@ -78,29 +78,11 @@ func migrateOnce(ctx context.Context, inputs []Input, opts Options) (*Result, er
 	if err := pl.run(); err != nil {
 		return nil, err
 	}
-	sortFindings(p.sources, pl.findings)
-	res := &Result{Changes: pl.changes, Findings: pl.findings}
-	for _, src := range p.sources {
-		out, err := apply(src, pl.edits)
-		if err != nil {
-			return nil, err
-		}
-		res.Files = append(res.Files, FileResult{Path: src.Path, Before: src.Data, After: out, Changed: !bytes.Equal(out, src.Data)})
+	res, err := pl.result()
+	if err != nil {
+		return nil, err
 	}
-	for _, src := range p.extSources {
-		out, err := apply(src, pl.edits)
-		if err != nil {
-			return nil, err
-		}
-		if !bytes.Equal(out, src.Data) {
-			res.Files = append(res.Files, FileResult{Path: src.Path, Before: src.Data, After: out, Changed: true})
-		}
-	}
-	res.Files = append(res.Files, pl.extra...)
 	dbs := pl.dbs
-	for _, db := range dbs {
-		res.DBs = append(res.DBs, DBInfo{Service: db.name, Family: db.family, SocketDir: db.socketDir, Port: db.port, Volume: db.volume, Names: db.names})
-	}
 	if !res.Changed() {
 		res.NothingReason = pl.nothingReason(dbs)
 	}
@@ -211,4 +193,32 @@ func overlay(files []FileResult, next func(string) ([]byte, error)) func(string)
 		}
 		return readRegular(p)
 	}
+}
+
+// result applies the planned edits to every file (compose files, files
+// named by extends, env and config files) and gathers the report.
+func (pl *planner) result() (*Result, error) {
+	sortFindings(pl.p.sources, pl.findings)
+	res := &Result{Changes: pl.changes, Findings: pl.findings}
+	for _, src := range pl.p.sources {
+		out, err := apply(src, pl.edits)
+		if err != nil {
+			return nil, err
+		}
+		res.Files = append(res.Files, FileResult{Path: src.Path, Before: src.Data, After: out, Changed: !bytes.Equal(out, src.Data)})
+	}
+	for _, src := range pl.p.extSources {
+		out, err := apply(src, pl.edits)
+		if err != nil {
+			return nil, err
+		}
+		if !bytes.Equal(out, src.Data) {
+			res.Files = append(res.Files, FileResult{Path: src.Path, Before: src.Data, After: out, Changed: true})
+		}
+	}
+	res.Files = append(res.Files, pl.extra...)
+	for _, db := range pl.dbs {
+		res.DBs = append(res.DBs, DBInfo{Service: db.name, Family: db.family, SocketDir: db.socketDir, Port: db.port, Volume: db.volume, Names: db.names})
+	}
+	return res, nil
 }

@@ -1,7 +1,6 @@
 package rewrite
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"path"
@@ -42,18 +41,9 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (*Result, error) 
 	if err := pl.flushFiles(); err != nil {
 		return nil, err
 	}
-	sortFindings(p.sources, pl.findings)
-	res := &Result{Changes: pl.changes, Findings: pl.findings}
-	for _, src := range p.sources {
-		out, err := apply(src, pl.edits)
-		if err != nil {
-			return nil, err
-		}
-		res.Files = append(res.Files, FileResult{Path: src.Path, Before: src.Data, After: out, Changed: !bytes.Equal(out, src.Data)})
-	}
-	res.Files = append(res.Files, pl.extra...)
-	for _, db := range dbs {
-		res.DBs = append(res.DBs, DBInfo{Service: db.name, Family: db.family, SocketDir: db.socketDir, Port: db.port, Volume: db.volume, Names: db.names})
+	res, err := pl.result()
+	if err != nil {
+		return nil, err
 	}
 	if !res.Changed() {
 		res.NothingReason = "no service reaches a PostgreSQL service through a socket volume"

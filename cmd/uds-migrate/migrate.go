@@ -103,16 +103,9 @@ func options(c *cli.Context) rewrite.Options {
 }
 
 func migrateAction(c *cli.Context, stdout, stderr io.Writer) error {
-	files, err := composeFiles(c)
+	inputs, err := readProject(c, true)
 	if err != nil {
-		return &codeError{exitError, err}
-	}
-	if n := btoi(c.Bool("write")) + btoi(c.Bool("diff")) + btoi(c.Bool("check")); n > 1 {
-		return &codeError{exitError, errors.New("--write, --diff and --check exclude each other")}
-	}
-	inputs, err := rewrite.ReadInputs(files)
-	if err != nil {
-		return &codeError{exitError, err}
+		return err
 	}
 	if m := c.String("auth-local"); m != "" && m != "scram-sha-256" && m != "md5" && m != "password" {
 		return &codeError{exitError, fmt.Errorf("--auth-local %q: want scram-sha-256, md5 or password", m)}
@@ -196,4 +189,22 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// readProject reads the compose files a command names (see composeFiles);
+// withOutput also checks that at most one of -w, -d and --check is given.
+// Errors are *codeError with exit status 2.
+func readProject(c *cli.Context, withOutput bool) ([]rewrite.Input, error) {
+	files, err := composeFiles(c)
+	if err != nil {
+		return nil, &codeError{exitError, err}
+	}
+	if withOutput && btoi(c.Bool("write"))+btoi(c.Bool("diff"))+btoi(c.Bool("check")) > 1 {
+		return nil, &codeError{exitError, errors.New("--write, --diff and --check exclude each other")}
+	}
+	inputs, err := rewrite.ReadInputs(files)
+	if err != nil {
+		return nil, &codeError{exitError, err}
+	}
+	return inputs, nil
 }

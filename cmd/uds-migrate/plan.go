@@ -27,13 +27,9 @@ steps left. --format json follows docs/plan.schema.json (versioned by its
 		Flags: append(projectFlags(),
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, json or sarif"}),
 		Action: func(c *cli.Context) error {
-			files, err := composeFiles(c)
+			inputs, err := readProject(c, false)
 			if err != nil {
-				return &codeError{exitError, err}
-			}
-			inputs, err := rewrite.ReadInputs(files)
-			if err != nil {
-				return &codeError{exitError, err}
+				return err
 			}
 			res, err := rewrite.Migrate(context.Background(), inputs, options(c))
 			if err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
 
 	"github.com/urfave/cli/v2"
@@ -21,16 +20,9 @@ mounts are removed, and the volume too when nothing else mounts it. SSL
 settings removed by the migration are not restored.`,
 		Flags: append(projectFlags(), outputFlags()...),
 		Action: func(c *cli.Context) error {
-			files, err := composeFiles(c)
+			inputs, err := readProject(c, true)
 			if err != nil {
-				return &codeError{exitError, err}
-			}
-			if btoi(c.Bool("write"))+btoi(c.Bool("diff"))+btoi(c.Bool("check")) > 1 {
-				return &codeError{exitError, errors.New("--write, --diff and --check exclude each other")}
-			}
-			inputs, err := rewrite.ReadInputs(files)
-			if err != nil {
-				return &codeError{exitError, err}
+				return err
 			}
 			res, err := rewrite.Revert(context.Background(), inputs, options(c))
 			if err != nil {

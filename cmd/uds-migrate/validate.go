@@ -26,13 +26,9 @@ file mounted instead of its directory.
 Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable input.`,
 		Flags: append(projectFlags(), smokeFlags()...),
 		Action: func(c *cli.Context) error {
-			files, err := composeFiles(c)
+			inputs, err := readProject(c, false)
 			if err != nil {
-				return &codeError{exitError, err}
-			}
-			inputs, err := rewrite.ReadInputs(files)
-			if err != nil {
-				return &codeError{exitError, err}
+				return err
 			}
 			findings, err := rewrite.Validate(context.Background(), inputs, options(c))
 			if err != nil {
