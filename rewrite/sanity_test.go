@@ -245,3 +245,21 @@ func TestDocumentEndMarker(t *testing.T) {
 		t.Errorf("output:\n%s", out)
 	}
 }
+
+// TestTopLevelColumn: top-level keys anywhere but column 1 (behind a tag,
+// or an indented document) are refused; an anchor on the first key and a
+// byte order mark are not in the way.
+func TestTopLevelColumn(t *testing.T) {
+	for doc, refused := range map[string]bool{
+		" ! services:\n  a:\n    image: x\n":          true,
+		"!!map\nservices:\n  a:\n    image: x\n":      true,
+		"  services:\n    a:\n      image: x\n":       true,
+		"&r services:\n  a:\n    image: x\n":          false,
+		"\xef\xbb\xbfservices:\n  a:\n    image: x\n": false,
+	} {
+		_, err := NewSource("t.yml", []byte(doc))
+		if got := err != nil && strings.Contains(err.Error(), "column 1"); got != refused {
+			t.Errorf("%q: %v, want refused: %v", doc, err, refused)
+		}
+	}
+}

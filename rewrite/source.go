@@ -65,6 +65,12 @@ func NewSource(path string, data []byte) (*Source, error) {
 	if root.Style&yaml.FlowStyle != 0 {
 		return nil, &PosError{File: path, Line: root.Line, Col: root.Column, Msg: "flow-style compose files ({...}) are not supported"}
 	}
+	// New top-level keys are written at column 1, which is only part of
+	// the document when its own keys are there (FuzzMigrate e5261f36: a
+	// tag before the first key indents the whole mapping).
+	if root.Style&yaml.TaggedStyle != 0 || root.Anchor != "" || (len(root.Content) > 0 && root.Content[0].Column != 1) {
+		return nil, &PosError{File: path, Line: root.Line, Col: root.Column, Msg: "the top-level keys must start at column 1, with no tag or anchor before them"}
+	}
 	s.Root = root
 	return s, nil
 }
