@@ -23,14 +23,15 @@ func Migrate(ctx context.Context, inputs []Input, opts Options) (*Result, error)
 	}
 	opts2 := opts
 	opts2.ReadFile = overlay(res.Files[len(inputs):], opts.ReadFile)
-	// The output must pass the same checks as `validate`: never print a
-	// socket setup that cannot work.
-	checks, err := Validate(ctx, again, opts2)
+	// One load of the output serves both checks: it must pass `validate`
+	// (never print a socket setup that cannot work), and migrating it again
+	// must change nothing.
+	out, err := load(ctx, again, opts2)
 	if err != nil {
 		return nil, fmt.Errorf("internal error: the migrated output does not load: %w", err)
 	}
 	var bad []Finding
-	for _, f := range checks {
+	for _, f := range validateLoaded(out, opts2) {
 		if f.Severity == SevError {
 			bad = append(bad, f)
 		}
@@ -51,7 +52,7 @@ func Migrate(ctx context.Context, inputs []Input, opts Options) (*Result, error)
 	if !res.Changed() {
 		return res, nil
 	}
-	res2, err := migrateOnce(ctx, again, opts2)
+	res2, err := migrateLoaded(out, opts2)
 	if err != nil {
 		return nil, fmt.Errorf("internal error: the migrated output does not load: %w", err)
 	}
@@ -73,6 +74,14 @@ func migrateOnce(ctx context.Context, inputs []Input, opts Options) (*Result, er
 	p, err := load(ctx, inputs, opts)
 	if err != nil {
 		return nil, err
+	}
+	return migrateLoaded(p, opts)
+}
+
+// migrateLoaded plans and applies the migration of a loaded project.
+func migrateLoaded(p *project, opts Options) (*Result, error) {
+	if opts.MountPath == "" {
+		opts.MountPath = DefaultOptions().MountPath
 	}
 	pl := newPlanner(p, opts)
 	if err := pl.run(); err != nil {

@@ -70,18 +70,21 @@ func (pl *planner) clientEnv(service, key string) string {
 
 // poolerFor returns the pooler service a host name reaches, or "".
 func (pl *planner) poolerFor(host string) string {
-	for _, name := range pl.p.serviceOrder() {
-		svc := pl.p.model.Services[name]
-		if !poolerOf(svc.Image) || contains(pl.opts.DBs, name) {
-			continue
-		}
-		for _, n := range hostNames(svc) {
-			if strings.EqualFold(n, host) {
-				return name
+	if pl.poolers == nil {
+		// Built once: looking the services up per value grew with the
+		// square of the service count.
+		pl.poolers = map[string]string{}
+		for _, name := range pl.p.serviceOrder() {
+			svc := pl.p.model.Services[name]
+			if !poolerOf(svc.Image) || contains(pl.opts.DBs, name) {
+				continue
+			}
+			for _, n := range hostNames(svc) {
+				pl.poolers[strings.ToLower(n)] = name
 			}
 		}
 	}
-	return ""
+	return pl.poolers[strings.ToLower(host)]
 }
 
 // addEnvAfter adds KEY=value right after the variable v, in v's own form

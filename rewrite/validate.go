@@ -26,10 +26,15 @@ func Validate(ctx context.Context, inputs []Input, opts Options) ([]Finding, err
 	if err != nil {
 		return nil, err
 	}
+	return validateLoaded(p, opts), nil
+}
+
+// validateLoaded runs the checks on a loaded project.
+func validateLoaded(p *project, opts Options) []Finding {
 	v := &validator{p: p, opts: opts}
 	v.run()
 	sortFindings(p.sources, v.findings)
-	return v.findings, nil
+	return v.findings
 }
 
 type validator struct {
