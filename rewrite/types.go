@@ -56,8 +56,8 @@ type Options struct {
 	DropTCP bool
 	// ReadFile reads files other than the compose files (nginx
 	// configuration, app server configuration, env files); nil means
-	// os.ReadFile. Migrate's own verification passes an overlay so a second
-	// run sees the migrated content.
+	// regular files only, up to MaxFileSize. Migrate's own verification
+	// passes an overlay so a second run sees the migrated content.
 	ReadFile func(path string) ([]byte, error)
 }
 
