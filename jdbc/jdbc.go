@@ -30,7 +30,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/uds-migrate/uds-migrate/internal/interp"
 )
 
 // Prefix is the case-sensitive prefix pgjdbc requires.
@@ -115,12 +116,11 @@ func syntaxErr(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrSyntax}, args...)...)
 }
 
-// isPlaceholder reports whether r stands for a compose interpolation
+// interp.IsPlaceholder reports whether r stands for a compose interpolation
 // reference.
-func isPlaceholder(r rune) bool { return r >= 0xE000 && r <= 0xF8FF }
 
 func hasPlaceholder(s string) bool {
-	return strings.IndexFunc(s, isPlaceholder) >= 0
+	return strings.IndexFunc(s, interp.IsPlaceholder) >= 0
 }
 
 // Parse parses a pgjdbc URL.
@@ -267,7 +267,7 @@ func checkPort(p string) error {
 	for _, r := range p {
 		switch {
 		case r >= '0' && r <= '9':
-		case isPlaceholder(r):
+		case interp.IsPlaceholder(r):
 			digitsOnly = false
 		default:
 			return syntaxErr("invalid port %q", p)
@@ -302,48 +302,12 @@ func parseQuery(q string) ([]Param, error) {
 	return params, nil
 }
 
-func unhex(c byte) (byte, bool) {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0', true
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10, true
-	case c >= 'A' && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
-}
-
-// escapeAt inspects the '%' at s[i]. It returns the decoded byte and ok when
-// s[i:i+3] is a valid escape, literal=true when the escape involves a
-// placeholder rune (kept as written), or an error.
-func escapeAt(s string, i int) (b byte, ok, literal bool) {
-	// A placeholder within the next two characters may supply the digits.
-	j := i + 1
-	for n := 0; n < 2 && j < len(s); n++ {
-		r, size := utf8.DecodeRuneInString(s[j:])
-		if isPlaceholder(r) {
-			return 0, false, true
-		}
-		j += size
-	}
-	if i+2 >= len(s) {
-		return 0, false, false
-	}
-	hi, ok1 := unhex(s[i+1])
-	lo, ok2 := unhex(s[i+2])
-	if !ok1 || !ok2 {
-		return 0, false, false
-	}
-	return hi<<4 | lo, true, false
-}
-
 func checkEscapes(s string) error {
 	for i := 0; i < len(s); i++ {
 		if s[i] != '%' {
 			continue
 		}
-		_, ok, literal := escapeAt(s, i)
+		_, ok, literal := interp.EscapeAt(s, i)
 		if literal {
 			continue
 		}
@@ -369,7 +333,7 @@ func decode(s string) string {
 		case '+':
 			b.WriteByte(' ')
 		case '%':
-			if v, ok, _ := escapeAt(s, i); ok {
+			if v, ok, _ := interp.EscapeAt(s, i); ok {
 				b.WriteByte(v)
 				i += 2
 			} else {

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/uds-migrate/uds-migrate/internal/interp"
 )
 
 // Keywords lists the connection keywords of libpq (PostgreSQL 18 docs,
@@ -71,7 +73,7 @@ func onlyPlaceholders(s string) bool {
 		return false
 	}
 	for _, r := range s {
-		if !isPlaceholder(r) {
+		if !interp.IsPlaceholder(r) {
 			return false
 		}
 	}

@@ -26,6 +26,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/uds-migrate/uds-migrate/internal/interp"
 )
 
 // Errors. Syntax errors wrap ErrSyntax; test with errors.Is. Error messages
@@ -63,11 +65,10 @@ func syntaxErr(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrSyntax}, args...)...)
 }
 
-// isPlaceholder reports whether r stands for a compose interpolation
+// interp.IsPlaceholder reports whether r stands for a compose interpolation
 // reference.
-func isPlaceholder(r rune) bool { return r >= 0xE000 && r <= 0xF8FF }
 
-func hasPlaceholder(s string) bool { return strings.IndexFunc(s, isPlaceholder) >= 0 }
+func hasPlaceholder(s string) bool { return strings.IndexFunc(s, interp.IsPlaceholder) >= 0 }
 
 func isSecretKey(k string) bool {
 	return strings.EqualFold(k, "password") || strings.EqualFold(k, "sslpassword") ||
@@ -84,7 +85,7 @@ func checkPort(p string) error {
 	for _, r := range p {
 		switch {
 		case r >= '0' && r <= '9':
-		case isPlaceholder(r):
+		case interp.IsPlaceholder(r):
 			digitsOnly = false
 		default:
 			return syntaxErr("invalid port %q", p)
@@ -117,41 +118,6 @@ func checkSocketDir(dir string) error {
 	return nil
 }
 
-func unhex(c byte) (byte, bool) {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0', true
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10, true
-	case c >= 'A' && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
-}
-
-// escapeAt inspects the '%' at s[i]: the decoded byte and ok for a valid
-// escape, literal=true when a placeholder rune within the next two
-// characters may supply the digits (kept as written).
-func escapeAt(s string, i int) (b byte, ok, literal bool) {
-	j := i + 1
-	for n := 0; n < 2 && j < len(s); n++ {
-		r, size := utf8.DecodeRuneInString(s[j:])
-		if isPlaceholder(r) {
-			return 0, false, true
-		}
-		j += size
-	}
-	if i+2 >= len(s) {
-		return 0, false, false
-	}
-	hi, ok1 := unhex(s[i+1])
-	lo, ok2 := unhex(s[i+2])
-	if !ok1 || !ok2 {
-		return 0, false, false
-	}
-	return hi<<4 | lo, true, false
-}
-
 // checkEscapes validates %-escapes like libpq's conninfo_uri_decode: '%'
 // must be followed by two hex digits, and %00 is forbidden.
 func checkEscapes(s string) error {
@@ -159,7 +125,7 @@ func checkEscapes(s string) error {
 		if s[i] != '%' {
 			continue
 		}
-		b, ok, literal := escapeAt(s, i)
+		b, ok, literal := interp.EscapeAt(s, i)
 		if literal {
 			continue
 		}
@@ -184,7 +150,7 @@ func decode(s string) string {
 	b.Grow(len(s))
 	for i := 0; i < len(s); i++ {
 		if s[i] == '%' {
-			if v, ok, _ := escapeAt(s, i); ok {
+			if v, ok, _ := interp.EscapeAt(s, i); ok {
 				b.WriteByte(v)
 				i += 2
 				continue
@@ -203,7 +169,7 @@ func encode(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if isPlaceholder(r) {
+		if interp.IsPlaceholder(r) {
 			b.WriteString(s[i : i+size])
 			i += size
 			continue

@@ -11,6 +11,7 @@ package interp
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // placeholderBase is the first rune of the Unicode private-use area. Each
@@ -135,3 +136,40 @@ func isNameStart(c byte) bool {
 }
 
 func isNameChar(c byte) bool { return isNameStart(c) || (c >= '0' && c <= '9') }
+
+// EscapeAt inspects the '%' at s[i] of a masked value: the decoded byte and
+// ok for a valid %XX escape; literal is true when a placeholder rune within
+// the next two characters may supply the digits (the text is kept as
+// written, since only the variable's value decides). Shared by the JDBC and
+// libpq parsers, which percent-decode the same way (RFC 3986 §2.1).
+func EscapeAt(s string, i int) (b byte, ok, literal bool) {
+	j := i + 1
+	for n := 0; n < 2 && j < len(s); n++ {
+		r, size := utf8.DecodeRuneInString(s[j:])
+		if IsPlaceholder(r) {
+			return 0, false, true
+		}
+		j += size
+	}
+	if i+2 >= len(s) {
+		return 0, false, false
+	}
+	hi, ok1 := unhex(s[i+1])
+	lo, ok2 := unhex(s[i+2])
+	if !ok1 || !ok2 {
+		return 0, false, false
+	}
+	return hi<<4 | lo, true, false
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
