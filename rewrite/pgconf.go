@@ -18,7 +18,7 @@ var confLineRE = regexp.MustCompile(`^\s*([a-z_]+)\s*=?\s*('(?:[^']|'')*'|[^\s#]
 // -c config_file=PATH (or mounts at the image's default PGDATA location).
 func (p *project) confSettings(svc types.ServiceConfig) (port int, socketDir string) {
 	confPath := ""
-	for _, w := range strings.Fields(strings.Join(append(append([]string{}, svc.Entrypoint...), svc.Command...), " ")) {
+	for _, w := range commandWords(svc) {
 		if v := settingValue(strings.TrimPrefix(w, "-c"), "config_file"); v != "" {
 			confPath = strings.Trim(v, `'"`)
 		}

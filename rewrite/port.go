@@ -12,12 +12,7 @@ import (
 // The host side of `ports:` is irrelevant to a socket.
 func serverPort(svc types.ServiceConfig) int {
 	port := 0
-	args := append(append([]string{}, svc.Entrypoint...), svc.Command...)
-	// A shell-form command ("sh -c 'postgres -p 5433'") is one argument.
-	var words []string
-	for _, a := range args {
-		words = append(words, strings.Fields(a)...)
-	}
+	words := commandWords(svc)
 	for i, w := range words {
 		next := ""
 		if i+1 < len(words) {
@@ -66,10 +61,7 @@ func settingValue(s, name string) string {
 // when the command sets it (-c unix_socket_directories=/a,/b or -k /a):
 // Postgres creates its socket in each, so sharing the first is enough.
 func socketDirSetting(svc types.ServiceConfig) string {
-	var words []string
-	for _, a := range append(append([]string{}, svc.Entrypoint...), svc.Command...) {
-		words = append(words, strings.Fields(a)...)
-	}
+	words := commandWords(svc)
 	dir := ""
 	for i, w := range words {
 		next := ""
@@ -101,4 +93,14 @@ func bitnamiPort(svc types.ServiceConfig) (int, bool) {
 		return atoiPort(*v)
 	}
 	return 0, false
+}
+
+// commandWords splits entrypoint and command into words: a shell-form
+// command ("sh -c 'postgres -p 5433'") arrives as one argument.
+func commandWords(svc types.ServiceConfig) []string {
+	var words []string
+	for _, a := range append(append([]string{}, svc.Entrypoint...), svc.Command...) {
+		words = append(words, strings.Fields(a)...)
+	}
+	return words
 }
