@@ -28,7 +28,6 @@ package jdbc
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/internal/interp"
@@ -260,24 +259,8 @@ func parseHost(e string) (Host, error) {
 // checkPort accepts a non-empty string of ASCII digits and placeholder runes;
 // an all-digit port must be in 1..65535 (pgjdbc checks the same range).
 func checkPort(p string) error {
-	if p == "" {
-		return syntaxErr("empty port")
-	}
-	digitsOnly := true
-	for _, r := range p {
-		switch {
-		case r >= '0' && r <= '9':
-		case interp.IsPlaceholder(r):
-			digitsOnly = false
-		default:
-			return syntaxErr("invalid port %q", p)
-		}
-	}
-	if digitsOnly {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 1 || n > 65535 {
-			return syntaxErr("port %q outside 1..65535", p)
-		}
+	if msg := interp.PortProblem(p); msg != "" {
+		return syntaxErr("%s", msg)
 	}
 	return nil
 }

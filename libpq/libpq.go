@@ -23,7 +23,6 @@ package libpq
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -78,24 +77,8 @@ func isSecretKey(k string) bool {
 // checkPort accepts a non-empty string of ASCII digits and placeholder runes;
 // an all-digit port must be in 1..65535 (libpq checks the same range).
 func checkPort(p string) error {
-	if p == "" {
-		return syntaxErr("empty port")
-	}
-	digitsOnly := true
-	for _, r := range p {
-		switch {
-		case r >= '0' && r <= '9':
-		case interp.IsPlaceholder(r):
-			digitsOnly = false
-		default:
-			return syntaxErr("invalid port %q", p)
-		}
-	}
-	if digitsOnly {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 1 || n > 65535 {
-			return syntaxErr("port %q outside 1..65535", p)
-		}
+	if msg := interp.PortProblem(p); msg != "" {
+		return syntaxErr("%s", msg)
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ package interp
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -172,4 +173,31 @@ func unhex(c byte) (byte, bool) {
 		return c - 'A' + 10, true
 	}
 	return 0, false
+}
+
+// PortProblem checks a port as written in a masked URL: digits in 1..65535,
+// or text with placeholder runes (the variable decides). It returns "" for
+// a valid port, else the reason, for the caller to wrap in its own syntax
+// error (jdbc and libpq share this rule).
+func PortProblem(p string) string {
+	if p == "" {
+		return "empty port"
+	}
+	digitsOnly := true
+	for _, r := range p {
+		switch {
+		case r >= '0' && r <= '9':
+		case IsPlaceholder(r):
+			digitsOnly = false
+		default:
+			return fmt.Sprintf("invalid port %q", p)
+		}
+	}
+	if digitsOnly {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 || n > 65535 {
+			return fmt.Sprintf("port %q outside 1..65535", p)
+		}
+	}
+	return ""
 }
