@@ -259,3 +259,11 @@ func atoiPort(s string) (int, bool) {
 	}
 	return n, true
 }
+
+// InterpolationEnv is compose's interpolation environment for a project
+// directory: opts.EnvFiles (else dir/.env), read through opts.ReadFile,
+// overridden by opts.Env. Errors name the env file.
+func InterpolationEnv(dir string, opts Options) (map[string]string, error) {
+	env, _, err := interpolationEnv(dir, opts)
+	return env, err
+}

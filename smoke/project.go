@@ -9,7 +9,6 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/compose-spec/compose-go/v2/dotenv"
 	"github.com/compose-spec/compose-go/v2/loader"
@@ -170,46 +169,13 @@ func loadProject(ctx context.Context, files []rewrite.FileResult, n int, ro rewr
 	return p, nil
 }
 
-// interpolationEnv is compose's interpolation environment: the env files
-// (--env-file, else PROJECT_DIR/.env) read through read, overridden by the
-// process environment ro.Env.
+// interpolationEnv is compose's interpolation environment, built the way
+// the migration builds it (rewrite.InterpolationEnv), reading through read.
 func interpolationEnv(dir string, ro rewrite.Options, read func(string) ([]byte, error)) (map[string]string, error) {
-	osEnv := map[string]string{}
-	for _, kv := range ro.Env {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			osEnv[k] = v
-		}
-	}
-	env := map[string]string{}
-	files := ro.EnvFiles
-	explicit := len(files) > 0
-	if !explicit {
-		files = []string{filepath.Join(dir, ".env")}
-	}
-	for _, f := range files {
-		data, err := read(f)
-		if err != nil {
-			if !explicit && errors.Is(err, os.ErrNotExist) {
-				continue
-			}
-			return nil, fmt.Errorf("smoke: env file: %w", err)
-		}
-		vals, err := dotenv.UnmarshalBytesWithLookup(data, func(k string) (string, bool) {
-			if v, ok := osEnv[k]; ok {
-				return v, true
-			}
-			v, ok := env[k]
-			return v, ok
-		})
-		if err != nil {
-			return nil, fmt.Errorf("smoke: %s: %w", f, err)
-		}
-		for k, v := range vals {
-			env[k] = v
-		}
-	}
-	for k, v := range osEnv {
-		env[k] = v
+	ro.ReadFile = read
+	env, err := rewrite.InterpolationEnv(dir, ro)
+	if err != nil {
+		return nil, fmt.Errorf("smoke: %w", err)
 	}
 	return env, nil
 }
