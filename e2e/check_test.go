@@ -197,6 +197,10 @@ func collectEdges(p *types.Project, dbs []dbService) []edge {
 		for _, k := range keys {
 			if e, ok := classify(env[k]); ok {
 				add(e, k)
+			} else if k != "PGHOST" && sharedSocketDir(svc, dbs, env[k]) {
+				if e, ok := hostDirEdge(k, env[k], env); ok {
+					add(e, k)
+				}
 			}
 		}
 		if e, ok := pgenvEdge(env); ok {
@@ -279,7 +283,7 @@ func ensureUser(ctx context.Context, srv *pgtest.Server, e edge) error {
 // would use pgxpool.New): they are dropped, and returned, because libpq
 // rejects them and pgx.Connect would send them to the server as settings.
 func probeString(e edge, tmp string) (conn string, dropped []string, err error) {
-	if e.dialect == "pgenv" {
+	if e.dialect == "pgenv" || e.dialect == "hostdir" {
 		return fmt.Sprintf("host=%s port=%d user=%s dbname=%s", quoteKeyword(tmp), e.port, quoteKeyword(e.user), quoteKeyword(e.database)), nil, nil
 	}
 	s, ok := substituteDir(e.value, e.dir, tmp)
@@ -379,4 +383,23 @@ func unescapeFactory(name string, data []byte) []byte {
 		return data
 	}
 	return bytes.ReplaceAll(data, []byte("$$FactoryArg"), []byte("$FactoryArg"))
+}
+
+// sharedSocketDir reports whether dir is where svc mounts the storage that
+// one of dbs mounts at its socket directory: a variable holding exactly
+// that directory is a socket host.
+func sharedSocketDir(svc types.ServiceConfig, dbs []dbService, dir string) bool {
+	if !strings.HasPrefix(dir, "/") {
+		return false
+	}
+	m, ok := mountAt(svc, dir)
+	if !ok {
+		return false
+	}
+	for _, db := range dbs {
+		if dm, ok := mountAt(db.svc, db.socketDir); ok && sameStorage(m, dm) {
+			return true
+		}
+	}
+	return false
 }

@@ -64,8 +64,10 @@ func parseJDBC(v string) (edge, bool) {
 }
 
 // uriSchemeRe matches libpq URI schemes, with SQLAlchemy-style +driver
-// suffixes (postgresql+psycopg2://), which name the same URI syntax.
-var uriSchemeRe = regexp.MustCompile(`^postgres(ql)?(\+[A-Za-z0-9_]+)?://`)
+// suffixes (postgresql+psycopg2://), which name the same URI syntax, and
+// Celery's db+ prefix in front of a SQLAlchemy URL (the probe connects
+// with the URL behind it, as Celery hands it to SQLAlchemy).
+var uriSchemeRe = regexp.MustCompile(`^(db\+)?postgres(ql)?(\+[A-Za-z0-9_]+)?://`)
 
 // parseURI reads a libpq URI whose host is a directory: the query's host=
 // (libpq lets it override the authority) or a percent-encoded authority
@@ -322,4 +324,19 @@ func substituteDir(v, dir, to string) (string, bool) {
 		v = b.String()
 	}
 	return v, changed
+}
+
+// hostDirEdge turns an application's host variable holding a socket
+// directory (HOST=/var/run/postgresql, DB_HOST=..., as the image catalogue
+// or --host-var set it) into an edge: the image hands it to libpq or
+// PgBouncer as host, with its port variable beside it.
+func hostDirEdge(key, dir string, env map[string]string) (edge, bool) {
+	e := edge{dialect: "hostdir", key: key, value: key + "=" + dir, dir: dir, port: 5432}
+	if p := sibling(env, key, "PORT"); p != "" {
+		var err error
+		if e.port, err = strconv.Atoi(p); err != nil {
+			return edge{}, false
+		}
+	}
+	return e, true
 }

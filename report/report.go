@@ -46,32 +46,51 @@ type Database struct {
 }
 
 type Change struct {
-	Kind    string `json:"kind"`
-	File    string `json:"file"`
-	Line    int    `json:"line,omitempty"`
-	Column  int    `json:"column,omitempty"`
-	Service string `json:"service,omitempty"`
-	Key     string `json:"key,omitempty"`
-	Dialect string `json:"dialect,omitempty"`
-	Before  string `json:"before,omitempty"`
-	After   string `json:"after"`
-	Reason  string `json:"reason"`
+	Kind    string  `json:"kind"`
+	File    string  `json:"file"`
+	Line    int     `json:"line,omitempty"`
+	Column  int     `json:"column,omitempty"`
+	Service string  `json:"service,omitempty"`
+	Key     string  `json:"key,omitempty"`
+	Dialect string  `json:"dialect,omitempty"`
+	Before  string  `json:"before,omitempty"`
+	After   string  `json:"after"`
+	Reason  string  `json:"reason"`
+	Source  *Source `json:"source,omitempty"`
+}
+
+// Source is the knowledge a decision rests on (docs/plan.schema.json):
+// the user's word (--host-var), evidence in the project, or the image
+// catalogue.
+type Source struct {
+	Kind   string   `json:"kind"`
+	Name   string   `json:"name"`
+	Cite   []string `json:"cite,omitempty"`
+	Detail string   `json:"detail"`
+}
+
+func sourceOf(b *rewrite.Basis) *Source {
+	if b == nil {
+		return nil
+	}
+	return &Source{Kind: b.Kind, Name: b.Name, Cite: b.Cite, Detail: b.Detail}
 }
 
 type Finding struct {
-	File     string `json:"file"`
-	Line     int    `json:"line,omitempty"`
-	Column   int    `json:"column,omitempty"`
-	Severity string `json:"severity"`
-	Code     string `json:"code"`
-	Service  string `json:"service,omitempty"`
-	Key      string `json:"key,omitempty"`
-	Message  string `json:"message"`
+	File     string  `json:"file"`
+	Line     int     `json:"line,omitempty"`
+	Column   int     `json:"column,omitempty"`
+	Severity string  `json:"severity"`
+	Code     string  `json:"code"`
+	Service  string  `json:"service,omitempty"`
+	Key      string  `json:"key,omitempty"`
+	Message  string  `json:"message"`
+	Source   *Source `json:"source,omitempty"`
 }
 
 // manualCodes are findings that leave work for a person.
 var manualCodes = map[string]bool{"UDS101": true, "UDS102": true, "UDS104": true, "UDS106": true, "UDS110": true, "UDS111": true,
-	"UDS120": true, "UDS121": true, "UDS122": true, "UDS303": true, "UDS304": true, "UDS308": true, "UDS309": true}
+	"UDS120": true, "UDS121": true, "UDS141": true, "UDS122": true, "UDS303": true, "UDS304": true, "UDS308": true, "UDS309": true}
 
 // FromResult builds the JSON document.
 func FromResult(r *rewrite.Result) Plan {
@@ -83,11 +102,11 @@ func FromResult(r *rewrite.Result) Plan {
 		p.Databases = append(p.Databases, Database{Service: d.Service, Family: d.Family, SocketDir: d.SocketDir, Port: d.Port, Volume: d.Volume, Names: d.Names})
 	}
 	for _, c := range r.Changes {
-		p.Changes = append(p.Changes, Change{Kind: c.Kind, File: c.File, Line: c.Line, Column: c.Col, Service: c.Service, Key: c.Key, Dialect: c.Dialect, Before: c.Before, After: c.After, Reason: c.Reason})
+		p.Changes = append(p.Changes, Change{Kind: c.Kind, File: c.File, Line: c.Line, Column: c.Col, Service: c.Service, Key: c.Key, Dialect: c.Dialect, Before: c.Before, After: c.After, Reason: c.Reason, Source: sourceOf(c.Basis)})
 	}
 	seen := map[string]bool{}
 	for _, f := range r.Findings {
-		p.Findings = append(p.Findings, Finding{File: f.File, Line: f.Line, Column: f.Col, Severity: string(f.Severity), Code: f.Code, Service: f.Service, Key: f.Key, Message: f.Message})
+		p.Findings = append(p.Findings, Finding{File: f.File, Line: f.Line, Column: f.Col, Severity: string(f.Severity), Code: f.Code, Service: f.Service, Key: f.Key, Message: f.Message, Source: sourceOf(f.Basis)})
 		if manualCodes[f.Code] && !seen[f.Code+f.Service+f.Message] {
 			seen[f.Code+f.Service+f.Message] = true
 			p.ManualSteps = append(p.ManualSteps, fmt.Sprintf("%s (%s:%d)", f.Message, f.File, f.Line))

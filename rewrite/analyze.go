@@ -43,6 +43,7 @@ type edge struct {
 	v       envVar
 	dialect string // DialectJDBC, DialectURI, DialectDSN
 	db      *dbService
+	basis   *Basis // what a host variable's migration rests on
 }
 
 // envEntry is one environment variable as written in a service.
@@ -421,7 +422,7 @@ func (p *project) checkOptions(opts Options) error {
 			}
 		}
 	}
-	return nil
+	return p.checkHostVars(opts.HostVars, bad)
 }
 
 // hasPortArg reports whether the command line or PGPORT sets the port.

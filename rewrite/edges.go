@@ -33,15 +33,14 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 		isDB[db.name] = true
 	}
 	for _, name := range pl.p.serviceOrder() {
-		if poolerOf(pl.p.model.Services[name].Image) && !isDB[name] {
-			// A pooler's own server connection is configured in its
-			// image's terms (pgbouncer.ini, entrypoint parsing): leave it.
-			continue
-		}
 		if isDB[name] || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) || contains(pl.opts.Exclude, name) {
 			continue
 		}
 		links := linkAliases(pl.p.model.Services[name])
+		if poolerOf(pl.p.model.Services[name].Image) {
+			out = append(out, pl.poolerHop(name, dbs, links)...)
+			continue
+		}
 		pl.warnCommand(name, dbs, links)
 		for _, v := range pl.p.serviceEnv(name) {
 			if fixed := fixFactoryArg(v.raw); fixed != v.raw {
@@ -53,6 +52,9 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 					pl.warnFile(v.file, v.line, v.col, "UDS105", name, v.key,
 						"$FactoryArg was written with one $: compose interpolates it to an empty string and pgjdbc fails with NoSuchMethodException; written $$FactoryArg")
 				}
+				continue
+			}
+			if pl.catalogueKeeps(v, dbs, links) {
 				continue
 			}
 			hosts, dialect, socket := classify(v.value)
@@ -108,6 +110,9 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 // its dialect ("" when it is not a PostgreSQL connection value) and whether
 // it already uses a Unix socket.
 func classify(val string) (hosts []string, dialect string, socket bool) {
+	if rest, ok := celeryURL(val); ok {
+		return classifyCelery(rest)
+	}
 	switch {
 	case jdbc.IsJDBC(val):
 		u, err := jdbc.Parse(val)
@@ -246,7 +251,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 	}
 	pl.changes = append(pl.changes, Change{Kind: "value", File: v.file, Line: v.line, Col: v.col,
 		Service: v.service, Key: v.key, Dialect: e.dialect, Before: redact(e.dialect, v.raw), After: redact(e.dialect, newRaw),
-		Reason: fmt.Sprintf("reach %s through its socket in %s", e.db.name, mp)})
+		Reason: fmt.Sprintf("reach %s through its socket in %s", e.db.name, mp), Basis: e.basis})
 }
 
 type note struct{ Code, Message string }
@@ -274,8 +279,10 @@ func toSocket(dialect, value, dir string, port int) (string, []note, error) {
 			notes = append(notes, note(n))
 		}
 		return out, notes, err
-	case DialectPGHOST:
+	case DialectPGHOST, DialectHostDir:
 		return dir, nil, nil
+	case DialectCelery:
+		return celeryToSocket(value, dir, port)
 	case DialectR2DBC:
 		return r2dbcToSocket(value, dir, port)
 	case DialectNpgsql:
@@ -289,6 +296,9 @@ func toSocket(dialect, value, dir string, port int) (string, []note, error) {
 
 // redact masks passwords for reports and messages.
 func redact(dialect, s string) string {
+	if rest, ok := celeryURL(s); ok {
+		return celeryPrefix + libpq.Redact(rest)
+	}
 	switch dialect {
 	case DialectJDBC:
 		return jdbc.Redact(s)
@@ -407,6 +417,8 @@ func urlPort(val, dialect string) int {
 		if d, err := libpq.ParseDSN(val); err == nil {
 			p, _ = d.Get("port")
 		}
+	case DialectCelery:
+		return urlPort(strings.TrimPrefix(val, celeryPrefix), DialectURI)
 	}
 	n, _ := atoiPort(p)
 	return n

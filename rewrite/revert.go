@@ -105,11 +105,11 @@ func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool 
 	unused := true
 	for _, ent := range pl.p.serviceEnv(service) {
 		raw, val := ent.raw, ent.value
-		if ent.key == "PGHOST" && path.Clean(val) == m.target {
+		if (ent.key == "PGHOST" || pl.dirHostVar(service, ent.key)) && path.Clean(val) == m.target {
 			mk, _ := interp.Mask(raw)
 			if pl.setValue(ent, mk, db.name) {
 				pl.changes = append(pl.changes, Change{Kind: "value", File: ent.file, Line: ent.line, Col: ent.col, Service: service, Key: ent.key,
-					Dialect: DialectPGHOST, Before: raw, After: db.name, Reason: "reach " + db.name + " over TCP"})
+					Dialect: hostDialect(ent.key), Before: raw, After: db.name, Reason: "reach " + db.name + " over TCP"})
 			}
 			continue
 		}
@@ -135,6 +135,9 @@ func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool 
 			out, err = libpq.URIFromSocket(mk.Value, db.name, db.port)
 		case DialectDSN:
 			out, err = libpq.DSNFromSocket(mk.Value, db.name, db.port)
+		case DialectCelery:
+			out, err = libpq.URIFromSocket(strings.TrimPrefix(mk.Value, celeryPrefix), db.name, db.port)
+			out = celeryPrefix + out
 		default:
 			err = fmt.Errorf("revert does not handle %s values", dialect)
 		}
@@ -173,6 +176,8 @@ func socketPathOf(val, dialect string) string {
 			s, _ := d.Get("host")
 			return s
 		}
+	case DialectCelery:
+		return socketPathOf(strings.TrimPrefix(val, celeryPrefix), DialectURI)
 	}
 	return ""
 }

@@ -20,6 +20,7 @@ var revertExceptions = map[string]string{
 	"dialects.txtar":                    "revert handles JDBC, libpq URIs and DSNs, not R2DBC or Npgsql (it warns and keeps their mount)",
 	"comments.txtar":                    "the URI had no port; revert writes the server port explicitly",
 	"rw-airflow.txtar":                  "the URI had no port; revert writes the server port explicitly",
+	"22-known-images.txtar":             "the Celery URI had no port; revert writes the server port explicitly",
 	"rw-rails.txtar":                    "the URI had no port; revert writes the server port explicitly",
 	"rw-postgis-build.txtar":            "the URI had no port; revert writes the server port explicitly",
 	"rw-hardened.txtar":                 "the tmpfs on the socket directory is not restored, and the URI had no port",

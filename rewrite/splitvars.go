@@ -45,6 +45,9 @@ func (pl *planner) splitVar(v envVar, dbs []*dbService, links map[string]string)
 		}
 		return &edge{v: v, dialect: DialectPGHOST, db: db}
 	}
+	if hv, ok := pl.knowHostVar(v); ok {
+		return pl.applyHostVerdict(v, db, port, hv)
+	}
 	if !appHostRE.MatchString(v.key) && v.key != "PGHOST" {
 		return nil
 	}
@@ -53,8 +56,8 @@ func (pl *planner) splitVar(v envVar, dbs []*dbService, links map[string]string)
 		extra = fmt.Sprintf(" It holds host and port together (%s): an application that pastes it into a URL must not end up with @/var/run/postgresql:%s/.", val, port)
 	}
 	pl.warnFile(v.file, v.line, v.col, "UDS120", v.service, v.key,
-		fmt.Sprintf("%s/%s names %s for the application to build its own connection; the tool cannot know whether the application accepts a socket directory. If it hands the value to libpq, pgx or psycopg as host, set it to %s (port %d picks .s.PGSQL.%d); otherwise build the connection URL in socket form yourself.%s",
-			v.service, v.key, db.name, pl.opts.MountPath, db.port, db.port, extra))
+		fmt.Sprintf("%s/%s names %s for the application to build its own connection; the tool cannot know whether the application accepts a socket directory. If it hands the value to libpq, pgx or psycopg as host, set it to %s (port %d picks .s.PGSQL.%d); otherwise build the connection URL in socket form yourself. If you know the application accepts a directory there, rerun with --host-var %s/%s.%s",
+			v.service, v.key, db.name, pl.opts.MountPath, db.port, db.port, v.service, v.key, extra))
 	return nil
 }
 

@@ -50,6 +50,10 @@ type Options struct {
 	Only []string
 	// Exclude leaves these client services alone.
 	Exclude []string
+	// HostVars are "SERVICE/KEY" host variables the user vouches for
+	// (--host-var): the application hands them to a driver that takes a
+	// socket directory as host, so they become MountPath.
+	HostVars []string
 	// DropTCP makes app servers behind a reverse proxy listen on the
 	// socket instead of their TCP port (default: both, so healthchecks
 	// and waits on the port keep working).
@@ -86,6 +90,8 @@ type Finding struct {
 	Service   string
 	Key       string
 	Message   string
+	// Basis, when set, is the knowledge the finding rests on.
+	Basis *Basis
 }
 
 func (f Finding) String() string {
@@ -108,6 +114,9 @@ type Change struct {
 	Before    string // passwords masked
 	After     string // passwords masked
 	Reason    string
+	// Basis, when set, is the knowledge the change rests on (a host
+	// variable migrated on the catalogue's, the evidence's or the user's word).
+	Basis *Basis
 }
 
 // FileResult is the migrated content of one input file.

@@ -46,6 +46,7 @@ func projectFlags() []cli.Flag {
 		&cli.StringFlag{Name: "jdbc-factory", Value: "factoryarg", Usage: "junixsocket factory for JDBC URLs: factoryarg (socketFactoryArg=FILE), uri (file:// host) or sysprop (JAVA_TOOL_OPTIONS)"},
 		&cli.StringSliceFlag{Name: "only", Usage: "migrate only these client services (repeatable)"},
 		&cli.StringSliceFlag{Name: "exclude", Usage: "leave these client services on TCP (repeatable)"},
+		&cli.StringSliceFlag{Name: "host-var", Usage: "SERVICE/KEY: the application hands this host variable to a driver that takes a socket directory (libpq, psycopg, pgx, the pg gem); set it to the mount path (repeatable)"},
 		&cli.BoolFlag{Name: "drop-tcp", Usage: "app servers behind nginx listen on the socket instead of their TCP port (default: both)"},
 	}
 }
@@ -91,6 +92,7 @@ func options(c *cli.Context) rewrite.Options {
 	o.JDBCFactory = c.String("jdbc-factory")
 	o.Only = c.StringSlice("only")
 	o.Exclude = c.StringSlice("exclude")
+	o.HostVars = c.StringSlice("host-var")
 	o.DropTCP = c.Bool("drop-tcp")
 	o.Env = os.Environ()
 	o.ProjectDir = c.String("project-directory")

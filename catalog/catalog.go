@@ -1,0 +1,162 @@
+// Package catalog is what published container images do with the
+// environment variables that carry a PostgreSQL connection: which variable
+// holds the host, the port or a URL, and whether the host may be a Unix
+// socket directory. It is data (images/*.yaml, one file per image family,
+// embedded), each fact with the source it was read from.
+//
+// A host variable that takes a directory is migrated to the socket mount
+// path; one that does not (a JDBC image without junixsocket, an entrypoint
+// that resolves the host by name first) is reported with the entry's
+// reason and left on TCP.
+package catalog
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+
+	"gopkg.in/yaml.v3"
+)
+
+//go:embed images/*.yaml
+var imagesFS embed.FS
+
+// Entry is one image family.
+type Entry struct {
+	// Family names the entry (the file name without .yaml).
+	Family string `yaml:"family"`
+	// Images are repository paths as docker writes them after the
+	// registry host, lower case, without tag: "odoo", "bitnami/pgbouncer",
+	// "goauthentik/server". Any registry (docker.io, ghcr.io, a mirror)
+	// matches, and "library/X" matches "X".
+	Images []string `yaml:"images"`
+	// MinVersion, when set, is the first image tag the entry holds for
+	// (dotted numbers compared piecewise); an older numeric tag gets no
+	// verdict. Non-numeric tags (latest, alpine) are taken as current.
+	MinVersion string `yaml:"min_version,omitempty"`
+	// Pooler marks a connection pooler: its host variable is its own hop
+	// to PostgreSQL; its clients stay on TCP to it.
+	Pooler bool `yaml:"pooler,omitempty"`
+	// Vars are the variables the image reads for its connection.
+	Vars []Var `yaml:"vars"`
+	// Sources say where each fact was read (URL or repo + file) and what
+	// was read there.
+	Sources []Source `yaml:"sources"`
+}
+
+// Var is one variable of an image.
+type Var struct {
+	Key string `yaml:"key"`
+	// Role is "host", "port" or "url".
+	Role string `yaml:"role"`
+	// Directory: the host variable may be an absolute socket directory
+	// (the image hands it to libpq, psycopg, pgx, the pg gem, PgBouncer).
+	// For a url variable: the tool's URL rewriter applies (DATABASE_URL).
+	Directory bool `yaml:"directory"`
+	// Reason says what the image does with the value; for a variable that
+	// does not take a directory it is the warning's explanation.
+	Reason string `yaml:"reason"`
+	// Port names the variable that holds the port beside a host variable
+	// (it stays: the port names the socket file .s.PGSQL.<port>).
+	Port string `yaml:"port,omitempty"`
+	// Unless lists variables whose presence makes the image ignore this
+	// one (edoburu/pgbouncer: DATABASE_URL overrides DB_HOST).
+	Unless []string `yaml:"unless,omitempty"`
+	// Also lists variables that must change with this one.
+	Also []Also `yaml:"also,omitempty"`
+}
+
+// Also is a variable to set beside a migrated host variable.
+type Also struct {
+	Key    string `yaml:"key"`
+	Value  string `yaml:"value"`
+	Reason string `yaml:"reason"`
+}
+
+// Source is where a fact was read: a URL, or a repository and a file in
+// it, and what it says.
+type Source struct {
+	URL  string `yaml:"url,omitempty"`
+	Repo string `yaml:"repo,omitempty"`
+	File string `yaml:"file,omitempty"`
+	Read string `yaml:"read"`
+}
+
+// Cite returns the source as one reference: the URL, or repo:file.
+func (s Source) Cite() string {
+	if s.URL != "" {
+		return s.URL
+	}
+	return s.Repo + ":" + s.File
+}
+
+// Roles of a variable.
+const (
+	RoleHost = "host"
+	RolePort = "port"
+	RoleURL  = "url"
+)
+
+var (
+	loadOnce sync.Once
+	entries  []*Entry
+	loadErr  error
+)
+
+// All returns every entry, ordered by family. It panics if the embedded
+// data is invalid (the schema test keeps it valid).
+func All() []*Entry {
+	loadOnce.Do(func() { entries, loadErr = load(imagesFS) })
+	if loadErr != nil {
+		panic(loadErr)
+	}
+	return entries
+}
+
+// load reads and checks every images/*.yaml file of fsys.
+func load(fsys fs.FS) ([]*Entry, error) {
+	names, err := fs.Glob(fsys, "images/*.yaml")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	var out []*Entry
+	seen := map[string]string{}
+	for _, name := range names {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, err
+		}
+		e, err := parse(data)
+		if err != nil {
+			return nil, fmt.Errorf("catalog/%s: %w", name, err)
+		}
+		if want := strings.TrimSuffix(path.Base(name), ".yaml"); e.Family != want {
+			return nil, fmt.Errorf("catalog/%s: family %q, want %q (the file name)", name, e.Family, want)
+		}
+		for _, img := range e.Images {
+			if prev, ok := seen[img]; ok {
+				return nil, fmt.Errorf("catalog/%s: image %q is already in %s", name, img, prev)
+			}
+			seen[img] = e.Family
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// parse decodes one entry strictly (unknown fields are errors) and checks it.
+func parse(data []byte) (*Entry, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	var e Entry
+	if err := dec.Decode(&e); err != nil {
+		return nil, err
+	}
+	return &e, e.check()
+}

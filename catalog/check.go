@@ -1,0 +1,82 @@
+package catalog
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+var (
+	familyRE  = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]*$`)
+	imageRE   = regexp.MustCompile(`^[a-z0-9][a-z0-9._/-]*$`)
+	keyRE     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	versionRE = regexp.MustCompile(`^\d+(\.\d+)*$`)
+)
+
+// check enforces the schema the loader cannot: every entry names its
+// images, a host or URL variable, a reason for each, and at least one
+// source with what was read there.
+func (e *Entry) check() error {
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	if !familyRE.MatchString(e.Family) {
+		bad("family %q: want lower-case letters, digits, . and -", e.Family)
+	}
+	if len(e.Images) == 0 {
+		bad("no images")
+	}
+	for _, img := range e.Images {
+		if !imageRE.MatchString(img) || strings.Contains(img, ":") || strings.HasPrefix(img, "library/") {
+			bad("image %q: want a lower-case repository path without registry, tag or library/", img)
+		}
+	}
+	if e.MinVersion != "" && !versionRE.MatchString(e.MinVersion) {
+		bad("min_version %q: want dotted numbers", e.MinVersion)
+	}
+	e.checkVars(bad)
+	if len(e.Sources) == 0 {
+		bad("no sources: an unverified entry is not an entry")
+	}
+	for _, s := range e.Sources {
+		if (s.URL == "") == (s.Repo == "" || s.File == "") || strings.TrimSpace(s.Read) == "" {
+			bad("source %+v: want url, or repo and file, and what was read there", s)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (e *Entry) checkVars(bad func(string, ...any)) {
+	hostOrURL := false
+	keys := map[string]bool{}
+	for _, v := range e.Vars {
+		if !keyRE.MatchString(v.Key) {
+			bad("var %q: not an environment variable name", v.Key)
+		}
+		if keys[v.Key] {
+			bad("var %s listed twice", v.Key)
+		}
+		keys[v.Key] = true
+		switch v.Role {
+		case RoleHost, RoleURL:
+			hostOrURL = true
+		case RolePort:
+			if v.Directory {
+				bad("var %s: a port variable takes no directory", v.Key)
+			}
+		default:
+			bad("var %s: role %q, want host, port or url", v.Key, v.Role)
+		}
+		if strings.TrimSpace(v.Reason) == "" {
+			bad("var %s: no reason", v.Key)
+		}
+		for _, a := range v.Also {
+			if !keyRE.MatchString(a.Key) || a.Reason == "" {
+				bad("var %s: also %+v wants a key and a reason", v.Key, a)
+			}
+		}
+	}
+	if !hostOrURL {
+		bad("no host or url variable")
+	}
+}

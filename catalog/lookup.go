@@ -1,0 +1,96 @@
+package catalog
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Lookup returns the entry for an image reference ("odoo:17.0",
+// "docker.io/bitnami/pgbouncer:1.23.1", "ghcr.io/goauthentik/server"), or
+// nil. An entry whose MinVersion is newer than a numeric tag is not
+// returned: its facts are not known to hold there.
+func Lookup(image string) *Entry {
+	repo, tag := Split(image)
+	for _, e := range All() {
+		for _, img := range e.Images {
+			if img == repo && e.covers(tag) {
+				return e
+			}
+		}
+	}
+	return nil
+}
+
+// Var returns the entry's variable named key, or nil.
+func (e *Entry) Var(key string) *Var {
+	for i := range e.Vars {
+		if e.Vars[i].Key == key {
+			return &e.Vars[i]
+		}
+	}
+	return nil
+}
+
+// Split returns the repository path of an image reference (lower case,
+// registry host, "library/", tag and digest removed) and its tag.
+func Split(image string) (repo, tag string) {
+	ref := strings.ToLower(strings.TrimSpace(image))
+	if i := strings.Index(ref, "@"); i >= 0 {
+		ref = ref[:i]
+	}
+	if i := strings.LastIndex(ref, ":"); i > strings.LastIndex(ref, "/") {
+		ref, tag = ref[:i], ref[i+1:]
+	}
+	parts := strings.Split(ref, "/")
+	// A first component with a dot or a port, or localhost, is a registry
+	// host (distribution/reference).
+	if len(parts) > 1 && (strings.ContainsAny(parts[0], ".:") || parts[0] == "localhost") {
+		parts = parts[1:]
+	}
+	repo = strings.TrimPrefix(strings.Join(parts, "/"), "library/")
+	return repo, tag
+}
+
+// covers reports whether the entry holds for an image tag.
+func (e *Entry) covers(tag string) bool {
+	if e.MinVersion == "" {
+		return true
+	}
+	have, ok := leadingVersion(tag)
+	if !ok {
+		return true
+	}
+	want, _ := leadingVersion(e.MinVersion)
+	for i := 0; i < len(want); i++ {
+		h := 0
+		if i < len(have) {
+			h = have[i]
+		}
+		if h != want[i] {
+			return h > want[i]
+		}
+	}
+	return true
+}
+
+// leadingVersion reads the dotted numbers a tag starts with ("17.0",
+// "v2.8.1-alpine" → 2.8.1). ok is false for tags without one (latest).
+func leadingVersion(tag string) ([]int, bool) {
+	tag = strings.TrimPrefix(tag, "v")
+	var out []int
+	for _, part := range strings.Split(tag, ".") {
+		end := 0
+		for end < len(part) && part[end] >= '0' && part[end] <= '9' {
+			end++
+		}
+		if end == 0 {
+			break
+		}
+		n, _ := strconv.Atoi(part[:end])
+		out = append(out, n)
+		if end < len(part) {
+			break
+		}
+	}
+	return out, len(out) > 0
+}

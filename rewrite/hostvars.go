@@ -1,0 +1,194 @@
+package rewrite
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/uds-migrate/uds-migrate/catalog"
+)
+
+// DialectHostDir is an application's own host variable that the image or
+// application hands to a libpq-family driver (or PgBouncer) as host: the
+// socket directory goes there, and its port variable stays.
+const DialectHostDir = "host-dir"
+
+// Kinds of Basis, in the order they are consulted.
+const (
+	BasisUser      = "user"      // --host-var SERVICE/KEY
+	BasisEvidence  = "evidence"  // code or config in the project that reads the variable
+	BasisCatalogue = "catalogue" // catalog/images: what a published image does
+)
+
+// Basis is what a decision about a connection value rests on.
+type Basis struct {
+	Kind string // BasisUser, BasisEvidence or BasisCatalogue
+	// Name is the catalogue family, the evidence's reader, or "--host-var".
+	Name string
+	// Cite is where the fact was read: URLs or repo:file for the
+	// catalogue, file:line for evidence; empty for the user's word.
+	Cite []string
+	// Detail says what the source says about the variable.
+	Detail string
+}
+
+// cite names the source for a message: "catalogue odoo: URL ...".
+func (b Basis) cite() string {
+	s := b.Kind + " " + b.Name
+	if len(b.Cite) > 0 {
+		// The first source is the one that says what the image does;
+		// plan --format json lists them all.
+		s += ": " + b.Cite[0]
+	}
+	return s
+}
+
+// hostVerdict is what one source of knowledge says about a host variable.
+type hostVerdict struct {
+	takesDir bool
+	basis    Basis
+	portKey  string         // the variable holding the port beside it, if known
+	also     []catalog.Also // variables to set with it
+}
+
+// hostSource answers for one (service, variable) or reports ok=false.
+type hostSource func(pl *planner, v envVar) (hostVerdict, bool)
+
+// hostSources are consulted in order; the first that knows decides. The
+// user's word comes first (it can override the others), then evidence in
+// the project, then the catalogue of published images.
+var hostSources = []hostSource{
+	userHostVar,
+	// Evidence readers (Django, Rails, node-postgres, Go drivers in a
+	// build context or bind-mounted source) go here.
+	catalogueHostVar,
+}
+
+// knowHostVar returns the first verdict any source has for v.
+func (pl *planner) knowHostVar(v envVar) (hostVerdict, bool) {
+	for _, src := range hostSources {
+		if hv, ok := src(pl, v); ok {
+			return hv, true
+		}
+	}
+	return hostVerdict{}, false
+}
+
+// userHostVar: --host-var SERVICE/KEY says the variable takes a directory.
+func userHostVar(pl *planner, v envVar) (hostVerdict, bool) {
+	if !contains(pl.opts.HostVars, v.service+"/"+v.key) {
+		return hostVerdict{}, false
+	}
+	return hostVerdict{takesDir: true, basis: Basis{Kind: BasisUser, Name: "--host-var",
+		Detail: "the user vouched (--host-var " + v.service + "/" + v.key + ") that the application hands " + v.key + " to a driver that takes a socket directory as host"}}, true
+}
+
+// catalogueHostVar: the service's image is catalogued with v as its host.
+func catalogueHostVar(pl *planner, v envVar) (hostVerdict, bool) {
+	e, cv := pl.catalogueVar(v.service, v.key)
+	if cv == nil || cv.Role != catalog.RoleHost {
+		return hostVerdict{}, false
+	}
+	hv := hostVerdict{takesDir: cv.Directory, basis: catalogueBasis(e, cv.Reason), portKey: cv.Port, also: cv.Also}
+	for _, k := range cv.Unless {
+		if pl.clientEnv(v.service, k) != "" {
+			hv.takesDir = false
+			hv.basis.Detail = fmt.Sprintf("%s is set, and the image then takes the host from %s, not from %s", k, k, v.key)
+		}
+	}
+	return hv, true
+}
+
+// catalogueVar returns the catalogue entry of a service's image and its
+// variable key, or nils.
+func (pl *planner) catalogueVar(service, key string) (*catalog.Entry, *catalog.Var) {
+	e := catalog.Lookup(pl.p.model.Services[service].Image)
+	if e == nil {
+		return nil, nil
+	}
+	return e, e.Var(key)
+}
+
+func catalogueBasis(e *catalog.Entry, detail string) Basis {
+	var cites []string
+	for _, s := range e.Sources {
+		cites = append(cites, s.Cite())
+	}
+	return Basis{Kind: BasisCatalogue, Name: e.Family, Cite: cites, Detail: detail}
+}
+
+// applyHostVerdict acts on a verdict for v, whose value names db (port is
+// the port written beside the host, if any). It returns the edge to
+// rewrite, or nil when the value stays.
+func (pl *planner) applyHostVerdict(v envVar, db *dbService, port string, hv hostVerdict) *edge {
+	who := v.service + "/" + v.key
+	if !hv.takesDir {
+		pl.warnFile(v.file, v.line, v.col, "UDS141", v.service, v.key,
+			fmt.Sprintf("%s names %s, but %s (%s); left on TCP", who, db.name, hv.basis.Detail, hv.basis.cite()))
+		return nil
+	}
+	if port != "" {
+		pl.warnFile(v.file, v.line, v.col, "UDS120", v.service, v.key,
+			fmt.Sprintf("%s holds host and port together (%s); %s takes a socket directory there only without the port: set it to %s and put the port %d in its own variable", who, v.value, v.key, pl.opts.MountPath, db.port))
+		return nil
+	}
+	if hv.portKey != "" && pl.clientEnv(v.service, hv.portKey) == "" && db.port != 5432 {
+		pl.addEnvAfter(v, hv.portKey, fmt.Sprint(db.port),
+			fmt.Sprintf("%s listens on port %d and the port names the socket file (.s.PGSQL.%d)", db.name, db.port, db.port))
+	}
+	for _, a := range hv.also {
+		if pl.clientEnv(v.service, a.Key) != a.Value {
+			pl.addEnvAfter(v, a.Key, a.Value, a.Reason)
+		}
+	}
+	code, msg := "UDS140", fmt.Sprintf("%s set to the socket directory %s: %s (%s)", who, pl.opts.MountPath, hv.basis.Detail, hv.basis.cite())
+	if hv.basis.Kind == BasisUser {
+		code, msg = "UDS142", fmt.Sprintf("%s set to the socket directory %s on the user's word: --host-var %s vouches that the application hands it to a driver that takes a socket directory as host; the tool has no evidence of its own", who, pl.opts.MountPath, who)
+	}
+	pl.findings = append(pl.findings, Finding{File: v.file, Line: v.line, Col: v.col, Severity: SevInfo, Code: code, Service: v.service, Key: v.key, Message: msg, Basis: &hv.basis})
+	return &edge{v: v, dialect: DialectHostDir, db: db, basis: &hv.basis}
+}
+
+// checkHostVars rejects --host-var values that name no service or no
+// variable of that service.
+func (p *project) checkHostVars(hostVars []string, bad func(string, ...any) error) error {
+	for _, hv := range hostVars {
+		service, key, ok := strings.Cut(hv, "/")
+		if !ok || service == "" || key == "" {
+			return bad("--host-var %q: want SERVICE/KEY (a service and one of its environment variables)", hv)
+		}
+		if _, ok := p.model.Services[service]; !ok {
+			return bad("--host-var %s: no such service (services: %s)", hv, strings.Join(slices.Sorted(mapsKeys(p.model.Services)), ", "))
+		}
+		var keys []string
+		for _, v := range p.serviceEnv(service) {
+			if v.key == key {
+				keys = nil
+				break
+			}
+			keys = append(keys, v.key)
+		}
+		if keys != nil || len(p.serviceEnv(service)) == 0 {
+			return bad("--host-var %s: %s has no environment variable %s (it has: %s)", hv, service, key, strings.Join(slices.Sorted(slices.Values(keys)), ", "))
+		}
+	}
+	return nil
+}
+
+// dirHostVar reports whether a service's variable is a host variable that
+// a migration sets to a socket directory (--host-var, or the catalogue),
+// so that revert sets it back to the server's name.
+func (pl *planner) dirHostVar(service, key string) bool {
+	if contains(pl.opts.HostVars, service+"/"+key) {
+		return true
+	}
+	_, cv := pl.catalogueVar(service, key)
+	return cv != nil && cv.Role == catalog.RoleHost && cv.Directory
+}
+
+func hostDialect(key string) string {
+	if key == "PGHOST" {
+		return DialectPGHOST
+	}
+	return DialectHostDir
+}

@@ -1,0 +1,59 @@
+package rewrite
+
+import (
+	"fmt"
+
+	"github.com/uds-migrate/uds-migrate/catalog"
+)
+
+// poolerHop returns the edges of a pooler's own connection to PostgreSQL.
+// Only what a source of knowledge covers is touched: the variables of a
+// catalogued pooler image (edoburu/pgbouncer writes DB_HOST into
+// pgbouncer.ini's host=, which PgBouncer reads as a socket directory) and
+// --host-var. Any other pooler configuration is in the image's terms
+// (pgbouncer.ini, entrypoint parsing) and stays as it is. The pooler's
+// clients stay on TCP to it (UDS121).
+func (pl *planner) poolerHop(name string, dbs []*dbService, links map[string]string) []*edge {
+	e := catalog.Lookup(pl.p.model.Services[name].Image)
+	var out []*edge
+	for _, v := range pl.p.serviceEnv(name) {
+		known := contains(pl.opts.HostVars, name+"/"+v.key)
+		if e != nil && e.Var(v.key) != nil {
+			known = true
+		}
+		if !known || pl.catalogueKeeps(v, dbs, links) {
+			continue
+		}
+		if ed := pl.splitVar(v, dbs, links); ed != nil {
+			out = append(out, ed)
+		}
+	}
+	return out
+}
+
+// catalogueKeeps reports (with a UDS141 warning) a URL variable that the
+// service's catalogued image cannot take in socket form, when it reaches
+// one of dbs; such a value stays on TCP.
+func (pl *planner) catalogueKeeps(v envVar, dbs []*dbService, links map[string]string) bool {
+	e, cv := pl.catalogueVar(v.service, v.key)
+	if cv == nil || cv.Role != catalog.RoleURL || cv.Directory {
+		return false
+	}
+	var db *dbService
+	hosts, _, socket := classify(v.value)
+	for _, h := range hosts {
+		if d := dbForHost(dbs, h, links); d != nil {
+			db = d
+		}
+	}
+	if db == nil && !socket {
+		db = unknownURL(v.value, dbs, links)
+	}
+	if db == nil {
+		return false
+	}
+	b := catalogueBasis(e, cv.Reason)
+	pl.findings = append(pl.findings, Finding{File: v.file, Line: v.line, Col: v.col, Severity: SevWarning, Code: "UDS141", Service: v.service, Key: v.key,
+		Message: fmt.Sprintf("%s/%s names %s, but %s (%s); left on TCP", v.service, v.key, db.name, b.Detail, b.cite()), Basis: &b})
+	return true
+}
