@@ -54,7 +54,7 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 				}
 				continue
 			}
-			if pl.catalogueKeeps(v, dbs, links) {
+			if pl.catalogueKeeps(v, dbs, links) || pl.warnUnsetPassthrough(v, dbs) {
 				continue
 			}
 			hosts, dialect, socket := classify(v.value)
@@ -85,7 +85,7 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 			}
 			if len(hosts) > 1 {
 				pl.warnFile(v.file, v.line, v.col, "UDS110", name, v.key,
-					fmt.Sprintf("%s lists several hosts for failover; a Unix socket reaches one server on this host and cannot fail over, so the value is left on TCP", v.key))
+					fmt.Sprintf("%s/%s lists several hosts for failover; a Unix socket reaches one server on this host and cannot fail over, so the value is left on TCP", name, v.key))
 				continue
 			}
 			if dialect == DialectJDBC {
@@ -217,11 +217,11 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		if errors.Is(err, jdbc.ErrMultiHost) || errors.Is(err, libpq.ErrMultiHost) {
 			code = "UDS110"
 		}
-		msg := fmt.Sprintf("%s cannot be rewritten as written (%v); set it to the socket form by hand", v.key, redactErr(err))
+		msg := fmt.Sprintf("%s/%s cannot be rewritten as written (%v); set it to the socket form by hand", v.service, v.key, redactErr(err))
 		if want, _, err2 := toSocket(e.dialect, v.value, mp, e.db.port); err2 == nil && code == "UDS111" {
 			// The text is made of references set outside the project files
 			// (the shell environment): say what the variable must hold.
-			msg = fmt.Sprintf("%s is %s, set outside the project files; set it to %s", v.key, v.raw, redact(e.dialect, want))
+			msg = fmt.Sprintf("%s/%s is %s, set outside the project files; set it to %s", v.service, v.key, v.raw, redact(e.dialect, want))
 		}
 		pl.warnFile(v.file, v.line, v.col, code, v.service, v.key, msg)
 		return
@@ -299,6 +299,11 @@ func redact(dialect, s string) string {
 	if rest, ok := celeryURL(s); ok {
 		return celeryPrefix + libpq.Redact(rest)
 	}
+	if dialect == "" {
+		// A URL of a scheme no parser here knows (postgis://): mask the
+		// password of its userinfo all the same.
+		s = userinfoPasswordRE.ReplaceAllString(s, "${1}****@")
+	}
 	switch dialect {
 	case DialectJDBC:
 		return jdbc.Redact(s)
@@ -313,6 +318,8 @@ func redact(dialect, s string) string {
 	}
 	return libpq.Redact(s)
 }
+
+var userinfoPasswordRE = regexp.MustCompile(`(://[^:/@\s]*:)[^@/\s]*@`)
 
 var npgsqlPasswordRE = regexp.MustCompile(`(?i)((?:^|;)\s*(?:password|pwd)\s*=)[^;]*`)
 
@@ -374,14 +381,19 @@ func (pl *planner) warnCommand(service string, dbs []*dbService, links map[strin
 		}
 		for _, a := range args {
 			for _, w := range strings.FieldsFunc(a, func(r rune) bool { return r == ' ' || r == '"' || r == '\'' || r == '\n' }) {
-				if k, v, ok := strings.Cut(w, "="); ok && strings.HasPrefix(k, "-") {
-					w = v // --db=postgres://...
+				if k, v, ok := strings.Cut(w, "="); ok && (strings.HasPrefix(k, "-") || envNameRE.MatchString(k)) {
+					w = v // --db=postgres://..., DATABASE_URL=postgres://... ./run
 				}
 				hosts, dialect, socket := classify(w)
-				if dialect == "" || socket {
-					if db := unknownURL(w, dbs, links); db == nil {
+				if socket {
+					continue
+				}
+				if dialect == "" {
+					db := unknownURL(w, dbs, links)
+					if db == nil {
 						continue
 					}
+					hosts = []string{db.name}
 				}
 				for _, h := range hosts {
 					if db := dbForHost(dbs, h, links); db != nil {
@@ -395,6 +407,9 @@ func (pl *planner) warnCommand(service string, dbs []*dbService, links map[strin
 		}
 	}
 }
+
+// envNameRE matches a shell variable assignment's name (NAME=value).
+var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // urlPort returns the port a TCP connection value names, or 0.
 func urlPort(val, dialect string) int {

@@ -33,6 +33,10 @@ type envVar struct {
 
 	// env_file location
 	env *envLine
+
+	// passthrough: a list item "- KEY" with no value, which compose
+	// fills from its own environment.
+	passthrough bool
 }
 
 // envLine is a KEY=value line of an env file with the byte range of its
@@ -94,7 +98,7 @@ func (p *project) yamlEnv(name string, src *Source, node *yaml.Node, seen map[st
 			continue
 		}
 		out = append(out, envVar{service: name, key: e.key, raw: raw, value: val, file: src.Path, line: e.node.Line, col: e.node.Column,
-			src: src, node: e.node, prefix: e.prefix, inFlow: e.inFlow})
+			src: src, node: e.node, prefix: e.prefix, inFlow: e.inFlow, passthrough: e.passthrough})
 	}
 	if depth > 8 {
 		return out

@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -47,8 +48,9 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 		}
 		src, _ := pl.p.serviceNode(name)
 		kn, _ := ownKey(deref(pl.servicesNode(src)), name)
-		pl.warnAt(src, kn, "UDS131", name, "",
-			fmt.Sprintf("%s depends on %s but none of its environment values connects to it: the connection is in a mounted config file, baked into the image or built by a script, which the tool cannot see; point it at %s (socket directory) or add the socket volume by hand", name, dep.name, pl.opts.MountPath))
+		key := pl.dependencyKey(name, dep.name)
+		pl.warnAt(src, kn, "UDS131", name, key,
+			fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it: the connection is in a mounted config file, baked into the image or built by a script, which the tool cannot see; point it at %s (socket directory) or add the socket volume by hand", name, key, dep.name, name, pl.opts.MountPath))
 	}
 }
 
@@ -63,4 +65,35 @@ func (pl *planner) usesSocket(service string) bool {
 		}
 	}
 	return false
+}
+
+// dependencyKey names the key that ties a client to a database:
+// depends_on, else links.
+func (pl *planner) dependencyKey(client, db string) string {
+	if _, ok := pl.p.model.Services[client].DependsOn[db]; ok {
+		return "depends_on"
+	}
+	return "links"
+}
+
+// connKeyRE matches variable names that usually hold a database
+// connection (DATABASE_URL, DB_HOST, PGHOST, SPRING_DATASOURCE_URL,
+// POSTGRES_DSN, AIRFLOW__DATABASE__SQL_ALCHEMY_CONN).
+var connKeyRE = regexp.MustCompile(`(?i)(^|_)(DATABASE|DB|PG[A-Z]*|POSTGRES(QL)?|JDBC|DSN|DATASOURCE|SQL_ALCHEMY_CONN)(_|$)`)
+
+// warnUnsetPassthrough reports a pass-through variable ("- DATABASE_URL",
+// no value) that holds a connection name but is set nowhere the tool can
+// see: compose takes it from the shell that runs it. It reports whether
+// it warned.
+func (pl *planner) warnUnsetPassthrough(v envVar, dbs []*dbService) bool {
+	if !v.passthrough || strings.TrimSpace(v.value) != "" || !connKeyRE.MatchString(v.key) || len(dbs) == 0 {
+		return false
+	}
+	target := "a PostgreSQL service of this project"
+	if len(dbs) == 1 {
+		target = dbs[0].name
+	}
+	pl.warnFile(v.file, v.line, v.col, "UDS111", v.service, v.key,
+		fmt.Sprintf("%s/%s is passed through from the environment docker compose runs in (\"- %s\" with no value) and is set neither in the project files nor in .env, so the tool cannot see or edit it; if it connects to %s, set it in socket form where it is set (mount path %s), and add the socket volume to %s by hand", v.service, v.key, v.key, target, pl.opts.MountPath, v.service))
+	return true
 }
