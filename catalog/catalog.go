@@ -61,6 +61,9 @@ type Var struct {
 	// Reason says what the image does with the value; for a variable that
 	// does not take a directory it is the warning's explanation.
 	Reason string `yaml:"reason"`
+	// HostPort: the value is host[:port], and a directory takes the
+	// :port suffix the same way (/var/run/postgresql:5432).
+	HostPort bool `yaml:"host_port,omitempty"`
 	// Port names the variable that holds the port beside a host variable
 	// (it stays: the port names the socket file .s.PGSQL.<port>).
 	Port string `yaml:"port,omitempty"`

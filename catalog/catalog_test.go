@@ -102,7 +102,7 @@ func exercised(e *Entry, archives []string) bool {
 	for _, a := range archives {
 		uses := false
 		for _, m := range imageLineRE.FindAllStringSubmatch(a, -1) {
-			if Lookup(m[1]) == e {
+			if Lookup(interpolationDefault(m[1])) == e {
 				uses = true
 			}
 		}
@@ -120,4 +120,13 @@ func exercised(e *Entry, archives []string) bool {
 		}
 	}
 	return false
+}
+
+// interpolationDefault reads the default of a ${VAR:-default} image
+// reference, as compose would use it when VAR is unset.
+func interpolationDefault(ref string) string {
+	if _, def, ok := strings.Cut(ref, ":-"); ok && strings.HasPrefix(ref, "${") {
+		return strings.TrimSuffix(def, "}")
+	}
+	return ref
 }

@@ -283,6 +283,8 @@ func toSocket(dialect, value, dir string, port int) (string, []note, error) {
 		return dir, nil, nil
 	case DialectCelery:
 		return celeryToSocket(value, dir, port)
+	case DialectHostDirPort:
+		return hostDirPort(value, dir)
 	case DialectR2DBC:
 		return r2dbcToSocket(value, dir, port)
 	case DialectNpgsql:

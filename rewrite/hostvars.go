@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"fmt"
+	"net"
 	"slices"
 	"strings"
 
@@ -12,6 +13,10 @@ import (
 // application hands to a libpq-family driver (or PgBouncer) as host: the
 // socket directory goes there, and its port variable stays.
 const DialectHostDir = "host-dir"
+
+// DialectHostDirPort is a host variable written host:port whose reader
+// takes DIR:port the same way (Gitea's [database] HOST).
+const DialectHostDirPort = "host-dir-port"
 
 // Kinds of Basis, in the order they are consulted.
 const (
@@ -48,6 +53,7 @@ type hostVerdict struct {
 	takesDir bool
 	basis    Basis
 	portKey  string         // the variable holding the port beside it, if known
+	hostPort bool           // the value may be DIR:port
 	also     []catalog.Also // variables to set with it
 }
 
@@ -89,7 +95,7 @@ func catalogueHostVar(pl *planner, v envVar) (hostVerdict, bool) {
 	if cv == nil || cv.Role != catalog.RoleHost {
 		return hostVerdict{}, false
 	}
-	hv := hostVerdict{takesDir: cv.Directory, basis: catalogueBasis(e, cv.Reason), portKey: cv.Port, also: cv.Also}
+	hv := hostVerdict{takesDir: cv.Directory, basis: catalogueBasis(e, cv.Reason), portKey: cv.Port, hostPort: cv.HostPort, also: cv.Also}
 	for _, k := range cv.Unless {
 		if pl.clientEnv(v.service, k) != "" {
 			hv.takesDir = false
@@ -127,7 +133,7 @@ func (pl *planner) applyHostVerdict(v envVar, db *dbService, port string, hv hos
 			fmt.Sprintf("%s names %s, but %s (%s); left on TCP", who, db.name, hv.basis.Detail, hv.basis.cite()))
 		return nil
 	}
-	if port != "" {
+	if port != "" && !hv.hostPort {
 		pl.warnFile(v.file, v.line, v.col, "UDS120", v.service, v.key,
 			fmt.Sprintf("%s holds host and port together (%s); %s takes a socket directory there only without the port: set it to %s and put the port %d in its own variable", who, v.value, v.key, pl.opts.MountPath, db.port))
 		return nil
@@ -146,7 +152,11 @@ func (pl *planner) applyHostVerdict(v envVar, db *dbService, port string, hv hos
 		code, msg = "UDS142", fmt.Sprintf("%s set to the socket directory %s on the user's word: --host-var %s vouches that the application hands it to a driver that takes a socket directory as host; the tool has no evidence of its own", who, pl.opts.MountPath, who)
 	}
 	pl.findings = append(pl.findings, Finding{File: v.file, Line: v.line, Col: v.col, Severity: SevInfo, Code: code, Service: v.service, Key: v.key, Message: msg, Basis: &hv.basis})
-	return &edge{v: v, dialect: DialectHostDir, db: db, basis: &hv.basis}
+	dialect := DialectHostDir
+	if port != "" {
+		dialect = DialectHostDirPort
+	}
+	return &edge{v: v, dialect: dialect, db: db, basis: &hv.basis}
 }
 
 // checkHostVars rejects --host-var values that name no service or no
@@ -184,6 +194,15 @@ func (pl *planner) dirHostVar(service, key string) bool {
 	}
 	_, cv := pl.catalogueVar(service, key)
 	return cv != nil && cv.Role == catalog.RoleHost && cv.Directory
+}
+
+// hostDirPort rewrites host:port to dir:port.
+func hostDirPort(value, dir string) (string, []note, error) {
+	_, port, err := net.SplitHostPort(value)
+	if err != nil {
+		return "", nil, err
+	}
+	return dir + ":" + port, nil, nil
 }
 
 func hostDialect(key string) string {

@@ -3,6 +3,7 @@ package rewrite
 import (
 	"context"
 	"fmt"
+	"net"
 	"path"
 	"strings"
 
@@ -105,11 +106,11 @@ func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool 
 	unused := true
 	for _, ent := range pl.p.serviceEnv(service) {
 		raw, val := ent.raw, ent.value
-		if (ent.key == "PGHOST" || pl.dirHostVar(service, ent.key)) && path.Clean(val) == m.target {
+		if dir, tcp := revertHost(val, db.name); (ent.key == "PGHOST" || pl.dirHostVar(service, ent.key)) && path.Clean(dir) == m.target {
 			mk, _ := interp.Mask(raw)
-			if pl.setValue(ent, mk, db.name) {
+			if pl.setValue(ent, mk, tcp) {
 				pl.changes = append(pl.changes, Change{Kind: "value", File: ent.file, Line: ent.line, Col: ent.col, Service: service, Key: ent.key,
-					Dialect: hostDialect(ent.key), Before: raw, After: db.name, Reason: "reach " + db.name + " over TCP"})
+					Dialect: hostDialect(ent.key), Before: raw, After: tcp, Reason: "reach " + db.name + " over TCP"})
 			}
 			continue
 		}
@@ -281,4 +282,13 @@ func (pl *planner) plainVolume(name string) bool {
 		}
 	}
 	return true
+}
+
+// revertHost splits a host variable's socket value (DIR, or DIR:port as
+// Gitea writes it) into the directory and the TCP value that replaces it.
+func revertHost(val, server string) (dir, tcp string) {
+	if h, p, err := net.SplitHostPort(val); err == nil && strings.HasPrefix(h, "/") {
+		return h, net.JoinHostPort(server, p)
+	}
+	return val, server
 }
