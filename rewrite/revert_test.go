@@ -21,6 +21,7 @@ var revertExceptions = map[string]string{
 	"comments.txtar":                    "the URI had no port; revert writes the server port explicitly",
 	"rw-airflow.txtar":                  "the URI had no port; revert writes the server port explicitly",
 	"22-known-images.txtar":             "the Celery URI had no port; revert writes the server port explicitly",
+	"catalog-apps.txtar":                "the miniflux URI had no port; revert writes the server port explicitly",
 	"rw-rails.txtar":                    "the URI had no port; revert writes the server port explicitly",
 	"rw-postgis-build.txtar":            "the URI had no port; revert writes the server port explicitly",
 	"rw-hardened.txtar":                 "the tmpfs on the socket directory is not restored, and the URI had no port",
