@@ -251,10 +251,20 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 	}
 	pl.changes = append(pl.changes, Change{Kind: "value", File: v.file, Line: v.line, Col: v.col,
 		Service: v.service, Key: v.key, Dialect: e.dialect, Before: redact(e.dialect, v.raw), After: redact(e.dialect, newRaw),
-		Reason: fmt.Sprintf("reach %s through its socket in %s", e.db.name, mp), Basis: e.basis})
+		Reason: edgeReason(e, mp), Basis: e.basis})
 }
 
 type note struct{ Code, Message string }
+
+// edgeReason says why a value changed, and on whose knowledge when a
+// host variable was migrated (plan's text form shows it).
+func edgeReason(e *edge, mp string) string {
+	r := fmt.Sprintf("reach %s through its socket in %s", e.db.name, mp)
+	if e.basis != nil {
+		r += " (" + e.basis.cite() + ")"
+	}
+	return r
+}
 
 // toSocket rewrites a (masked) value of the given dialect to reach the
 // socket directory dir of a server listening on port.

@@ -30,6 +30,10 @@ func TestExitCodes(t *testing.T) {
 		{[]string{bad}, 2},
 		{[]string{"--check", bad}, 2},
 		{[]string{filepath.Join(dir, "missing.yml")}, 2},
+		{[]string{"--host-var", "app/U", pending}, 0},
+		{[]string{"--host-var", "app/NOPE", pending}, 2},
+		{[]string{"--host-var", "nobody/U", pending}, 2},
+		{[]string{"--host-var", "U", pending}, 2},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
