@@ -35,6 +35,7 @@ type project struct {
 	// edited like the compose files, but not part of the -f set.
 	extSources []*Source
 	read       func(string) ([]byte, error)
+	names      map[string][]carrier // host name → services carrying it; see nameIndex
 }
 
 // load parses every input with yaml.v3 (positions) and the whole set with

@@ -26,7 +26,6 @@ type planner struct {
 	newKeys     []*pendingKey                  // volumes: keys to add, written by finish
 	clientPaths map[string][]string            // socket mount paths given to each client in this run
 	sysprop     map[string]string              // --jdbc-factory sysprop: the socket file per service
-	poolers     map[string]string              // pooler host name (lower case) → service, built on first use
 	topAdded    map[string]bool
 	newTop      map[*Source][]string // volumes for a top-level section to create
 	javaWarn    map[string]bool
