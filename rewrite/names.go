@@ -76,10 +76,10 @@ func (p *project) resolve(client, host string) reach {
 	host = strings.ToLower(strings.Trim(host, "[]"))
 	svc := p.model.Services[client]
 	if ip, ok := extraHost(svc, host); ok {
-		return reach{refuse: fmt.Sprintf("extra_hosts maps %s to %s (an /etc/hosts entry, which wins over Docker's DNS)", host, ip), code: "UDS140"}
+		return reach{refuse: fmt.Sprintf("extra_hosts maps %s to %s (an /etc/hosts entry, which wins over Docker's DNS), not to the service %%s", host, ip), code: "UDS140"}
 	}
 	if mode := svc.NetworkMode; mode != "" {
-		return reach{refuse: fmt.Sprintf("network_mode: %s takes %s off the compose networks, so names and localhost do not mean what they mean for the other services", mode, client), code: "UDS142"}
+		return reach{refuse: networkModeNote(client, mode), code: "UDS142"}
 	}
 	if target, ok := linkAliases(svc)[host]; ok {
 		return reach{services: []string{target}}
@@ -95,6 +95,18 @@ func (p *project) resolve(client, host string) reach {
 		}
 	}
 	return reach{services: out}
+}
+
+// networkModeNote says what network_mode does to names; "%s" stands for
+// the database the name would reach from the compose networks.
+func networkModeNote(client, mode string) string {
+	if mode == "host" {
+		return fmt.Sprintf("network_mode: host puts %s on the host's network, where compose's service names do not resolve (so not to the service %%s)", client)
+	}
+	if _, other, ok := strings.Cut(mode, ":"); ok {
+		return fmt.Sprintf("network_mode: %s puts %s in %s's network namespace: names and localhost resolve as they do there, and a socket needs %%s's socket volume mounted, which is set up by hand", mode, client, other)
+	}
+	return fmt.Sprintf("network_mode: %s takes %s off the compose networks, where the service %%s's names resolve", mode, client)
 }
 
 // extraHost returns the address extra_hosts gives host in svc's /etc/hosts.
@@ -156,13 +168,13 @@ func (p *project) dbFor(dbs []*dbService, client, host string) (db *dbService, c
 	switch {
 	case r.refuse != "":
 		if d := carriesName(p, dbs, client, host); d != nil {
-			return nil, r.code, fmt.Sprintf("%s: it is not known to reach the service %s", r.refuse, d.name)
+			return nil, r.code, strings.ReplaceAll(r.refuse, "%s", d.name)
 		}
 		return nil, "", ""
 	case len(hit) == 1 && len(r.services) == 1:
 		return hit[0], "", ""
 	case len(hit) > 0:
-		return nil, "UDS141", fmt.Sprintf("%s is a name of %s on the networks %s shares with them: Docker's DNS may answer with either", host, strings.Join(r.services, " and "), client)
+		return nil, "UDS141", fmt.Sprintf("%s is a name of %s on the networks %s shares with them: Docker's DNS may answer with either server", host, strings.Join(r.services, " and "), client)
 	}
 	return nil, "", ""
 }
