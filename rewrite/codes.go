@@ -31,6 +31,7 @@ var codeTitles = map[string]string{
 	"UDS140": "extra_hosts maps a database's name elsewhere: left on TCP",
 	"UDS141": "a name reaches two servers on the networks a client shares with them: left on TCP",
 	"UDS142": "network_mode host/service:/container: changes what names mean: left on TCP",
+	"UDS143": "connection string in a ${VAR:-default} default rewritten: a set VAR overrides it",
 	"UDS201": "single-$ $FactoryArg interpolates to empty",
 	"UDS202": "JDBC host other than localhost with junixsocket",
 	"UDS203": "socketFactoryArg names a directory, not the socket file",

@@ -184,7 +184,7 @@ func classify(val string) (hosts []string, dialect string, socket bool) {
 // kept as written; literal $ is written $$.
 func (pl *planner) rewriteEdge(e *edge, mp string) {
 	v := e.v
-	m, err := interp.Mask(v.raw)
+	m, enclose, err := pl.maskValue(v)
 	if err != nil {
 		pl.warnFile(v.file, v.line, v.col, "UDS111", v.service, v.key, err.Error())
 		return
@@ -221,6 +221,9 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		pl.warnFile(v.file, v.line, v.col, code, v.service, v.key, msg)
 		return
 	}
+	if enclose != nil {
+		m, out = enclose(m, out)
+	}
 	newRaw := m.Unmask(out)
 	if newRaw == v.raw {
 		return
@@ -228,6 +231,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 	if !pl.setValue(v, m, out) {
 		return
 	}
+	pl.warnDefault(v)
 	if sysprop != "" && pl.sysprop[v.service] == "" {
 		pl.sysprop[v.service] = sysprop
 		pl.setJavaOpt(v, "-D"+sockdefaultProp+"="+sysprop)
@@ -245,7 +249,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 			v.service+" connects with pgjdbc through junixsocket: the application needs com.kohlschutter.junixsocket:junixsocket-core:2.10.1 (type pom) on its classpath, and a java.io.tmpdir where native code may be unpacked and executed")
 	}
 	pl.changes = append(pl.changes, Change{Kind: "value", File: v.file, Line: v.line, Col: v.col,
-		Service: v.service, Key: v.key, Dialect: e.dialect, Before: redact(e.dialect, v.raw), After: redact(e.dialect, newRaw),
+		Service: v.service, Key: v.key, Dialect: e.dialect, Before: pl.redactValue(e.dialect, v.raw), After: pl.redactValue(e.dialect, newRaw),
 		Reason: fmt.Sprintf("reach %s through its socket in %s", e.db.name, mp)})
 }
 
