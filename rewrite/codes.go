@@ -28,6 +28,7 @@ var codeTitles = map[string]string{
 	"UDS131": "client depends on a database but shows no connection value",
 	"UDS110": "multi-host URL left on TCP (a socket cannot fail over)",
 	"UDS111": "value or mapping the tool cannot edit exactly",
+	"UDS132": "socket directories leave out /var/run/postgresql: the official image's first-start init fails",
 	"UDS201": "single-$ $FactoryArg interpolates to empty",
 	"UDS202": "JDBC host other than localhost with junixsocket",
 	"UDS203": "socketFactoryArg names a directory, not the socket file",
