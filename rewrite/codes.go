@@ -32,6 +32,7 @@ var codeTitles = map[string]string{
 	"UDS141": "a name reaches two servers on the networks a client shares with them: left on TCP",
 	"UDS142": "network_mode host/service:/container: changes what names mean: left on TCP",
 	"UDS143": "connection string in a ${VAR:-default} default rewritten: a set VAR overrides it",
+	"UDS132": "socket directories leave out /var/run/postgresql: the official image's first-start init fails",
 	"UDS201": "single-$ $FactoryArg interpolates to empty",
 	"UDS202": "JDBC host other than localhost with junixsocket",
 	"UDS203": "socketFactoryArg names a directory, not the socket file",

@@ -99,11 +99,16 @@ func (pl *planner) prepareDB(db *dbService) {
 	if pl.opts.BindMount != "" {
 		db.volume, db.bind = pl.opts.BindMount, true
 	}
+	if msg := initSocketProblem(db); msg != "" {
+		s, kn := pl.p.settingsNode(db.name)
+		pl.warnAt(s, kn, "UDS132", db.name, "command", msg)
+	}
 	for i := range ms {
 		m := ms[i]
-		if m.target != path.Clean(db.socketDir) || m.source == "" {
+		if !db.listensIn(m.target) || m.source == "" {
 			continue
 		}
+		db.socketDir = m.target
 		db.existing, db.volume, db.bind = &ms[i], m.source, m.bind
 		if m.readOnly {
 			pl.makeWritable(db, m)

@@ -61,12 +61,17 @@ func (v *validator) run() {
 	isDB := map[string]bool{}
 	for _, db := range dbs {
 		isDB[db.name] = true
+		if msg := initSocketProblem(db); msg != "" {
+			s, kn := v.p.settingsNode(db.name)
+			v.add(s, kn.Line, kn.Column, SevWarning, "UDS132", db.name, "command", msg)
+		}
 		src, node := v.p.serviceNode(db.name)
 		_, ms := v.p.mounts(src, node)
 		for _, m := range ms {
-			if m.target != path.Clean(db.socketDir) || m.source == "" {
+			if !db.listensIn(m.target) || m.source == "" {
 				continue
 			}
+			db.socketDir = m.target
 			key := v.sourceKey(m)
 			n := deref(m.node)
 			if other, ok := v.dbMount[key]; ok {
