@@ -232,6 +232,10 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		return
 	}
 	pl.warnDefault(v)
+	switch e.dialect {
+	case DialectURI, DialectDSN, DialectPGHOST:
+		pl.sslClients[v.service] = true
+	}
 	if sysprop != "" && pl.sysprop[v.service] == "" {
 		pl.sysprop[v.service] = sysprop
 		pl.setJavaOpt(v, "-D"+sockdefaultProp+"="+sysprop)
