@@ -90,7 +90,7 @@ type Finding struct {
 
 // manualCodes are findings that leave work for a person.
 var manualCodes = map[string]bool{"UDS101": true, "UDS102": true, "UDS104": true, "UDS106": true, "UDS110": true, "UDS111": true,
-	"UDS120": true, "UDS121": true, "UDS141": true, "UDS122": true, "UDS303": true, "UDS304": true, "UDS308": true, "UDS309": true}
+	"UDS120": true, "UDS121": true, "UDS151": true, "UDS122": true, "UDS303": true, "UDS304": true, "UDS308": true, "UDS309": true}
 
 // FromResult builds the JSON document.
 func FromResult(r *rewrite.Result) Plan {

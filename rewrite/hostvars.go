@@ -129,7 +129,7 @@ func catalogueBasis(e *catalog.Entry, detail string) Basis {
 func (pl *planner) applyHostVerdict(v envVar, db *dbService, port string, hv hostVerdict) *edge {
 	who := v.service + "/" + v.key
 	if !hv.takesDir {
-		pl.warnFile(v.file, v.line, v.col, "UDS141", v.service, v.key,
+		pl.warnFile(v.file, v.line, v.col, "UDS151", v.service, v.key,
 			fmt.Sprintf("%s names %s, but %s (%s); left on TCP", who, db.name, hv.basis.Detail, hv.basis.cite()))
 		return nil
 	}
@@ -147,9 +147,9 @@ func (pl *planner) applyHostVerdict(v envVar, db *dbService, port string, hv hos
 			pl.addEnvAfter(v, a.Key, a.Value, a.Reason)
 		}
 	}
-	code, msg := "UDS140", fmt.Sprintf("%s set to the socket directory %s: %s (%s)", who, pl.opts.MountPath, hv.basis.Detail, hv.basis.cite())
+	code, msg := "UDS150", fmt.Sprintf("%s set to the socket directory %s: %s (%s)", who, pl.opts.MountPath, hv.basis.Detail, hv.basis.cite())
 	if hv.basis.Kind == BasisUser {
-		code, msg = "UDS142", fmt.Sprintf("%s set to the socket directory %s on the user's word: --host-var %s vouches that the application hands it to a driver that takes a socket directory as host; the tool has no evidence of its own", who, pl.opts.MountPath, who)
+		code, msg = "UDS152", fmt.Sprintf("%s set to the socket directory %s on the user's word: --host-var %s vouches that the application hands it to a driver that takes a socket directory as host; the tool has no evidence of its own", who, pl.opts.MountPath, who)
 	}
 	pl.findings = append(pl.findings, Finding{File: v.file, Line: v.line, Col: v.col, Severity: SevInfo, Code: code, Service: v.service, Key: v.key, Message: msg, Basis: &hv.basis})
 	dialect := DialectHostDir

@@ -13,7 +13,7 @@ import (
 // --host-var. Any other pooler configuration is in the image's terms
 // (pgbouncer.ini, entrypoint parsing) and stays as it is. The pooler's
 // clients stay on TCP to it (UDS121).
-func (pl *planner) poolerHop(name string, dbs []*dbService, links map[string]string) []*edge {
+func (pl *planner) poolerHop(name string, dbs []*dbService) []*edge {
 	e := catalog.Lookup(pl.p.model.Services[name].Image)
 	var out []*edge
 	for _, v := range pl.p.serviceEnv(name) {
@@ -21,20 +21,21 @@ func (pl *planner) poolerHop(name string, dbs []*dbService, links map[string]str
 		if e != nil && e.Var(v.key) != nil {
 			known = true
 		}
-		if !known || pl.catalogueKeeps(v, dbs, links) {
+		find := func(host string) *dbService { return pl.dbAt(dbs, v, host) }
+		if !known || pl.catalogueKeeps(v, find) {
 			continue
 		}
-		if ed := pl.splitVar(v, dbs, links); ed != nil {
+		if ed := pl.splitVar(v, find); ed != nil {
 			out = append(out, ed)
 		}
 	}
 	return out
 }
 
-// catalogueKeeps reports (with a UDS141 warning) a URL variable that the
+// catalogueKeeps reports (with a UDS151 warning) a URL variable that the
 // service's catalogued image cannot take in socket form, when it reaches
 // one of dbs; such a value stays on TCP.
-func (pl *planner) catalogueKeeps(v envVar, dbs []*dbService, links map[string]string) bool {
+func (pl *planner) catalogueKeeps(v envVar, find func(host string) *dbService) bool {
 	e, cv := pl.catalogueVar(v.service, v.key)
 	if cv == nil || cv.Role != catalog.RoleURL || cv.Directory {
 		return false
@@ -42,18 +43,18 @@ func (pl *planner) catalogueKeeps(v envVar, dbs []*dbService, links map[string]s
 	var db *dbService
 	hosts, _, socket := classify(v.value)
 	for _, h := range hosts {
-		if d := dbForHost(dbs, h, links); d != nil {
+		if d := find(h); d != nil {
 			db = d
 		}
 	}
 	if db == nil && !socket {
-		db = unknownURL(v.value, dbs, links)
+		db = unknownURL(v.value, find)
 	}
 	if db == nil {
 		return false
 	}
 	b := catalogueBasis(e, cv.Reason)
-	pl.findings = append(pl.findings, Finding{File: v.file, Line: v.line, Col: v.col, Severity: SevWarning, Code: "UDS141", Service: v.service, Key: v.key,
+	pl.findings = append(pl.findings, Finding{File: v.file, Line: v.line, Col: v.col, Severity: SevWarning, Code: "UDS151", Service: v.service, Key: v.key,
 		Message: fmt.Sprintf("%s/%s names %s, but %s (%s); left on TCP", v.service, v.key, db.name, b.Detail, b.cite()), Basis: &b})
 	return true
 }
