@@ -181,22 +181,6 @@ func linkAliases(svc types.ServiceConfig) map[string]string {
 	return out
 }
 
-// dbForHost returns the database a host name reaches from client svc.
-func dbForHost(dbs []*dbService, host string, links map[string]string) *dbService {
-	host = strings.ToLower(strings.Trim(host, "[]"))
-	for _, db := range dbs {
-		for _, n := range db.names {
-			if strings.EqualFold(n, host) {
-				return db
-			}
-		}
-		if links[host] == db.name {
-			return db
-		}
-	}
-	return nil
-}
-
 func envValue(svc types.ServiceConfig, key string) string {
 	if v, ok := svc.Environment[key]; ok && v != nil {
 		return *v

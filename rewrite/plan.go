@@ -27,7 +27,6 @@ type planner struct {
 	clientPaths map[string][]string            // socket mount paths given to each client in this run
 	sysprop     map[string]string              // --jdbc-factory sysprop: the socket file per service
 	sslClients  map[string]bool                // services with a libpq socket value (PGSSLMODE applies)
-	poolers     map[string]string              // pooler host name (lower case) → service, built on first use
 	topAdded    map[string]bool
 	newTop      map[*Source][]string // volumes for a top-level section to create
 	javaWarn    map[string]bool
