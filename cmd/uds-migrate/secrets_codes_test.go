@@ -232,7 +232,6 @@ func TestNoPasswordInAnyFinding(t *testing.T) {
 //	go test ./cmd/uds-migrate -run '^$' -fuzz FuzzNoPasswordLeak -fuzztime 5m
 func FuzzNoPasswordLeak(f *testing.F) {
 	for i := range secretCases {
-		f.Add(uint8(i), "s3cr3t")
 		f.Add(uint8(i), "a.b-c_d~e")
 	}
 	f.Fuzz(func(t *testing.T, which uint8, pw string) {
@@ -257,7 +256,7 @@ func FuzzNoPasswordLeak(f *testing.F) {
 		}
 		for _, args := range [][]string{
 			{"--check", "compose.yml"}, {"plan", "--format", "json", "compose.yml"}, {"plan", "--format", "sarif", "compose.yml"},
-			{"plan", "compose.yml"}, {"validate", "compose.yml"}, {"revert", "--check", "compose.yml"},
+			{"validate", "compose.yml"}, {"revert", "--check", "compose.yml"},
 		} {
 			var out, errb bytes.Buffer
 			run(append([]string{"uds-migrate"}, args...), &out, &errb)
