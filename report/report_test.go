@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"errors"
 	"context"
 	"os"
 	"path/filepath"
@@ -96,13 +97,14 @@ func TestFormatsValidateAndHideSecrets(t *testing.T) {
 	sarifSchema := compile(t, "testdata/sarif-2.1.0-subset.schema.json")
 	for name, res := range results {
 		var js, sa, tx bytes.Buffer
-		if err := JSON(&js, res); err != nil {
+		p := FromResult("plan", res)
+		if err := JSON(&js, p); err != nil {
 			t.Fatal(err)
 		}
-		if err := SARIF(&sa, res, "test"); err != nil {
+		if err := SARIF(&sa, p, "test"); err != nil {
 			t.Fatal(err)
 		}
-		if err := Text(&tx, res); err != nil {
+		if err := Text(&tx, p); err != nil {
 			t.Fatal(err)
 		}
 		for _, c := range []struct {
@@ -137,5 +139,62 @@ func TestSchemaRejectsBadPlan(t *testing.T) {
 	doc, _ := jsonschema.UnmarshalJSON(strings.NewReader(`{"schema":"uds-migrate.plan/v2","files":[],"databases":[],"changes":[],"findings":[],"manualSteps":[]}`))
 	if s.Validate(doc) == nil {
 		t.Fatal("a plan with the wrong schema version validated")
+	}
+}
+
+// TestEveryCommandShape validates the documents of validate (findings
+// only) and of an input error against both schemas, and checks that an
+// error is a SARIF result of level error at its position, so an upload of
+// a broken input is never empty.
+func TestEveryCommandShape(t *testing.T) {
+	planSchema := compile(t, "../docs/plan.schema.json")
+	sarifSchema := compile(t, "testdata/sarif-2.1.0-subset.schema.json")
+	docs := map[string]Plan{
+		"validate": FromFindings("validate", []rewrite.Finding{{File: "c.yml", Line: 7, Col: 17, Severity: rewrite.SevError, Code: "UDS201", Service: "app", Key: "JDBC_URL", Message: "single $"}}),
+		"poserror": FromError("plan", &rewrite.PosError{File: "c.yml", Line: 3, Col: 5, Msg: "invalid YAML: mapping values are not allowed in this context"}),
+		"error":    FromError("validate", errors.New("no compose file given")),
+	}
+	for name, p := range docs {
+		var js, sa bytes.Buffer
+		if err := JSON(&js, p); err != nil {
+			t.Fatal(err)
+		}
+		if err := SARIF(&sa, p, "test"); err != nil {
+			t.Fatal(err)
+		}
+		for what, c := range map[string]struct {
+			s *jsonschema.Schema
+			b *bytes.Buffer
+		}{"json": {planSchema, &js}, "sarif": {sarifSchema, &sa}} {
+			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(c.b.Bytes()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.s.Validate(doc); err != nil {
+				t.Errorf("%s %s does not validate: %v\n%s", name, what, err, c.b)
+			}
+		}
+		if !strings.Contains(sa.String(), `"level": "error"`) {
+			t.Errorf("%s: no SARIF result of level error:\n%s", name, sa.String())
+		}
+	}
+	var sa bytes.Buffer
+	SARIF(&sa, docs["poserror"], "test")
+	if !strings.Contains(sa.String(), `"startLine": 3`) || !strings.Contains(sa.String(), `"ruleId": "UDS001"`) {
+		t.Errorf("input error lost its position or code:\n%s", sa.String())
+	}
+}
+
+// TestGCC pins the line shape problem matchers read.
+func TestGCC(t *testing.T) {
+	var b bytes.Buffer
+	GCC(&b, FromFindings("validate", []rewrite.Finding{
+		{File: "c.yml", Line: 7, Col: 17, Severity: rewrite.SevWarning, Code: "UDS120", Message: "m1"},
+		{File: "c.yml", Severity: rewrite.SevError, Code: "UDS205", Message: "m2"},
+		{File: "c.yml", Line: 2, Col: 1, Severity: rewrite.SevInfo, Code: "UDS109", Message: "m3"},
+	}))
+	want := "c.yml:7:17: warning: m1 [UDS120]\nc.yml: error: m2 [UDS205]\nc.yml:2:1: note: m3 [UDS109]\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
 }

@@ -25,11 +25,13 @@ func main() {
 	os.Exit(run(os.Args, os.Stdout, os.Stderr))
 }
 
-// exitError carries an exit code through urfave/cli.
+// codeError carries an exit code through urfave/cli.
 type codeError struct {
 	code int
 	err  error // nil: the message was already printed
 }
+
+func (e *codeError) Unwrap() error { return e.err }
 
 func (e *codeError) Error() string {
 	if e.err == nil {
@@ -79,7 +81,9 @@ Exit status: 0 done (or nothing to do), 1 changes pending (--check, --diff),
 2 error.`,
 		Flags:           migrateFlags(),
 		Commands:        commands(stdout, stderr),
-		Action:          func(c *cli.Context) error { return migrateAction(c, stdout, stderr) },
+		Action: reporting("migrate", stderr, stderr, func(c *cli.Context) error {
+			return migrateAction(c, stdout, stderr)
+		}),
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		HideHelpCommand: true,

@@ -14,11 +14,14 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/uds-migrate/uds-migrate/internal/atomicfile"
+	"github.com/uds-migrate/uds-migrate/report"
 	"github.com/uds-migrate/uds-migrate/rewrite"
 )
 
 func migrateFlags() []cli.Flag {
-	return append(append(projectFlags(), outputFlags()...), smokeFlags()...)
+	flags := append(projectFlags(), outputFlags()...)
+	flags = append(flags, findingFlags("findings on stderr as text, json, sarif or gcc (file:line:col: warning: message [CODE])")...)
+	return append(flags, smokeFlags()...)
 }
 
 // outputFlags choose how a result is delivered.
@@ -112,8 +115,9 @@ func migrateAction(c *cli.Context, stdout, stderr io.Writer) error {
 	}
 	res, err := rewrite.Migrate(context.Background(), inputs, options(c))
 	if err != nil {
-		return &codeError{exitError, err}
+		return failInput(err)
 	}
+	res.Findings = keepFindings(c, res.Findings)
 	return smokeAfterMigrate(c, res, emit(c, res, "migrate", stdout, stderr), stderr)
 }
 
@@ -121,10 +125,10 @@ func migrateAction(c *cli.Context, stdout, stderr io.Writer) error {
 // new content on stdout, a diff, a --check list, or files written in place.
 func emit(c *cli.Context, res *rewrite.Result, verb string, stdout, stderr io.Writer) error {
 	write, showDiff, check := c.Bool("write"), c.Bool("diff"), c.Bool("check")
-	for _, f := range res.Findings {
-		fmt.Fprintln(stderr, f.String())
+	if err := emitFindings(c, res, verb, stderr); err != nil {
+		return err
 	}
-	if res.NothingReason != "" {
+	if res.NothingReason != "" && !c.Bool("quiet") {
 		fmt.Fprintf(stderr, "uds-migrate: nothing to %s: %s\n", verb, res.NothingReason)
 	}
 	switch {
@@ -161,6 +165,9 @@ func emit(c *cli.Context, res *rewrite.Result, verb string, stdout, stderr io.Wr
 			return &codeError{exitError, fmt.Errorf("nothing written: %w", err)}
 		}
 		for _, f := range out {
+			if c.Bool("quiet") {
+				break
+			}
 			fmt.Fprintf(stderr, "uds-migrate: wrote %s\n", f.Path)
 		}
 		return nil
@@ -184,6 +191,12 @@ func emit(c *cli.Context, res *rewrite.Result, verb string, stdout, stderr io.Wr
 	return err
 }
 
+// emitFindings prints a migration's findings on stderr in the --format
+// asked: text lines, or the whole plan document (json, sarif) or gcc lines.
+func emitFindings(c *cli.Context, res *rewrite.Result, verb string, stderr io.Writer) error {
+	return writeFindings(c, stderr, report.FromResult(verb, res))
+}
+
 func btoi(b bool) int {
 	if b {
 		return 1
@@ -197,14 +210,14 @@ func btoi(b bool) int {
 func readProject(c *cli.Context, withOutput bool) ([]rewrite.Input, error) {
 	files, err := composeFiles(c)
 	if err != nil {
-		return nil, &codeError{exitError, err}
+		return nil, failInput(err)
 	}
 	if withOutput && btoi(c.Bool("write"))+btoi(c.Bool("diff"))+btoi(c.Bool("check")) > 1 {
 		return nil, &codeError{exitError, errors.New("--write, --diff and --check exclude each other")}
 	}
 	inputs, err := rewrite.ReadInputs(files)
 	if err != nil {
-		return nil, &codeError{exitError, err}
+		return nil, failInput(err)
 	}
 	return inputs, nil
 }

@@ -18,17 +18,18 @@ func revertCommand(stdout, stderr io.Writer) *cli.Command {
 socket volume point at the database service over TCP again, the socket
 mounts are removed, and the volume too when nothing else mounts it. SSL
 settings removed by the migration are not restored.`,
-		Flags: append(projectFlags(), outputFlags()...),
-		Action: func(c *cli.Context) error {
+		Flags: append(append(projectFlags(), outputFlags()...), findingFlags("findings on stderr as text, json, sarif or gcc")...),
+		Action: reporting("revert", stderr, stderr, func(c *cli.Context) error {
 			inputs, err := readProject(c, true)
 			if err != nil {
 				return err
 			}
 			res, err := rewrite.Revert(context.Background(), inputs, options(c))
 			if err != nil {
-				return &codeError{exitError, err}
+				return failInput(err)
 			}
+			res.Findings = keepFindings(c, res.Findings)
 			return emit(c, res, "revert", stdout, stderr)
-		},
+		}),
 	}
 }

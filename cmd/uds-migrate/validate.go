@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/uds-migrate/uds-migrate/report"
 	"github.com/uds-migrate/uds-migrate/rewrite"
 )
 
@@ -14,29 +15,34 @@ func validateCommand(stdout, stderr io.Writer) *cli.Command {
 	return &cli.Command{
 		Name:      "validate",
 		Usage:     "check a compose project that uses Unix sockets for PostgreSQL",
-		UsageText: "uds-migrate validate [-f FILE]... [FILE]",
+		UsageText: "uds-migrate validate [--format text|json|sarif|gcc] [-f FILE]... [FILE]",
 		Description: `Static checks of a socket setup, migrated by this tool or by hand: a
 single-$ $FactoryArg, a JDBC host other than localhost, socketFactoryArg
 naming a directory, libpq host naming the socket file, a socket path no
 mounted volume holds, a volume no database mounts at its socket directory,
 a port that does not match the server's, a read-only or bind-mounted socket
 directory, two servers sharing one, sslmode=require with pgjdbc, a socket
-file mounted instead of its directory.
+file mounted instead of its directory. Findings go to stdout in the
+--format asked (the same JSON schema as plan's; json, sarif and gcc carry
+an unreadable input as a finding of code UDS001).
 
 Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable input.`,
-		Flags: append(projectFlags(), smokeFlags()...),
-		Action: func(c *cli.Context) error {
+		Flags: append(append(projectFlags(), findingFlags("text, json, sarif or gcc")...), smokeFlags()...),
+		Action: reporting("validate", stdout, stderr, func(c *cli.Context) error {
 			inputs, err := readProject(c, false)
 			if err != nil {
 				return err
 			}
 			findings, err := rewrite.Validate(context.Background(), inputs, options(c))
 			if err != nil {
-				return &codeError{exitError, err}
+				return failInput(err)
+			}
+			findings = keepFindings(c, findings)
+			if err := writeFindings(c, stdout, report.FromFindings("validate", findings)); err != nil {
+				return err
 			}
 			errs := 0
 			for _, f := range findings {
-				fmt.Fprintln(stdout, f.String())
 				if f.Severity == rewrite.SevError {
 					errs++
 				}
@@ -46,6 +52,6 @@ Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable inp
 				return smokeAfterValidate(c, inputs, &codeError{exitChanges, nil}, stderr)
 			}
 			return smokeAfterValidate(c, inputs, nil, stderr)
-		},
+		}),
 	}
 }
