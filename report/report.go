@@ -124,4 +124,3 @@ func FromResult(command string, r *rewrite.Result) Plan {
 	}
 	return p
 }
-

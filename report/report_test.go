@@ -2,8 +2,8 @@ package report
 
 import (
 	"bytes"
-	"errors"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"

@@ -79,8 +79,8 @@ Examples:
 
 Exit status: 0 done (or nothing to do), 1 changes pending (--check, --diff),
 2 error.`,
-		Flags:           migrateFlags(),
-		Commands:        commands(stdout, stderr),
+		Flags:    migrateFlags(),
+		Commands: commands(stdout, stderr),
 		Action: reporting("migrate", stderr, stderr, func(c *cli.Context) error {
 			return migrateAction(c, stdout, stderr)
 		}),
