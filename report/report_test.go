@@ -198,3 +198,15 @@ func TestGCC(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
 }
+
+// TestSARIFRulesDocumented: every rule carries the docs section and a link
+// to it.
+func TestSARIFRulesDocumented(t *testing.T) {
+	var b bytes.Buffer
+	SARIF(&b, FromFindings("validate", []rewrite.Finding{{File: "c.yml", Line: 1, Col: 1, Severity: rewrite.SevWarning, Code: "UDS120", Message: "m"}}), "test")
+	for _, want := range []string{`"fullDescription"`, `"helpUri": "https://github.com/uds-migrate/uds-migrate/blob/main/docs/findings.md#uds120"`, `Cause: `} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("SARIF rule lacks %s:\n%s", want, b.String())
+		}
+	}
+}

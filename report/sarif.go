@@ -6,11 +6,12 @@ import (
 
 	"github.com/owenrumney/go-sarif/v2/sarif"
 
+	"github.com/uds-migrate/uds-migrate/docs"
 	"github.com/uds-migrate/uds-migrate/rewrite"
 )
 
-// title is a code's one-line description for SARIF rules.
-func title(code string) string {
+// Title is a code's one-line description (SARIF rules, explain).
+func Title(code string) string {
 	if code == InputErrorCode {
 		return "input cannot be read or loaded as a compose project"
 	}
@@ -18,7 +19,9 @@ func title(code string) string {
 }
 
 // SARIF writes the findings as a SARIF 2.1.0 log (OASIS SARIF v2.1.0, §3)
-// with one rule per finding code, built with github.com/owenrumney/go-sarif.
+// with one rule per finding code (its title, the cause and fix from
+// docs/findings.md as fullDescription, and helpUri pointing at that
+// section), built with github.com/owenrumney/go-sarif.
 // An input error is a result of level error like any other finding.
 func SARIF(w io.Writer, p Plan, version string) error {
 	rep, err := sarif.New(sarif.Version210)
@@ -34,7 +37,10 @@ func SARIF(w io.Writer, p Plan, version string) error {
 	sort.Strings(codes)
 	for i, c := range codes {
 		if i == 0 || codes[i-1] != c {
-			run.AddRule(c).WithDescription(title(c))
+			rule := run.AddRule(c).WithDescription(Title(c)).WithHelpURI(docs.HelpURI(c))
+			if text, ok := docs.Finding(c); ok {
+				rule.WithFullDescription(sarif.NewMultiformatMessageString(text))
+			}
 		}
 	}
 	for _, f := range p.Findings {

@@ -101,5 +101,6 @@ func commands(stdout, stderr io.Writer) []*cli.Command {
 		revertCommand(stdout, stderr),
 		validateCommand(stdout, stderr),
 		benchCommand(stdout, stderr),
+		explainCommand(stdout),
 	}
 }
