@@ -37,7 +37,7 @@ func checkFindingFlags(c *cli.Context) error {
 		return &codeError{exitError, err}
 	}
 	for _, code := range c.StringSlice("ignore") {
-		if code != report.InputErrorCode && rewrite.CodeTitle(code) == code {
+		if code = strings.ToUpper(code); code != report.InputErrorCode && rewrite.CodeTitle(code) == code {
 			return &codeError{exitError, fmt.Errorf("--ignore %s: no such finding code (see uds-migrate explain)", code)}
 		}
 	}
