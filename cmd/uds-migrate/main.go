@@ -46,7 +46,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// say what matters, with positions.
 	logrus.SetOutput(io.Discard)
 	app := newApp(stdout, stderr)
-	err := app.Run(args)
+	err := app.Run(interspersed(app, args))
 	if err == nil {
 		return exitOK
 	}
@@ -64,6 +64,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 func newApp(stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:      "uds-migrate",
+		Version:   version(),
 		Usage:     "move compose services from TCP to a shared Unix socket for PostgreSQL",
 		UsageText: "uds-migrate [flags] [FILE...]\nuds-migrate command [flags] [FILE...]",
 		Description: `Reads a compose file, finds the PostgreSQL services and the services that
@@ -84,13 +85,11 @@ Exit status: 0 done (or nothing to do), 1 changes pending (--check, --diff),
 		Action: reporting("migrate", stderr, stderr, func(c *cli.Context) error {
 			return migrateAction(c, stdout, stderr)
 		}),
-		Writer:          stdout,
-		ErrWriter:       stderr,
-		HideHelpCommand: true,
-		ExitErrHandler:  func(*cli.Context, error) {},
-		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return &codeError{exitError, fmt.Errorf("%w (see uds-migrate --help)", err)}
-		},
+		Writer:               stdout,
+		ErrWriter:            stderr,
+		EnableBashCompletion: true,
+		ExitErrHandler:       func(*cli.Context, error) {},
+		OnUsageError:         onUsageError("uds-migrate"),
 	}
 }
 
@@ -102,5 +101,7 @@ func commands(stdout, stderr io.Writer) []*cli.Command {
 		validateCommand(stdout, stderr),
 		benchCommand(stdout, stderr),
 		explainCommand(stdout),
+		completionCommand(stdout),
+		manCommand(stdout),
 	}
 }

@@ -12,9 +12,10 @@ import (
 
 func planCommand(stdout, stderr io.Writer) *cli.Command {
 	return &cli.Command{
-		Name:      "plan",
-		Usage:     "explain what a migration would change and why, without editing anything",
-		UsageText: "uds-migrate plan [--format text|json|sarif|gcc] [-f FILE]... [FILE]",
+		Name:         "plan",
+		OnUsageError: onUsageError("uds-migrate plan"),
+		Usage:        "explain what a migration would change and why, without editing anything",
+		UsageText:    "uds-migrate plan [--format text|json|sarif|gcc] [-f FILE]... [FILE]",
 		Description: `Lists the databases found (service, image family, socket directory, port),
 each change (client values before and after, passwords masked as ****;
 mounts and volumes added, with the reason), the findings and the manual
@@ -34,6 +35,7 @@ position (exit status still 2).`,
 				return failInput(err)
 			}
 			res.Findings = keepFindings(c, res.Findings)
+			explainSelection(inputs, options(c), res)
 			p := report.FromResult("plan", res)
 			if c.String("format") == "text" {
 				return report.Text(stdout, p)

@@ -13,9 +13,10 @@ import (
 
 func validateCommand(stdout, stderr io.Writer) *cli.Command {
 	return &cli.Command{
-		Name:      "validate",
-		Usage:     "check a compose project that uses Unix sockets for PostgreSQL",
-		UsageText: "uds-migrate validate [--format text|json|sarif|gcc] [-f FILE]... [FILE]",
+		Name:         "validate",
+		OnUsageError: onUsageError("uds-migrate validate"),
+		Usage:        "check a compose project that uses Unix sockets for PostgreSQL",
+		UsageText:    "uds-migrate validate [--format text|json|sarif|gcc] [-f FILE]... [FILE]",
 		Description: `Static checks of a socket setup, migrated by this tool or by hand: a
 single-$ $FactoryArg, a JDBC host other than localhost, socketFactoryArg
 naming a directory, libpq host naming the socket file, a socket path no
@@ -27,7 +28,7 @@ file mounted instead of its directory. Findings go to stdout in the
 an unreadable input as a finding of code UDS001).
 
 Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable input.`,
-		Flags: append(append(projectFlags(), findingFlags("text, json, sarif or gcc")...), smokeFlags()...),
+		Flags: append(append(loadFlags(), findingFlags("text, json, sarif or gcc")...), smokeFlags()...),
 		Action: reporting("validate", stdout, stderr, func(c *cli.Context) error {
 			inputs, err := readProject(c, false)
 			if err != nil {
