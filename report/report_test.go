@@ -3,9 +3,11 @@ package report
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -208,5 +210,39 @@ func TestSARIFRulesDocumented(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("SARIF rule lacks %s:\n%s", want, b.String())
 		}
+	}
+}
+
+// TestProblemMatcher: docs/problem-matcher.json (GitHub Actions, README's CI
+// example) reads the gcc lines: file, line, column, severity, message and
+// code. Its regexp is plain enough for both JavaScript and RE2.
+func TestProblemMatcher(t *testing.T) {
+	data, err := os.ReadFile("../docs/problem-matcher.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		ProblemMatcher []struct {
+			Pattern []struct {
+				Regexp                                      string
+				File, Line, Column, Severity, Message, Code int
+			}
+		}
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	p := m.ProblemMatcher[0].Pattern[0]
+	re := regexp.MustCompile(p.Regexp)
+	var b bytes.Buffer
+	GCC(&b, FromFindings("validate", []rewrite.Finding{{File: "dir/compose.yml", Line: 7, Col: 17, Severity: rewrite.SevError, Code: "UDS201", Message: "$FactoryArg is written with one $: write $$FactoryArg [sic]"}}))
+	g := re.FindStringSubmatch(strings.TrimSuffix(b.String(), "\n"))
+	if g == nil {
+		t.Fatalf("matcher does not match %q", b.String())
+	}
+	got := []string{g[p.File], g[p.Line], g[p.Column], g[p.Severity], g[p.Message], g[p.Code]}
+	want := []string{"dir/compose.yml", "7", "17", "error", "$FactoryArg is written with one $: write $$FactoryArg [sic]", "UDS201"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("matched %q, want %q", got, want)
 	}
 }
