@@ -43,9 +43,10 @@ func (e *codeError) Error() string {
 // run is main without os.Exit, for tests.
 func run(args []string, stdout, stderr io.Writer) int {
 	// logrus is imported for this line only: compose-go logs warnings of
-	// its own through logrus's global logger (unset variables, obsolete
-	// keys), unpositioned, on stderr. Our findings say what matters, with
-	// positions, so compose-go's log is silenced.
+	// its own through logrus's global logger, unpositioned, on stderr
+	// (v2.16.2 template/template.go: "The %q variable is not set";
+	// transform/external.go: external.name is deprecated). Our findings
+	// say what matters, with positions, so compose-go's log is silenced.
 	logrus.SetOutput(io.Discard)
 	app := newApp(stdout, stderr)
 	err := app.Run(interspersed(app, args))
