@@ -126,7 +126,7 @@ func migrateAction(c *cli.Context, stdout, stderr io.Writer) error {
 	if err := unknownCommand(c); err != nil {
 		return &codeError{exitError, err}
 	}
-	inputs, err := readProject(c, true)
+	projects, err := readProjects(c, true)
 	if err != nil {
 		return err
 	}
@@ -135,26 +135,43 @@ func migrateAction(c *cli.Context, stdout, stderr io.Writer) error {
 		// the method to choose, md5 the one older clients may still need.
 		return &codeError{exitError, fmt.Errorf("--auth-local %q: want scram-sha-256 or md5", m)}
 	}
-	res, err := rewrite.Migrate(context.Background(), inputs, options(c))
-	if err != nil {
-		return failInput(err)
+	if len(projects) > 1 && c.Bool("smoke") {
+		return usageErr("--smoke proves one project: run it once per FILE")
 	}
-	res.Findings = keepFindings(c, res.Findings)
-	explainSelection(inputs, options(c), res)
-	return smokeAfterMigrate(c, res, emit(c, res, "migrate", stdout, stderr), stderr)
+	results, err := migrateProjects(c, projects, stderr)
+	if err != nil {
+		return err
+	}
+	for i, res := range results {
+		res.Findings = keepFindings(c, res.Findings)
+		explainSelection(projects[i], options(c), res)
+	}
+	if len(results) > 1 {
+		return emitProjects(c, results, "migrate", stdout, stderr)
+	}
+	return smokeAfterMigrate(c, results[0], emit(c, results[0], "migrate", stdout, stderr), stderr)
 }
 
 // emit prints findings and delivers a result the way the flags ask: the
 // new content on stdout, a diff, a --check list, or files written in place.
 func emit(c *cli.Context, res *rewrite.Result, verb string, stdout, stderr io.Writer) error {
-	write, showDiff, check := c.Bool("write"), c.Bool("diff"), c.Bool("check")
 	if err := emitFindings(c, res, verb, stderr); err != nil {
 		return err
 	}
+	return deliver(c, res, verb, stdout, stderr)
+}
+
+// revertScope follows "nothing to revert": the nginx → app server
+// migration has no inverse.
+const revertScope = "uds-migrate: revert covers PostgreSQL only: the nginx → app server migration is not reverted (undo it with git)"
+
+// deliver is emit without the findings.
+func deliver(c *cli.Context, res *rewrite.Result, verb string, stdout, stderr io.Writer) error {
+	write, showDiff, check := c.Bool("write"), c.Bool("diff"), c.Bool("check")
 	if res.NothingReason != "" && !c.Bool("quiet") {
 		fmt.Fprintf(stderr, "uds-migrate: nothing to %s: %s\n", verb, res.NothingReason)
 		if verb == "revert" {
-			fmt.Fprintln(stderr, "uds-migrate: revert covers PostgreSQL only: the nginx → app server migration is not reverted (undo it with git)")
+			fmt.Fprintln(stderr, revertScope)
 		}
 	}
 	switch {
@@ -272,23 +289,16 @@ func btoi(b bool) int {
 	return 0
 }
 
-// readProject reads the compose files a command names (see composeFiles);
+// readProject reads the one project a command takes (see projectFiles);
 // withOutput also checks that at most one of -w, -d and --check is given.
 // Errors are *codeError with exit status 2.
 func readProject(c *cli.Context, withOutput bool) ([]rewrite.Input, error) {
-	files, err := composeFiles(c)
+	projects, err := readProjects(c, withOutput)
 	if err != nil {
-		return nil, failInput(err)
+		return nil, err
 	}
-	if withOutput && btoi(c.Bool("write"))+btoi(c.Bool("diff"))+btoi(c.Bool("check")) > 1 {
-		return nil, &codeError{exitError, errors.New("--write, --diff and --check exclude each other")}
+	if len(projects) > 1 {
+		return nil, usageErr("%s takes one project, got %d FILE arguments (each is a project of its own; use -f for several files of one project)", c.Command.Name, len(projects))
 	}
-	if withOutput && usesStdin(files) && (c.Bool("write") || c.Bool("diff")) {
-		return nil, &codeError{exitError, errors.New("-f -: standard input cannot be written back or diffed; print the result (no -w/-d) or name the file")}
-	}
-	inputs, err := readInputs(files, stdin)
-	if err != nil {
-		return nil, failInput(err)
-	}
-	return inputs, nil
+	return projects[0], nil
 }

@@ -14,7 +14,7 @@ func revertCommand(stdout, stderr io.Writer) *cli.Command {
 		Name:         "revert",
 		OnUsageError: onUsageError("uds-migrate revert"),
 		Usage:        "move socket connections back to TCP (for Kubernetes or separate hosts)",
-		UsageText:    "uds-migrate revert [-w|-d|--check] [-f FILE]... [FILE]",
+		UsageText:    "uds-migrate revert [-w|-d|--check] [-f FILE]... | FILE...",
 		Description: `The inverse migration: client values that reach a database through its
 socket volume point at the database service over TCP again, the socket
 mounts are removed, and the volume too when nothing else mounts it. SSL
@@ -23,16 +23,20 @@ PostgreSQL only: the nginx → app server migration is not reverted (undo it
 with git).`,
 		Flags: append(append(loadFlags(), outputFlags()...), findingFlags("findings on stderr as text, json, sarif or gcc")...),
 		Action: reporting("revert", stderr, stderr, func(c *cli.Context) error {
-			inputs, err := readProject(c, true)
+			projects, err := readProjects(c, true)
 			if err != nil {
 				return err
 			}
-			res, err := rewrite.Revert(context.Background(), inputs, options(c))
+			results, err := eachProject(projects, stderr, func(in []rewrite.Input) (*rewrite.Result, error) {
+				return rewrite.Revert(context.Background(), in, options(c))
+			})
 			if err != nil {
-				return failInput(err)
+				return err
 			}
-			res.Findings = keepFindings(c, res.Findings)
-			return emit(c, res, "revert", stdout, stderr)
+			for _, res := range results {
+				res.Findings = keepFindings(c, res.Findings)
+			}
+			return emitProjects(c, results, "revert", stdout, stderr)
 		}),
 	}
 }
