@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -79,12 +80,12 @@ func TestRunExistingServerEveryMode(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, st := range rep.Transports {
+			for _, st := range rep.Clients[0].Transports {
 				if st.Queries < 10 || st.Latency == nil || st.Latency.P50 <= 0 || st.Latency.P99 < st.Latency.P50 {
 					t.Errorf("%s: %+v", st.Transport, st)
 				}
 			}
-			if len(rep.RoundRatios) != 2 || rep.Client != "pgx" || rep.Mode != mode || rep.Conns != 2 {
+			if c := rep.Clients[0]; len(c.RoundRatios) != 2 || c.Client != "pgx" || rep.Mode != mode || rep.Conns != 2 {
 				t.Errorf("report %+v", rep)
 			}
 			var out bytes.Buffer
@@ -123,7 +124,7 @@ func TestLargeAndHeavyWorkloadsRun(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if rep.SetupNote != "one 2000-row table" || rep.Transports[0].Queries == 0 {
+		if rep.SetupNote != "one 2000-row table" || rep.Clients[0].Transports[0].Queries == 0 {
 			t.Errorf("%s: %+v", name, rep)
 		}
 	}
@@ -221,11 +222,33 @@ func TestBundledScriptsRunInPgbench(t *testing.T) {
 			t.Errorf("pgbench %s: %+v %v\n%s", name, r, err, out)
 		}
 	}
-	rep, err := Run(ctx, ep, Config{Workload: small, Plan: Plan{Rounds: 2, Duration: time.Second}, Conns: 1, Mode: Prepared, Client: "pgbench"})
+	rep, err := Run(ctx, ep, Config{Workload: small, Plan: Plan{Rounds: 2, Duration: time.Second}, Conns: 1, Mode: Prepared, Clients: []string{"pgbench"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Client != "pgbench" || rep.Transports[0].Latency != nil || rep.Transports[1].QPS <= 0 {
+	if c := rep.Clients[0]; c.Client != "pgbench" || c.Transports[0].Latency != nil || c.Transports[1].QPS <= 0 {
 		t.Errorf("pgbench report %+v", rep)
+	}
+}
+
+// A URL without sslmode means libpq's prefer: TLS if the server offers it,
+// else plain. The test server has no SSL, so the run must go through in
+// plain text instead of failing with "server refused TLS connection".
+func TestTCPWithoutSSLModeBehavesLikePrefer(t *testing.T) {
+	srv, _ := existing(t)
+	db := "bench_" + strings.ToLower(strings.NewReplacer("/", "_", "-", "_").Replace(t.Name()))
+	url := fmt.Sprintf("postgres://bench_user:%s@%s:%d/%s", itPassword, srv.Host, srv.Port, db)
+	ep, err := Existing(url, srv.SocketDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ep.TCP.TLSConfig == nil || len(ep.TCP.Fallbacks) != 1 {
+		t.Fatalf("parsed without sslmode: TLS %v, %d fallbacks; want prefer's TLS then plain", ep.TCP.TLSConfig != nil, len(ep.TCP.Fallbacks))
+	}
+	if _, err := Run(context.Background(), ep, Config{Workload: selectOne(t), Plan: quick, Conns: 1, Mode: Prepared}); err != nil {
+		t.Fatal(err)
+	}
+	if ep.TCP.TLSConfig != nil || ep.TCP.Fallbacks != nil {
+		t.Errorf("after the run: TLS %v, fallbacks %v; want plain, settled", ep.TCP.TLSConfig != nil, ep.TCP.Fallbacks)
 	}
 }
