@@ -143,6 +143,9 @@ func newClients(ep *Endpoints, cfg Config) ([]Client, func(), error) {
 		}
 		seen[name] = true
 		var c Client
+		if err := cfg.Workload.Script.InProcess(); err != nil && name != "pgbench" {
+			return nil, cleanup, fmt.Errorf("--client %s: %w (the in-process clients run SQL and \\set with random(); --client pgbench runs any pgbench script)", name, err)
+		}
 		switch name {
 		case "pgx":
 			c = &PgxClient{

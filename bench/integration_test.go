@@ -252,3 +252,68 @@ func TestTCPWithoutSSLModeBehavesLikePrefer(t *testing.T) {
 		t.Errorf("after the run: TLS %v, fallbacks %v; want plain, settled", ep.TCP.TLSConfig != nil, ep.TCP.Fallbacks)
 	}
 }
+
+// Real pgbench runs what only pgbench understands (random_zipfian,
+// \gset, \sleep); the in-process pgx client refuses the same script with
+// the reason, before any run.
+func TestPgbenchOnlyScriptPassesThrough(t *testing.T) {
+	if _, err := exec.LookPath("pgbench"); err != nil {
+		if pgtest.Required() {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	_, ep := existing(t)
+	path := filepath.Join(t.TempDir(), "zipf.sql")
+	text := "\\set id random_zipfian(1, :rows, 1.5)\nSELECT :id AS got \\gset\n\\sleep 1 us\nSELECT :got + 1;\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := LoadWorkload(path, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), ep, Config{Workload: w, Plan: Plan{Rounds: 2, Duration: time.Second}, Conns: 1, Mode: Prepared, Clients: []string{"pgbench"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := rep.Clients[0]; rep.QueriesPerTransaction != 2 || c.Transports[0].Queries == 0 || c.Transports[0].Queries%2 != 0 {
+		t.Errorf("report %+v", rep)
+	}
+	_, err = Run(context.Background(), ep, Config{Workload: w, Plan: quick, Conns: 1, Mode: Prepared, Clients: []string{"pgx"}})
+	if err == nil || !strings.Contains(err.Error(), "--client pgx: zipf.sql:1: ") || !strings.Contains(err.Error(), "--client pgbench runs any pgbench script") {
+		t.Errorf("pgx on a pgbench-only script: %v", err)
+	}
+}
+
+// pgx and pgbench in one run: interleaved on one server, each with its own
+// socket/TCP verdict, and compared round by round.
+func TestClientsInterleaveInOneRun(t *testing.T) {
+	if _, err := exec.LookPath("pgbench"); err != nil {
+		if pgtest.Required() {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	_, ep := existing(t)
+	w, _ := LoadWorkload("lookup-small", 1000)
+	rep, err := Run(context.Background(), ep, Config{Workload: w, Plan: Plan{Rounds: 2, Duration: time.Second}, Conns: 1, Mode: Prepared, Clients: []string{"pgbench", "pgx"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Clients) != 2 || rep.Clients[0].Client != "pgbench" || rep.Clients[1].Client != "pgx" || len(rep.Comparisons) != 2 {
+		t.Fatalf("report %+v", rep)
+	}
+	for _, c := range rep.Comparisons {
+		if c.Client != "pgx" || c.Baseline != "pgbench" || len(c.RoundRatios) != 2 || !(c.Ratio.Estimate > 0) {
+			t.Errorf("comparison %+v", c)
+		}
+	}
+	var out bytes.Buffer
+	if err := rep.Render(&out, "text"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "pgx ÷ pgbench over tcp: ") || !strings.Contains(out.String(), "machine:  load average ") {
+		t.Errorf("text:\n%s", out.String())
+	}
+}

@@ -40,8 +40,16 @@ the per-round socket/TCP queries/s ratios with a 95% bootstrap interval,
 and says "no measurable difference" when that interval spans 1.
 
 Workloads: lookup-small (default), lookup-large, heavy, or FILE.sql (a
-pgbench script: SQL, \set NAME EXPR with random(lo, hi), :NAME; it sees
-:rows).
+pgbench script; it sees :rows). The in-process clients (pgx, jdbc) run SQL,
+\set NAME EXPR with random(lo, hi), and :NAME; --client pgbench runs any
+script pgbench runs (random_zipfian, \sleep, \gset, \if ...).
+
+--client takes a comma list (pgx,pgbench): every round runs each client
+over each transport once, in a rotating order, on one server; the report
+gives each client's socket/TCP verdict and compares the clients round by
+round. A verdict needs at least 6 rounds; with a load average above the
+core count before the run, or paired ratios spreading more than 10%
+between rounds, it says "figure unreliable" and warns on stderr.
 
 --compose runs pgbench (not this binary) in a one-off sidecar built from
 the database service's image, mounting the socket volume:
