@@ -120,20 +120,20 @@ func analyzeClients(clients []Client, rounds [][]Round, m Machine, queriesPerTx 
 }
 
 // ClientNames lists the --client values.
-var ClientNames = []string{"pgx", "pgbench"}
+var ClientNames = []string{"pgx", "pgbench", "jdbc"}
 
-// newClients builds cfg.Clients (default pgx) against ep. cleanup removes
-// what they wrote; it is never nil.
+// newClients builds cfg.Clients (default pgx) against ep. cleanup stops
+// what they started and removes what they wrote; it is never nil.
 func newClients(ep *Endpoints, cfg Config) ([]Client, func(), error) {
 	names := cfg.Clients
 	if len(names) == 0 {
 		names = []string{"pgx"}
 	}
 	var clients []Client
-	var dirs []string
+	var closers []func()
 	cleanup := func() {
-		for _, d := range dirs {
-			os.RemoveAll(d)
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
 		}
 	}
 	seen := map[string]bool{}
@@ -142,31 +142,47 @@ func newClients(ep *Endpoints, cfg Config) ([]Client, func(), error) {
 			return nil, cleanup, fmt.Errorf("--client %s given twice", name)
 		}
 		seen[name] = true
-		var c Client
-		if err := cfg.Workload.Script.InProcess(); err != nil && name != "pgbench" {
-			return nil, cleanup, fmt.Errorf("--client %s: %w (the in-process clients run SQL and \\set with random(); --client pgbench runs any pgbench script)", name, err)
+		c, closer, err := newClient(name, ep, cfg)
+		if closer != nil {
+			closers = append(closers, closer)
 		}
-		switch name {
-		case "pgx":
-			c = &PgxClient{
-				Configs: map[Transport]*pgx.ConnConfig{TCP: ep.TCP, Socket: ep.Socket},
-				Script:  cfg.Workload.Script, Defines: cfg.Workload.Defines, Conns: cfg.Conns, Mode: cfg.Mode,
-			}
-		case "pgbench":
-			dir, err := os.MkdirTemp(cfg.TempDir, "uds-bench-")
-			if err != nil {
-				return nil, cleanup, err
-			}
-			dirs = append(dirs, dir)
-			if c, err = LocalPgbench(cfg.Workload, ep, cfg.Conns, cfg.Mode, dir); err != nil {
-				return nil, cleanup, err
-			}
-		default:
-			return nil, cleanup, fmt.Errorf("unknown client %q (%s, or a comma list)", name, strings.Join(ClientNames, ", "))
+		if err != nil {
+			return nil, cleanup, err
 		}
 		clients = append(clients, c)
 	}
 	return clients, cleanup, nil
+}
+
+// newClient builds one client; closer (maybe nil, also on error) undoes
+// what it started.
+func newClient(name string, ep *Endpoints, cfg Config) (Client, func(), error) {
+	if err := cfg.Workload.Script.InProcess(); err != nil && name != "pgbench" {
+		return nil, nil, fmt.Errorf("--client %s: %w (the in-process clients run SQL and \\set with random(); --client pgbench runs any pgbench script)", name, err)
+	}
+	switch name {
+	case "pgx":
+		return &PgxClient{
+			Configs: map[Transport]*pgx.ConnConfig{TCP: ep.TCP, Socket: ep.Socket},
+			Script:  cfg.Workload.Script, Defines: cfg.Workload.Defines, Conns: cfg.Conns, Mode: cfg.Mode,
+		}, nil, nil
+	case "pgbench", "jdbc":
+		dir, err := os.MkdirTemp(cfg.TempDir, "uds-bench-")
+		if err != nil {
+			return nil, nil, err
+		}
+		rm := func() { os.RemoveAll(dir) }
+		if name == "pgbench" {
+			c, err := LocalPgbench(cfg.Workload, ep, cfg.Conns, cfg.Mode, dir)
+			return c, rm, err
+		}
+		c, err := NewJDBCClient(cfg.Workload, ep, cfg.Conns, cfg.Mode, dir)
+		if err != nil {
+			return nil, rm, err
+		}
+		return c, func() { c.Close(); rm() }, nil
+	}
+	return nil, nil, fmt.Errorf("unknown client %q (%s, or a comma list)", name, strings.Join(ClientNames, ", "))
 }
 
 // describe fills the report fields every target shares.
