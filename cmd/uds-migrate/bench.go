@@ -65,6 +65,7 @@ pgbench counts whole seconds, so --duration and --warmup round up there.`,
 			&cli.StringFlag{Name: "M", Aliases: []string{"protocol"}, Value: string(bench.Prepared), Usage: "query protocol: simple, extended or prepared (as pgbench -M)"},
 			&cli.StringFlag{Name: "client", Value: "pgx", Usage: "pgx (in process, latency quantiles), pgbench (the pgbench on PATH, mean latency only), or a comma list (pgx,pgbench): their runs interleave on one server"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "report format: " + strings.Join(bench.Formats, ", ")},
+			&cli.StringFlag{Name: "plot", Usage: "also draw FILE.svg or FILE.png: per-round socket/TCP ratios with the 95% band, and each transport's latency distribution"},
 			&cli.BoolFlag{Name: "keep-data", Usage: "leave the uds_bench_* tables in the database afterwards"},
 			&cli.StringFlag{Name: "tcp", Usage: "benchmark an existing server: libpq URI or keyword DSN reaching it over TCP (needs --socket-dir)"},
 			&cli.StringFlag{Name: "socket-dir", Usage: "with --tcp: the directory holding the server's .s.PGSQL.<port>"},
@@ -104,6 +105,9 @@ func benchAction(c *cli.Context, stdout, stderr io.Writer) error {
 			return usageErr("--client: unknown client %q (%s, or a comma list of them)", name, strings.Join(bench.ClientNames, ", "))
 		}
 	}
+	if p := strings.ToLower(c.String("plot")); p != "" && !strings.HasSuffix(p, ".svg") && !strings.HasSuffix(p, ".png") {
+		return usageErr("--plot %q: want a .svg or .png file", c.String("plot"))
+	}
 	if (c.String("tcp") == "") != (c.String("socket-dir") == "") {
 		return usageErr("--tcp and --socket-dir go together")
 	}
@@ -127,8 +131,7 @@ func benchAction(c *cli.Context, stdout, stderr io.Writer) error {
 		if err != nil {
 			return &codeError{exitError, err}
 		}
-		warn(stderr, rep)
-		return rep.Render(stdout, format)
+		return emitBench(c, rep, stdout, stderr, format)
 	}
 	ep, err := benchTarget(ctx, c, stderr)
 	if err != nil {
@@ -147,7 +150,17 @@ func benchAction(c *cli.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return &codeError{exitError, err}
 	}
+	return emitBench(c, rep, stdout, stderr, format)
+}
+
+// emitBench prints rep's warnings on stderr, draws --plot, then renders rep.
+func emitBench(c *cli.Context, rep *bench.Report, stdout, stderr io.Writer, format string) error {
 	warn(stderr, rep)
+	if path := c.String("plot"); path != "" {
+		if err := rep.WritePlot(path); err != nil {
+			return &codeError{exitError, err}
+		}
+	}
 	return rep.Render(stdout, format)
 }
 

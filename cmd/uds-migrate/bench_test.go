@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -29,7 +30,8 @@ func TestBenchEmbeddedDefaultTarget(t *testing.T) {
 		}
 		t.Skip(err)
 	}
-	code, out, errOut := runBench(t, append(short, "--format", "json", "-M", "extended")...)
+	plot := t.TempDir() + "/bench.svg"
+	code, out, errOut := runBench(t, append(short, "--format", "json", "-M", "extended", "--plot", plot)...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errOut)
 	}
@@ -54,6 +56,9 @@ func TestBenchEmbeddedDefaultTarget(t *testing.T) {
 		rep.Mode != bench.Extended || rep.Rounds != 2 || len(c.Transports) != 2 ||
 		c.Transports[1].Transport != bench.Socket || c.Transports[1].Queries == 0 || rep.Machine.Cores < 1 {
 		t.Errorf("report %+v", rep)
+	}
+	if svg, err := os.ReadFile(plot); err != nil || !strings.Contains(string(svg), "<svg") {
+		t.Errorf("--plot: %v", err)
 	}
 	if c.Verdict != bench.TooFewRounds || !c.Ratio.Spans(c.Ratio.Estimate) {
 		t.Errorf("verdict %q ratio %+v", c.Verdict, c.Ratio)
@@ -103,6 +108,7 @@ func TestBenchUsageErrors(t *testing.T) {
 		"no such file":    {"--workload", "/nonexistent/x.sql"},
 		"--rows at least": {"--rows", "5"},
 		"unknown client":  {"--client", "pgx,odbc"},
+		"--plot":          {"--plot", "x.pdf"},
 	}
 	for want, args := range cases {
 		code, out, errOut := runBench(t, args...)
