@@ -64,7 +64,7 @@ func (r *Report) WritePlot(path string) error {
 
 func (r *Report) ratioPlot() (*plot.Plot, error) {
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("%s: socket/TCP queries/s per round (band: 95%% CI of the median) — %s", r.Workload, r.Machine)
+	p.Title.Text = fmt.Sprintf("%s: socket/TCP queries/s per round (band: 95%% CI of the median)\n%s", r.Workload, r.Machine)
 	p.X.Label.Text = "round"
 	p.Y.Label.Text = "socket ÷ TCP"
 	n := float64(r.Rounds)

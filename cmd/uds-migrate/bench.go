@@ -174,7 +174,7 @@ func stepReporter(bar *progressbar.ProgressBar, stderr io.Writer) bench.Step {
 		}
 	}
 	return func(done, total int, what string, s bench.Sample) {
-		fmt.Fprintf(stderr, "bench: %d/%d %s: %.0f queries/s\n", done, total, what, s.QPS())
+		fmt.Fprintf(stderr, "bench: %d/%d %s: %.4g queries/s\n", done, total, what, s.QPS())
 	}
 }
 
