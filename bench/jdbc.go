@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	_ "embed"
 	"encoding/base64"
@@ -34,10 +35,30 @@ type JDBCClient struct {
 	// the connection Properties, never in a URL.
 	URLs map[Transport]string
 
-	mu    sync.Mutex
-	cmd   *exec.Cmd
-	stdin io.WriteCloser
-	out   *bufio.Reader
+	mu     sync.Mutex
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	out    *bufio.Reader
+	stderr lockedBuffer // the JVM's stderr, for errors: never the terminal
+}
+
+// lockedBuffer is a bytes.Buffer written by the JVM's stderr copier and
+// read by Run.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) tail() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return tail(l.b.Bytes(), 10)
 }
 
 // Name implements Client.
@@ -98,7 +119,7 @@ func NewJDBCClient(w *Workload, ep *Endpoints, conns int, m Mode, dir string) (*
 	c := &JDBCClient{URLs: JDBCURLs(ep, m)}
 	c.cmd = exec.Command(inv.Java, append(inv.Args(), src)...)
 	c.cmd.Env = append(os.Environ(), "TMPDIR="+dir)
-	c.cmd.Stderr = os.Stderr
+	c.cmd.Stderr = &c.stderr
 	if c.stdin, err = c.cmd.StdinPipe(); err != nil {
 		return nil, err
 	}
@@ -121,7 +142,7 @@ func NewJDBCClient(w *Workload, ep *Endpoints, conns int, m Mode, dir string) (*
 	lines = append(lines, w.Script.jdbcProgram(w.Defines, b64)...)
 	if _, err := io.WriteString(c.stdin, strings.Join(lines, "\n")+"\n"); err != nil {
 		c.Close()
-		return nil, fmt.Errorf("--client jdbc: the JVM did not start: %w", err)
+		return nil, fmt.Errorf("--client jdbc: the JVM did not start: %w\n%s", err, c.stderr.tail())
 	}
 	return c, nil
 }
@@ -133,7 +154,8 @@ func (c *JDBCClient) Run(ctx context.Context, t Transport, d time.Duration) (Sam
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, err := fmt.Fprintf(c.stdin, "run\t%s\t%d\n", t, d.Nanoseconds()); err != nil {
-		return Sample{}, fmt.Errorf("jdbc: the JVM is gone: %w", err)
+		c.Close()
+		return Sample{}, fmt.Errorf("jdbc: the JVM is gone: %w\n%s", err, c.stderr.tail())
 	}
 	type reply struct {
 		line string
@@ -152,7 +174,8 @@ func (c *JDBCClient) Run(ctx context.Context, t Transport, d time.Duration) (Sam
 		return Sample{}, ctx.Err()
 	}
 	if r.err != nil {
-		return Sample{}, fmt.Errorf("jdbc: the JVM stopped: %w", r.err)
+		c.Close()
+		return Sample{}, fmt.Errorf("jdbc: the JVM stopped: %w\n%s", r.err, c.stderr.tail())
 	}
 	return parseJDBCRun(t, strings.TrimSpace(r.line))
 }

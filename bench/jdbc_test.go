@@ -3,6 +3,8 @@ package bench
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -85,5 +87,21 @@ func TestJDBCClientFailsOnAMissingSocket(t *testing.T) {
 	_, err = Run(context.Background(), ep, Config{Workload: selectOne(t), Plan: quick, Conns: 1, Mode: Prepared, Clients: []string{"jdbc"}})
 	if err == nil || !strings.Contains(err.Error(), "jdbc over socket: ") || strings.Contains(err.Error(), itPassword) {
 		t.Fatalf("error %v, want pgjdbc's socket failure", err)
+	}
+}
+
+// A JVM that dies fails the run with its own error text (here a stand-in
+// java that reads one line and exits), not a hang or a bare EOF.
+func TestJDBCClientReportsAJVMFailure(t *testing.T) {
+	needJDBC(t)
+	java := filepath.Join(t.TempDir(), "java")
+	if err := os.WriteFile(java, []byte("#!/bin/sh\nread line\necho 'Error: BenchJdbc died' >&2\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(probe.EnvJava, java)
+	_, ep := existing(t)
+	_, err := Run(context.Background(), ep, Config{Workload: selectOne(t), Plan: quick, Conns: 1, Mode: Prepared, Clients: []string{"jdbc"}})
+	if err == nil || !strings.Contains(err.Error(), "the JVM") || !strings.Contains(err.Error(), "Error: BenchJdbc died") {
+		t.Fatalf("error %v, want the JVM's failure with its stderr", err)
 	}
 }
