@@ -29,6 +29,8 @@ type client struct {
 	want []string
 	// readOnly is a mount destination that must be read-only.
 	readOnly string
+	// daemon: the probe serves (udsprobe serve) and is not waited for.
+	daemon bool
 }
 
 // q quotes s for YAML (a JSON string is a YAML flow scalar).

@@ -85,9 +85,17 @@ func newProject(t *testing.T, dir string) *project {
 	return p
 }
 
+// file is the project's compose file: compose.yaml, else compose.yml.
+func (p *project) file() string {
+	if _, err := os.Stat(filepath.Join(p.dir, "compose.yaml")); err == nil {
+		return "compose.yaml"
+	}
+	return "compose.yml"
+}
+
 // compose runs docker compose on the project with the test override.
 func (p *project) compose(ctx context.Context, args ...string) ([]byte, error) {
-	base := []string{"compose", "-p", p.name, "-f", "compose.yml"}
+	base := []string{"compose", "-p", p.name, "-f", p.file()}
 	if _, err := os.Stat(filepath.Join(p.dir, overrideName)); err == nil {
 		base = append(base, "-f", overrideName)
 	}
@@ -97,7 +105,7 @@ func (p *project) compose(ctx context.Context, args ...string) ([]byte, error) {
 // services is what `docker compose config` makes of the project: each
 // service's image, and whether it is built.
 func (p *project) services(ctx context.Context) (map[string]composeService, error) {
-	out, err := run(ctx, p.dir, "docker", "compose", "-p", p.name, "-f", "compose.yml", "config", "--format", "json")
+	out, err := run(ctx, p.dir, "docker", "compose", "-p", p.name, "-f", p.file(), "config", "--format", "json")
 	if err != nil {
 		return nil, err
 	}

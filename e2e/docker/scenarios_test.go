@@ -22,6 +22,16 @@ type scenario struct {
 	clients map[string]client
 	// serverLog: a substring each named service's output must contain.
 	serverLog map[string]string
+	// execs run in running services once the clients are done.
+	execs []execProbe
+}
+
+// execProbe is udsprobe run with docker compose exec in a service.
+type execProbe struct {
+	service string
+	env     []string // KEY=VALUE
+	args    []string
+	want    string // substring of the result line
 }
 
 // Result lines of udsprobe (internal/probe/Probe.java's format): over the
@@ -96,12 +106,24 @@ var scenarios = []scenario{
 			want:   []string{"ERR\tjava.sql.SQLException: The SocketFactory class provided org.newsclub.net.unix.AFUNIXSocketFactory could not be instantiated. | caused by: java.lang.NoSuchMethodException: org.newsclub.net.unix.AFUNIXSocketFactory.<init>()"},
 		}},
 		serverLog: map[string]string{"postgres": "Read-only file system"}},
+	// nginx -> app server (case 11): the app server stand-in listens where
+	// the migrated unicorn.rb says, with unicorn's socket mode (0777); nginx
+	// answers 200 through the socket, and 502 when its worker (www-data)
+	// cannot write the socket (mode 0700, owned by root).
+	{name: "11-nginx-unicorn", golden: "nginx-unicorn", clients: appServer("0777"),
+		execs: []execProbe{{service: "rproxy", args: []string{"http", "http://127.0.0.1/"}, want: "HTTP 200"}}},
+	{name: "11-nginx-wrong-socket-mode", golden: "nginx-unicorn", clients: appServer("0700"),
+		execs: []execProbe{{service: "rproxy", env: []string{"UDSPROBE_WAIT=5s"}, args: []string{"http", "http://127.0.0.1/"}, want: "HTTP 502"}}},
 	// Bitnami-like server: uid 1001, socket in /tmp (mounted over /tmp).
 	{name: "rw-bitnami", golden: "rw-bitnami", clients: map[string]client{"app": {
 		probes:   [][]string{{"pgx", "DATABASE_URL"}, {"psql", "DATABASE_URL"}},
 		want:     []string{socketOK("app", "app"), socketOK("app", "app")},
 		readOnly: "/var/run/postgresql",
 	}}},
+}
+
+func appServer(mode string) map[string]client {
+	return map[string]client{"app": {daemon: true, probes: [][]string{{"serve", "/run/app/app.sock", mode}}}}
 }
 
 func TestScenarios(t *testing.T) {
@@ -155,12 +177,20 @@ func (sc scenario) run(t *testing.T) {
 	if _, err := p.compose(ctx, "up", "-d"); err != nil {
 		t.Fatal(err)
 	}
-	clients := sortedKeys(sc.clients)
+	var clients []string
+	for _, name := range sortedKeys(sc.clients) {
+		if !sc.clients[name].daemon {
+			clients = append(clients, name)
+		}
+	}
 	if err := p.waitExit(ctx, clients); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range clients {
 		sc.clients[name].check(ctx, t, p, name)
+	}
+	for _, e := range sc.execs {
+		e.check(ctx, t, p)
 	}
 	for name, want := range sc.serverLog {
 		if got := p.logs(ctx, name); !strings.Contains(got, want) {
@@ -195,5 +225,19 @@ func (c client) check(ctx context.Context, t *testing.T, p *project, name string
 		if !slices.Contains(ms, c.readOnly+"=ro") {
 			t.Errorf("%s: no read-only mount at %s: %v", name, c.readOnly, ms)
 		}
+	}
+}
+
+func (e execProbe) check(ctx context.Context, t *testing.T, p *project) {
+	args := []string{"exec", "-T"}
+	for _, kv := range e.env {
+		args = append(args, "-e", kv)
+	}
+	out, err := p.compose(ctx, append(append(args, e.service, "udsprobe"), e.args...)...)
+	line := strings.TrimSpace(string(out))
+	if !strings.Contains(line, e.want) {
+		t.Errorf("%s: udsprobe %v: got %q (%v), want %q", e.service, e.args, line, err, e.want)
+	} else {
+		t.Logf("%s: udsprobe %v: %q", e.service, e.args, line)
 	}
 }

@@ -13,7 +13,8 @@
 // format: "OK\t1\t<current_user>\t<current_database()>\t<t|f: inet_client_addr() IS NULL>"
 // or "ERR\t<error>", and exit 0 or 1. While the error looks transient (no
 // socket yet, server starting or re-starting after its initialisation) they
-// retry for $UDSPROBE_WAIT (a Go duration, default 90s).
+// retry for $UDSPROBE_WAIT (a Go duration, default 90s); so does http
+// while the answer is a 5xx (nginx may be up before the app server).
 package main
 
 import (
@@ -96,8 +97,8 @@ func retry(attempt func() string) {
 	deadline := time.Now().Add(wait)
 	for {
 		line := attempt()
-		if strings.HasPrefix(line, "OK") || strings.HasPrefix(line, "HTTP") && !strings.HasPrefix(line, "HTTP 5") ||
-			!transient.MatchString(line) || time.Now().After(deadline) {
+		again := transient.MatchString(line) || strings.HasPrefix(line, "HTTP 5")
+		if strings.HasPrefix(line, "OK") || !again || time.Now().After(deadline) {
 			fmt.Println(line)
 			if strings.HasPrefix(line, "ERR") {
 				os.Exit(1)
