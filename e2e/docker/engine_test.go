@@ -44,6 +44,15 @@ func required() bool { return os.Getenv("CI") == "true" }
 // setup finds the engine and docker compose, builds the images and the
 // tool. It returns -1 to run the tests; otherwise an exit code.
 func setup() (int, error) {
+	dir, err := os.MkdirTemp("", "uds-engine-tool")
+	if err != nil {
+		return 1, err
+	}
+	env.tool = filepath.Join(dir, "uds-migrate")
+	if _, err := run(context.Background(), "", "go", "build", "-o", env.tool, "../../cmd/uds-migrate"); err != nil {
+		return 1, err
+	}
+	env.named = map[string]bool{}
 	if why := engineMissing(); why != "" {
 		if required() {
 			return 1, fmt.Errorf("CI=true and %s; run `bash scripts/engine.sh up` first", why)
@@ -57,15 +66,6 @@ func setup() (int, error) {
 	}
 	lines := strings.Fields(string(out))
 	env.tag = lines[len(lines)-1]
-	dir, err := os.MkdirTemp("", "uds-engine-tool")
-	if err != nil {
-		return 1, err
-	}
-	env.tool = filepath.Join(dir, "uds-migrate")
-	if _, err := run(context.Background(), "", "go", "build", "-o", env.tool, "../../cmd/uds-migrate"); err != nil {
-		return 1, err
-	}
-	env.named = map[string]bool{}
 	return -1, nil
 }
 

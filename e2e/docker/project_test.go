@@ -37,12 +37,12 @@ func goldenProject(t *testing.T, name string, input bool) string {
 			if isWant != pass || isWant && (input || rel == "stderr" || rel == "stdout") {
 				continue
 			}
-			wantCompose = wantCompose || isWant && rel == "compose.yml"
+			wantCompose = wantCompose || isWant && (rel == "compose.yml" || rel == "compose.yaml")
 			writeFile(t, filepath.Join(dir, rel), f.Data)
 		}
 	}
 	if !input && !wantCompose {
-		t.Fatalf("%s has no want/compose.yml", name)
+		t.Fatalf("%s has no want/compose.yml or compose.yaml", name)
 	}
 	return dir
 }
