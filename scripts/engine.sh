@@ -157,21 +157,24 @@ overlay() {
 	'
 }
 
-# commit_role makes uds-migrate/ROLE:TAG from the base image with CHANGES.
+# commit_role makes uds-migrate/ROLE:$TAG from the base image with CHANGES.
 commit_role() {
-	local role=$1 tag=$2 ctr
-	shift 2
-	local args=() c
+	local role=$1 ctr c args=()
+	shift
 	for c in "$@"; do args+=(-c "$c"); done
-	ctr=$(docker create "uds-migrate/base:$tag" /bin/true)
-	docker commit "${args[@]}" "$ctr" "uds-migrate/$role:$tag" >/dev/null
+	ctr=$(docker create "uds-migrate/base:$TAG" /bin/true)
+	docker commit "${args[@]}" "$ctr" "uds-migrate/$role:$TAG" >/dev/null
 	docker rm "$ctr" >/dev/null
 }
+
+has_role() { has_image "uds-migrate/$1:$TAG"; }
+
+has_image() { docker image inspect "$1" >/dev/null 2>&1; }
 
 images() {
 	local tag dir
 	tag=$(recipe_hash)
-	if ! docker image inspect "uds-migrate/client:$tag" >/dev/null 2>&1; then
+	if ! has_image "uds-migrate/base:$tag"; then
 		dir=$(rootfs)
 		overlay "$dir"
 		log "importing uds-migrate/base:$tag"
@@ -179,13 +182,11 @@ images() {
 			-c 'ENV PATH=/usr/lib/postgresql/15/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
 			-c 'ENV LANG=C.UTF-8' \
 			-c "LABEL uds-migrate.recipe=$tag" - "uds-migrate/base:$tag" >/dev/null
-		commit_role postgres "$tag" 'ENV PGDATA=/var/lib/postgresql/data' 'STOPSIGNAL SIGINT' \
-			'ENTRYPOINT ["docker-entrypoint.sh"]' 'CMD ["postgres"]'
-		commit_role bitnami "$tag" 'USER 1001' 'STOPSIGNAL SIGINT' \
-			'ENTRYPOINT ["bitnami-entrypoint.sh"]' 'CMD ["postgres"]'
-		commit_role nginx "$tag" 'STOPSIGNAL SIGQUIT' 'ENTRYPOINT []' 'CMD ["nginx", "-g", "daemon off;"]'
-		commit_role client "$tag" 'ENTRYPOINT ["udsprobe"]' 'CMD ["help"]'
 	fi
+	TAG=$tag
+	# shellcheck source=../e2e/docker/images/roles.sh
+	. "$IMAGES/roles.sh"
+	make_roles
 	# Images are kept only by their current cache tag.
 	docker image ls --format '{{.Repository}}:{{.Tag}}' 'uds-migrate/*' | grep -v ":$tag\$" | xargs -r docker rmi >/dev/null 2>&1 || true
 	echo "$tag"
