@@ -65,7 +65,7 @@ func (pl *planner) revertDB(db *dbService) {
 	_, ms := pl.p.mounts(dbSrc, dbNode)
 	var sock *mountRef
 	for i, m := range ms {
-		if m.target == path.Clean(db.socketDir) && m.source != "" && !m.bind {
+		if db.listensIn(m.target) && m.source != "" && !m.bind {
 			sock = &ms[i]
 		}
 	}
