@@ -18,7 +18,7 @@ func (p *project) tagServices(ctx context.Context, t *testing.T) map[string]comp
 		t.Fatal(err)
 	}
 	for _, s := range services {
-		if s.Image != "" && (len(s.Build) == 0 || string(s.Build) == "null") {
+		if s.Image != "" && !set(s.Build) {
 			if err := tagImage(roleOf(s.Image), s.Image); err != nil {
 				t.Fatal(err)
 			}

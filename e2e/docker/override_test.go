@@ -47,17 +47,27 @@ func renderOverride(tag string, services map[string]composeService, servers map[
 	var b strings.Builder
 	b.WriteString("# Written by the engine tests (e2e/docker).\nservices:\n")
 	for _, name := range sortedKeys(services) {
-		fmt.Fprintf(&b, "  %s:\n    ports: !reset []\n", q(name))
-		if len(services[name].Build) > 0 && string(services[name].Build) != "null" {
+		s, isServer := servers[name]
+		c, isClient := clients[name]
+		svc := services[name]
+		if !isServer && !isClient && !set(svc.Ports) && !set(svc.Build) {
+			// Untouched (a service from an include: file cannot be overridden).
+			continue
+		}
+		fmt.Fprintf(&b, "  %s:\n", q(name))
+		if set(svc.Ports) {
+			b.WriteString("    ports: !reset []\n")
+		}
+		if set(svc.Build) {
 			fmt.Fprintf(&b, "    build: !reset null\n    image: %s\n", q("uds-migrate/client:"+tag))
 		}
-		if s, ok := servers[name]; ok {
+		if isServer {
 			writeEnv(&b, s.env)
 			if len(s.databases) > 0 {
 				fmt.Fprintf(&b, "    volumes:\n      - %s\n", q("./"+initScript(name)+":/docker-entrypoint-initdb.d/uds-engine-test.sql:ro"))
 			}
 		}
-		if c, ok := clients[name]; ok {
+		if isClient {
 			var runs []string
 			for _, p := range c.probes {
 				runs = append(runs, "udsprobe "+strings.Join(p, " "))

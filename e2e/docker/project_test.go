@@ -121,7 +121,11 @@ func (p *project) services(ctx context.Context) (map[string]composeService, erro
 type composeService struct {
 	Image string          `json:"image"`
 	Build json.RawMessage `json:"build"`
+	Ports json.RawMessage `json:"ports"`
 }
+
+// set reports whether a raw field is present.
+func set(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }
 
 var (
 	bitnamiImage  = regexp.MustCompile(`(^|/)bitnami/postgresql(:|@|$)`)

@@ -106,6 +106,30 @@ var scenarios = []scenario{
 			want:   []string{"ERR\tjava.sql.SQLException: The SocketFactory class provided org.newsclub.net.unix.AFUNIXSocketFactory could not be instantiated. | caused by: java.lang.NoSuchMethodException: org.newsclub.net.unix.AFUNIXSocketFactory.<init>()"},
 		}},
 		serverLog: map[string]string{"postgres": "Read-only file system"}},
+	// The server lives in an include: file; port 5433.
+	{name: "13-include-db", golden: "13-include-db", clients: map[string]client{"api": {
+		probes: [][]string{{"pgx", "DATABASE_URL"}, {"psql", "DATABASE_URL"}},
+		want:   []string{socketOK("api", "api"), socketOK("api", "api")},
+	}}},
+	// "db" is a different server on each network: each client reaches the
+	// one it reached over TCP (the users exist on that one only).
+	{name: "14-network-scoped-names", golden: "14-network-scoped-names",
+		servers: map[string]server{"db": official("api", "api"), "reporting": official("batch", "reports")},
+		clients: map[string]client{
+			"api":   {probes: [][]string{{"pgx", "DATABASE_URL"}}, want: []string{socketOK("api", "api")}},
+			"batch": {probes: [][]string{{"pgx", "DATABASE_URL"}}, want: []string{socketOK("batch", "reports")}},
+		}},
+	// Socket directories set on the command line: users-db lists
+	// /var/run/postgresql first and serves its client; orders-db lists only
+	// /sockets, and its first-start init fails as UDS132 warns
+	// (docker-library/postgres#935): psql looks in /var/run/postgresql.
+	{name: "15-socket-dir-spellings", golden: "15-socket-dir-spellings",
+		servers: map[string]server{"orders-db": official("orders", "orders"), "users-db": official("users", "users")},
+		clients: map[string]client{
+			"orders": {env: map[string]string{"UDSPROBE_WAIT": "15s"}, probes: [][]string{{"pgx", "DATABASE_URL"}}, want: []string{"ERR\t"}},
+			"users":  {probes: [][]string{{"pgx", "PG_DSN"}, {"psql", "PG_DSN"}}, want: []string{socketOK("users", "users"), socketOK("users", "users")}},
+		},
+		serverLog: map[string]string{"orders-db": `connection to server on socket "/var/run/postgresql/.s.PGSQL.5432" failed`}},
 	// nginx -> app server (case 11): the app server stand-in listens where
 	// the migrated unicorn.rb says, with unicorn's socket mode (0777); nginx
 	// answers 200 through the socket, and 502 when its worker (www-data)
@@ -156,7 +180,7 @@ func (sc scenario) run(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range services {
-		if s.Image != "" && (len(s.Build) == 0 || string(s.Build) == "null") {
+		if s.Image != "" && !set(s.Build) {
 			if err := tagImage(roleOf(s.Image), s.Image); err != nil {
 				t.Fatal(err)
 			}

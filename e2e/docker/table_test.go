@@ -25,6 +25,9 @@ func TestScenarioTable(t *testing.T) {
 				if s.Build != nil {
 					cs.Build = []byte("{}")
 				}
+				if len(s.Ports) > 0 {
+					cs.Ports = []byte("[{}]")
+				}
 				services[name] = cs
 			}
 			for _, names := range [][]string{sortedKeys(sc.clients), sortedKeys(sc.servers)} {
