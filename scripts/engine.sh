@@ -66,7 +66,7 @@ compose_plugin() {
 		cd "$CACHE/compose"
 		[[ -f go.mod ]] || go mod init uds-migrate.local/compose >/dev/null 2>&1
 		go get "github.com/docker/compose/v2/cmd@$COMPOSE_VERSION" >/dev/null 2>&1
-		go build -trimpath -ldflags "-X github.com/docker/compose/v2/internal.Version=$COMPOSE_VERSION" \
+		go build -ldflags "-X github.com/docker/compose/v2/internal.Version=$COMPOSE_VERSION" \
 			-o "$plugin" github.com/docker/compose/v2/cmd
 	)
 }
