@@ -34,10 +34,11 @@ import (
 
 const query = "SELECT 1, current_user, current_database(), inet_client_addr() IS NULL"
 
-// transient matches errors of a server that is not up yet, or is the
+// transient matches errors of a server that is not up yet (no socket file:
+// pgx, psql and junixsocket each say so differently), or of the
 // entrypoint's temporary socket-only server (which has not created
 // POSTGRES_DB yet and is stopped right after).
-var transient = regexp.MustCompile(`No such file or directory|[Cc]onnection refused|starting up|shutting down|database "[^"]*" does not exist|closed the connection unexpectedly|administrator command|EOF|Connection reset`)
+var transient = regexp.MustCompile(`(?i)no such file or directory|connection refused|starting up|shutting down|database "[^"]*" does not exist|closed the connection unexpectedly|administrator command|EOF|connection reset|The connection attempt failed`)
 
 func main() {
 	if len(os.Args) < 2 {
