@@ -3,7 +3,7 @@
 // would start, and connects with the migrated value that compose handed the
 // container. Built static (CGO_ENABLED=0) on the host by scripts/engine.sh.
 //
-//	udsprobe pgx VAR                 pgx with $VAR (URI or keyword DSN); "-": the PG* environment
+//	udsprobe pgx VAR                 pgx with $VAR (URI or keyword DSN; pgxpool's pool_* dropped); "-": the PG* environment
 //	udsprobe psql VAR                psql with $VAR as its conninfo; "-": the PG* environment
 //	udsprobe jdbc URLVAR USERVAR PASSVAR   pgjdbc + junixsocket (Probe.class) with those variables
 //	udsprobe http URL                GET URL; prints "HTTP <status>"
@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"regexp"
@@ -113,7 +114,11 @@ func retry(attempt func() string) {
 func viaPgx(conn string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	c, err := pgx.Connect(ctx, conn)
+	cfg, err := pgx.ParseConfig(withoutPoolParams(conn))
+	if err != nil {
+		return "ERR\t" + oneLine(err.Error())
+	}
+	c, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return "ERR\t" + oneLine(err.Error())
 	}
@@ -125,6 +130,24 @@ func viaPgx(conn string) string {
 		return "ERR\t" + oneLine(err.Error())
 	}
 	return fmt.Sprintf("OK\t%d\t%s\t%s\t%s", one, user, db, map[bool]string{true: "t", false: "f"}[local])
+}
+
+// withoutPoolParams drops the pool_* query parameters of a URI, which
+// pgxpool (what such an application runs) takes for itself; pgx.Connect
+// would send them to the server as settings.
+func withoutPoolParams(conn string) string {
+	u, err := url.Parse(conn)
+	if err != nil || u.RawQuery == "" || !strings.Contains(u.RawQuery, "pool_") {
+		return conn
+	}
+	q := u.Query()
+	for k := range q {
+		if strings.HasPrefix(k, "pool_") {
+			q.Del(k)
+		}
+	}
+	u.RawQuery = q.Encode()
+	return u.String()
 }
 
 func viaPsql(conn string) string {
