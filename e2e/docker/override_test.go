@@ -17,6 +17,9 @@ const overrideName = "compose.engine-test.yml"
 type server struct {
 	env       map[string]string
 	databases []string
+	// tmpfs are directories the server's configuration names that the
+	// image lacks (mounted as tmpfs, mode 1777).
+	tmpfs []string
 }
 
 // client replaces a service's command by udsprobe runs.
@@ -63,6 +66,12 @@ func renderOverride(tag string, services map[string]composeService, servers map[
 		}
 		if isServer {
 			writeEnv(&b, s.env)
+			if len(s.tmpfs) > 0 {
+				b.WriteString("    tmpfs:\n")
+				for _, d := range s.tmpfs {
+					fmt.Fprintf(&b, "      - %s\n", q(d))
+				}
+			}
 			if len(s.databases) > 0 {
 				fmt.Fprintf(&b, "    volumes:\n      - %s\n", q("./"+initScript(name)+":/docker-entrypoint-initdb.d/uds-engine-test.sql:ro"))
 			}
