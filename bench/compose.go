@@ -263,7 +263,7 @@ var ReadyTimeout = 2 * time.Minute
 
 // ready waits until the server answers over TCP, then over the socket.
 // TCP first: the official entrypoint's initialisation runs a temporary
-// server on the socket only (listen_addresses=”), so only the final
+// server on the socket only (listen_addresses empty), so only the final
 // server answers there. pg_isready fails at once while the socket file
 // does not exist yet (seen on a real engine), hence the retries.
 func (r *ComposeRun) ready(ctx context.Context) error {
