@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -48,6 +49,15 @@ func extract(ar *txtar.Archive, dir string, transform func(name string, data []b
 			}
 			if err := write(name, f.Data); err != nil {
 				return nil, err
+			}
+		}
+	}
+	// A root compose.yml whose includes the migration changed (the root
+	// itself unchanged) is a project too.
+	if len(projects) > 0 && !slices.Contains(projects, ".") {
+		for _, f := range ar.Files {
+			if f.Name == "compose.yml" {
+				projects = append([]string{"."}, projects...)
 			}
 		}
 	}

@@ -53,7 +53,9 @@ func load(ctx context.Context, inputs []Input, opts Options) (*project, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, svcs := ownKey(src.Root, "services"); svcs == nil && len(p.sources) == 0 {
+		_, svcs := ownKey(src.Root, "services")
+		_, inc := ownKey(src.Root, "include")
+		if svcs == nil && inc == nil && len(p.sources) == 0 {
 			return nil, notCompose(src)
 		}
 		p.sources = append(p.sources, src)

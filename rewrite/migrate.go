@@ -12,8 +12,9 @@ import (
 // -f files, in order) and verifies the result: the output loads with
 // compose-go and a second migration of it changes nothing. It returns a
 // *PosError (file:line:col) for input it cannot read as a compose project.
-func Migrate(ctx context.Context, inputs []Input, opts Options) (*Result, error) {
-	res, err := migrateOnce(ctx, inputs, opts)
+func Migrate(ctx context.Context, inputs []Input, opts Options) (res *Result, err error) {
+	defer func() { err = scrubErr(err, inputSecrets(inputs)) }()
+	res, err = migrateOnce(ctx, inputs, opts)
 	if err != nil {
 		return res, err
 	}
@@ -237,6 +238,9 @@ func (pl *planner) result() (*Result, error) {
 	for _, db := range pl.dbs {
 		res.DBs = append(res.DBs, DBInfo{Service: db.name, Family: db.family, SocketDir: db.socketDir, Port: db.port, Volume: db.volume, Names: db.names})
 	}
+	secrets := pl.p.secrets()
+	scrubFindings(res.Findings, secrets)
+	scrubChanges(res.Changes, secrets)
 	return res, nil
 }
 

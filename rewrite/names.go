@@ -64,9 +64,9 @@ func (p *project) networkName(key string) string {
 // reach is where a host name written in a client leads.
 type reach struct {
 	services []string // the services the name reaches (more than one: ambiguous)
-	// refuse, when set, says why the name does not lead to a compose
-	// service through Docker's DNS (extra_hosts, network_mode).
-	refuse string
+	// refuse, when set, says why the name does not lead to the compose
+	// service db through Docker's DNS (extra_hosts, network_mode).
+	refuse func(db string) string
 	code   string
 }
 
@@ -76,10 +76,12 @@ func (p *project) resolve(client, host string) reach {
 	host = strings.ToLower(strings.Trim(host, "[]"))
 	svc := p.model.Services[client]
 	if ip, ok := extraHost(svc, host); ok {
-		return reach{refuse: fmt.Sprintf("extra_hosts maps %s to %s (an /etc/hosts entry, which wins over Docker's DNS), not to the service %%s", host, ip), code: "UDS140"}
+		return reach{code: "UDS140", refuse: func(db string) string {
+			return fmt.Sprintf("extra_hosts maps %s to %s (an /etc/hosts entry, which wins over Docker's DNS), not to the service %s", host, ip, db)
+		}}
 	}
 	if mode := svc.NetworkMode; mode != "" {
-		return reach{refuse: networkModeNote(client, mode), code: "UDS142"}
+		return reach{code: "UDS142", refuse: func(db string) string { return networkModeNote(client, mode, db) }}
 	}
 	if target, ok := linkAliases(svc)[host]; ok {
 		return reach{services: []string{target}}
@@ -97,16 +99,16 @@ func (p *project) resolve(client, host string) reach {
 	return reach{services: out}
 }
 
-// networkModeNote says what network_mode does to names; "%s" stands for
-// the database the name would reach from the compose networks.
-func networkModeNote(client, mode string) string {
+// networkModeNote says what network_mode does to names, for a name that
+// reaches the database db from the compose networks.
+func networkModeNote(client, mode, db string) string {
 	if mode == "host" {
-		return fmt.Sprintf("network_mode: host puts %s on the host's network, where compose's service names do not resolve (so not to the service %%s)", client)
+		return fmt.Sprintf("network_mode: host puts %s on the host's network, where compose's service names do not resolve (so not to the service %s)", client, db)
 	}
 	if _, other, ok := strings.Cut(mode, ":"); ok {
-		return fmt.Sprintf("network_mode: %s puts %s in %s's network namespace: names and localhost resolve as they do there, and a socket needs %%s's socket volume mounted, which is set up by hand", mode, client, other)
+		return fmt.Sprintf("network_mode: %s puts %s in %s's network namespace: names and localhost resolve as they do there, and a socket needs %s's socket volume mounted, which is set up by hand", mode, client, other, db)
 	}
-	return fmt.Sprintf("network_mode: %s takes %s off the compose networks, where the service %%s's names resolve", mode, client)
+	return fmt.Sprintf("network_mode: %s takes %s off the compose networks, where the service %s's names resolve", mode, client, db)
 }
 
 // extraHost returns the address extra_hosts gives host in svc's /etc/hosts.
@@ -166,9 +168,9 @@ func (p *project) dbFor(dbs []*dbService, client, host string) (db *dbService, c
 		}
 	}
 	switch {
-	case r.refuse != "":
+	case r.refuse != nil:
 		if d := carriesName(p, dbs, client, host); d != nil {
-			return nil, r.code, strings.ReplaceAll(r.refuse, "%s", d.name)
+			return nil, r.code, r.refuse(d.name)
 		}
 		return nil, "", ""
 	case len(hit) == 1 && len(r.services) == 1:

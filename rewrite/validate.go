@@ -24,7 +24,7 @@ var socketFileRE = regexp.MustCompile(`^\.s\.PGSQL\.(\d+)$`)
 func Validate(ctx context.Context, inputs []Input, opts Options) ([]Finding, error) {
 	p, err := load(ctx, inputs, opts)
 	if err != nil {
-		return nil, err
+		return nil, scrubErr(err, inputSecrets(inputs))
 	}
 	return validateLoaded(p, opts), nil
 }
@@ -34,6 +34,7 @@ func validateLoaded(p *project, opts Options) []Finding {
 	v := &validator{p: p, opts: opts}
 	v.run()
 	sortFindings(p.sources, v.findings)
+	scrubFindings(v.findings, p.secrets())
 	return v.findings
 }
 
