@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -242,9 +243,25 @@ func (r *ComposeRun) docker(ctx context.Context, argv ...string) ([]byte, error)
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
+		if composeMissing(stderr.Bytes()) {
+			return out, ErrNoCompose
+		}
 		return out, fmt.Errorf("docker compose run %s: %w: %s", argv[0], err, tail(stderr.Bytes(), 5))
 	}
 	return out, nil
+}
+
+// ErrNoCompose says the docker CLI has no compose plugin.
+var ErrNoCompose = errors.New("docker compose is not installed: the docker CLI has no compose plugin (Debian/Ubuntu: apt-get install docker-compose-plugin; https://docs.docker.com/compose/install/)")
+
+// composeMissing recognises the docker CLI's answer to `docker compose -f
+// ...` without the compose plugin: it reads -f as its own flag ("unknown
+// shorthand flag: 'f' in -f"), or names the command ("docker: 'compose' is
+// not a docker command."). Seen in docker/for-linux#1330,
+// docker/for-mac#6876 and hyperledger-cello/cello#473.
+func composeMissing(stderr []byte) bool {
+	return bytes.Contains(stderr, []byte("unknown shorthand flag: 'f' in -f")) ||
+		bytes.Contains(stderr, []byte("'compose' is not a docker command"))
 }
 
 // conn returns libpq connection options for t: the service name over TCP,
@@ -273,6 +290,9 @@ func (r *ComposeRun) ready(ctx context.Context) error {
 			_, err := r.docker(ctx, append([]string{"pg_isready", "-t", "60"}, r.conn(t)...)...)
 			if err == nil {
 				break
+			}
+			if errors.Is(err, ErrNoCompose) {
+				return err
 			}
 			if time.Now().After(deadline) {
 				if t == Socket {
@@ -338,18 +358,21 @@ func runCompose(ctx context.Context, r *ComposeRun, cfg Config) (*Report, error)
 			return r.docker(ctx, append([]string{"pgbench"}, args...)...)
 		},
 	}
-	rounds, err := Interleave(ctx, client, cfg.Plan, cfg.Step)
+	m := StartMachine()
+	rounds, err := InterleaveClients(ctx, []Client{client}, cfg.Plan, cfg.Step)
 	if err != nil {
 		return nil, err
 	}
-	rep, err := Analyze(rounds)
+	m.LoadAfter = LoadAverage()
+	rep, err := analyzeClients([]Client{client}, rounds, m, w.Script.Queries())
 	if err != nil {
 		return nil, err
 	}
-	describe(rep, cfg, client.Name(), setup)
+	describe(rep, cfg, setup)
 	rep.Target = fmt.Sprintf("compose service %s (%s) from %s", r.Target.Service, r.Target.Image, strings.Join(r.Target.Files, ", "))
 	rep.TCP = fmt.Sprintf("host=%s port=%d user=%s dbname=%s", r.Target.Service, r.Target.Port, r.Target.User, r.Target.Database)
 	rep.Socket = fmt.Sprintf("%s/.s.PGSQL.%d (volume %s) user=%s dbname=%s", r.Target.SocketDir, r.Target.Port, r.Target.Volume, r.Target.User, r.Target.Database)
-	rep.Transports[0].Endpoint, rep.Transports[1].Endpoint = rep.TCP, rep.Socket
+	ts := rep.Clients[0].Transports
+	ts[0].Endpoint, ts[1].Endpoint = rep.TCP, rep.Socket
 	return rep, nil
 }

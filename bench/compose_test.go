@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/compose-spec/compose-go/v2/cli"
 	"github.com/compose-spec/compose-go/v2/types"
@@ -108,6 +109,68 @@ func TestOverrideLoadsAndSharesTheSocketVolume(t *testing.T) {
 	}
 }
 
-// RunCompose itself runs on a real Docker engine in e2e/docker
-// (TestBenchCompose); its command lines, password in docker's environment
-// only, are checked in testdata/script/bench-compose.txtar.
+// RunCompose also runs on a real Docker engine in e2e/docker
+// (TestBenchCompose); this test pins its exact command lines.
+
+// fakeDocker writes a docker stand-in that appends its arguments (one
+// per line, then a blank line) and $PGPASSWORD to log, and prints a
+// pgbench summary when asked to run pgbench.
+func fakeDocker(t *testing.T) (bin, log string) {
+	dir := t.TempDir()
+	bin, log = filepath.Join(dir, "docker"), filepath.Join(dir, "docker.log")
+	script := `#!/bin/sh
+for a in "$@"; do printf '%s\n' "$a" >> "` + log + `"; done
+printf 'PGPASSWORD=%s\n\n' "$PGPASSWORD" >> "` + log + `"
+case " $* " in *" pgbench "*) cat <<'OUT'
+` + pgbench15Output + `OUT
+;; esac
+`
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return bin, log
+}
+
+func TestRunComposeCommandLines(t *testing.T) {
+	bin, log := fakeDocker(t)
+	ct, err := LoadCompose(context.Background(), []string{migratedCompose}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &ComposeRun{Target: ct, Dir: t.TempDir(), Docker: bin}
+	w, _ := LoadWorkload("lookup-small", 1000)
+	rep, err := RunCompose(context.Background(), r, Config{Workload: w, Conns: 2, Mode: Prepared,
+		Plan: Plan{Rounds: 2, Duration: 1500 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(log)
+	calls := strings.Split(strings.TrimSuffix(string(raw), "\n\n"), "\n\n")
+	prefix := "compose\n-f\n" + migratedCompose + "\n-f\n" + r.Override() + "\n--profile\nuds-bench\nrun\n--rm\n-T\n-e\nPGPASSWORD\nuds-bench\n"
+	sock := "-h\n/var/run/postgresql\n-p\n5432\n-U\napp\n"
+	pgbench := "pgbench\n-n\n-M\nprepared\n-c\n2\n-j\n2\n-T\n2\n-D\nrows=1000\n-f\n/uds-bench/workload-lookup-small.sql\n"
+	want := []string{
+		"pg_isready\n-t\n60\n-h\ndb\n-p\n5432\n-U\napp\n", // the final server listens on TCP
+		"pg_isready\n-t\n60\n" + sock,
+		"psql\n-X\n-q\n-v\nON_ERROR_STOP=1\n-v\nrows=1000\n" + sock + "-d\nappdb\n-f\n/uds-bench/setup-small.sql\n",
+		pgbench + "-h\ndb\n-p\n5432\n-U\napp\nappdb\n", // round 1: TCP first
+		pgbench + sock + "appdb\n",
+		pgbench + sock + "appdb\n", // round 2: socket first
+		pgbench + "-h\ndb\n-p\n5432\n-U\napp\nappdb\n",
+		"psql\n-X\n-q\n-v\nON_ERROR_STOP=1\n-v\nrows=1000\n" + sock + "-d\nappdb\n-f\n/uds-bench/teardown.sql\n",
+	}
+	if len(calls) != len(want) {
+		t.Fatalf("%d docker calls, want %d:\n%s", len(calls), len(want), raw)
+	}
+	for i := range want {
+		if calls[i] != prefix+want[i]+"PGPASSWORD=s3cret-pw" {
+			t.Errorf("call %d:\n%s\nwant\n%s", i, calls[i], prefix+want[i]+"PGPASSWORD=s3cret-pw")
+		}
+	}
+	if c := rep.Clients[0]; c.Client != "pgbench" || c.Transports[0].Queries != 2*3*4321 || c.Verdict != TooFewRounds {
+		t.Errorf("report %+v", rep)
+	}
+	if strings.Contains(rep.Target+rep.TCP+rep.Socket, "s3cret") {
+		t.Errorf("report shows the password: %+v", rep)
+	}
+}

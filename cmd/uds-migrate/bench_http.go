@@ -63,9 +63,7 @@ them); any other answer stops the run.`,
 		Action: func(c *cli.Context) error { return benchHTTPAction(c, stdout, stderr) },
 		// A subcommand does not inherit the app's OnUsageError: without
 		// this, urfave/cli prints the whole help to stdout.
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return &codeError{exitError, fmt.Errorf("%w (see uds-migrate bench http --help)", err)}
-		},
+		OnUsageError: onUsageError("uds-migrate bench http"),
 	}
 }
 
@@ -121,7 +119,7 @@ func benchHTTPAction(c *cli.Context, stdout, stderr io.Writer) error {
 	}
 	bar := progress(stderr, 2*plan.Rounds+2)
 	if bar != nil {
-		cfg.Step = func(done, total int, what string) {
+		cfg.Step = func(done, total int, what string, _ bench.Sample) {
 			bar.Describe(what)
 			_ = bar.Set(done)
 		}
