@@ -274,6 +274,42 @@ func (r *ComposeRun) conn(t Transport) []string {
 	return []string{"-h", host, "-p", strconv.Itoa(r.Target.Port), "-U", r.Target.User}
 }
 
+// ReadyTimeout bounds the wait for a database that `docker compose run`
+// has just started.
+var ReadyTimeout = 2 * time.Minute
+
+// ready waits until the server answers over TCP, then over the socket.
+// TCP first: the official entrypoint's initialisation runs a temporary
+// server on the socket only (listen_addresses empty), so only the final
+// server answers there. pg_isready fails at once while the socket file
+// does not exist yet (seen on a real engine), hence the retries.
+func (r *ComposeRun) ready(ctx context.Context) error {
+	deadline := time.Now().Add(ReadyTimeout)
+	for _, t := range []Transport{TCP, Socket} {
+		for {
+			_, err := r.docker(ctx, append([]string{"pg_isready", "-t", "60"}, r.conn(t)...)...)
+			if err == nil {
+				break
+			}
+			if errors.Is(err, ErrNoCompose) {
+				return err
+			}
+			if time.Now().After(deadline) {
+				if t == Socket {
+					return fmt.Errorf("the socket %s/.s.PGSQL.%d does not answer: %w", r.Target.SocketDir, r.Target.Port, err)
+				}
+				return fmt.Errorf("%s:%d does not answer over TCP: %w", r.Target.Service, r.Target.Port, err)
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(2 * time.Second):
+			}
+		}
+	}
+	return nil
+}
+
 // psql runs an SQL file from the scripts mount over the socket.
 func (r *ComposeRun) psql(ctx context.Context, file string, w *Workload) error {
 	argv := append([]string{"psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-v", fmt.Sprintf("rows=%d", w.Defines["rows"])}, r.conn(Socket)...)
@@ -300,11 +336,8 @@ func runCompose(ctx context.Context, r *ComposeRun, cfg Config) (*Report, error)
 	if err := r.Prepare(w); err != nil {
 		return nil, err
 	}
-	if _, err := r.docker(ctx, append([]string{"pg_isready", "-t", "60"}, r.conn(Socket)...)...); err != nil {
-		if errors.Is(err, ErrNoCompose) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("the socket %s/.s.PGSQL.%d does not answer: %w", r.Target.SocketDir, r.Target.Port, err)
+	if err := r.ready(ctx); err != nil {
+		return nil, err
 	}
 	var setup time.Duration
 	if w.Dataset != "" {

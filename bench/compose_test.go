@@ -109,6 +109,9 @@ func TestOverrideLoadsAndSharesTheSocketVolume(t *testing.T) {
 	}
 }
 
+// RunCompose also runs on a real Docker engine in e2e/docker
+// (TestBenchCompose); this test pins its exact command lines.
+
 // fakeDocker writes a docker stand-in that appends its arguments (one
 // per line, then a blank line) and $PGPASSWORD to log, and prints a
 // pgbench summary when asked to run pgbench.
@@ -147,6 +150,7 @@ func TestRunComposeCommandLines(t *testing.T) {
 	sock := "-h\n/var/run/postgresql\n-p\n5432\n-U\napp\n"
 	pgbench := "pgbench\n-n\n-M\nprepared\n-c\n2\n-j\n2\n-T\n2\n-D\nrows=1000\n-f\n/uds-bench/workload-lookup-small.sql\n"
 	want := []string{
+		"pg_isready\n-t\n60\n-h\ndb\n-p\n5432\n-U\napp\n", // the final server listens on TCP
 		"pg_isready\n-t\n60\n" + sock,
 		"psql\n-X\n-q\n-v\nON_ERROR_STOP=1\n-v\nrows=1000\n" + sock + "-d\nappdb\n-f\n/uds-bench/setup-small.sql\n",
 		pgbench + "-h\ndb\n-p\n5432\n-U\napp\nappdb\n", // round 1: TCP first

@@ -9,7 +9,8 @@
 # with service starts denied (policy-rc.d exit 101).
 #
 # Environment: CI=true (or PGTEST_REQUIRE=1) makes tests fail, instead of
-# skip, when PostgreSQL or the JDBC probe is missing.
+# skip, when PostgreSQL or the JDBC probe is missing; CI=true also when no
+# Docker engine answers (scripts/engine.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -64,6 +65,17 @@ install_missing() {
 
 install_missing
 
+# == Docker engine for the engine tests (e2e/docker) ==========================
+# As root: install docker.io and debootstrap, build the compose v2 plugin and
+# the test images (all cached), start dockerd when none answers; the dockerd
+# started here is stopped on exit. Without an engine e2e/docker skips, except
+# under CI=true, where it fails.
+trap 'bash scripts/engine.sh down' EXIT
+if [[ $(id -u) -eq 0 ]]; then
+	bash scripts/engine.sh up || echo "test.sh: no Docker engine; e2e/docker will skip (and fail under CI=true)" >&2
+fi
+# =============================================================================
+
 if ! command -v go >/dev/null; then
 	echo "test.sh: go not on PATH (expected /usr/local/go/bin)" >&2
 	exit 1
@@ -94,7 +106,8 @@ go vet ./...
 
 echo "== go test ./..."
 # -count=1: always run, never report a cached result as this run's.
-go test -count=1 ./...
+# -timeout: e2e/docker runs every scenario on the engine (minutes on 2 cores).
+go test -count=1 -timeout 25m ./...
 
 # == short fuzz runs ==========================================================
 # Every fuzz target for 10 s (about 90 s in all, with the builds): enough to

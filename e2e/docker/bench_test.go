@@ -1,0 +1,84 @@
+package dockere2e
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tagServices tags every image the project's services run with the test
+// image of its role.
+func (p *project) tagServices(ctx context.Context, t *testing.T) map[string]composeService {
+	t.Helper()
+	services, err := p.services(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range services {
+		if s.Image != "" && !set(s.Build) {
+			if err := tagImage(roleOf(s.Image), s.Image); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return services
+}
+
+// tool runs the built uds-migrate in the project folder with the project's
+// name, so its docker compose calls land in the project the cleanup removes.
+func (p *project) tool(ctx context.Context, args ...string) (stdout, stderr string, err error) {
+	cmd := exec.CommandContext(ctx, env.tool, args...)
+	cmd.Dir = p.dir
+	cmd.Env = append(os.Environ(), "COMPOSE_PROJECT_NAME="+p.name)
+	var o, e strings.Builder
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err = cmd.Run()
+	return o.String(), e.String(), err
+}
+
+// TestBenchCompose runs `bench --compose` for real on the migrated example:
+// the sidecar from the database's own image reaches the server over TCP
+// (service name) and over the socket volume.
+func TestBenchCompose(t *testing.T) {
+	needEngine(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	p := newProject(t, toolProject(t, "examples/spring-postgres", []string{}))
+	p.tagServices(ctx, t)
+	out, errOut, err := p.tool(ctx, "bench", "--compose", "compose.yml", "--rounds", "4", "--duration", "2s", "--warmup", "1s")
+	t.Logf("uds-migrate bench --compose compose.yml --rounds 4 --duration 2s --warmup 1s:\n%s%s", out, errOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"compose service postgres (postgres:13.15)", "/var/run/postgresql/.s.PGSQL.5432 (volume postgres-socket)", "pgbench"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if strings.Contains(out+errOut, "change-me") {
+		t.Error("the report shows the password")
+	}
+}
+
+// TestSmokeCompose runs `migrate --smoke --smoke-target compose` on the
+// example: every migrated value connects, then lookup-small runs in the
+// compose project.
+func TestSmokeCompose(t *testing.T) {
+	needEngine(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	// The input as it is: the smoke run migrates it (-w) itself.
+	p := newProject(t, toolProject(t, "examples/spring-postgres"))
+	p.tagServices(ctx, t)
+	out, errOut, err := p.tool(ctx, "--smoke", "--smoke-target", "compose", "--smoke-duration", "10s", "-w", "compose.yml")
+	t.Logf("uds-migrate --smoke --smoke-target compose --smoke-duration 10s -w compose.yml:\n%s%s", out, errOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errOut, "compose") {
+		t.Errorf("smoke report does not name the compose target")
+	}
+}
