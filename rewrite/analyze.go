@@ -18,8 +18,12 @@ type dbService struct {
 	family    string
 	socketDir string
 	port      int
-	names     []string // host names that reach it: service, container_name, hostname, aliases
-	svc       types.ServiceConfig
+	// portSet: port is the image's known default or set where the tool
+	// reads it (command, PGPORT, postgresql.conf); false for an unknown
+	// image (a pooler) whose port only its clients show.
+	portSet bool
+	names   []string // host names that reach it: service, container_name, hostname, aliases
+	svc     types.ServiceConfig
 
 	// Socket volume: an existing mount at socketDir, or the one to add.
 	volume     string
@@ -43,6 +47,7 @@ type edge struct {
 	v       envVar
 	dialect string // DialectJDBC, DialectURI, DialectDSN
 	db      *dbService
+	port    int // the socket file's port: db.port, or the client's when db.portSet is false
 }
 
 // envEntry is one environment variable as written in a service.
@@ -116,21 +121,23 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 		if ok && !runsServer(svc) {
 			ok = false // a psql/pg_dump job on the postgres image is a client
 		}
+		unknown := false
 		if slices.Contains(opts.DBs, name) {
 			if !ok {
 				fam = imageFamily{Name: "--db", SocketDir: familyOfficial.SocketDir}
+				unknown = true
 			}
 			ok = true
 		}
 		if !ok {
 			continue
 		}
-		db := &dbService{name: name, family: fam.Name, socketDir: fam.SocketDir, port: serverPort(svc), svc: svc}
+		db := &dbService{name: name, family: fam.Name, socketDir: fam.SocketDir, port: serverPort(svc), portSet: !unknown || hasPortArg(svc), svc: svc}
 		// A mounted postgresql.conf first; command-line settings override it,
 		// as they do in postgres.
 		if port, dir := p.confSettings(svc); port != 0 || dir != "" {
 			if port != 0 && !hasPortArg(svc) {
-				db.port = port
+				db.port, db.portSet = port, true
 			}
 			if dir != "" {
 				db.socketDir = dir
@@ -140,10 +147,13 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 			db.socketDir = d
 		}
 		if n, ok := bitnamiPort(svc); ok && fam.Name == familyBitnami.Name {
-			db.port = n
+			db.port, db.portSet = n, true
 		}
-		if opts.SocketDir != "" {
+		if opts.SocketDir != "" && unknown {
 			db.socketDir = opts.SocketDir
+		}
+		if d, ok := opts.ServiceSocketDirs[name]; ok {
+			db.socketDir = d
 		}
 		db.names = hostNames(svc)
 		db.trustLocal = !strings.Contains(envValue(svc, "POSTGRES_INITDB_ARGS"), "--auth-local")
@@ -405,8 +415,8 @@ func (p *project) checkOptions(opts Options) error {
 	if mp := path.Clean(opts.MountPath); !path.IsAbs(opts.MountPath) || mp == "/" {
 		return bad("--mount-path %q: want an absolute directory other than /", opts.MountPath)
 	}
-	if opts.SocketDir != "" && (!path.IsAbs(opts.SocketDir) || path.Clean(opts.SocketDir) == "/") {
-		return bad("--socket-dir %q: want an absolute directory other than /", opts.SocketDir)
+	if err := p.checkSocketDirs(opts); err != nil {
+		return &PosError{File: src.Path, Msg: err.Error()}
 	}
 	if f := opts.JDBCFactory; f != "" && f != JDBCFactoryArg && f != JDBCFactoryURI && f != JDBCFactorySysprop {
 		return bad("--jdbc-factory %q: want factoryarg, uri or sysprop", f)
@@ -432,5 +442,57 @@ func hasPortArg(svc types.ServiceConfig) bool {
 		return true
 	}
 	_, ok := svc.Environment["PGPORT"]
+	return ok
+}
+
+// checkSocketDirs rejects --socket-dir values that are not absolute
+// directories, name no --db service, or (the plain form) would apply to no
+// service: a detected image keeps its own socket directory.
+func (p *project) checkSocketDirs(opts Options) error {
+	dirs := map[string]string{"": opts.SocketDir}
+	for svc, d := range opts.ServiceSocketDirs {
+		dirs[svc] = d
+	}
+	for _, svc := range slices.Sorted(mapsKeys(dirs)) {
+		d := dirs[svc]
+		flag := "--socket-dir " + d
+		if svc != "" {
+			flag = "--socket-dir " + svc + "=" + d
+		}
+		if d == "" && svc == "" {
+			continue
+		}
+		if !path.IsAbs(d) || path.Clean(d) == "/" {
+			return fmt.Errorf("%s: want an absolute directory other than /", flag)
+		}
+		if _, ok := p.model.Services[svc]; svc != "" && !ok {
+			return fmt.Errorf("%s: no such service", flag)
+		}
+		if svc != "" && !slices.Contains(opts.DBs, svc) && !p.knownImage(svc) {
+			return fmt.Errorf("%s: %s is not a PostgreSQL image the tool knows; name it with --db %s too", flag, svc, svc)
+		}
+	}
+	if opts.SocketDir == "" {
+		return nil
+	}
+	for _, name := range opts.DBs {
+		if !p.knownImage(name) {
+			return nil
+		}
+	}
+	return fmt.Errorf("--socket-dir %s applies to the --db services whose image the tool does not know, and there is none: a detected image keeps its socket directory; to set one service's, write --socket-dir SERVICE=DIR", opts.SocketDir)
+}
+
+// knownImage reports whether service name runs an image family the tool
+// knows (by reference or by its Dockerfile's FROM).
+func (p *project) knownImage(name string) bool {
+	svc := p.model.Services[name]
+	if _, ok := familyOf(svc.Image); ok {
+		return true
+	}
+	if svc.Build == nil {
+		return false
+	}
+	_, ok := p.builtFamily(svc)
 	return ok
 }

@@ -94,14 +94,31 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 					}
 				}
 			}
-			if p := urlPort(v.value, dialect); p != 0 && p != hit.port {
-				pl.warnFile(v.file, v.line, v.col, "UDS128", name, v.key,
-					fmt.Sprintf("%s/%s names port %d, but %s listens on %d as far as the compose file says (command, PGPORT): the socket file is named .s.PGSQL.%d; if the server is configured elsewhere (a mounted postgresql.conf, config_file), rerun with the right setup", name, v.key, p, hit.name, hit.port, hit.port))
-			}
-			out = append(out, &edge{v: v, dialect: dialect, db: hit})
+			port := pl.edgePort(v, dialect, hit)
+			out = append(out, &edge{v: v, dialect: dialect, db: hit, port: port})
 		}
 	}
 	return out
+}
+
+// edgePort returns the port whose socket file value v reaches on db, and
+// warns (UDS128) when the value names another port than the server's. A
+// port the compose file does not confirm (an image the tool does not know,
+// such as pgbouncer, whose socket is .s.PGSQL.<listen_port>) is the
+// client's: it is the one that worked over TCP.
+func (pl *planner) edgePort(v envVar, dialect string, db *dbService) int {
+	p := urlPort(v.value, dialect)
+	if p == 0 || p == db.port {
+		return db.port
+	}
+	if !db.portSet {
+		pl.warnFile(v.file, v.line, v.col, "UDS128", v.service, v.key,
+			fmt.Sprintf("%s/%s names port %d, and the compose file does not show the port %s listens on (its image is not one the tool knows): the socket form keeps port %d (socket file .s.PGSQL.%d), the port that worked over TCP; check that %s's socket is named after it", v.service, v.key, p, db.name, p, p, db.name))
+		return p
+	}
+	pl.warnFile(v.file, v.line, v.col, "UDS128", v.service, v.key,
+		fmt.Sprintf("%s/%s names port %d, but %s listens on %d as far as the compose file says (command, PGPORT): the socket file is named .s.PGSQL.%d; if the server is configured elsewhere (a mounted postgresql.conf, config_file), rerun with the right setup", v.service, v.key, p, db.name, db.port, db.port))
+	return db.port
 }
 
 // classify recognises a connection value and returns the hosts it names,
@@ -189,11 +206,11 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		pl.warnFile(v.file, v.line, v.col, "UDS111", v.service, v.key, err.Error())
 		return
 	}
-	out, notes, err := toSocket(e.dialect, m.Value, mp, e.db.port)
+	out, notes, err := toSocket(e.dialect, m.Value, mp, e.port)
 	sysprop := ""
 	if err == nil && e.dialect == DialectJDBC {
 		style := pl.opts.JDBCFactory
-		file := mp + "/.s.PGSQL." + strconv.Itoa(e.db.port)
+		file := mp + "/.s.PGSQL." + strconv.Itoa(e.port)
 		if style == JDBCFactorySysprop {
 			// One JVM property per process: a second socket file in the
 			// same service keeps the $FactoryArg form.
@@ -213,7 +230,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 			code = "UDS110"
 		}
 		msg := fmt.Sprintf("%s cannot be rewritten as written (%v); set it to the socket form by hand", v.key, redactErr(err))
-		if want, _, err2 := toSocket(e.dialect, v.value, mp, e.db.port); err2 == nil && code == "UDS111" {
+		if want, _, err2 := toSocket(e.dialect, v.value, mp, e.port); err2 == nil && code == "UDS111" {
 			// The text is made of references set outside the project files
 			// (the shell environment): say what the variable must hold.
 			msg = fmt.Sprintf("%s is %s, set outside the project files; set it to %s", v.key, v.raw, redact(e.dialect, want))

@@ -114,7 +114,9 @@ func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool 
 			continue
 		}
 		_, dialect, socket := classify(val)
-		if !socket || !strings.HasPrefix(socketPathOf(val, dialect), m.target) {
+		// Inside the mount, not a sibling that shares its prefix
+		// (/var/run/postgresql-pgbouncer is not in /var/run/postgresql).
+		if sp := path.Clean(socketPathOf(val, dialect)); !socket || (sp != m.target && !strings.HasPrefix(sp, m.target+"/")) {
 			continue
 		}
 		mk, err := interp.Mask(raw)

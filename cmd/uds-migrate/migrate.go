@@ -40,7 +40,7 @@ func projectFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "db", Usage: "treat SERVICE as a PostgreSQL server (repeatable; official, PostGIS, TimescaleDB and Bitnami images are found without it)"},
 		&cli.StringFlag{Name: "volume", Usage: "name of the socket volume (default <db-service>-socket)"},
 		&cli.StringFlag{Name: "mount-path", Value: "/var/run/postgresql", Usage: "where client services mount the socket volume (read-only)"},
-		&cli.StringFlag{Name: "socket-dir", Usage: "socket directory inside the database container, for images the tool does not know"},
+		&cli.StringSliceFlag{Name: "socket-dir", Usage: "`DIR`: socket directory inside the --db services whose image the tool does not know; SERVICE=DIR: that database's (repeatable)"},
 		&cli.StringFlag{Name: "bind-mount", Usage: "use this host folder as the socket directory instead of a named volume (warned: root-owned, not on macOS Docker Desktop)"},
 		&cli.StringFlag{Name: "auth-local", Usage: "add POSTGRES_INITDB_ARGS=--auth-local=METHOD (scram-sha-256, md5) so socket logins need a password (new data directories only)"},
 		&cli.StringFlag{Name: "jdbc-factory", Value: "factoryarg", Usage: "junixsocket factory for JDBC URLs: factoryarg (socketFactoryArg=FILE), uri (file:// host) or sysprop (JAVA_TOOL_OPTIONS)"},
@@ -85,7 +85,7 @@ func options(c *cli.Context) rewrite.Options {
 	o.DBs = c.StringSlice("db")
 	o.Volume = c.String("volume")
 	o.MountPath = c.String("mount-path")
-	o.SocketDir = c.String("socket-dir")
+	o.SocketDir, o.ServiceSocketDirs = socketDirs(c.StringSlice("socket-dir"))
 	o.BindMount = c.String("bind-mount")
 	o.AuthLocal = c.String("auth-local")
 	o.JDBCFactory = c.String("jdbc-factory")
@@ -100,6 +100,24 @@ func options(c *cli.Context) rewrite.Options {
 		o.Profiles = strings.Split(os.Getenv("COMPOSE_PROFILES"), ",")
 	}
 	return o
+}
+
+// socketDirs splits --socket-dir values into the plain DIR (the last one
+// given) and SERVICE=DIR pairs. A directory starts with /, a service name
+// never does.
+func socketDirs(vals []string) (plain string, perService map[string]string) {
+	for _, v := range vals {
+		svc, dir, ok := strings.Cut(v, "=")
+		if !ok || strings.HasPrefix(v, "/") {
+			plain = v
+			continue
+		}
+		if perService == nil {
+			perService = map[string]string{}
+		}
+		perService[svc] = dir
+	}
+	return plain, perService
 }
 
 func migrateAction(c *cli.Context, stdout, stderr io.Writer) error {
