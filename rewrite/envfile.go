@@ -33,6 +33,9 @@ type envVar struct {
 
 	// env_file location
 	env *envLine
+	// ref is the interpolation variable (${ref}) whose env file line this
+	// is, when the compose value was only that reference.
+	ref string
 }
 
 // envLine is a KEY=value line of an env file with the byte range of its
@@ -175,7 +178,7 @@ func (p *project) followRef(service, key, raw string) (envVar, bool) {
 	}
 	for _, v := range p.envFileVars(service, file) {
 		if v.key == sub[1] {
-			v.key = key
+			v.key, v.ref = key, sub[1]
 			return v, true
 		}
 	}

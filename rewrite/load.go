@@ -151,7 +151,7 @@ func interpolationEnv(dir string, opts Options) (env, origin map[string]string, 
 			return v, ok
 		})
 		if err != nil {
-			return nil, nil, &PosError{File: f, Msg: err.Error()}
+			return nil, nil, &PosError{File: f, Msg: hideValues(err.Error())}
 		}
 		for k, v := range vals {
 			env[k], origin[k] = v, f

@@ -107,6 +107,11 @@ func (pl *planner) nothingReason(dbs []*dbService) string {
 	for _, db := range dbs {
 		names = append(names, db.name)
 	}
+	for _, f := range pl.findings {
+		if f.Code == "UDS132" {
+			return fmt.Sprintf("every connection to %s found is left on TCP: see the warnings above", strings.Join(names, ", "))
+		}
+	}
 	return fmt.Sprintf("no service connects to %s over TCP (values already in socket form are left as they are)", strings.Join(names, ", "))
 }
 

@@ -70,7 +70,7 @@ func (pl *planner) run() error {
 	for _, db := range dbs {
 		pl.prepareDB(db)
 	}
-	edges := pl.collectEdges(dbs)
+	edges := pl.keepSharedEnv(pl.collectEdges(dbs))
 	pl.warnHidden(dbs, edges)
 	for _, db := range dbs {
 		var mine []*edge
