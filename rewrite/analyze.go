@@ -22,8 +22,10 @@ type dbService struct {
 	// reads it (command, PGPORT, postgresql.conf); false for an unknown
 	// image (a pooler) whose port only its clients show.
 	portSet bool
-	names   []string // host names that reach it: service, container_name, hostname, aliases
-	svc     types.ServiceConfig
+	// noSocket: unix_socket_directories is empty, so no socket exists.
+	noSocket bool
+	names    []string // host names that reach it: service, container_name, hostname, aliases
+	svc      types.ServiceConfig
 
 	// Socket volume: an existing mount at socketDir, or the one to add.
 	volume     string
@@ -155,6 +157,7 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 		if d, ok := opts.ServiceSocketDirs[name]; ok {
 			db.socketDir = d
 		}
+		db.noSocket = socketsDisabled(svc)
 		db.names = hostNames(svc)
 		db.trustLocal = !strings.Contains(envValue(svc, "POSTGRES_INITDB_ARGS"), "--auth-local")
 		dbs = append(dbs, db)

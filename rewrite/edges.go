@@ -81,6 +81,11 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 			if hit == nil {
 				continue
 			}
+			if hit.noSocket {
+				pl.warnFile(v.file, v.line, v.col, "UDS133", name, v.key,
+					fmt.Sprintf("%s/%s reaches %s, whose command sets unix_socket_directories empty: that server creates no Unix socket, so the value is left on TCP; give %s a socket directory to migrate it", name, v.key, hit.name, hit.name))
+				continue
+			}
 			if len(hosts) > 1 {
 				pl.warnFile(v.file, v.line, v.col, "UDS110", name, v.key,
 					fmt.Sprintf("%s lists several hosts for failover; a Unix socket reaches one server on this host and cannot fail over, so the value is left on TCP", v.key))

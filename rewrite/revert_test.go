@@ -25,6 +25,7 @@ var revertExceptions = map[string]string{
 	"rw-hardened.txtar":                 "the tmpfs on the socket directory is not restored, and the URI had no port",
 	"rw-quarkus.txtar":                  "the host reference ${DB_HOST:-postgres} became localhost; revert writes the service name",
 	"rw-nodepg.txtar":                   "PGPORT, added because the server listens on 5433, stays",
+	"trial-29-no-socket-variants.txtar": "the URI had no port; revert writes the server port explicitly",
 	"trial-23-pgbouncer-db.txtar":       "the pooler is a database only with --db pgbouncer, which this test does not pass",
 	"trial-23-socket-dir-service.txtar": "the pooler is a database only with --db pool, which this test does not pass",
 }
