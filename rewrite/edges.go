@@ -57,6 +57,7 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 			}
 			hosts, dialect, socket := classify(v.value)
 			if socket {
+				pl.warnForeignSocket(v, dialect, dbs)
 				continue
 			}
 			if dialect == "" {

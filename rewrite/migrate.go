@@ -41,10 +41,16 @@ func Migrate(ctx context.Context, inputs []Input, opts Options) (*Result, error)
 		// input to fix (or a value shared with an excluded service).
 		ve := &ValidationError{Findings: bad}
 		if before, err := Validate(ctx, inputs, opts); err == nil {
+			var inInput []Finding
 			for _, f := range before {
 				if f.Severity == SevError {
-					ve.InInput = true
+					inInput = append(inInput, f)
 				}
+			}
+			if len(inInput) > 0 {
+				// Positions in the input as read: the output's lines do
+				// not exist in any file the user has.
+				ve.Findings, ve.InInput = inInput, true
 			}
 		}
 		return nil, ve

@@ -238,7 +238,7 @@ func (v *validator) checkValue(service string, ent envVar, ms []mountRef) {
 	if sockFile == "" {
 		return
 	}
-	v.checkSocketPath(at, service, sockFile, ms)
+	v.checkSocketPath(at, service+"/"+ent.key, sockFile, ms)
 }
 
 // libpqSocket returns the socket file a libpq host directory and port name,
@@ -257,7 +257,11 @@ func (v *validator) libpqSocket(at func(Severity, string, string), dir, port str
 
 // checkSocketPath follows a client's socket file to the mount that holds it
 // and to the database that mounts the same volume at its socket directory.
-func (v *validator) checkSocketPath(at func(Severity, string, string), service, sockFile string, ms []mountRef) {
+// A bind mount of a host directory that no service of the project serves
+// holds a foreign socket (the host's own PostgreSQL): a warning, UDS134.
+// what is "service/key".
+func (v *validator) checkSocketPath(at func(Severity, string, string), what, sockFile string, ms []mountRef) {
+	service, _, _ := strings.Cut(what, "/")
 	dir := path.Dir(sockFile)
 	var hold *mountRef
 	for i, m := range ms {
@@ -271,6 +275,10 @@ func (v *validator) checkSocketPath(at func(Severity, string, string), service, 
 		return
 	}
 	db, ok := v.dbMount[v.sourceKey(*hold)]
+	if !ok && hold.bind && dir == hold.target {
+		at(SevWarning, "UDS134", foreignSocketMsg(what, hold.source, dir))
+		return
+	}
 	if !ok || dir != hold.target {
 		at(SevError, "UDS206",
 			fmt.Sprintf("%s is not a database's socket directory: no PostgreSQL service mounts %s at its socket directory", dir, hold.source))
@@ -282,5 +290,35 @@ func (v *validator) checkSocketPath(at func(Severity, string, string), service, 
 	if path.Base(sockFile) != want && db.portSet {
 		at(SevError, "UDS207",
 			fmt.Sprintf("%s listens on port %d, so its socket is %s/%s, not %s", db.name, db.port, dir, want, sockFile))
+	}
+}
+
+func foreignSocketMsg(what, source, dir string) string {
+	return fmt.Sprintf("%s uses the socket in %s, the host directory %s bind-mounted, which no PostgreSQL service of this project serves (a server outside the project, such as the host's): left as it is", what, dir, source)
+}
+
+// warnForeignSocket warns (UDS134) about a socket-form value whose directory
+// is a client's bind mount of a host directory that no database of the
+// project mounts: a server outside the project, left as it is.
+func (pl *planner) warnForeignSocket(v envVar, dialect string, dbs []*dbService) {
+	sp := socketPathOf(v.value, dialect)
+	if dialect == DialectJDBC {
+		sp = path.Dir(sp)
+	}
+	if !path.IsAbs(sp) {
+		return
+	}
+	src, node := pl.p.serviceNode(v.service)
+	_, ms := pl.p.mounts(src, node)
+	for _, m := range ms {
+		if !m.bind || m.target != path.Clean(sp) {
+			continue
+		}
+		for _, db := range dbs {
+			if db.existing != nil && db.existing.bind && db.existing.source == m.source {
+				return
+			}
+		}
+		pl.warnFile(v.file, v.line, v.col, "UDS134", v.service, v.key, foreignSocketMsg(v.service+"/"+v.key, m.source, m.target))
 	}
 }
