@@ -44,6 +44,9 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 		links := linkAliases(pl.p.model.Services[name])
 		pl.warnCommand(name, dbs, links)
 		for _, v := range pl.p.serviceEnv(name) {
+			if _, bad := pl.p.badConn[posKey(v.file, v.line, v.col)]; bad {
+				continue
+			}
 			if fixed := fixFactoryArg(v.raw); fixed != v.raw {
 				m, err := interp.Mask(fixed)
 				if err == nil && pl.setValue(v, m, m.Value) {

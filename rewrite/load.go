@@ -35,6 +35,9 @@ type project struct {
 	// edited like the compose files, but not part of the -f set.
 	extSources []*Source
 	read       func(string) ([]byte, error)
+	// badConn are the findings (UDS135) of connection values that do not
+	// parse, keyed by "file:line:col": they are skipped, the rest migrated.
+	badConn map[string]Finding
 }
 
 // load parses every input with yaml.v3 (positions) and the whole set with
@@ -62,9 +65,7 @@ func load(ctx context.Context, inputs []Input, opts Options) (*project, error) {
 		return nil, composeError(p.sources, err)
 	}
 	p.model, p.env, p.origin = model, env, origin
-	if err := p.checkConnValues(opts); err != nil {
-		return nil, err
-	}
+	p.badConn = p.checkConnValues(opts)
 	return p, nil
 }
 

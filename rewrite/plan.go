@@ -64,6 +64,9 @@ func (pl *planner) run() error {
 		return err
 	}
 	pl.dbs = dbs
+	for _, k := range slices.Sorted(mapsKeys(pl.p.badConn)) {
+		pl.findings = append(pl.findings, pl.p.badConn[k])
+	}
 	if len(dbs) > 1 && pl.opts.Volume != "" {
 		return fmt.Errorf("--volume names one socket volume, but the project has %d PostgreSQL services; two servers must not share a socket directory", len(dbs))
 	}

@@ -6,6 +6,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -53,6 +54,9 @@ func (v *validator) addFile(file string, line, col int, sev Severity, code, serv
 }
 
 func (v *validator) run() {
+	for _, k := range slices.Sorted(mapsKeys(v.p.badConn)) {
+		v.findings = append(v.findings, v.p.badConn[k])
+	}
 	dbs, err := v.p.findDBs(v.opts)
 	if err != nil {
 		return
