@@ -30,6 +30,7 @@ var codeTitles = map[string]string{
 	"UDS133": "the server creates no Unix socket (empty unix_socket_directories); left on TCP",
 	"UDS134": "a client uses a socket in a bind-mounted host directory no project service serves (a foreign server); left as it is",
 	"UDS135": "a connection value that does not parse; left unchanged, the rest migrated",
+	"UDS136": "a ${VAR} that stood for the host or port is gone from the socket form",
 	"UDS110": "multi-host URL left on TCP (a socket cannot fail over)",
 	"UDS111": "value or mapping the tool cannot edit exactly",
 	"UDS201": "single-$ $FactoryArg interpolates to empty",

@@ -254,6 +254,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 	if !pl.setValue(v, m, out) {
 		return
 	}
+	pl.warnDroppedRefs(v, m, out, e.db.name)
 	if sysprop != "" && pl.sysprop[v.service] == "" {
 		pl.sysprop[v.service] = sysprop
 		pl.setJavaOpt(v, "-D"+sockdefaultProp+"="+sysprop)
@@ -456,4 +457,23 @@ func (pl *planner) setJavaOpt(v envVar, opt string) {
 		return
 	}
 	pl.addEnvAfter(v, "JAVA_TOOL_OPTIONS", opt, "junixsocket's $SystemProperty factory reads the socket path from this JVM property")
+}
+
+// warnDroppedRefs warns (UDS136) about each ${VAR} of the value that the
+// socket form no longer holds (it stood for the host or the port): a
+// deployment that sets VAR elsewhere (--env-file prod.env, the shell) no
+// longer changes where the client connects.
+func (pl *planner) warnDroppedRefs(v envVar, m interp.Masked, out, db string) {
+	for _, r := range m.Value {
+		ref, ok := m.Ref(r)
+		if !ok || ref == "$" || strings.ContainsRune(out, r) {
+			continue
+		}
+		name := ref
+		if sub := refNameRE.FindStringSubmatch(ref); sub != nil {
+			name = sub[1]
+		}
+		pl.warnFile(v.file, v.line, v.col, "UDS136", v.service, v.key,
+			fmt.Sprintf("%s/%s: %s stood for the host or port and is gone from the socket form, which always reaches %s's socket: setting %s elsewhere (--env-file prod.env, the shell) no longer changes where %s connects", v.service, v.key, ref, db, name, v.service))
+	}
 }
