@@ -95,7 +95,7 @@ func imageFamily(image string) string {
 	}
 	repo := path.Base(ref)
 	switch {
-	case repo == "postgres", repo == "postgis", strings.HasPrefix(repo, "timescaledb"):
+	case repo == "postgres", repo == "postgis", strings.HasPrefix(repo, "timescaledb"), strings.HasSuffix(ref, "pgvector/pgvector"):
 		return "official"
 	case repo == "postgresql" && strings.Contains(ref, "bitnami"):
 		return "bitnami"
@@ -132,7 +132,10 @@ func findDBs(p *types.Project) []dbService {
 		} else if v := envValue(svc, "PGPORT"); v != "" {
 			db.port, _ = strconv.Atoi(v)
 		}
-		args := append(append([]string{}, svc.Entrypoint...), svc.Command...)
+		var args []string // a shell-form wrapper (sh -c "exec ... postgres -p N") is one argument
+		for _, a := range append(append([]string{}, svc.Entrypoint...), svc.Command...) {
+			args = append(args, strings.Fields(a)...)
+		}
 		for i, a := range args {
 			next := ""
 			if i+1 < len(args) {

@@ -366,6 +366,10 @@ var clientTools = map[string]bool{"psql": true, "pg_dump": true, "pg_dumpall": t
 func runsServer(svc types.ServiceConfig) bool {
 	if ep := svc.Entrypoint; len(ep) > 0 {
 		first := filepath.Base(ep[0])
+		if shells[first] {
+			// entrypoint: [bash, -c] wrapping "... exec docker-entrypoint.sh postgres ..."
+			return wrapsServer(strings.Join(append(append([]string{}, ep...), svc.Command...), " "))
+		}
 		if !strings.Contains(first, "entrypoint") && first != "postgres" {
 			return false
 		}
@@ -373,11 +377,18 @@ func runsServer(svc types.ServiceConfig) bool {
 	if cmd := svc.Command; len(cmd) > 0 {
 		first := cmd[0]
 		if clientTools[first] || clientTools[filepath.Base(first)] {
-			text := strings.Join(cmd, " ")
-			return strings.Contains(text, "docker-entrypoint") || strings.Contains(text, "exec postgres")
+			return wrapsServer(strings.Join(cmd, " "))
 		}
 	}
 	return true
+}
+
+var shells = map[string]bool{"sh": true, "bash": true, "dash": true, "ash": true}
+
+// wrapsServer reports whether a shell command line starts the server
+// through the image's entrypoint or postgres itself.
+func wrapsServer(text string) bool {
+	return strings.Contains(text, "docker-entrypoint") || strings.Contains(text, "exec postgres")
 }
 
 // checkVolumeFlag refuses a --volume that the project already mounts for

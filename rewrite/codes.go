@@ -31,6 +31,7 @@ var codeTitles = map[string]string{
 	"UDS134": "a client uses a socket in a bind-mounted host directory no project service serves (a foreign server); left as it is",
 	"UDS135": "a connection value that does not parse; left unchanged, the rest migrated",
 	"UDS136": "a ${VAR} that stood for the host or port is gone from the socket form",
+	"UDS137": "a connection value names a service not recognised as PostgreSQL; use --db SERVICE",
 	"UDS110": "multi-host URL left on TCP (a socket cannot fail over)",
 	"UDS111": "value or mapping the tool cannot edit exactly",
 	"UDS201": "single-$ $FactoryArg interpolates to empty",

@@ -83,6 +83,7 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 				}
 			}
 			if hit == nil {
+				pl.warnNotDB(v, hosts)
 				continue
 			}
 			if hit.noSocket {
@@ -475,5 +476,20 @@ func (pl *planner) warnDroppedRefs(v envVar, m interp.Masked, out, db string) {
 		}
 		pl.warnFile(v.file, v.line, v.col, "UDS136", v.service, v.key,
 			fmt.Sprintf("%s/%s: %s stood for the host or port and is gone from the socket form, which always reaches %s's socket: setting %s elsewhere (--env-file prod.env, the shell) no longer changes where %s connects", v.service, v.key, ref, db, name, v.service))
+	}
+}
+
+// warnNotDB warns (UDS137) when a connection value names a service of the
+// project that is neither a recognised PostgreSQL server nor a pooler: a
+// custom image or wrapper the tool cannot tell is a server.
+func (pl *planner) warnNotDB(v envVar, hosts []string) {
+	for _, h := range hosts {
+		svc, ok := pl.p.model.Services[strings.ToLower(h)]
+		if !ok || poolerOf(svc.Image) || svc.Name == v.service {
+			continue
+		}
+		pl.warnFile(v.file, v.line, v.col, "UDS137", v.service, v.key,
+			fmt.Sprintf("%s/%s connects to %s, which the tool does not recognise as a PostgreSQL server (image %q): left on TCP; if it is one, rerun with --db %s", v.service, v.key, svc.Name, svc.Image, svc.Name))
+		return
 	}
 }

@@ -21,18 +21,19 @@ type planner struct {
 	findings []Finding
 	changes  []Change
 
-	edited      map[*yaml.Node]bool            // scalars already rewritten (anchors are shared)
-	appended    map[*yaml.Node]map[string]bool // items appended per sequence
-	newKeys     []*pendingKey                  // volumes: keys to add, written by finish
-	clientPaths map[string][]string            // socket mount paths given to each client in this run
-	sysprop     map[string]string              // --jdbc-factory sysprop: the socket file per service
-	poolers     map[string]string              // pooler host name (lower case) → service, built on first use
-	topAdded    map[string]bool
-	newTop      map[*Source][]string // volumes for a top-level section to create
-	javaWarn    map[string]bool
-	dbs         []*dbService
-	extra       []FileResult         // files other than the compose files, in edit order
-	dropTop     map[*Source][]string // revert: top-level volumes to remove
+	edited       map[*yaml.Node]bool            // scalars already rewritten (anchors are shared)
+	removedItems map[*yaml.Node]int             // revert: items removed per volumes: list
+	appended     map[*yaml.Node]map[string]bool // items appended per sequence
+	newKeys      []*pendingKey                  // volumes: keys to add, written by finish
+	clientPaths  map[string][]string            // socket mount paths given to each client in this run
+	sysprop      map[string]string              // --jdbc-factory sysprop: the socket file per service
+	poolers      map[string]string              // pooler host name (lower case) → service, built on first use
+	topAdded     map[string]bool
+	newTop       map[*Source][]string // volumes for a top-level section to create
+	javaWarn     map[string]bool
+	dbs          []*dbService
+	extra        []FileResult         // files other than the compose files, in edit order
+	dropTop      map[*Source][]string // revert: top-level volumes to remove
 
 	fileEdits map[string]*fileEdits // edits of non-compose files (env files)
 	fileOrder []string
