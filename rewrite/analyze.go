@@ -17,7 +17,10 @@ type dbService struct {
 	name      string
 	family    string
 	socketDir string
-	port      int
+	// socketDirs is unix_socket_directories as the server's settings list
+	// it (nil: the image's default); socketDir is the one shared.
+	socketDirs []string
+	port       int
 	// portSet: port is the image's known default or set where the tool
 	// reads it (command, PGPORT, postgresql.conf); false for an unknown
 	// image (a pooler) whose port only its clients show.
@@ -134,19 +137,10 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 		if !ok {
 			continue
 		}
-		db := &dbService{name: name, family: fam.Name, socketDir: fam.SocketDir, port: serverPort(svc), portSet: !unknown || hasPortArg(svc), svc: svc}
-		// A mounted postgresql.conf first; command-line settings override it,
-		// as they do in postgres.
-		if port, dir := p.confSettings(svc); port != 0 || dir != "" {
-			if port != 0 && !hasPortArg(svc) {
-				db.port, db.portSet = port, true
-			}
-			if dir != "" {
-				db.socketDir = dir
-			}
-		}
-		if d := socketDirSetting(svc); d != "" {
-			db.socketDir = d
+		port, dirs := p.serverSettings(svc)
+		db := &dbService{name: name, family: fam.Name, socketDir: fam.SocketDir, port: port, portSet: !unknown || port != 5432, socketDirs: dirs, svc: svc}
+		if len(dirs) > 0 {
+			db.socketDir = dirs[0]
 		}
 		if n, ok := bitnamiPort(svc); ok && fam.Name == familyBitnami.Name {
 			db.port, db.portSet = n, true
@@ -198,22 +192,6 @@ func linkAliases(svc types.ServiceConfig) map[string]string {
 		out[strings.ToLower(alias)] = target
 	}
 	return out
-}
-
-// dbForHost returns the database a host name reaches from client svc.
-func dbForHost(dbs []*dbService, host string, links map[string]string) *dbService {
-	host = strings.ToLower(strings.Trim(host, "[]"))
-	for _, db := range dbs {
-		for _, n := range db.names {
-			if strings.EqualFold(n, host) {
-				return db
-			}
-		}
-		if links[host] == db.name {
-			return db
-		}
-	}
-	return nil
 }
 
 func envValue(svc types.ServiceConfig, key string) string {
@@ -446,17 +424,6 @@ func (p *project) checkOptions(opts Options) error {
 		}
 	}
 	return nil
-}
-
-// hasPortArg reports whether the command line or PGPORT sets the port.
-func hasPortArg(svc types.ServiceConfig) bool {
-	var probe types.ServiceConfig
-	probe.Command, probe.Entrypoint = svc.Command, svc.Entrypoint
-	if serverPort(probe) != 5432 {
-		return true
-	}
-	_, ok := svc.Environment["PGPORT"]
-	return ok
 }
 
 // checkSocketDirs rejects --socket-dir values that are not absolute

@@ -3,6 +3,7 @@ package rewrite
 import (
 	"errors"
 	"regexp"
+	"slices"
 
 	"fmt"
 	"github.com/compose-spec/compose-go/v2/types"
@@ -41,12 +42,12 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 		if isDB[name] || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) || contains(pl.opts.Exclude, name) {
 			continue
 		}
-		links := linkAliases(pl.p.model.Services[name])
-		pl.warnCommand(name, dbs, links)
+		pl.warnCommand(name, dbs)
 		for _, v := range pl.p.serviceEnv(name) {
 			if _, bad := pl.p.badConn[posKey(v.file, v.line, v.col)]; bad {
 				continue
 			}
+			find := func(host string) *dbService { return pl.dbAt(dbs, v, host) }
 			if fixed := fixFactoryArg(v.raw); fixed != v.raw {
 				m, err := interp.Mask(fixed)
 				if err == nil && pl.setValue(v, m, m.Value) {
@@ -64,9 +65,9 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 				continue
 			}
 			if dialect == "" {
-				if e := pl.splitVar(v, dbs, links); e != nil {
+				if e := pl.splitVar(v, find); e != nil {
 					out = append(out, e)
-				} else if db := unknownURL(v.value, dbs, links); db != nil {
+				} else if db := unknownURL(v.value, find); db != nil {
 					pl.warnFile(v.file, v.line, v.col, "UDS122", name, v.key,
 						fmt.Sprintf("%s/%s looks like a connection URL for %s in a form the tool does not know; left unchanged: point it at %s's socket in %s by hand if its driver supports Unix sockets", name, v.key, db.name, db.name, pl.opts.MountPath))
 				}
@@ -74,10 +75,10 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 			}
 			var hit *dbService
 			for _, h := range hosts {
-				if db := dbForHost(dbs, h, links); db != nil {
+				if db := find(h); db != nil {
 					hit = db
 				}
-				if pooler := pl.poolerFor(h); pooler != "" {
+				if pooler := pl.poolerFor(name, h); pooler != "" {
 					pl.warnFile(v.file, v.line, v.col, "UDS121", name, v.key,
 						fmt.Sprintf("%s/%s reaches the pooler %s, not PostgreSQL: left on TCP; to move that hop to a socket, name the pooler with --db %s --socket-dir DIR (its unix_socket_dir)", name, v.key, pooler, pooler))
 				}
@@ -87,7 +88,7 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 				continue
 			}
 			if hit.noSocket {
-				pl.warnFile(v.file, v.line, v.col, "UDS133", name, v.key,
+				pl.warnFile(v.file, v.line, v.col, "UDS151", name, v.key,
 					fmt.Sprintf("%s/%s reaches %s, whose command sets unix_socket_directories empty: that server creates no Unix socket, so the value is left on TCP; give %s a socket directory to migrate it", name, v.key, hit.name, hit.name))
 				continue
 			}
@@ -211,7 +212,7 @@ func classify(val string) (hosts []string, dialect string, socket bool) {
 // kept as written; literal $ is written $$.
 func (pl *planner) rewriteEdge(e *edge, mp string) {
 	v := e.v
-	m, err := interp.Mask(v.raw)
+	m, enclose, err := pl.maskValue(v)
 	if err != nil {
 		pl.warnFile(v.file, v.line, v.col, "UDS111", v.service, v.key, err.Error())
 		return
@@ -248,6 +249,9 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		pl.warnFile(v.file, v.line, v.col, code, v.service, v.key, msg)
 		return
 	}
+	if enclose != nil {
+		m, out = enclose(m, out)
+	}
 	newRaw := m.Unmask(out)
 	if newRaw == v.raw {
 		return
@@ -256,6 +260,11 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		return
 	}
 	pl.warnDroppedRefs(v, m, out, e.db.name)
+	pl.warnDefault(v)
+	switch e.dialect {
+	case DialectURI, DialectDSN, DialectPGHOST:
+		pl.sslClients[v.service] = true
+	}
 	if sysprop != "" && pl.sysprop[v.service] == "" {
 		pl.sysprop[v.service] = sysprop
 		pl.setJavaOpt(v, "-D"+sockdefaultProp+"="+sysprop)
@@ -273,7 +282,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 			v.service+" connects with pgjdbc through junixsocket: the application needs com.kohlschutter.junixsocket:junixsocket-core:2.10.1 (type pom) on its classpath, and a java.io.tmpdir where native code may be unpacked and executed")
 	}
 	pl.changes = append(pl.changes, Change{Kind: "value", File: v.file, Line: v.line, Col: v.col,
-		Service: v.service, Key: v.key, Dialect: e.dialect, Before: redact(e.dialect, v.raw), After: redact(e.dialect, newRaw),
+		Service: v.service, Key: v.key, Dialect: e.dialect, Before: pl.redactValue(e.dialect, v.raw), After: pl.redactValue(e.dialect, newRaw),
 		Reason: fmt.Sprintf("reach %s through its socket in %s", e.db.name, mp)})
 }
 
@@ -341,7 +350,7 @@ func redactErr(err error) string {
 
 // unknownURL returns the database a URL-shaped value names when no dialect
 // rewriter knows its scheme (celery's db+postgresql://, a vendor scheme).
-func unknownURL(val string, dbs []*dbService, links map[string]string) *dbService {
+func unknownURL(val string, find func(host string) *dbService) *dbService {
 	i := strings.Index(val, "://")
 	if i <= 0 || strings.ContainsAny(val[:i], " /") {
 		return nil
@@ -358,7 +367,7 @@ func unknownURL(val string, dbs []*dbService, links map[string]string) *dbServic
 		if h, _, err := net.SplitHostPort(hp); err == nil {
 			host = h
 		}
-		if db := dbForHost(dbs, host, links); db != nil {
+		if db := find(host); db != nil {
 			return db
 		}
 	}
@@ -382,8 +391,12 @@ func mentionsRails(svc types.ServiceConfig) bool {
 // warnCommand reports connection strings written into command: or
 // entrypoint: (often inside a shell script): the tool cannot edit them
 // safely, so it says where they are and what to write.
-func (pl *planner) warnCommand(service string, dbs []*dbService, links map[string]string) {
+func (pl *planner) warnCommand(service string, dbs []*dbService) {
 	svc := pl.p.model.Services[service]
+	find := func(host string) *dbService {
+		db, _, _ := pl.p.dbFor(dbs, service, host)
+		return db
+	}
 	src, node := pl.p.serviceNode(service)
 	for _, key := range []string{"command", "entrypoint"} {
 		args := svc.Command
@@ -397,12 +410,12 @@ func (pl *planner) warnCommand(service string, dbs []*dbService, links map[strin
 				}
 				hosts, dialect, socket := classify(w)
 				if dialect == "" || socket {
-					if db := unknownURL(w, dbs, links); db == nil {
+					if db := unknownURL(w, find); db == nil {
 						continue
 					}
 				}
 				for _, h := range hosts {
-					if db := dbForHost(dbs, h, links); db != nil {
+					if db := find(h); db != nil {
 						kn, _ := ownKey(node, key)
 						pl.warnAt(src, kn, "UDS127", service, key,
 							fmt.Sprintf("%s's %s holds a connection to %s (%s); the tool does not edit commands: point it at the socket in %s by hand, or move it to environment:", service, key, db.name, redact(dialect, w), pl.opts.MountPath))
@@ -467,14 +480,14 @@ func (pl *planner) setJavaOpt(v envVar, opt string) {
 func (pl *planner) warnDroppedRefs(v envVar, m interp.Masked, out, db string) {
 	for _, r := range m.Value {
 		ref, ok := m.Ref(r)
-		if !ok || ref == "$" || strings.ContainsRune(out, r) {
+		if !ok || ref == "$" || strings.ContainsRune(out, r) || !hostOrPortAt(m.Value, r) {
 			continue
 		}
 		name := ref
 		if sub := refNameRE.FindStringSubmatch(ref); sub != nil {
 			name = sub[1]
 		}
-		pl.warnFile(v.file, v.line, v.col, "UDS136", v.service, v.key,
+		pl.warnFile(v.file, v.line, v.col, "UDS154", v.service, v.key,
 			fmt.Sprintf("%s/%s: %s stood for the host or port and is gone from the socket form, which always reaches %s's socket: setting %s elsewhere (--env-file prod.env, the shell) no longer changes where %s connects", v.service, v.key, ref, db, name, v.service))
 	}
 }
@@ -485,11 +498,32 @@ func (pl *planner) warnDroppedRefs(v envVar, m interp.Masked, out, db string) {
 func (pl *planner) warnNotDB(v envVar, hosts []string) {
 	for _, h := range hosts {
 		svc, ok := pl.p.model.Services[strings.ToLower(h)]
-		if !ok || poolerOf(svc.Image) || svc.Name == v.service {
-			continue
+		if !ok || poolerOf(svc.Image) || svc.Name == v.service || slices.ContainsFunc(pl.dbs, func(d *dbService) bool { return d.name == svc.Name }) {
+			continue // a database left on TCP for another reason says why itself
 		}
-		pl.warnFile(v.file, v.line, v.col, "UDS137", v.service, v.key,
+		pl.warnFile(v.file, v.line, v.col, "UDS155", v.service, v.key,
 			fmt.Sprintf("%s/%s connects to %s, which the tool does not recognise as a PostgreSQL server (image %q): left on TCP; if it is one, rerun with --db %s", v.service, v.key, svc.Name, svc.Image, svc.Name))
 		return
 	}
+}
+
+// hostOrPortAt reports whether placeholder r of masked value v stands
+// where a host or port is written: after "//", "@", "," or ":" in a URL, or
+// as the value of host/port (Host/Server/Port in Npgsql) in a keyword
+// string.
+func hostOrPortAt(v string, r rune) bool {
+	i := strings.IndexRune(v, r)
+	if i < 0 {
+		return false
+	}
+	before := strings.ToLower(v[:i])
+	if q := strings.IndexByte(before, '?'); q >= 0 && strings.Contains(before[:q], "://") {
+		return false // a URL query parameter
+	}
+	for _, suffix := range []string{"//", "@", ":", ",", "host=", "port=", "server=", "hostaddr="} {
+		if strings.HasSuffix(before, suffix) {
+			return true
+		}
+	}
+	return false
 }

@@ -25,7 +25,7 @@ var socketFileRE = regexp.MustCompile(`^\.s\.PGSQL\.(\d+)$`)
 func Validate(ctx context.Context, inputs []Input, opts Options) ([]Finding, error) {
 	p, err := load(ctx, inputs, opts)
 	if err != nil {
-		return nil, err
+		return nil, scrubErr(err, inputSecrets(inputs))
 	}
 	return validateLoaded(p, opts), nil
 }
@@ -35,6 +35,7 @@ func validateLoaded(p *project, opts Options) []Finding {
 	v := &validator{p: p, opts: opts}
 	v.run()
 	sortFindings(p.sources, v.findings)
+	scrubFindings(v.findings, p.secrets())
 	return v.findings
 }
 
@@ -65,12 +66,17 @@ func (v *validator) run() {
 	isDB := map[string]bool{}
 	for _, db := range dbs {
 		isDB[db.name] = true
+		if msg := initSocketProblem(db); msg != "" {
+			s, kn := v.p.settingsNode(db.name)
+			v.add(s, kn.Line, kn.Column, SevWarning, "UDS132", db.name, "command", msg)
+		}
 		src, node := v.p.serviceNode(db.name)
 		_, ms := v.p.mounts(src, node)
 		for _, m := range ms {
-			if m.target != path.Clean(db.socketDir) || m.source == "" {
+			if !db.listensIn(m.target) || m.source == "" {
 				continue
 			}
+			db.socketDir = m.target
 			key := v.sourceKey(m)
 			n := deref(m.node)
 			if other, ok := v.dbMount[key]; ok {
@@ -111,11 +117,17 @@ func (v *validator) run() {
 			}
 		}
 		if isDB[name] {
+			for _, ent := range v.p.serviceEnv(name) {
+				if contains(serverClientVars, ent.key) {
+					v.addFile(ent.file, ent.line, ent.col, SevWarning, "UDS133", name, ent.key, serverEnvProblem(name, ent.key))
+				}
+			}
 			continue
 		}
 		for _, ent := range v.p.serviceEnv(name) {
 			v.checkValue(name, ent, ms)
 		}
+		v.checkPGSSLMode(name)
 	}
 }
 
@@ -146,6 +158,12 @@ func (v *validator) checkValue(service string, ent envVar, ms []mountRef) {
 	val, err := v.p.interpolate(raw)
 	if err != nil {
 		return
+	}
+	if v.checkHostShape(at, service, ent.key, val, ms) {
+		return
+	}
+	if _, _, _, socket := socketRepair(ent.key, val); socket {
+		checkSSLMode(at, service, ent.key, val)
 	}
 	var sockFile string
 	switch {
@@ -225,15 +243,16 @@ func (v *validator) checkValue(service string, ent envVar, ms []mountRef) {
 			return
 		}
 	default:
-		h, ok := npgsqlHost(val)
+		// PHP PDO hands "pgsql:host=...;dbname=..." to libpq (issue 15).
+		h, ok := npgsqlHost(strings.TrimPrefix(val, "pgsql:"))
 		if !ok || !strings.HasPrefix(h, "/") {
 			return
 		}
 		port := ""
-		if pairs, ok := npgsqlParse(val); ok {
+		if pairs, ok := npgsqlParse(strings.TrimPrefix(val, "pgsql:")); ok {
 			for _, p := range pairs {
 				if p.key == "port" {
-					port = strings.TrimSpace(val[p.start:p.end])
+					port = strings.TrimSpace(strings.TrimPrefix(val, "pgsql:")[p.start:p.end])
 				}
 			}
 		}
@@ -280,7 +299,7 @@ func (v *validator) checkSocketPath(at func(Severity, string, string), what, soc
 	}
 	db, ok := v.dbMount[v.sourceKey(*hold)]
 	if !ok && hold.bind && dir == hold.target {
-		at(SevWarning, "UDS134", foreignSocketMsg(what, hold.source, dir))
+		at(SevWarning, "UDS152", foreignSocketMsg(what, hold.source, dir))
 		return
 	}
 	if !ok || dir != hold.target {
@@ -323,6 +342,6 @@ func (pl *planner) warnForeignSocket(v envVar, dialect string, dbs []*dbService)
 				return
 			}
 		}
-		pl.warnFile(v.file, v.line, v.col, "UDS134", v.service, v.key, foreignSocketMsg(v.service+"/"+v.key, m.source, m.target))
+		pl.warnFile(v.file, v.line, v.col, "UDS152", v.service, v.key, foreignSocketMsg(v.service+"/"+v.key, m.source, m.target))
 	}
 }

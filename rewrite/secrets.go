@@ -1,0 +1,179 @@
+package rewrite
+
+import (
+	"errors"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Passwords never leave the tool in a finding, change or error: every
+// message is built with the dialect redactors (redact), and, as a second
+// line, every password written anywhere in the project is masked in the
+// finished messages (scrub), whatever code path quoted it.
+
+var (
+	// A password after a key that names one: password=x (JDBC, DSN),
+	// Password=x; (Npgsql, PDO), "password": "x".
+	secretKeyRE = regexp.MustCompile(`(?i)(?:password|passwd|pwd)["']?\s*[=:]\s*["']?([^\s"';&,}\]]+)`)
+	// The password of a URL's userinfo, any scheme.
+	secretUserinfoRE = regexp.MustCompile(`[a-zA-Z0-9+.-]+://[^\s:/@"'\[\]]*:([^\s/@"']+)@`)
+	// Variables whose whole value is a secret (PGPASSWORD, DB_PASSWORD,
+	// POSTGRES_PASSWORD, *_SECRET).
+	secretVarRE = regexp.MustCompile(`(?i)(PASSWORD|PASSWD|PWD|SECRET)$`)
+)
+
+// minSecret is the shortest password scrub masks by text: a shorter one
+// ("pw") would mask ordinary words; the structural redactors cover it.
+const minSecret = 4
+
+// secretsIn counts the passwords written in text.
+func secretsIn(text string, into map[string]int) {
+	for _, re := range []*regexp.Regexp{secretKeyRE, secretUserinfoRE} {
+		for _, m := range re.FindAllStringSubmatch(text, -1) {
+			into[m[1]]++
+		}
+	}
+}
+
+// secrets lists the passwords of a loaded project: in its files as
+// written, in the values compose computes (env files, interpolation), and
+// the whole values of password variables.
+func (p *project) secrets() []string {
+	var text strings.Builder
+	set := map[string]int{}
+	for _, src := range append(append([]*Source{}, p.sources...), p.extSources...) {
+		secretsIn(string(src.Data), set)
+		text.Write(src.Data)
+	}
+	extra := map[string]int{}
+	addVar := func(k, v string) {
+		secretsIn(v, extra)
+		if secretVarRE.MatchString(k) {
+			extra[v]++
+		}
+	}
+	for k, v := range p.env {
+		addVar(k, v)
+	}
+	if p.model != nil {
+		for _, svc := range p.model.Services {
+			for k, v := range svc.Environment {
+				if v != nil {
+					addVar(k, *v)
+				}
+			}
+		}
+	}
+	for s := range extra {
+		if _, ok := set[s]; !ok {
+			set[s] = 0
+		}
+	}
+	return secretList(set, text.String())
+}
+
+// inputSecrets lists the passwords written in the input files (for errors
+// raised before a project is loaded).
+func inputSecrets(inputs []Input) []string {
+	var text strings.Builder
+	set := map[string]int{}
+	for _, in := range inputs {
+		secretsIn(string(in.Data), set)
+		text.Write(in.Data)
+	}
+	return secretList(set, text.String())
+}
+
+// secretList keeps the secrets worth masking by text: long enough, and not
+// also written in text where they are not a password (a password
+// "superset" for the service and user superset) — masking those would
+// mask the names, which the file shows anyway. count is how often each was
+// found as a password in text.
+func secretList(count map[string]int, text string) []string {
+	var out []string
+	for s, n := range count {
+		if len(s) >= minSecret && !strings.Contains(s, "*") && strings.Count(text, s) <= n && !toolWord(s) {
+			out = append(out, s)
+		}
+	}
+	// Longest first, so a password that contains another is masked whole.
+	sort.Slice(out, func(i, j int) bool {
+		return len(out[i]) > len(out[j]) || (len(out[i]) == len(out[j]) && out[i] < out[j])
+	})
+	return out
+}
+
+// scrub masks every secret in s.
+func scrub(s string, secrets []string) string {
+	for _, sec := range secrets {
+		if strings.Contains(s, sec) {
+			s = strings.ReplaceAll(s, sec, "****")
+		}
+	}
+	return s
+}
+
+func scrubFindings(fs []Finding, secrets []string) {
+	for i := range fs {
+		fs[i].Message = scrub(fs[i].Message, secrets)
+	}
+}
+
+func scrubChanges(cs []Change, secrets []string) {
+	for i := range cs {
+		cs[i].Before = scrub(cs[i].Before, secrets)
+		cs[i].After = scrub(cs[i].After, secrets)
+		cs[i].Reason = scrub(cs[i].Reason, secrets)
+	}
+}
+
+// scrubbedError is an error whose text has the project's passwords masked;
+// errors.As still reaches the *PosError or *ValidationError inside, whose
+// messages are masked in place.
+type scrubbedError struct {
+	err error
+	msg string
+}
+
+func (e *scrubbedError) Error() string { return e.msg }
+func (e *scrubbedError) Unwrap() error { return e.err }
+
+// scrubErr masks secrets in err's text and in the messages of the error
+// types the CLI prints field by field.
+func scrubErr(err error, secrets []string) error {
+	if err == nil || len(secrets) == 0 {
+		return err
+	}
+	var pe *PosError
+	if errors.As(err, &pe) {
+		pe.Msg = scrub(pe.Msg, secrets)
+	}
+	var ve *ValidationError
+	if errors.As(err, &ve) {
+		scrubFindings(ve.Findings, secrets)
+	}
+	msg := scrub(err.Error(), secrets)
+	if msg == err.Error() {
+		return err
+	}
+	return &scrubbedError{err: err, msg: msg}
+}
+
+// toolWords are words the tool's own messages use: a password equal to one
+// ("password", "postgres") is not masked by text, or every message would
+// lose that word while the reader learns nothing from it.
+var toolWords = func() map[string]bool {
+	words := map[string]bool{}
+	for _, w := range strings.Fields("password postgres postgresql socket database localhost disable require prefer secret") {
+		words[w] = true
+	}
+	for _, t := range codeTitles {
+		for _, w := range strings.FieldsFunc(t, func(r rune) bool { return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') }) {
+			words[strings.ToLower(w)] = true
+		}
+	}
+	return words
+}()
+
+func toolWord(s string) bool { return toolWords[strings.ToLower(s)] }
