@@ -26,7 +26,7 @@ func (p *project) checkConnValues(opts Options) map[string]Finding {
 		for _, v := range p.serviceEnv(name) {
 			if err := malformedConn(v.raw, v.value); err != nil {
 				out[posKey(v.file, v.line, v.col)] = Finding{File: v.file, Line: v.line, Col: v.col, Severity: SevWarning,
-					Code: "UDS153", Service: name, Key: v.key, Message: malformedMsg(name+"/"+v.key, v.value, err)}
+					Code: "UDS163", Service: name, Key: v.key, Message: malformedMsg(name+"/"+v.key, v.value, err)}
 			}
 		}
 	}

@@ -88,7 +88,7 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 				continue
 			}
 			if hit.noSocket {
-				pl.warnFile(v.file, v.line, v.col, "UDS151", name, v.key,
+				pl.warnFile(v.file, v.line, v.col, "UDS161", name, v.key,
 					fmt.Sprintf("%s/%s reaches %s, whose command sets unix_socket_directories empty: that server creates no Unix socket, so the value is left on TCP; give %s a socket directory to migrate it", name, v.key, hit.name, hit.name))
 				continue
 			}
@@ -487,7 +487,7 @@ func (pl *planner) warnDroppedRefs(v envVar, m interp.Masked, out, db string) {
 		if sub := refNameRE.FindStringSubmatch(ref); sub != nil {
 			name = sub[1]
 		}
-		pl.warnFile(v.file, v.line, v.col, "UDS154", v.service, v.key,
+		pl.warnFile(v.file, v.line, v.col, "UDS164", v.service, v.key,
 			fmt.Sprintf("%s/%s: %s stood for the host or port and is gone from the socket form, which always reaches %s's socket: setting %s elsewhere (--env-file prod.env, the shell) no longer changes where %s connects", v.service, v.key, ref, db, name, v.service))
 	}
 }
@@ -501,7 +501,7 @@ func (pl *planner) warnNotDB(v envVar, hosts []string) {
 		if !ok || poolerOf(svc.Image) || svc.Name == v.service || slices.ContainsFunc(pl.dbs, func(d *dbService) bool { return d.name == svc.Name }) {
 			continue // a database left on TCP for another reason says why itself
 		}
-		pl.warnFile(v.file, v.line, v.col, "UDS155", v.service, v.key,
+		pl.warnFile(v.file, v.line, v.col, "UDS165", v.service, v.key,
 			fmt.Sprintf("%s/%s connects to %s, which the tool does not recognise as a PostgreSQL server (image %q): left on TCP; if it is one, rerun with --db %s", v.service, v.key, svc.Name, svc.Image, svc.Name))
 		return
 	}

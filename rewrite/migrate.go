@@ -123,7 +123,7 @@ func (pl *planner) nothingReason(dbs []*dbService) string {
 		names = append(names, db.name)
 	}
 	for _, f := range pl.findings {
-		if f.Code == "UDS150" {
+		if f.Code == "UDS160" {
 			return fmt.Sprintf("every connection to %s found is left on TCP: see the warnings above", strings.Join(names, ", "))
 		}
 	}

@@ -35,7 +35,7 @@ var revertExceptions = map[string]string{
 	"trial-29-no-socket-variants.txtar":   "the URI had no port; revert writes the server port explicitly",
 	"trial-26-bad-value.txtar":            "sslmode=verify-full was removed from the JDBC URL, and revert does not handle Npgsql values",
 	"trial-19-interp-override.txtar":      "the host reference ${DB_HOST:-db} became localhost; revert writes the service name",
-	"trial-19-dropped-refs-variant.txtar": "the host and port references were dropped (UDS154); revert writes the service name and port",
+	"trial-19-dropped-refs-variant.txtar": "the host and port references were dropped (UDS164); revert writes the service name and port",
 	"trial-23-pgbouncer-db.txtar":         "the pooler is a database only with --db pgbouncer, which this test does not pass",
 	"trial-23-socket-dir-service.txtar":   "the pooler is a database only with --db pool, which this test does not pass",
 }

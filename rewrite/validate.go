@@ -299,7 +299,7 @@ func (v *validator) checkSocketPath(at func(Severity, string, string), what, soc
 	}
 	db, ok := v.dbMount[v.sourceKey(*hold)]
 	if !ok && hold.bind && dir == hold.target {
-		at(SevWarning, "UDS152", foreignSocketMsg(what, hold.source, dir))
+		at(SevWarning, "UDS162", foreignSocketMsg(what, hold.source, dir))
 		return
 	}
 	if !ok || dir != hold.target {
@@ -342,6 +342,6 @@ func (pl *planner) warnForeignSocket(v envVar, dialect string, dbs []*dbService)
 				return
 			}
 		}
-		pl.warnFile(v.file, v.line, v.col, "UDS152", v.service, v.key, foreignSocketMsg(v.service+"/"+v.key, m.source, m.target))
+		pl.warnFile(v.file, v.line, v.col, "UDS162", v.service, v.key, foreignSocketMsg(v.service+"/"+v.key, m.source, m.target))
 	}
 }
