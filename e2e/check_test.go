@@ -267,6 +267,12 @@ func resolveMount(p *types.Project, dbs []dbService, e edge, out *outcome) (dbSe
 		}
 		return db, true
 	}
+	if m.Type == types.VolumeTypeBind {
+		// A host directory no project server mounts: a server outside the
+		// project (the host's own); the tool leaves such values (UDS134).
+		out.note("%s: bind %q at %s is a foreign socket (no project server mounts it): not probed", e, m.Source, e.dir)
+		return dbService{}, false
+	}
 	out.problem("%s: %s %q mounted at %s is not mounted by any PostgreSQL service at its socket directory", e, m.Type, m.Source, e.dir)
 	return dbService{}, false
 }

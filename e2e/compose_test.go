@@ -112,10 +112,12 @@ func imageFamily(image string) string {
 	}
 	repo := path.Base(ref)
 	switch {
-	case repo == "postgres", repo == "postgis", strings.HasPrefix(repo, "timescaledb"):
+	case repo == "postgres", repo == "postgis", strings.HasPrefix(repo, "timescaledb"), strings.HasSuffix(ref, "pgvector/pgvector"):
 		return "official"
 	case repo == "postgresql" && strings.Contains(ref, "bitnami"):
 		return "bitnami"
+	case repo == "pgbouncer" && strings.Contains(ref, "bitnami"):
+		return "pgbouncer"
 	}
 	return ""
 }
@@ -131,6 +133,10 @@ func findDBs(p *types.Project) []dbService {
 	for _, name := range p.ServiceNames() {
 		svc := p.Services[name]
 		fam := imageFamily(svc.Image)
+		if fam == "pgbouncer" {
+			dbs = append(dbs, bitnamiPooler(name, svc))
+			continue
+		}
 		if fam == "" {
 			continue
 		}
@@ -143,7 +149,10 @@ func findDBs(p *types.Project) []dbService {
 		} else if v := envValue(svc, "PGPORT"); v != "" {
 			db.port, _ = strconv.Atoi(v)
 		}
-		args := append(append([]string{}, svc.Entrypoint...), svc.Command...)
+		var args []string // a shell-form wrapper (sh -c "exec ... postgres -p N") is one argument
+		for _, a := range append(append([]string{}, svc.Entrypoint...), svc.Command...) {
+			args = append(args, strings.Fields(a)...)
+		}
 		for i, a := range args {
 			next := ""
 			if i+1 < len(args) {
@@ -176,6 +185,23 @@ func findDBs(p *types.Project) []dbService {
 		dbs = append(dbs, db)
 	}
 	return dbs
+}
+
+// bitnamiPooler stands a bitnami/pgbouncer service in for a server: it
+// speaks the protocol on unix_socket_dir/.s.PGSQL.<listen_port>, set from
+// PGBOUNCER_SOCKET_DIR (default /tmp) and PGBOUNCER_PORT (default 6432) by
+// the image's libpgbouncer.sh (bitnami/containers, bitnami/pgbouncer
+// README). The probe reaches the real server through that file name, so a
+// client value that lost the pooler's port fails.
+func bitnamiPooler(name string, svc types.ServiceConfig) dbService {
+	db := dbService{name: name, socketDir: "/tmp", port: 6432, svc: svc}
+	if v := envValue(svc, "PGBOUNCER_SOCKET_DIR"); v != "" {
+		db.socketDir = v
+	}
+	if v := envValue(svc, "PGBOUNCER_PORT"); v != "" {
+		db.port, _ = strconv.Atoi(v)
+	}
+	return db
 }
 
 func envValue(svc types.ServiceConfig, key string) string {

@@ -21,8 +21,14 @@ type dbService struct {
 	// it (nil: the image's default); socketDir is the one shared.
 	socketDirs []string
 	port       int
-	names      []string // host names that reach it: service, container_name, hostname, aliases
-	svc        types.ServiceConfig
+	// portSet: port is the image's known default or set where the tool
+	// reads it (command, PGPORT, postgresql.conf); false for an unknown
+	// image (a pooler) whose port only its clients show.
+	portSet bool
+	// noSocket: unix_socket_directories is empty, so no socket exists.
+	noSocket bool
+	names    []string // host names that reach it: service, container_name, hostname, aliases
+	svc      types.ServiceConfig
 
 	// Socket volume: an existing mount at socketDir, or the one to add.
 	volume     string
@@ -47,6 +53,7 @@ type edge struct {
 	dialect string // DialectJDBC, DialectURI, DialectDSN
 	db      *dbService
 	basis   *Basis // what a host variable's migration rests on
+	port    int    // the socket file's port: db.port, or the client's when db.portSet is false
 }
 
 // envEntry is one environment variable as written in a service.
@@ -120,9 +127,11 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 		if ok && !runsServer(svc) {
 			ok = false // a psql/pg_dump job on the postgres image is a client
 		}
+		unknown := false
 		if slices.Contains(opts.DBs, name) {
 			if !ok {
 				fam = imageFamily{Name: "--db", SocketDir: familyOfficial.SocketDir}
+				unknown = true
 			}
 			ok = true
 		}
@@ -130,16 +139,20 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 			continue
 		}
 		port, dirs := p.serverSettings(svc)
-		db := &dbService{name: name, family: fam.Name, socketDir: fam.SocketDir, port: port, socketDirs: dirs, svc: svc}
+		db := &dbService{name: name, family: fam.Name, socketDir: fam.SocketDir, port: port, portSet: !unknown || port != 5432, socketDirs: dirs, svc: svc}
 		if len(dirs) > 0 {
 			db.socketDir = dirs[0]
 		}
 		if n, ok := bitnamiPort(svc); ok && fam.Name == familyBitnami.Name {
-			db.port = n
+			db.port, db.portSet = n, true
 		}
-		if opts.SocketDir != "" {
+		if opts.SocketDir != "" && unknown {
 			db.socketDir = opts.SocketDir
 		}
+		if d, ok := opts.ServiceSocketDirs[name]; ok {
+			db.socketDir = d
+		}
+		db.noSocket = socketsDisabled(svc)
 		db.names = hostNames(svc)
 		db.trustLocal = !strings.Contains(envValue(svc, "POSTGRES_INITDB_ARGS"), "--auth-local")
 		dbs = append(dbs, db)
@@ -332,6 +345,10 @@ var clientTools = map[string]bool{"psql": true, "pg_dump": true, "pg_dumpall": t
 func runsServer(svc types.ServiceConfig) bool {
 	if ep := svc.Entrypoint; len(ep) > 0 {
 		first := filepath.Base(ep[0])
+		if shells[first] {
+			// entrypoint: [bash, -c] wrapping "... exec docker-entrypoint.sh postgres ..."
+			return wrapsServer(strings.Join(append(append([]string{}, ep...), svc.Command...), " "))
+		}
 		if !strings.Contains(first, "entrypoint") && first != "postgres" {
 			return false
 		}
@@ -339,11 +356,18 @@ func runsServer(svc types.ServiceConfig) bool {
 	if cmd := svc.Command; len(cmd) > 0 {
 		first := cmd[0]
 		if clientTools[first] || clientTools[filepath.Base(first)] {
-			text := strings.Join(cmd, " ")
-			return strings.Contains(text, "docker-entrypoint") || strings.Contains(text, "exec postgres")
+			return wrapsServer(strings.Join(cmd, " "))
 		}
 	}
 	return true
+}
+
+var shells = map[string]bool{"sh": true, "bash": true, "dash": true, "ash": true}
+
+// wrapsServer reports whether a shell command line starts the server
+// through the image's entrypoint or postgres itself.
+func wrapsServer(text string) bool {
+	return strings.Contains(text, "docker-entrypoint") || strings.Contains(text, "exec postgres")
 }
 
 // checkVolumeFlag refuses a --volume that the project already mounts for
@@ -384,8 +408,8 @@ func (p *project) checkOptions(opts Options) error {
 	if mp := path.Clean(opts.MountPath); !path.IsAbs(opts.MountPath) || mp == "/" {
 		return bad("--mount-path %q: want an absolute directory other than /", opts.MountPath)
 	}
-	if opts.SocketDir != "" && (!path.IsAbs(opts.SocketDir) || path.Clean(opts.SocketDir) == "/") {
-		return bad("--socket-dir %q: want an absolute directory other than /", opts.SocketDir)
+	if err := p.checkSocketDirs(opts); err != nil {
+		return &PosError{File: src.Path, Msg: err.Error()}
 	}
 	if f := opts.JDBCFactory; f != "" && f != JDBCFactoryArg && f != JDBCFactoryURI && f != JDBCFactorySysprop {
 		return bad("--jdbc-factory %q: want factoryarg, uri or sysprop", f)
@@ -401,4 +425,56 @@ func (p *project) checkOptions(opts Options) error {
 		}
 	}
 	return p.checkHostVars(opts.HostVars, bad)
+}
+
+// checkSocketDirs rejects --socket-dir values that are not absolute
+// directories, name no --db service, or (the plain form) would apply to no
+// service: a detected image keeps its own socket directory.
+func (p *project) checkSocketDirs(opts Options) error {
+	dirs := map[string]string{"": opts.SocketDir}
+	for svc, d := range opts.ServiceSocketDirs {
+		dirs[svc] = d
+	}
+	for _, svc := range slices.Sorted(mapsKeys(dirs)) {
+		d := dirs[svc]
+		flag := "--socket-dir " + d
+		if svc != "" {
+			flag = "--socket-dir " + svc + "=" + d
+		}
+		if d == "" && svc == "" {
+			continue
+		}
+		if !path.IsAbs(d) || path.Clean(d) == "/" {
+			return fmt.Errorf("%s: want an absolute directory other than /", flag)
+		}
+		if _, ok := p.model.Services[svc]; svc != "" && !ok {
+			return fmt.Errorf("%s: no such service", flag)
+		}
+		if svc != "" && !slices.Contains(opts.DBs, svc) && !p.knownImage(svc) {
+			return fmt.Errorf("%s: %s is not a PostgreSQL image the tool knows; name it with --db %s too", flag, svc, svc)
+		}
+	}
+	if opts.SocketDir == "" {
+		return nil
+	}
+	for _, name := range opts.DBs {
+		if !p.knownImage(name) {
+			return nil
+		}
+	}
+	return fmt.Errorf("--socket-dir %s applies to the --db services whose image the tool does not know, and there is none: a detected image keeps its socket directory; to set one service's, write --socket-dir SERVICE=DIR", opts.SocketDir)
+}
+
+// knownImage reports whether service name runs an image family the tool
+// knows (by reference or by its Dockerfile's FROM).
+func (p *project) knownImage(name string) bool {
+	svc := p.model.Services[name]
+	if _, ok := familyOf(svc.Image); ok {
+		return true
+	}
+	if svc.Build == nil {
+		return false
+	}
+	_, ok := p.builtFamily(svc)
+	return ok
 }

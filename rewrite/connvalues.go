@@ -2,32 +2,60 @@ package rewrite
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/jdbc"
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
 
-// checkConnValues refuses an environment value that starts like a
-// PostgreSQL URL (jdbc:postgresql:, postgres://, postgresql://) but does not
-// parse: an invalid %-escape, a '[' without ']', a port out of range. The
-// driver would refuse it too, and the tool cannot tell which server it
-// names, so it would otherwise be skipped in silence. Services left out by
-// Only/Exclude are not checked. The error is a *PosError at the value; its
-// message never holds the value itself (it may carry a password).
-func (p *project) checkConnValues(opts Options) error {
+// checkConnValues finds environment values that start like a PostgreSQL
+// URL (jdbc:postgresql:, postgres://, postgresql://) but do not parse: an
+// invalid %-escape, a '[' without ']', a port out of range, an unencoded
+// '@' in the password. The tool cannot tell which server such a value
+// names, so it is skipped with a warning (UDS135) instead of in silence,
+// and the rest of the project is migrated. Services left out by
+// Only/Exclude are not checked. Messages never hold the value itself (it
+// may carry a password).
+func (p *project) checkConnValues(opts Options) map[string]Finding {
+	out := map[string]Finding{}
 	for _, name := range p.serviceOrder() {
 		if (len(opts.Only) > 0 && !contains(opts.Only, name)) || contains(opts.Exclude, name) {
 			continue
 		}
 		for _, v := range p.serviceEnv(name) {
 			if err := malformedConn(v.raw, v.value); err != nil {
-				return &PosError{File: v.file, Line: v.line, Col: v.col,
-					Msg: fmt.Sprintf("%s/%s is not a valid connection string (%s); the driver would refuse it too", name, v.key, redactErr(err))}
+				out[posKey(v.file, v.line, v.col)] = Finding{File: v.file, Line: v.line, Col: v.col, Severity: SevWarning,
+					Code: "UDS163", Service: name, Key: v.key, Message: malformedMsg(name+"/"+v.key, v.value, err)}
 			}
 		}
 	}
-	return nil
+	return out
+}
+
+func posKey(file string, line, col int) string { return fmt.Sprintf("%s:%d:%d", file, line, col) }
+
+// malformedMsg explains why a value does not parse. An unencoded '@' in a
+// URI's password is read differently by each driver: Go's net/url (pgx,
+// lib/pq) splits user info at the last '@' and connects; libpq (psql,
+// psycopg) splits at the first and fails with `could not translate host
+// name "<rest>@db"` (psql 15, checked); pgjdbc has no user info at all.
+func malformedMsg(what, value string, err error) string {
+	switch {
+	case libpq.IsURI(value) && atsBeforeQuery(value) > 1:
+		return fmt.Sprintf("%s has an unencoded '@' in its user info: pgx and Go's net/url split it at the last '@' and connect, libpq (psql, psycopg) splits at the first and fails, so the server it names is unclear: left unchanged; percent-encode '@' in the password as %%40 and rerun", what)
+	case jdbc.IsJDBC(value) && atsBeforeQuery(value) > 0:
+		return fmt.Sprintf("%s writes user:password@ before the host, a syntax pgjdbc does not have: left unchanged; move them to ?user=...&password=... and rerun", what)
+	}
+	return fmt.Sprintf("%s is not a valid connection string (%s): left unchanged; fix it and rerun", what, redactErr(err))
+}
+
+// atsBeforeQuery counts the '@' of a URL before its query: more than one
+// means an '@' inside the user info.
+func atsBeforeQuery(value string) int {
+	_, rest, _ := strings.Cut(value, "://")
+	rest, _, _ = strings.Cut(rest, "?")
+	return strings.Count(rest, "@")
 }
 
 // malformedConn returns the parse error of a connection value that is broken

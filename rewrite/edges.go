@@ -3,6 +3,7 @@ package rewrite
 import (
 	"errors"
 	"regexp"
+	"slices"
 
 	"fmt"
 	"github.com/compose-spec/compose-go/v2/types"
@@ -42,6 +43,9 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 		}
 		pl.warnCommand(name, dbs)
 		for _, v := range pl.p.serviceEnv(name) {
+			if _, bad := pl.p.badConn[posKey(v.file, v.line, v.col)]; bad {
+				continue
+			}
 			find := func(host string) *dbService { return pl.dbAt(dbs, v, host) }
 			if fixed := fixFactoryArg(v.raw); fixed != v.raw {
 				m, err := interp.Mask(fixed)
@@ -59,6 +63,7 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 			}
 			hosts, dialect, socket := classify(v.value)
 			if socket {
+				pl.warnForeignSocket(v, dialect, dbs)
 				continue
 			}
 			if dialect == "" {
@@ -81,6 +86,12 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 				}
 			}
 			if hit == nil {
+				pl.warnNotDB(v, hosts)
+				continue
+			}
+			if hit.noSocket {
+				pl.warnFile(v.file, v.line, v.col, "UDS161", name, v.key,
+					fmt.Sprintf("%s/%s reaches %s, whose command sets unix_socket_directories empty: that server creates no Unix socket, so the value is left on TCP; give %s a socket directory to migrate it", name, v.key, hit.name, hit.name))
 				continue
 			}
 			if len(hosts) > 1 {
@@ -96,14 +107,31 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 					}
 				}
 			}
-			if p := urlPort(v.value, dialect); p != 0 && p != hit.port {
-				pl.warnFile(v.file, v.line, v.col, "UDS128", name, v.key,
-					fmt.Sprintf("%s/%s names port %d, but %s listens on %d as far as the compose file says (command, PGPORT): the socket file is named .s.PGSQL.%d; if the server is configured elsewhere (a mounted postgresql.conf, config_file), rerun with the right setup", name, v.key, p, hit.name, hit.port, hit.port))
-			}
-			out = append(out, &edge{v: v, dialect: dialect, db: hit})
+			port := pl.edgePort(v, dialect, hit)
+			out = append(out, &edge{v: v, dialect: dialect, db: hit, port: port})
 		}
 	}
 	return out
+}
+
+// edgePort returns the port whose socket file value v reaches on db, and
+// warns (UDS128) when the value names another port than the server's. A
+// port the compose file does not confirm (an image the tool does not know,
+// such as pgbouncer, whose socket is .s.PGSQL.<listen_port>) is the
+// client's: it is the one that worked over TCP.
+func (pl *planner) edgePort(v envVar, dialect string, db *dbService) int {
+	p := urlPort(v.value, dialect)
+	if p == 0 || p == db.port {
+		return db.port
+	}
+	if !db.portSet {
+		pl.warnFile(v.file, v.line, v.col, "UDS128", v.service, v.key,
+			fmt.Sprintf("%s/%s names port %d, and the compose file does not show the port %s listens on (its image is not one the tool knows): the socket form keeps port %d (socket file .s.PGSQL.%d), the port that worked over TCP; check that %s's socket is named after it", v.service, v.key, p, db.name, p, p, db.name))
+		return p
+	}
+	pl.warnFile(v.file, v.line, v.col, "UDS128", v.service, v.key,
+		fmt.Sprintf("%s/%s names port %d, but %s listens on %d as far as the compose file says (command, PGPORT): the socket file is named .s.PGSQL.%d; if the server is configured elsewhere (a mounted postgresql.conf, config_file), rerun with the right setup", v.service, v.key, p, db.name, db.port, db.port))
+	return db.port
 }
 
 // classify recognises a connection value and returns the hosts it names,
@@ -194,11 +222,11 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		pl.warnFile(v.file, v.line, v.col, "UDS111", v.service, v.key, err.Error())
 		return
 	}
-	out, notes, err := toSocket(e.dialect, m.Value, mp, e.db.port)
+	out, notes, err := toSocket(e.dialect, m.Value, mp, e.port)
 	sysprop := ""
 	if err == nil && e.dialect == DialectJDBC {
 		style := pl.opts.JDBCFactory
-		file := mp + "/.s.PGSQL." + strconv.Itoa(e.db.port)
+		file := mp + "/.s.PGSQL." + strconv.Itoa(e.port)
 		if style == JDBCFactorySysprop {
 			// One JVM property per process: a second socket file in the
 			// same service keeps the $FactoryArg form.
@@ -218,7 +246,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 			code = "UDS110"
 		}
 		msg := fmt.Sprintf("%s/%s cannot be rewritten as written (%v); set it to the socket form by hand", v.service, v.key, redactErr(err))
-		if want, _, err2 := toSocket(e.dialect, v.value, mp, e.db.port); err2 == nil && code == "UDS111" {
+		if want, _, err2 := toSocket(e.dialect, v.value, mp, e.port); err2 == nil && code == "UDS111" {
 			// The text is made of references set outside the project files
 			// (the shell environment): say what the variable must hold.
 			msg = fmt.Sprintf("%s/%s is %s, set outside the project files; set it to %s", v.service, v.key, v.raw, redact(e.dialect, want))
@@ -236,6 +264,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 	if !pl.setValue(v, m, out) {
 		return
 	}
+	pl.warnDroppedRefs(v, m, out, e.db.name)
 	pl.warnDefault(v)
 	switch e.dialect {
 	case DialectURI, DialectDSN, DialectPGHOST:
@@ -481,4 +510,59 @@ func (pl *planner) setJavaOpt(v envVar, opt string) {
 		return
 	}
 	pl.addEnvAfter(v, "JAVA_TOOL_OPTIONS", opt, "junixsocket's $SystemProperty factory reads the socket path from this JVM property")
+}
+
+// warnDroppedRefs warns (UDS136) about each ${VAR} of the value that the
+// socket form no longer holds (it stood for the host or the port): a
+// deployment that sets VAR elsewhere (--env-file prod.env, the shell) no
+// longer changes where the client connects.
+func (pl *planner) warnDroppedRefs(v envVar, m interp.Masked, out, db string) {
+	for _, r := range m.Value {
+		ref, ok := m.Ref(r)
+		if !ok || ref == "$" || strings.ContainsRune(out, r) || !hostOrPortAt(m.Value, r) {
+			continue
+		}
+		name := ref
+		if sub := refNameRE.FindStringSubmatch(ref); sub != nil {
+			name = sub[1]
+		}
+		pl.warnFile(v.file, v.line, v.col, "UDS164", v.service, v.key,
+			fmt.Sprintf("%s/%s: %s stood for the host or port and is gone from the socket form, which always reaches %s's socket: setting %s elsewhere (--env-file prod.env, the shell) no longer changes where %s connects", v.service, v.key, ref, db, name, v.service))
+	}
+}
+
+// warnNotDB warns (UDS137) when a connection value names a service of the
+// project that is neither a recognised PostgreSQL server nor a pooler: a
+// custom image or wrapper the tool cannot tell is a server.
+func (pl *planner) warnNotDB(v envVar, hosts []string) {
+	for _, h := range hosts {
+		svc, ok := pl.p.model.Services[strings.ToLower(h)]
+		if !ok || poolerOf(svc.Image) || svc.Name == v.service || slices.ContainsFunc(pl.dbs, func(d *dbService) bool { return d.name == svc.Name }) {
+			continue // a database left on TCP for another reason says why itself
+		}
+		pl.warnFile(v.file, v.line, v.col, "UDS165", v.service, v.key,
+			fmt.Sprintf("%s/%s connects to %s, which the tool does not recognise as a PostgreSQL server (image %q): left on TCP; if it is one, rerun with --db %s", v.service, v.key, svc.Name, svc.Image, svc.Name))
+		return
+	}
+}
+
+// hostOrPortAt reports whether placeholder r of masked value v stands
+// where a host or port is written: after "//", "@", "," or ":" in a URL, or
+// as the value of host/port (Host/Server/Port in Npgsql) in a keyword
+// string.
+func hostOrPortAt(v string, r rune) bool {
+	i := strings.IndexRune(v, r)
+	if i < 0 {
+		return false
+	}
+	before := strings.ToLower(v[:i])
+	if q := strings.IndexByte(before, '?'); q >= 0 && strings.Contains(before[:q], "://") {
+		return false // a URL query parameter
+	}
+	for _, suffix := range []string{"//", "@", ":", ",", "host=", "port=", "server=", "hostaddr="} {
+		if strings.HasSuffix(before, suffix) {
+			return true
+		}
+	}
+	return false
 }

@@ -37,6 +37,9 @@ type envVar struct {
 	// passthrough: a list item "- KEY" with no value, which compose
 	// fills from its own environment.
 	passthrough bool
+	// ref is the interpolation variable (${ref}) whose env file line this
+	// is, when the compose value was only that reference.
+	ref string
 }
 
 // envLine is a KEY=value line of an env file with the byte range of its
@@ -182,7 +185,7 @@ func (p *project) followRef(service, key, raw string) (envVar, bool) {
 	}
 	for _, v := range p.envFileVars(service, file) {
 		if v.key == sub[1] {
-			v.key = key
+			v.key, v.ref = key, sub[1]
 			return v, true
 		}
 	}

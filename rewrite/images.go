@@ -81,7 +81,9 @@ func familyOf(image string) (imageFamily, bool) {
 	repo := repository(image)
 	last := repo[strings.LastIndex(repo, "/")+1:]
 	switch {
-	case last == "postgres" || repo == "postgis/postgis" || strings.HasPrefix(repo, "timescale/timescaledb"):
+	// pgvector/pgvector is built FROM postgres:$PG_MAJOR (pgvector/pgvector
+	// Dockerfile, commit 6e3101d).
+	case last == "postgres" || repo == "postgis/postgis" || strings.HasPrefix(repo, "timescale/timescaledb") || repo == "pgvector/pgvector":
 		return familyOfficial, true
 	case strings.HasPrefix(repo, "bitnami/postgresql"):
 		return familyBitnami, true

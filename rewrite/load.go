@@ -35,7 +35,10 @@ type project struct {
 	// edited like the compose files, but not part of the -f set.
 	extSources []*Source
 	read       func(string) ([]byte, error)
-	names      map[string][]carrier // host name → services carrying it; see nameIndex
+	// badConn are the findings (UDS135) of connection values that do not
+	// parse, keyed by "file:line:col": they are skipped, the rest migrated.
+	badConn map[string]Finding
+	names   map[string][]carrier // host name → services carrying it; see nameIndex
 	// included counts the sources at the end of sources that are files
 	// named by include: (see loadIncludes), not -f files.
 	included int
@@ -75,9 +78,7 @@ func load(ctx context.Context, inputs []Input, opts Options) (*project, error) {
 	if err := p.loadIncludes(dir); err != nil {
 		return nil, err
 	}
-	if err := p.checkConnValues(opts); err != nil {
-		return nil, err
-	}
+	p.badConn = p.checkConnValues(opts)
 	return p, nil
 }
 
@@ -179,7 +180,7 @@ func interpolationEnv(dir string, opts Options) (env, origin map[string]string, 
 			return v, ok
 		})
 		if err != nil {
-			return nil, nil, &PosError{File: f, Msg: err.Error()}
+			return nil, nil, &PosError{File: f, Msg: hideValues(err.Error())}
 		}
 		for k, v := range vals {
 			env[k], origin[k] = v, f

@@ -111,8 +111,9 @@ var (
 	// "Invalid template: \"VALUE\"" (a value in .env), yaml's "cannot
 	// construct !!str `VALUE` as a !!int": quoted values.
 	quotedValueRE = regexp.MustCompile("Invalid template: \".*\"|`[^`]*`")
-	// dotenv errors: "failed to read FILE: line N: unterminated quoted value VALUE"
-	envLineRE = regexp.MustCompile(`(failed to read .*?: line \d+: )([^"'\x60]*)["'\x60].*`)
+	// dotenv errors: "failed to read FILE: line N: unterminated quoted value VALUE",
+	// or "FILE: line N: ..." from the interpolation env file (.env).
+	envLineRE = regexp.MustCompile(`(failed to read .*?: line \d+: |line \d+: unterminated quoted value )([^"'\x60]*)["'\x60].*`)
 )
 
 // hideValues removes from a compose-go error message the values it quotes:

@@ -50,10 +50,16 @@ func Migrate(ctx context.Context, inputs []Input, opts Options) (res *Result, er
 		// input to fix (or a value shared with an excluded service).
 		ve := &ValidationError{Findings: bad}
 		if before, err := Validate(ctx, inputs, opts); err == nil {
+			var inInput []Finding
 			for _, f := range before {
 				if f.Severity == SevError {
-					ve.InInput = true
+					inInput = append(inInput, f)
 				}
+			}
+			if len(inInput) > 0 {
+				// Positions in the input as read: the output's lines do
+				// not exist in any file the user has.
+				ve.Findings, ve.InInput = inInput, true
 			}
 		}
 		return nil, ve
@@ -115,6 +121,11 @@ func (pl *planner) nothingReason(dbs []*dbService) string {
 	var names []string
 	for _, db := range dbs {
 		names = append(names, db.name)
+	}
+	for _, f := range pl.findings {
+		if f.Code == "UDS160" {
+			return fmt.Sprintf("every connection to %s found is left on TCP: see the warnings above", strings.Join(names, ", "))
+		}
 	}
 	return fmt.Sprintf("no service connects to %s over TCP (values already in socket form are left as they are)", strings.Join(names, ", "))
 }

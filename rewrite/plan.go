@@ -21,18 +21,19 @@ type planner struct {
 	findings []Finding
 	changes  []Change
 
-	edited      map[*yaml.Node]bool            // scalars already rewritten (anchors are shared)
-	appended    map[*yaml.Node]map[string]bool // items appended per sequence
-	newKeys     []*pendingKey                  // volumes: keys to add, written by finish
-	clientPaths map[string][]string            // socket mount paths given to each client in this run
-	sysprop     map[string]string              // --jdbc-factory sysprop: the socket file per service
-	sslClients  map[string]bool                // services with a libpq socket value (PGSSLMODE applies)
-	topAdded    map[string]bool
-	newTop      map[*Source][]string // volumes for a top-level section to create
-	javaWarn    map[string]bool
-	dbs         []*dbService
-	extra       []FileResult         // files other than the compose files, in edit order
-	dropTop     map[*Source][]string // revert: top-level volumes to remove
+	edited       map[*yaml.Node]bool            // scalars already rewritten (anchors are shared)
+	appended     map[*yaml.Node]map[string]bool // items appended per sequence
+	newKeys      []*pendingKey                  // volumes: keys to add, written by finish
+	clientPaths  map[string][]string            // socket mount paths given to each client in this run
+	sysprop      map[string]string              // --jdbc-factory sysprop: the socket file per service
+	sslClients   map[string]bool                // services with a libpq socket value (PGSSLMODE applies)
+	removedItems map[*yaml.Node]int             // revert: items removed per volumes: list
+	topAdded     map[string]bool
+	newTop       map[*Source][]string // volumes for a top-level section to create
+	javaWarn     map[string]bool
+	dbs          []*dbService
+	extra        []FileResult         // files other than the compose files, in edit order
+	dropTop      map[*Source][]string // revert: top-level volumes to remove
 
 	fileEdits map[string]*fileEdits // edits of non-compose files (env files)
 	fileOrder []string
@@ -64,6 +65,9 @@ func (pl *planner) run() error {
 		return err
 	}
 	pl.dbs = dbs
+	for _, k := range slices.Sorted(mapsKeys(pl.p.badConn)) {
+		pl.findings = append(pl.findings, pl.p.badConn[k])
+	}
 	if len(dbs) > 1 && pl.opts.Volume != "" {
 		return fmt.Errorf("--volume names one socket volume, but the project has %d PostgreSQL services; two servers must not share a socket directory", len(dbs))
 	}
@@ -75,7 +79,7 @@ func (pl *planner) run() error {
 		isDB[db.name] = true
 	}
 	pl.repairSocketValues(isDB)
-	edges := pl.collectEdges(dbs)
+	edges := pl.keepSharedEnv(pl.collectEdges(dbs))
 	pl.warnHidden(dbs, edges)
 	for _, db := range dbs {
 		var mine []*edge

@@ -28,6 +28,33 @@ func envPort(svc types.ServiceConfig) (int, bool) {
 	return 0, false
 }
 
+// socketsDisabled reports whether the last unix_socket_directories setting
+// on the command line is empty (-c unix_socket_directories= or ”): the
+// server then creates no Unix socket at all (PostgreSQL docs,
+// runtime-config-connection: "An empty value specifies not listening on
+// any Unix-domain sockets").
+func socketsDisabled(svc types.ServiceConfig) bool {
+	words := commandWords(svc)
+	disabled := false
+	for i, w := range words {
+		if w == "-c" || w == "--set" || w == "-k" {
+			if i+1 == len(words) {
+				continue
+			}
+			if w == "-k" {
+				disabled = strings.Trim(words[i+1], `'"`) == ""
+				continue
+			}
+			w = words[i+1]
+		}
+		w = strings.TrimPrefix(strings.TrimPrefix(w, "-c"), "--")
+		if k, v, ok := strings.Cut(w, "="); ok && strings.ReplaceAll(k, "-", "_") == "unix_socket_directories" {
+			disabled = strings.Trim(strings.TrimSpace(v), `'"`) == ""
+		}
+	}
+	return disabled
+}
+
 // bitnamiPort reads the Bitnami image's own port variable.
 func bitnamiPort(svc types.ServiceConfig) (int, bool) {
 	if v, ok := svc.Environment["POSTGRESQL_PORT_NUMBER"]; ok && v != nil {

@@ -116,7 +116,9 @@ func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool 
 			continue
 		}
 		_, dialect, socket := classify(val)
-		if !socket || !strings.HasPrefix(socketPathOf(val, dialect), m.target) {
+		// Inside the mount, not a sibling that shares its prefix
+		// (/var/run/postgresql-pgbouncer is not in /var/run/postgresql).
+		if sp := path.Clean(socketPathOf(val, dialect)); !socket || (sp != m.target && !strings.HasPrefix(sp, m.target+"/")) {
 			continue
 		}
 		mk, err := interp.Mask(raw)
@@ -227,6 +229,14 @@ func (pl *planner) removeItem(src *Source, svc *yaml.Node, m mountRef) {
 		return
 	}
 	pl.deleteLines(src, m.node.Line, src.blockEnd(m.node.Line, seq.Column, false))
+	// Every item removed one by one: the key goes too (an empty
+	// "volumes:" is null, which compose's schema refuses).
+	if pl.removedItems == nil {
+		pl.removedItems = map[*yaml.Node]int{}
+	}
+	if pl.removedItems[seq]++; pl.removedItems[seq] == len(seq.Content) && kn.Line < seq.Content[0].Line {
+		pl.deleteLines(src, kn.Line, kn.Line)
+	}
 }
 
 // removeTopVolumes deletes top-level volume declarations, and the volumes:

@@ -43,7 +43,7 @@ func (pl *planner) splitVar(v envVar, find func(host string) *dbService) *edge {
 		if pl.clientEnv(v.service, "PGHOSTADDR") != "" {
 			pl.warnFile(v.file, v.line, v.col, "UDS120", v.service, v.key, "PGHOSTADDR forces TCP whatever PGHOST says: remove it from "+v.service)
 		}
-		return &edge{v: v, dialect: DialectPGHOST, db: db}
+		return &edge{v: v, dialect: DialectPGHOST, db: db, port: db.port}
 	}
 	if hv, ok := pl.knowHostVar(v); ok {
 		return pl.applyHostVerdict(v, db, port, hv)

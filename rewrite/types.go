@@ -24,9 +24,13 @@ type Options struct {
 	// Env is the process environment ("KEY=value") used for interpolation,
 	// as compose uses it; nil means none.
 	Env []string
-	// SocketDir overrides the socket directory inside database containers
-	// (for images the tool does not know).
+	// SocketDir is the socket directory inside the --db services whose
+	// image the tool does not know (a pooler, a custom build); detected
+	// images keep their own (moving the official image's breaks its init).
 	SocketDir string
+	// ServiceSocketDirs sets the socket directory of named database
+	// services (--socket-dir SERVICE=DIR), whatever their image.
+	ServiceSocketDirs map[string]string
 	// ProjectDir is compose's --project-directory: relative paths and the
 	// default .env resolve against it; "" means the first file's directory.
 	ProjectDir string

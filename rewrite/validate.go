@@ -6,6 +6,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -54,6 +55,9 @@ func (v *validator) addFile(file string, line, col int, sev Severity, code, serv
 }
 
 func (v *validator) run() {
+	for _, k := range slices.Sorted(mapsKeys(v.p.badConn)) {
+		v.findings = append(v.findings, v.p.badConn[k])
+	}
 	dbs, err := v.p.findDBs(v.opts)
 	if err != nil {
 		return
@@ -257,7 +261,7 @@ func (v *validator) checkValue(service string, ent envVar, ms []mountRef) {
 	if sockFile == "" {
 		return
 	}
-	v.checkSocketPath(at, service, sockFile, ms)
+	v.checkSocketPath(at, service+"/"+ent.key, sockFile, ms)
 }
 
 // libpqSocket returns the socket file a libpq host directory and port name,
@@ -276,7 +280,11 @@ func (v *validator) libpqSocket(at func(Severity, string, string), dir, port str
 
 // checkSocketPath follows a client's socket file to the mount that holds it
 // and to the database that mounts the same volume at its socket directory.
-func (v *validator) checkSocketPath(at func(Severity, string, string), service, sockFile string, ms []mountRef) {
+// A bind mount of a host directory that no service of the project serves
+// holds a foreign socket (the host's own PostgreSQL): a warning, UDS134.
+// what is "service/key".
+func (v *validator) checkSocketPath(at func(Severity, string, string), what, sockFile string, ms []mountRef) {
+	service, _, _ := strings.Cut(what, "/")
 	dir := path.Dir(sockFile)
 	var hold *mountRef
 	for i, m := range ms {
@@ -290,14 +298,50 @@ func (v *validator) checkSocketPath(at func(Severity, string, string), service, 
 		return
 	}
 	db, ok := v.dbMount[v.sourceKey(*hold)]
+	if !ok && hold.bind && dir == hold.target {
+		at(SevWarning, "UDS162", foreignSocketMsg(what, hold.source, dir))
+		return
+	}
 	if !ok || dir != hold.target {
 		at(SevError, "UDS206",
 			fmt.Sprintf("%s is not a database's socket directory: no PostgreSQL service mounts %s at its socket directory", dir, hold.source))
 		return
 	}
 	want := ".s.PGSQL." + strconv.Itoa(db.port)
-	if path.Base(sockFile) != want {
+	// An image the tool does not know (a pooler) names its socket after a
+	// port only the client shows: nothing to compare against.
+	if path.Base(sockFile) != want && db.portSet {
 		at(SevError, "UDS207",
 			fmt.Sprintf("%s listens on port %d, so its socket is %s/%s, not %s", db.name, db.port, dir, want, sockFile))
+	}
+}
+
+func foreignSocketMsg(what, source, dir string) string {
+	return fmt.Sprintf("%s uses the socket in %s, the host directory %s bind-mounted, which no PostgreSQL service of this project serves (a server outside the project, such as the host's): left as it is", what, dir, source)
+}
+
+// warnForeignSocket warns (UDS134) about a socket-form value whose directory
+// is a client's bind mount of a host directory that no database of the
+// project mounts: a server outside the project, left as it is.
+func (pl *planner) warnForeignSocket(v envVar, dialect string, dbs []*dbService) {
+	sp := socketPathOf(v.value, dialect)
+	if dialect == DialectJDBC {
+		sp = path.Dir(sp)
+	}
+	if !path.IsAbs(sp) {
+		return
+	}
+	src, node := pl.p.serviceNode(v.service)
+	_, ms := pl.p.mounts(src, node)
+	for _, m := range ms {
+		if !m.bind || m.target != path.Clean(sp) {
+			continue
+		}
+		for _, db := range dbs {
+			if db.existing != nil && db.existing.bind && db.existing.source == m.source {
+				return
+			}
+		}
+		pl.warnFile(v.file, v.line, v.col, "UDS162", v.service, v.key, foreignSocketMsg(v.service+"/"+v.key, m.source, m.target))
 	}
 }

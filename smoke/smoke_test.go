@@ -61,6 +61,7 @@ func TestClassify(t *testing.T) {
 		"QUARKUS_DATASOURCE_USERNAME": "quser",
 		"URI":                         "postgres://u:p@/d?host=/sock&port=6000",
 		"DSN":                         "host=/sock dbname=d user=u",
+		"SQLALCHEMY":                  "postgresql+psycopg2://sa:p@/d?host=/sa&port=5433",
 		"TCP_URI":                     "postgres://u:p@db:5432/d",
 		"TCP_JDBC":                    "jdbc:postgresql://db/d",
 		"PGHOST":                      "/var/run/postgresql",
@@ -84,8 +85,11 @@ func TestClassify(t *testing.T) {
 		"QUARKUS_DATASOURCE_JDBC_URL": {rewrite.DialectJDBC, "/s/.s.PGSQL.5432", "quser", false},
 		"URI":                         {rewrite.DialectURI, "/sock/.s.PGSQL.6000", "u", false},
 		"DSN":                         {rewrite.DialectDSN, "/sock/.s.PGSQL.5432", "u", false},
-		"PGHOST":                      {rewrite.DialectPGHOST, "/var/run/postgresql/.s.PGSQL.5434", "pguser", false},
-		"NPGSQL":                      {rewrite.DialectNpgsql, "", "", true},
+		// trial case 12-bitnami: pgx read this as a keyword DSN (user root,
+		// port 5432) before the scheme was normalised.
+		"SQLALCHEMY": {rewrite.DialectURI, "/sa/.s.PGSQL.5433", "sa", false},
+		"PGHOST":     {rewrite.DialectPGHOST, "/var/run/postgresql/.s.PGSQL.5434", "pguser", false},
+		"NPGSQL":     {rewrite.DialectNpgsql, "", "", true},
 	}
 	if len(got) != len(want) {
 		var keys []string

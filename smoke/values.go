@@ -99,6 +99,7 @@ func classify(s service, k string) *value {
 			return nil
 		}
 		v.dialect = rewrite.DialectURI
+		raw = pgxScheme(raw)
 	case libpq.IsDSN(raw):
 		d, _ := libpq.ParseDSN(raw)
 		if h, _ := d.Get("host"); !strings.HasPrefix(h, "/") {
@@ -136,6 +137,19 @@ func classify(s service, k string) *value {
 	v.dir, v.port = cfg.Host, int(cfg.Port)
 	v.user, v.password, v.database = cfg.User, cfg.Password, cfg.Database
 	return v
+}
+
+// pgxScheme rewrites a SQLAlchemy-style scheme (postgresql+psycopg2://,
+// postgres+asyncpg://) to postgresql://: pgx recognises a URL only by
+// postgres:// or postgresql:// and reads anything else as a keyword DSN,
+// which then falls back to its defaults (user root, port 5432) and fails
+// for the wrong reason.
+func pgxScheme(raw string) string {
+	scheme, rest, ok := strings.Cut(raw, "://")
+	if !ok || !strings.Contains(scheme, "+") {
+		return raw
+	}
+	return "postgresql://" + rest
 }
 
 // portOf reads N from ".s.PGSQL.N"; 0 when the name is not of that form.

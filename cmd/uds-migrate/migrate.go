@@ -50,7 +50,7 @@ func loadFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "env-file", Usage: "compose's interpolation env file (repeatable; default PROJECT_DIR/.env)"},
 		&cli.StringSliceFlag{Name: "profile", Usage: "only services of these profiles (repeatable; default COMPOSE_PROFILES, else every service)"},
 		&cli.StringSliceFlag{Name: "db", Usage: "treat SERVICE as a PostgreSQL server (repeatable; official, PostGIS, TimescaleDB and Bitnami images are found without it)"},
-		&cli.StringFlag{Name: "socket-dir", Usage: "socket directory inside the database container, for images the tool does not know"},
+		&cli.StringSliceFlag{Name: "socket-dir", Usage: "`DIR`: socket directory inside the --db services whose image the tool does not know; SERVICE=DIR: that database's (repeatable)"},
 	}
 }
 
@@ -106,7 +106,7 @@ func options(c *cli.Context) rewrite.Options {
 	if m := c.String("mount-path"); m != "" { // validate and revert have no such flag
 		o.MountPath = m
 	}
-	o.SocketDir = c.String("socket-dir")
+	o.SocketDir, o.ServiceSocketDirs = socketDirs(c.StringSlice("socket-dir"))
 	o.BindMount = c.String("bind-mount")
 	o.AuthLocal = c.String("auth-local")
 	o.JDBCFactory = c.String("jdbc-factory")
@@ -122,6 +122,24 @@ func options(c *cli.Context) rewrite.Options {
 		o.Profiles = strings.Split(os.Getenv("COMPOSE_PROFILES"), ",")
 	}
 	return o
+}
+
+// socketDirs splits --socket-dir values into the plain DIR (the last one
+// given) and SERVICE=DIR pairs. A directory starts with /, a service name
+// never does.
+func socketDirs(vals []string) (plain string, perService map[string]string) {
+	for _, v := range vals {
+		svc, dir, ok := strings.Cut(v, "=")
+		if !ok || strings.HasPrefix(v, "/") {
+			plain = v
+			continue
+		}
+		if perService == nil {
+			perService = map[string]string{}
+		}
+		perService[svc] = dir
+	}
+	return plain, perService
 }
 
 func migrateAction(c *cli.Context, stdout, stderr io.Writer) error {
