@@ -202,6 +202,9 @@ func collectEdges(p *types.Project, dbs []dbService) []edge {
 		if e, ok := pgenvEdge(env); ok {
 			add(e, "PGHOST")
 		}
+		for _, e := range hostVarEdges(env) {
+			add(e, e.key)
+		}
 		for label, args := range map[string][]string{"command": svc.Command, "entrypoint": svc.Entrypoint} {
 			for i, a := range args {
 				v := a

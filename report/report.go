@@ -56,6 +56,17 @@ type Change struct {
 	Before  string `json:"before,omitempty"`
 	After   string `json:"after"`
 	Reason  string `json:"reason"`
+	// Evidence is why a host variable was trusted (see rewrite.Evidence).
+	Evidence *Evidence `json:"evidence,omitempty"`
+}
+
+// Evidence is the knowledge source behind a decision and where it rests.
+type Evidence struct {
+	Source string `json:"source"`
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Driver string `json:"driver"`
+	Reason string `json:"reason"`
 }
 
 type Finding struct {
@@ -83,7 +94,7 @@ func FromResult(r *rewrite.Result) Plan {
 		p.Databases = append(p.Databases, Database{Service: d.Service, Family: d.Family, SocketDir: d.SocketDir, Port: d.Port, Volume: d.Volume, Names: d.Names})
 	}
 	for _, c := range r.Changes {
-		p.Changes = append(p.Changes, Change{Kind: c.Kind, File: c.File, Line: c.Line, Column: c.Col, Service: c.Service, Key: c.Key, Dialect: c.Dialect, Before: c.Before, After: c.After, Reason: c.Reason})
+		p.Changes = append(p.Changes, Change{Kind: c.Kind, File: c.File, Line: c.Line, Column: c.Col, Service: c.Service, Key: c.Key, Dialect: c.Dialect, Before: c.Before, After: c.After, Reason: c.Reason, Evidence: evidenceOf(c.Evidence)})
 	}
 	seen := map[string]bool{}
 	for _, f := range r.Findings {
@@ -128,6 +139,9 @@ func Text(w io.Writer, r *rewrite.Result) error {
 			switch c.Kind {
 			case "value", "repair":
 				fmt.Fprintf(&b, "  %s %s %s (%s): %s\n    - %s\n    + %s\n", pos, c.Service, c.Key, c.Dialect, c.Reason, c.Before, c.After)
+				if e := c.Evidence; e != nil {
+					fmt.Fprintf(&b, "    because (%s) %s:%d: %s; driver %s\n", e.Source, e.File, e.Line, e.Reason, e.Driver)
+				}
 			case "mount":
 				fmt.Fprintf(&b, "  %s %s: mount %s (%s)\n", pos, c.Service, c.After, c.Reason)
 			case "volume":
@@ -188,4 +202,11 @@ func SARIF(w io.Writer, r *rewrite.Result, version string) error {
 	}
 	rep.AddRun(run)
 	return rep.PrettyWrite(w)
+}
+
+func evidenceOf(e *rewrite.Evidence) *Evidence {
+	if e == nil {
+		return nil
+	}
+	return &Evidence{Source: e.Source, File: e.File, Line: e.Line, Driver: e.Driver, Reason: e.Reason}
 }

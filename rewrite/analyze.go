@@ -43,6 +43,7 @@ type edge struct {
 	v       envVar
 	dialect string // DialectJDBC, DialectURI, DialectDSN
 	db      *dbService
+	basis   *Evidence // why a host variable was trusted, when it was
 }
 
 // envEntry is one environment variable as written in a service.

@@ -246,7 +246,8 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 	}
 	pl.changes = append(pl.changes, Change{Kind: "value", File: v.file, Line: v.line, Col: v.col,
 		Service: v.service, Key: v.key, Dialect: e.dialect, Before: redact(e.dialect, v.raw), After: redact(e.dialect, newRaw),
-		Reason: fmt.Sprintf("reach %s through its socket in %s", e.db.name, mp)})
+		Reason: fmt.Sprintf("reach %s through its socket in %s", e.db.name, mp), Evidence: e.basis})
+	pl.noteEvidence(e, mp)
 }
 
 type note struct{ Code, Message string }
@@ -274,7 +275,7 @@ func toSocket(dialect, value, dir string, port int) (string, []note, error) {
 			notes = append(notes, note(n))
 		}
 		return out, notes, err
-	case DialectPGHOST:
+	case DialectPGHOST, DialectHostDir:
 		return dir, nil, nil
 	case DialectR2DBC:
 		return r2dbcToSocket(value, dir, port)

@@ -58,7 +58,7 @@ func (pl *planner) usesSocket(service string) bool {
 		if _, _, socket := classify(v.value); socket {
 			return true
 		}
-		if v.key == "PGHOST" && strings.HasPrefix(v.value, "/") {
+		if (v.key == "PGHOST" || appHostRE.MatchString(v.key)) && strings.HasPrefix(v.value, "/") {
 			return true
 		}
 	}

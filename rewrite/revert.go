@@ -105,11 +105,15 @@ func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool 
 	unused := true
 	for _, ent := range pl.p.serviceEnv(service) {
 		raw, val := ent.raw, ent.value
-		if ent.key == "PGHOST" && path.Clean(val) == m.target {
+		if (ent.key == "PGHOST" || appHostRE.MatchString(ent.key)) && path.Clean(val) == m.target {
 			mk, _ := interp.Mask(raw)
+			dialect := DialectPGHOST
+			if ent.key != "PGHOST" {
+				dialect = DialectHostDir
+			}
 			if pl.setValue(ent, mk, db.name) {
 				pl.changes = append(pl.changes, Change{Kind: "value", File: ent.file, Line: ent.line, Col: ent.col, Service: service, Key: ent.key,
-					Dialect: DialectPGHOST, Before: raw, After: db.name, Reason: "reach " + db.name + " over TCP"})
+					Dialect: dialect, Before: raw, After: db.name, Reason: "reach " + db.name + " over TCP"})
 			}
 			continue
 		}

@@ -108,6 +108,9 @@ type Change struct {
 	Before    string // passwords masked
 	After     string // passwords masked
 	Reason    string
+	// Evidence is why a host variable was trusted (nil for values whose
+	// dialect the tool knows by itself).
+	Evidence *Evidence
 }
 
 // FileResult is the migrated content of one input file.
