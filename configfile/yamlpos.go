@@ -74,8 +74,8 @@ func renderYAML(v string, style yaml.Style) string {
 	case yaml.SingleQuotedStyle:
 		return "'" + string(bytes.ReplaceAll([]byte(v), []byte("'"), []byte("''"))) + "'"
 	case 0:
-		var back string
-		if err := yaml.Unmarshal([]byte("k: "+v), &map[string]*string{"k": &back}); err == nil && back == v && !bytes.ContainsAny([]byte(v), "#\n") {
+		var back map[string]string
+		if err := yaml.Unmarshal([]byte("k: "+v), &back); err == nil && back["k"] == v && !bytes.ContainsAny([]byte(v), "#\n") {
 			return v
 		}
 	}

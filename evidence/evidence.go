@@ -57,7 +57,7 @@ type Scope struct {
 // s, walked in lexical order. ok is false when no reader recognises a
 // consumer of key.
 func Find(s Scope, key string) (v Verdict, ok bool) {
-	for _, f := range s.files() {
+	for _, f := range s.Files() {
 		data, err := s.read(f)
 		if err != nil || len(data) > MaxFileSize {
 			continue

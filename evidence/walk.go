@@ -19,11 +19,11 @@ const (
 // application's own.
 var skipDirs = map[string]bool{"node_modules": true, ".git": true, "vendor": true, ".venv": true, "venv": true, "__pycache__": true, "target": true, ".bundle": true}
 
-// files lists the regular files under the roots, inside the project, in
+// Files lists the regular files under the roots, inside the project, in
 // lexical order, at most MaxFiles. Symbolic links are resolved and kept
 // only when they stay inside the project; directories behind links are
 // not entered.
-func (s Scope) files() []string {
+func (s Scope) Files() []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, root := range s.Roots {

@@ -43,7 +43,8 @@ type edge struct {
 	v       envVar
 	dialect string // DialectJDBC, DialectURI, DialectDSN
 	db      *dbService
-	basis   *Evidence // why a host variable was trusted, when it was
+	basis   *Evidence    // why a host variable was trusted, when it was
+	cfg     *configValue // the value is in a configuration file, not the environment
 }
 
 // envEntry is one environment variable as written in a service.

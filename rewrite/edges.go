@@ -183,6 +183,10 @@ func classify(val string) (hosts []string, dialect string, socket bool) {
 // client's mount directory mp. Interpolation references in the value are
 // kept as written; literal $ is written $$.
 func (pl *planner) rewriteEdge(e *edge, mp string) {
+	if e.cfg != nil {
+		pl.rewriteConfigEdge(e, mp)
+		return
+	}
 	v := e.v
 	m, err := interp.Mask(v.raw)
 	if err != nil {

@@ -54,6 +54,9 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 
 // usesSocket reports whether a service already has a socket-form value.
 func (pl *planner) usesSocket(service string) bool {
+	if pl.cfgSocket[service] {
+		return true
+	}
 	for _, v := range pl.p.serviceEnv(service) {
 		if _, _, socket := classify(v.value); socket {
 			return true

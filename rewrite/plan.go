@@ -36,12 +36,15 @@ type planner struct {
 
 	fileEdits map[string]*fileEdits // edits of non-compose files (env files)
 	fileOrder []string
+
+	cfgSocket map[string]bool // services reading a socket-form value from a configuration file
+	cfgDone   map[string]bool // configuration file values edited ("path:offset")
 }
 
 func newPlanner(p *project, opts Options) *planner {
 	return &planner{p: p, opts: opts,
 		edited: map[*yaml.Node]bool{}, appended: map[*yaml.Node]map[string]bool{},
-		topAdded: map[string]bool{}, clientPaths: map[string][]string{}, sysprop: map[string]string{}, newTop: map[*Source][]string{}, javaWarn: map[string]bool{}}
+		topAdded: map[string]bool{}, cfgSocket: map[string]bool{}, cfgDone: map[string]bool{}, clientPaths: map[string][]string{}, sysprop: map[string]string{}, newTop: map[*Source][]string{}, javaWarn: map[string]bool{}}
 }
 
 func (pl *planner) add(e edit) {
@@ -70,7 +73,7 @@ func (pl *planner) run() error {
 	for _, db := range dbs {
 		pl.prepareDB(db)
 	}
-	edges := pl.collectEdges(dbs)
+	edges := append(pl.collectEdges(dbs), pl.collectConfigEdges(dbs)...)
 	pl.warnHidden(dbs, edges)
 	for _, db := range dbs {
 		var mine []*edge

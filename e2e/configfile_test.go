@@ -1,0 +1,79 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/compose-spec/compose-go/v2/types"
+
+	"github.com/uds-migrate/uds-migrate/configfile"
+	"github.com/uds-migrate/uds-migrate/evidence"
+)
+
+// doubledFactory is what a JDBC URL in a configuration file would hold if
+// the tool had written `$$FactoryArg` there as in the compose file: nothing
+// interpolates the file, so pgjdbc gets a class name with `$$` and fails.
+const doubledFactoryErr = "AFUNIXSocketFactory$$FactoryArg"
+
+// fileEdges finds the socket-form connection strings in the configuration
+// files a service mounts (bind mounts and configs: inside the project),
+// read with the format's parser as the application would read them: no
+// compose interpolation. Keys are "FILE KEY"; user and password come from
+// the file's sibling settings (spring.datasource.username ...).
+func fileEdges(p *types.Project, dbs []dbService, projDir string) []edge {
+	isDB := map[string]bool{}
+	for _, db := range dbs {
+		isDB[db.name] = true
+	}
+	var edges []edge
+	for _, name := range p.ServiceNames() {
+		if isDB[name] {
+			continue
+		}
+		var roots []string
+		for _, v := range p.Services[name].Volumes {
+			if v.Type == "bind" {
+				roots = append(roots, v.Source)
+			}
+		}
+		for _, abs := range (evidence.Scope{ProjectDir: projDir, Roots: roots}).Files() {
+			rel, _ := filepath.Rel(projDir, abs)
+			edges = append(edges, fileEdgesOf(name, abs, filepath.ToSlash(rel))...)
+		}
+	}
+	return edges
+}
+
+func fileEdgesOf(service, abs, rel string) []edge {
+	format, ok := configfile.For(rel)
+	if !ok {
+		return nil
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return nil
+	}
+	vals, err := format.Values(data)
+	if err != nil {
+		return nil
+	}
+	env := map[string]string{}
+	for _, v := range vals {
+		env[strings.ToUpper(strings.NewReplacer(".", "_", "-", "_").Replace(v.Key))] = v.Value
+	}
+	var out []edge
+	for _, v := range vals {
+		e, ok := classify(v.Value)
+		if !ok {
+			continue
+		}
+		e.service, e.key = service, strings.ToUpper(strings.NewReplacer(".", "_", "-", "_").Replace(v.Key))
+		e.fillDefaults(env)
+		e.key, e.inFile = rel+" "+v.Key, true
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
+	return out
+}
