@@ -96,3 +96,33 @@ func ERBDefault(tag string) (key, def string, start, end int, ok bool) {
 	}
 	return "", "", 0, 0, false
 }
+
+// RailsHost returns the host setting of a database.yml environment as an
+// editable Value. A plain `host: db` is the value itself; an ERB tag that
+// reads a variable with a string default (`<%= ENV.fetch("DB_HOST") { "db" } %>`)
+// gives the default's text inside the tag, and envKey names the variable
+// (the default applies only where it is unset). ok is false when the
+// environment has no host, or a tag the tool does not read.
+func RailsHost(data []byte, env string) (v Value, envKey string, ok bool, err error) {
+	rv, ok, err := RailsSetting(data, env, "host")
+	if err != nil || !ok {
+		return Value{}, "", false, err
+	}
+	if !rv.ERB {
+		if rv.Value == "" {
+			return Value{}, "", false, nil
+		}
+		quote := ""
+		if q := rv.Text[0]; q == '"' || q == '\'' {
+			quote = string(q)
+		}
+		return Value{Key: "host", Line: rv.Line, Col: rv.Col, Start: rv.Start, End: rv.End, Value: rv.Value,
+			render: func(s string) string { return quote + s + quote }}, "", true, nil
+	}
+	key, def, s, e, ok := ERBDefault(rv.Text)
+	if !ok {
+		return Value{}, "", false, nil
+	}
+	return Value{Key: "host", Line: rv.Line, Col: rv.Col + s, Start: rv.Start + s, End: rv.Start + e, Value: def,
+		render: func(s string) string { return s }}, key, true, nil
+}

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -40,7 +41,14 @@ func fileEdges(p *types.Project, dbs []dbService, projDir string) []edge {
 		}
 		for _, abs := range (evidence.Scope{ProjectDir: projDir, Roots: roots}).Files() {
 			rel, _ := filepath.Rel(projDir, abs)
-			edges = append(edges, fileEdgesOf(name, abs, filepath.ToSlash(rel))...)
+			rel = filepath.ToSlash(rel)
+			if rel == "config/database.yml" {
+				if e, ok := railsEdge(p.Services[name], abs); ok {
+					edges = append(edges, e)
+				}
+				continue
+			}
+			edges = append(edges, fileEdgesOf(name, abs, rel)...)
 		}
 	}
 	return edges
@@ -76,4 +84,34 @@ func fileEdgesOf(service, abs, rel string) []edge {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
 	return out
+}
+
+// railsEdge is the socket directory a Rails service gets from
+// config/database.yml: ActiveRecord evaluates the ERB (a variable's default
+// applies when the service does not set it), then hands host, port,
+// username, password and database to the pg gem, i.e. libpq.
+func railsEdge(svc types.ServiceConfig, abs string) (edge, bool) {
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return edge{}, false
+	}
+	env := envValue(svc, "RAILS_ENV")
+	if env == "" {
+		env = "development"
+	}
+	host, key, ok, err := configfile.RailsHost(data, env)
+	if err != nil || !ok || (key != "" && envValue(svc, key) != "") || !strings.HasPrefix(host.Value, "/") {
+		return edge{}, false
+	}
+	setting := func(k string) string {
+		v, _, _ := configfile.RailsSetting(data, env, k)
+		return v.Value
+	}
+	e := edge{service: svc.Name, key: "config/database.yml " + env + ".host", dialect: "pgenv", dir: host.Value, port: 5432, inFile: true,
+		value: "host=" + host.Value, user: setting("username"), password: setting("password"), database: setting("database")}
+	if p := setting("port"); p != "" {
+		fmt.Sscan(p, &e.port)
+	}
+	e.fillDefaults(map[string]string{})
+	return e, true
 }

@@ -45,6 +45,8 @@ type edge struct {
 	db      *dbService
 	basis   *Evidence    // why a host variable was trusted, when it was
 	cfg     *configValue // the value is in a configuration file, not the environment
+	// railsVar is the variable whose ERB default (database.yml) the edge edits.
+	railsVar string
 }
 
 // envEntry is one environment variable as written in a service.

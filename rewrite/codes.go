@@ -27,6 +27,7 @@ var codeTitles = map[string]string{
 	"UDS130": "--jdbc-factory sysprop: one socket file per JVM",
 	"UDS131": "client depends on a database but shows no connection value",
 	"UDS132": "host variable set to the socket directory on evidence in the project",
+	"UDS133": "Rails database.yml ERB default edited: every service without the variable gets it",
 	"UDS110": "multi-host URL left on TCP (a socket cannot fail over)",
 	"UDS111": "value or mapping the tool cannot edit exactly",
 	"UDS201": "single-$ $FactoryArg interpolates to empty",

@@ -142,10 +142,12 @@ func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 		return
 	}
 	pl.editFile(cv.path, cv.data, cv.val.Start, cv.val.End, cv.val.Render(out))
+	pl.noteEvidence(e, mp)
+	pl.noteRailsDefault(e, mp)
 	for _, n := range notes {
 		pl.warnFile(v.file, v.line, v.col, n.Code, v.service, v.key, v.service+" "+v.file+" "+v.key+": "+n.Message)
 	}
 	pl.changes = append(pl.changes, Change{Kind: "value", File: v.file, Line: v.line, Col: v.col,
 		Service: v.service, Key: v.key, Dialect: e.dialect, Before: redact(e.dialect, v.value), After: redact(e.dialect, out),
-		Reason: fmt.Sprintf("reach %s through its socket in %s (a configuration file %s reads; not interpolated by compose)", e.db.name, mp, v.service)})
+		Reason: fmt.Sprintf("reach %s through its socket in %s (a configuration file %s reads; not interpolated by compose)", e.db.name, mp, v.service), Evidence: e.basis})
 }

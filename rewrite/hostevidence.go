@@ -39,8 +39,8 @@ func (pl *planner) hostVarEvidence(v envVar, db *dbService, port string) *edge {
 // noteEvidence says, once the value is rewritten, which evidence the
 // rewrite rests on (UDS132).
 func (pl *planner) noteEvidence(e *edge, mp string) {
-	if e.basis == nil {
-		return
+	if e.basis == nil || e.railsVar != "" {
+		return // noteRailsDefault says it for an edited ERB default
 	}
 	b := e.basis
 	pl.warnFile(e.v.file, e.v.line, e.v.col, "UDS132", e.v.service, e.v.key,

@@ -74,6 +74,7 @@ func (pl *planner) run() error {
 		pl.prepareDB(db)
 	}
 	edges := append(pl.collectEdges(dbs), pl.collectConfigEdges(dbs)...)
+	edges = append(edges, pl.railsEdges(dbs)...)
 	pl.warnHidden(dbs, edges)
 	for _, db := range dbs {
 		var mine []*edge
