@@ -39,6 +39,11 @@ func fileEdges(p *types.Project, dbs []dbService, projDir string) []edge {
 				roots = append(roots, v.Source)
 			}
 		}
+		for _, c := range p.Services[name].Configs {
+			if cfg, ok := p.Configs[c.Source]; ok && cfg.File != "" {
+				roots = append(roots, cfg.File)
+			}
+		}
 		for _, abs := range (evidence.Scope{ProjectDir: projDir, Roots: roots}).Files() {
 			rel, _ := filepath.Rel(projDir, abs)
 			rel = filepath.ToSlash(rel)
