@@ -19,7 +19,7 @@ var djangoReader = reader{
 		if engine == nil {
 			return Verdict{}, false
 		}
-		line, ok := firstLine(data, `["']HOST["']\s*:\s*`+pyEnvRead(key))
+		line, ok := firstLine(data, `["']HOST["']\s*:\s*`+readOrAlias(data, pyEnvRead(key), pyAssign))
 		if !ok {
 			return Verdict{}, false
 		}

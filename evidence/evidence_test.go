@@ -80,3 +80,22 @@ func TestCopySources(t *testing.T) {
 		}
 	}
 }
+
+func TestAliases(t *testing.T) {
+	for _, c := range []struct {
+		name, file, text string
+		line             int
+	}{
+		{"django alias", "s.py", "import os\nDB_HOST = os.environ.get('H', 'db')\nDATABASES = {'default': {\n 'ENGINE': 'django.db.backends.postgresql',\n 'HOST': DB_HOST,\n}}\n", 5},
+		{"node shorthand", "db.js", "const { Pool } = require('pg')\nconst host = process.env.H\nmodule.exports = new Pool({ host, port: 5432 })\n", 3},
+		{"node alias", "db.js", "const { Client } = require('pg')\nconst dbHost = process.env['H']\nnew Client({\n  host: dbHost,\n})\n", 4},
+		{"go alias", "main.go", "import \"github.com/jackc/pgx/v5\"\nfunc f() {\n\th := os.Getenv(\"H\")\n\tdsn := fmt.Sprintf(\"host=%s\", h)\n}\n", 4},
+	} {
+		dir := t.TempDir()
+		write(t, dir, c.file, c.text)
+		v, ok := Find(Scope{ProjectDir: dir, Roots: []string{dir}}, "H")
+		if !ok || v.Line != c.line {
+			t.Errorf("%s: got %+v %v; want line %d", c.name, v, ok, c.line)
+		}
+	}
+}

@@ -24,7 +24,7 @@ var goPGReader = reader{
 		if string(imp[1]) == "lib/pq" {
 			driver = "lib/pq"
 		}
-		getenv := `os\.Getenv\(\s*"` + regexp.QuoteMeta(key) + `"\s*\)`
+		getenv := readOrAlias(data, `os\.Getenv\(\s*"`+regexp.QuoteMeta(key)+`"\s*\)`, goAssign)
 		if line, ok := firstLine(data, `\bHost\s*(?::|=)\s*`+getenv); ok {
 			return Verdict{Directory: true, Driver: driver, Line: line, Reason: driver + "'s config Host reads " + key}, true
 		}

@@ -19,7 +19,11 @@ var nodePGReader = reader{
 			return Verdict{}, false
 		}
 		q := regexp.QuoteMeta(key)
-		line, ok := firstLine(data, `\bhost\s*:\s*process\.env(?:\.`+q+`\b|\[\s*["']`+q+`["']\s*\])`)
+		read := `process\.env(?:\.` + q + `\b|\[\s*["']` + q + `["']\s*\])`
+		line, ok := firstLine(data, `\bhost\s*:\s*`+readOrAlias(data, read, jsAssign))
+		if !ok && compiled(`(?m)`+jsAssign+`\s*`+read).FindSubmatch(data) != nil && string(compiled(`(?m)` + jsAssign + `\s*` + read).FindSubmatch(data)[1]) == "host" {
+			line, ok = firstLine(data, `[{,]\s*host\s*[,}\n]`) // { host, port }
+		}
 		if !ok {
 			return Verdict{}, false
 		}

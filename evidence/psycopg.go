@@ -21,7 +21,7 @@ var psycopgReader = reader{
 		if imp == nil || otherPyDriverRE.Match(data) {
 			return Verdict{}, false
 		}
-		line, ok := firstLine(data, `(?:\bhost\s*=\s*|["']host["']\s*:\s*)`+pyEnvRead(key))
+		line, ok := firstLine(data, `(?:\bhost\s*=\s*|["']host["']\s*:\s*)`+readOrAlias(data, pyEnvRead(key), pyAssign))
 		if !ok {
 			return Verdict{}, false
 		}

@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/uds-migrate/uds-migrate/evidence"
 )
@@ -24,16 +25,43 @@ type Evidence struct {
 
 // hostVarEvidence turns a split host variable into an edge when the
 // project's own code shows a libpq-family driver reading it. A host:port
-// value is never a directory, so it gets no edge.
-func (pl *planner) hostVarEvidence(v envVar, db *dbService, port string) *edge {
+// value is never a directory, so it gets no edge. handled reports that the
+// variable needs no further warning: an edge, or a finding of its own
+// (evidence found, but the port would name the wrong socket file).
+func (pl *planner) hostVarEvidence(v envVar, db *dbService, port string) (e *edge, handled bool) {
 	if port != "" {
-		return nil
+		return nil, false
 	}
 	verdict, ok := evidence.Find(pl.evidenceScope(v.service), v.key)
 	if !ok || !verdict.Directory {
-		return nil
+		return nil, false
 	}
-	return &edge{v: v, dialect: DialectHostDir, db: db, basis: &Evidence{Source: verdict.Source, File: verdict.File, Line: verdict.Line, Driver: verdict.Driver, Reason: verdict.Reason}}
+	if db.port != 5432 {
+		// The driver opens .s.PGSQL.<port> with the port the app passes:
+		// the default 5432 unless the sibling port variable says otherwise.
+		portKey := portSibling(v.key)
+		if p, _ := atoiPort(pl.clientEnv(v.service, portKey)); p != db.port {
+			pl.warnFile(v.file, v.line, v.col, "UDS120", v.service, v.key,
+				fmt.Sprintf("%s/%s reaches %s (evidence: %s:%d), but %s listens on port %d and %s/%s does not say %d: the driver would open .s.PGSQL.5432 or the port it is given, so the value is left on TCP; set %s=%d and %s=%s together by hand",
+					v.service, v.key, verdict.Driver, verdict.File, verdict.Line, db.name, db.port, v.service, portKey, db.port, portKey, db.port, v.key, pl.opts.MountPath))
+			return nil, true
+		}
+	}
+	return &edge{v: v, dialect: DialectHostDir, db: db, basis: &Evidence{Source: verdict.Source, File: verdict.File, Line: verdict.Line, Driver: verdict.Driver, Reason: verdict.Reason}}, true
+}
+
+// portSibling names the port variable that goes with a host variable:
+// DB_HOST → DB_PORT, GITEA__database__HOST → GITEA__database__PORT.
+func portSibling(key string) string {
+	i := strings.LastIndex(strings.ToUpper(key), "HOST")
+	if i < 0 {
+		return key + "_PORT"
+	}
+	port := "PORT"
+	if key[i:i+4] == "host" {
+		port = "port"
+	}
+	return key[:i] + port + key[i+4:]
 }
 
 // noteEvidence says, once the value is rewritten, which evidence the

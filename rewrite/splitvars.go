@@ -48,7 +48,7 @@ func (pl *planner) splitVar(v envVar, dbs []*dbService, links map[string]string)
 	if !appHostRE.MatchString(v.key) && v.key != "PGHOST" {
 		return nil
 	}
-	if e := pl.hostVarEvidence(v, db, port); e != nil {
+	if e, handled := pl.hostVarEvidence(v, db, port); handled {
 		return e
 	}
 	extra := ""
