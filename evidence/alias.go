@@ -12,10 +12,19 @@ import (
 // with one group for the name, directly followed by read.
 func readOrAlias(data []byte, read, assign string) string {
 	alts := []string{read}
-	for _, m := range compiled(`(?m)`+assign+`\s*`+read).FindAllSubmatch(data, -1) {
-		alts = append(alts, `\b`+regexp.QuoteMeta(string(m[1]))+`\b`)
+	for _, name := range aliases(data, read, assign) {
+		alts = append(alts, `\b`+regexp.QuoteMeta(name)+`\b`)
 	}
 	return `(?:` + strings.Join(alts, `|`) + `)`
+}
+
+// aliases lists the names assigned from read in data.
+func aliases(data []byte, read, assign string) []string {
+	var out []string
+	for _, m := range compiled(`(?m)`+assign+`\s*`+read).FindAllSubmatch(data, -1) {
+		out = append(out, string(m[1]))
+	}
+	return out
 }
 
 // Assignment left sides per language.

@@ -2,6 +2,7 @@ package evidence
 
 import (
 	"regexp"
+	"slices"
 )
 
 // nodePGImportRE finds node-postgres: require('pg') or import ... from 'pg'.
@@ -21,7 +22,7 @@ var nodePGReader = reader{
 		q := regexp.QuoteMeta(key)
 		read := `process\.env(?:\.` + q + `\b|\[\s*["']` + q + `["']\s*\])`
 		line, ok := firstLine(data, `\bhost\s*:\s*`+readOrAlias(data, read, jsAssign))
-		if !ok && compiled(`(?m)`+jsAssign+`\s*`+read).FindSubmatch(data) != nil && string(compiled(`(?m)` + jsAssign + `\s*` + read).FindSubmatch(data)[1]) == "host" {
+		if !ok && slices.Contains(aliases(data, read, jsAssign), "host") {
 			line, ok = firstLine(data, `[{,]\s*host\s*[,}\n]`) // { host, port }
 		}
 		if !ok {
