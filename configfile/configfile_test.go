@@ -82,3 +82,22 @@ func TestRails(t *testing.T) {
 		}
 	}
 }
+
+func TestHJSON(t *testing.T) {
+	h := "# lemmy-style\n{\n  database: {\n    // the connection\n    connection: postgres://lemmy:pw@postgres:5432/lemmy   \n    pool_size: 5\n  }\n  hostname: \"example.org\", tags: ['a', \"b\"]\n  /* block */ text: '''\n  multi\n  '''\n}\n"
+	vals, err := HJSON([]byte(h))
+	check(t, "hjson", vals, err, h, "database.connection", "postgres://lemmy:pw@postgres:5432/lemmy", 5)
+	check(t, "hjson", vals, err, h, "hostname", "example.org", 8)
+	check(t, "hjson", vals, err, h, "tags.0", "a", 8)
+	for _, v := range vals {
+		if v.Key == "database.connection" && h[v.Start:v.End] != "postgres://lemmy:pw@postgres:5432/lemmy" {
+			t.Errorf("range %q", h[v.Start:v.End])
+		}
+		if v.Key == "hostname" && h[v.Start:v.End] != `"example.org"` {
+			t.Errorf("range %q", h[v.Start:v.End])
+		}
+	}
+	if _, err := HJSON([]byte("{a: 'x")); err == nil {
+		t.Error("unterminated string accepted")
+	}
+}

@@ -26,7 +26,7 @@ type Format struct {
 
 // For returns the format of a file by its name, or false when the file is
 // not one this package edits: Java/Spring .properties, Spring's
-// application*.yml / bootstrap*.yml, and .json configs. Rails'
+// application*.yml / bootstrap*.yml, .json and .hjson configs. Rails'
 // config/database.yml has its own reader (RailsSetting).
 func For(name string) (Format, bool) {
 	base := path.Base(name)
@@ -37,6 +37,8 @@ func For(name string) (Format, bool) {
 		return Format{"yaml", YAML}, true
 	case strings.HasSuffix(base, ".json"):
 		return Format{"json", JSON}, true
+	case strings.HasSuffix(base, ".hjson"):
+		return Format{"hjson", HJSON}, true
 	}
 	return Format{}, false
 }

@@ -11,12 +11,15 @@ import (
 // isDomainSocket), as libpq does.
 var nodePGImportRE = regexp.MustCompile(`require\(\s*["']pg["']\s*\)|from\s+["']pg["']`)
 
+// nodePGNewRE finds a pool or client built from node-postgres.
+var nodePGNewRE = regexp.MustCompile(`new\s+(?:pg\.)?(?:Pool|Client)\s*\(`)
+
 // nodePGReader: `host: process.env.X` in a module that builds
 // `new Pool({...})` or `new Client({...})` from pg.
 var nodePGReader = reader{
 	match: func(rel string) bool { return hasExt(rel, ".js", ".mjs", ".cjs", ".ts") },
 	find: func(data []byte, key string, _ map[string]string) (Verdict, bool) {
-		if !nodePGImportRE.Match(data) || !regexp.MustCompile(`new\s+(?:pg\.)?(?:Pool|Client)\s*\(`).Match(data) {
+		if !nodePGImportRE.Match(data) || !nodePGNewRE.Match(data) {
 			return Verdict{}, false
 		}
 		q := regexp.QuoteMeta(key)
