@@ -126,3 +126,18 @@ func RailsHost(data []byte, env string) (v Value, envKey string, ok bool, err er
 	return Value{Key: "host", Line: rv.Line, Col: rv.Col + s, Start: rv.Start + s, End: rv.Start + e, Value: def,
 		render: func(s string) string { return s }}, key, true, nil
 }
+
+// RailsURL returns a plain (ERB-free) `url:` setting of a database.yml
+// environment as an editable Value.
+func RailsURL(data []byte, env string) (Value, bool, error) {
+	rv, ok, err := RailsSetting(data, env, "url")
+	if err != nil || !ok || rv.ERB || rv.Value == "" {
+		return Value{}, false, err
+	}
+	quote := ""
+	if q := rv.Text[0]; q == '"' || q == '\'' {
+		quote = string(q)
+	}
+	return Value{Key: "url", Line: rv.Line, Col: rv.Col, Start: rv.Start, End: rv.End, Value: rv.Value,
+		render: func(s string) string { return quote + s + quote }}, true, nil
+}

@@ -51,6 +51,9 @@ func fileEdges(p *types.Project, dbs []dbService, projDir string) []edge {
 				if e, ok := railsEdge(p.Services[name], abs); ok {
 					edges = append(edges, e)
 				}
+				if e, ok := railsURLEdge(p.Services[name], abs); ok {
+					edges = append(edges, e)
+				}
 				continue
 			}
 			edges = append(edges, fileEdgesOf(name, abs, rel)...)
@@ -117,6 +120,29 @@ func railsEdge(svc types.ServiceConfig, abs string) (edge, bool) {
 	if p := setting("port"); p != "" {
 		fmt.Sscan(p, &e.port)
 	}
+	e.fillDefaults(map[string]string{})
+	return e, true
+}
+
+// railsURLEdge is a literal url: of the service's database.yml environment.
+func railsURLEdge(svc types.ServiceConfig, abs string) (edge, bool) {
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return edge{}, false
+	}
+	env := envValue(svc, "RAILS_ENV")
+	if env == "" {
+		env = "development"
+	}
+	v, ok, err := configfile.RailsURL(data, env)
+	if err != nil || !ok {
+		return edge{}, false
+	}
+	e, ok := classify(v.Value)
+	if !ok {
+		return edge{}, false
+	}
+	e.service, e.key, e.inFile = svc.Name, "config/database.yml "+env+".url", true
 	e.fillDefaults(map[string]string{})
 	return e, true
 }

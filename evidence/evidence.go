@@ -51,6 +51,8 @@ type Scope struct {
 	Env map[string]string
 	// Read reads a file; nil means a regular-file read bounded by MaxFileSize.
 	Read func(path string) ([]byte, error)
+	// List, when set, replaces the walk of Roots (a caller's cache of Files).
+	List []string
 }
 
 // Find returns the first verdict a reader draws about key, in the files of
@@ -58,17 +60,24 @@ type Scope struct {
 // consumer of key.
 func Find(s Scope, key string) (v Verdict, ok bool) {
 	for _, f := range s.Files() {
+		rel, _ := filepath.Rel(s.ProjectDir, f)
+		rel = filepath.ToSlash(rel)
+		var mine []reader
+		for _, r := range readers {
+			if r.match(rel) {
+				mine = append(mine, r)
+			}
+		}
+		if len(mine) == 0 {
+			continue
+		}
 		data, err := s.read(f)
 		if err != nil || len(data) > MaxFileSize {
 			continue
 		}
-		rel, _ := filepath.Rel(s.ProjectDir, f)
-		for _, r := range readers {
-			if !r.match(filepath.ToSlash(rel)) {
-				continue
-			}
+		for _, r := range mine {
 			if hit, ok := r.find(data, key, s.Env); ok {
-				hit.File, hit.Source = filepath.ToSlash(rel), SourceName
+				hit.File, hit.Source = rel, SourceName
 				return hit, true
 			}
 		}

@@ -24,6 +24,9 @@ var skipDirs = map[string]bool{"node_modules": true, ".git": true, "vendor": tru
 // only when they stay inside the project; directories behind links are
 // not entered.
 func (s Scope) Files() []string {
+	if s.List != nil {
+		return s.List
+	}
 	seen := map[string]bool{}
 	var out []string
 	for _, root := range s.Roots {

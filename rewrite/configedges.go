@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/uds-migrate/uds-migrate/configfile"
 )
@@ -144,6 +145,10 @@ func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 	pl.editFile(cv.path, cv.data, cv.val.Start, cv.val.End, cv.val.Render(out))
 	pl.noteEvidence(e, mp)
 	pl.noteRailsDefault(e, mp)
+	if e.dialect == DialectURI && strings.HasSuffix(cv.path, "database.yml") {
+		pl.warnFile(v.file, v.line, v.col, "UDS123", v.service, v.key,
+			fmt.Sprintf("%s reads url from %s: Rails 7.0 and later read ?host= there; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER@%s/DB)", v.service, v.file, strings.ReplaceAll(mp, "/", "%2F")))
+	}
 	for _, n := range notes {
 		pl.warnFile(v.file, v.line, v.col, n.Code, v.service, v.key, v.service+" "+v.file+" "+v.key+": "+n.Message)
 	}

@@ -37,8 +37,9 @@ type planner struct {
 	fileEdits map[string]*fileEdits // edits of non-compose files (env files)
 	fileOrder []string
 
-	cfgSocket map[string]bool // services reading a socket-form value from a configuration file
-	cfgDone   map[string]bool // configuration file values edited ("path:offset")
+	scopeFiles map[string][]string // project files reaching each service (evidenceScope)
+	cfgSocket  map[string]bool     // services reading a socket-form value from a configuration file
+	cfgDone    map[string]bool     // configuration file values edited ("path:offset")
 }
 
 func newPlanner(p *project, opts Options) *planner {

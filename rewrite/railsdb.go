@@ -29,6 +29,9 @@ func (pl *planner) railsEdges(dbs []*dbService) []*edge {
 			if e := pl.railsEdge(name, abs, scope.Env, dbs); e != nil {
 				out = append(out, e)
 			}
+			if e := pl.railsURLEdge(name, abs, scope.Env, dbs); e != nil {
+				out = append(out, e)
+			}
 		}
 	}
 	return out
@@ -88,4 +91,19 @@ func (pl *planner) noteRailsDefault(e *edge, mp string) {
 	pl.warnFile(v.file, v.line, v.col, "UDS133", v.service, e.railsVar,
 		fmt.Sprintf("%s does not set %s, so its host is the ERB default in %s:%d (%q), which the pg gem hands to libpq: the default is now the socket directory %s. Every service that reads this file without %s gets the socket directory too (one that sets %s keeps its own value)",
 			v.service, e.railsVar, v.file, v.line, v.value, mp, e.railsVar, e.railsVar))
+}
+
+// railsURLEdge handles a literal `url:` in database.yml: a libpq URI that
+// ActiveRecord merges over the other settings.
+func (pl *planner) railsURLEdge(service, abs string, env map[string]string, dbs []*dbService) *edge {
+	path := pl.p.displayPath(abs)
+	data, err := pl.readFile(path)
+	if err != nil {
+		return nil
+	}
+	v, ok, err := configfile.RailsURL(data, railsEnvOf(env))
+	if err != nil || !ok {
+		return nil
+	}
+	return pl.configEdge(service, path, data, v, dbs, linkAliases(pl.p.model.Services[service]))
 }

@@ -59,10 +59,24 @@ func (pl *planner) evidenceScope(service string) evidence.Scope {
 	for _, v := range pl.p.serviceEnv(service) {
 		env[v.key] = v.value
 	}
-	return evidence.Scope{
+	s := evidence.Scope{
 		ProjectDir: pl.p.model.WorkingDir,
 		Roots:      pl.reachingFiles(service),
 		Env:        env,
 		Read:       func(p string) ([]byte, error) { return pl.readFile(pl.p.displayPath(p)) },
 	}
+	// The walk is done once per service: several readers ask for it.
+	if pl.scopeFiles == nil {
+		pl.scopeFiles = map[string][]string{}
+	}
+	list, ok := pl.scopeFiles[service]
+	if !ok {
+		list = s.Files()
+		if list == nil {
+			list = []string{}
+		}
+		pl.scopeFiles[service] = list
+	}
+	s.List = list
+	return s
 }
