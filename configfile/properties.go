@@ -33,7 +33,8 @@ func Properties(data []byte) ([]Value, error) {
 			}
 			i++
 		}
-		key := unescapeProperties(s[keyStart:min(i, start.end)])
+		i = min(i, start.end) // a key ending in a lone backslash
+		key := unescapeProperties(s[keyStart:i])
 		i = skipSpace(s, i, start.end)
 		if i < start.end && (s[i] == '=' || s[i] == ':') {
 			i = skipSpace(s, i+1, start.end)
