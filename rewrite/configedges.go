@@ -75,7 +75,7 @@ func (pl *planner) collectConfigEdges(dbs []*dbService) []*edge {
 func (pl *planner) configEdge(service, path string, data []byte, v configfile.Value, dbs []*dbService, links map[string]string) *edge {
 	hosts, dialect, socket := classify(v.Value)
 	if socket {
-		pl.cfgSocket[service] = true
+		pl.cfgSocket[service] = fmt.Sprintf("%s:%d", path, v.Line)
 		return nil
 	}
 	if dialect == "" {

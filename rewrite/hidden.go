@@ -64,7 +64,7 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 
 // usesSocket reports whether a service already has a socket-form value.
 func (pl *planner) usesSocket(service string) bool {
-	if pl.cfgSocket[service] {
+	if pl.cfgSocket[service] != "" {
 		return true
 	}
 	for _, v := range pl.p.serviceEnv(service) {

@@ -38,14 +38,14 @@ type planner struct {
 	fileOrder []string
 
 	scopeFiles map[string][]string // project files reaching each service (evidenceScope)
-	cfgSocket  map[string]bool     // services reading a socket-form value from a configuration file
+	cfgSocket  map[string]string   // service → "file:line" of a socket-form value it reads from a configuration file
 	cfgDone    map[string]bool     // configuration file values edited ("path:offset")
 }
 
 func newPlanner(p *project, opts Options) *planner {
 	return &planner{p: p, opts: opts,
 		edited: map[*yaml.Node]bool{}, appended: map[*yaml.Node]map[string]bool{},
-		topAdded: map[string]bool{}, cfgSocket: map[string]bool{}, cfgDone: map[string]bool{}, clientPaths: map[string][]string{}, sysprop: map[string]string{}, newTop: map[*Source][]string{}, javaWarn: map[string]bool{}}
+		topAdded: map[string]bool{}, cfgSocket: map[string]string{}, cfgDone: map[string]bool{}, clientPaths: map[string][]string{}, sysprop: map[string]string{}, newTop: map[*Source][]string{}, javaWarn: map[string]bool{}}
 }
 
 func (pl *planner) add(e edit) {

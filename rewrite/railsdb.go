@@ -54,7 +54,7 @@ func (pl *planner) railsEdge(service, abs string, env map[string]string, dbs []*
 		return nil
 	}
 	if strings.HasPrefix(v.Value, "/") {
-		pl.cfgSocket[service] = true
+		pl.cfgSocket[service] = fmt.Sprintf("%s:%d", path, v.Line)
 		return nil
 	}
 	db := dbForHost(dbs, v.Value, linkAliases(pl.p.model.Services[service]))

@@ -32,6 +32,10 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (*Result, error) 
 	}
 	pl.dbs = dbs
 	pl.dropTop = map[*Source][]string{}
+	// Configuration files are not reverted: note which clients read a
+	// socket value from one, so their mount stays.
+	pl.collectConfigEdges(dbs)
+	pl.railsEdges(dbs)
 	for _, db := range dbs {
 		pl.revertDB(db)
 	}
@@ -81,6 +85,13 @@ func (pl *planner) revertDB(db *dbService) {
 		_, cms := pl.p.mounts(src, node)
 		for _, m := range cms {
 			if m.source != sock.source {
+				continue
+			}
+			if at := pl.cfgSocket[name]; at != "" {
+				file, line := splitAt(at)
+				pl.warnFile(file, line, 1, "UDS111", name, file,
+					fmt.Sprintf("%s reads the socket from %s, a configuration file revert does not edit: its socket mount stays; point that value back at %s:%d by hand, then remove the mount", name, at, db.name, db.port))
+				users++
 				continue
 			}
 			if pl.revertClient(name, m, db) {
@@ -280,4 +291,11 @@ func (pl *planner) plainVolume(name string) bool {
 		}
 	}
 	return true
+}
+
+// splitAt splits "file:line".
+func splitAt(at string) (string, int) {
+	i := strings.LastIndexByte(at, ':')
+	n, _ := atoiPort(at[i+1:])
+	return at[:i], n
 }
