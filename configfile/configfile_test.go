@@ -76,6 +76,10 @@ func TestRails(t *testing.T) {
 	if !ok || !a.Merged || a.Value != "postgresql" {
 		t.Errorf("adapter: %+v", a)
 	}
+	cf := "production:\n<% if ENV['REPLICA'] %>\n  host: <%= ENV['DB_HOST'] %>\n<% end %>\n  adapter: postgresql\n"
+	if v, ok, err := RailsSetting([]byte(cf), "production", "host"); err != nil || !ok || v.Line != 3 || !v.ERB {
+		t.Errorf("control flow: %+v %v %v", v, ok, err)
+	}
 	for _, tag := range []string{`<%= ENV.fetch('H', 'x') %>`, `<%= ENV['H'] || "x" %>`} {
 		if k, d, s, e, ok := ERBDefault(tag); !ok || k != "H" || d != "x" || tag[s:e] != "x" {
 			t.Errorf("%s: %q %q", tag, k, d)

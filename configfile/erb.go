@@ -34,9 +34,11 @@ func ERBTags(data []byte) ([]ERBTag, error) {
 	return out, nil
 }
 
-// MaskERB returns data with every ERB tag replaced by as many 'x' bytes
-// (newlines kept), so a YAML parser sees a plain scalar where the tag's
-// output goes and every position stays the template's own.
+// MaskERB returns data with every output tag (<%= %>) replaced by as many
+// 'x' bytes and every other tag (<% if %>, <%# %>) by spaces, newlines
+// kept: a YAML parser sees a plain scalar where a tag's output goes, blank
+// text where control flow was (both branches of an if are read), and every
+// position stays the template's own.
 func MaskERB(data []byte) ([]byte, []ERBTag, error) {
 	tags, err := ERBTags(data)
 	if err != nil {
@@ -44,9 +46,13 @@ func MaskERB(data []byte) ([]byte, []ERBTag, error) {
 	}
 	out := bytes.Clone(data)
 	for _, t := range tags {
+		fill := byte(' ')
+		if bytes.HasPrefix(data[t.Start:], []byte("<%=")) {
+			fill = 'x'
+		}
 		for i := t.Start; i < t.End; i++ {
 			if out[i] != '\n' && out[i] != '\r' {
-				out[i] = 'x'
+				out[i] = fill
 			}
 		}
 	}
