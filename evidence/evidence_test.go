@@ -26,6 +26,9 @@ func TestReaders(t *testing.T) {
 		driver                string // "" = no verdict
 	}{
 		{"django", "s.py", "DATABASES = {'default': {\n 'ENGINE': 'django.db.backends.postgresql',\n 'HOST': env('DB_HOST'),\n}}\n", "DB_HOST", nil, 3, "psycopg (libpq)"},
+		{"django engine from env", "s.py", "DATABASES = {'default': {\n 'ENGINE': os.environ.get('SQL_ENGINE', 'django.db.backends.sqlite3'),\n 'HOST': os.environ.get('SQL_HOST'),\n}}\n", "SQL_HOST", map[string]string{"SQL_ENGINE": "django.db.backends.postgresql"}, 3, "psycopg (libpq)"},
+		{"django engine from env, sqlite", "s.py", "DATABASES = {'default': {\n 'ENGINE': os.environ.get('SQL_ENGINE', 'django.db.backends.sqlite3'),\n 'HOST': os.environ.get('SQL_HOST'),\n}}\n", "SQL_HOST", map[string]string{"SQL_ENGINE": "django.db.backends.sqlite3"}, 0, ""},
+		{"django engine env overrides default", "s.py", "DATABASES = {'default': {\n 'ENGINE': os.environ.get('E', 'django.db.backends.postgresql'),\n 'HOST': os.environ.get('SQL_HOST'),\n}}\n", "SQL_HOST", map[string]string{"E": "django.db.backends.mysql"}, 0, ""},
 		{"django mysql", "s.py", "DATABASES = {'default': {\n 'ENGINE': 'django.db.backends.mysql',\n 'HOST': env('DB_HOST'),\n}}\n", "DB_HOST", nil, 0, ""},
 		{"django other key", "s.py", "X = {'ENGINE': 'django.db.backends.postgresql', 'HOST': os.getenv('OTHER')}\n", "DB_HOST", nil, 0, ""},
 		{"psycopg", "db.py", "import os\nimport psycopg\nc = psycopg.connect(host=os.getenv('H'))\n", "H", nil, 3, "psycopg (libpq)"},

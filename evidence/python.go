@@ -9,9 +9,11 @@ import (
 // os.environ.get("X"), os.environ["X"], os.getenv("X"), and the
 // django-environ / python-decouple helpers env("X"), env.str("X"),
 // config("X").
-func pyEnvRead(key string) string {
-	q := regexp.QuoteMeta(key)
-	return `(?:os\.environ\.get\(|os\.getenv\(|os\.environ\[|environ\.get\(|env\.str\(|env\(|config\()\s*["']` + q + `["']`
+func pyEnvRead(key string) string { return pyEnvReadRE(regexp.QuoteMeta(key)) }
+
+// pyEnvReadRE is pyEnvRead for a name given as a pattern.
+func pyEnvReadRE(name string) string {
+	return `(?:os\.environ\.get\(|os\.getenv\(|os\.environ\[|environ\.get\(|env\.str\(|env\(|config\()\s*["']` + name + `["']`
 }
 
 var reCache sync.Map
