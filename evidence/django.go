@@ -21,7 +21,7 @@ var djangoEngineVarRE = regexp.MustCompile(`["']ENGINE["']\s*:\s*` + pyEnvReadRE
 func djangoEngine(data []byte, env map[string]string) (string, bool) {
 	if m := djangoEngineVarRE.FindSubmatch(data); m != nil {
 		if v, set := env[string(m[1])]; set && v != "" {
-			return v + " (from " + string(m[1]) + ")", djangoEngineRE.MatchString(`"`+v+`"`)
+			return v + " (from " + string(m[1]) + ")", djangoEngineRE.MatchString(`"` + v + `"`)
 		}
 	}
 	if m := djangoEngineRE.FindSubmatch(data); m != nil {
