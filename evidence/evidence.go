@@ -7,7 +7,8 @@
 // It reads only files that reach the container: the build context's COPY
 // and ADD sources when the image is built here, and bind-mounted sources.
 // One reader per stack (django.go, psycopg.go, rails.go, nodepg.go,
-// gopg.go) looks for the line that reads the variable.
+// gopg.go, and jdbc.go for a consumer that does NOT take a directory)
+// looks for the line that reads the variable.
 package evidence
 
 import (
@@ -93,7 +94,7 @@ type reader struct {
 	find func(data []byte, key string, env map[string]string) (Verdict, bool)
 }
 
-var readers = []reader{djangoReader, psycopgReader, railsReader, nodePGReader, goPGReader}
+var readers = []reader{djangoReader, psycopgReader, railsReader, nodePGReader, goPGReader, jdbcReader}
 
 func hasExt(rel string, exts ...string) bool {
 	for _, e := range exts {

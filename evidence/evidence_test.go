@@ -40,9 +40,20 @@ func TestReaders(t *testing.T) {
 		{"lib/pq sprintf other arg", "main.go", "import _ \"github.com/lib/pq\"\nvar d = fmt.Sprintf(\"host=%s user=%s\", x, os.Getenv(\"H\"))\n", "H", nil, 0, ""},
 		{"rails production", "config/database.yml", "default: &d\n  adapter: postgresql\n  host: <%= ENV['H'] %>\nproduction:\n  <<: *d\n  host: <%= ENV.fetch(\"H\") { \"db\" } %>\n", "H", map[string]string{"RAILS_ENV": "production"}, 6, "pg gem (libpq)"},
 		{"rails merged host", "config/database.yml", "default: &d\n  adapter: postgresql\n  host: <%= ENV['H'] %>\nproduction:\n  <<: *d\n", "H", map[string]string{"RAILS_ENV": "production"}, 3, "pg gem (libpq)"},
+		{"jdbc url", "application.yml", "spring:\n  datasource:\n    url: jdbc:postgresql://${H}:5432/x\n", "H", nil, 3, "pgjdbc"},
+		{"jdbc in java", "Db.java", "class Db { String u = \"jdbc:postgresql://\" + System.getenv(\"H\") + \"/x\"; }\n", "H", nil, 1, "pgjdbc"},
 		{"rails mysql", "config/database.yml", "development:\n  adapter: mysql2\n  host: <%= ENV['H'] %>\n", "H", nil, 0, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			if c.driver == "pgjdbc" {
+				dir := t.TempDir()
+				write(t, dir, c.file, c.text)
+				v, ok := Find(Scope{ProjectDir: dir, Roots: []string{dir}}, c.key)
+				if !ok || v.Directory || v.Line != c.line {
+					t.Errorf("got %+v, %v; want a no-directory verdict at line %d", v, ok, c.line)
+				}
+				return
+			}
 			dir := t.TempDir()
 			write(t, dir, c.file, c.text)
 			v, ok := Find(Scope{ProjectDir: dir, Roots: []string{dir}, Env: c.env}, c.key)

@@ -33,8 +33,14 @@ func (pl *planner) hostVarEvidence(v envVar, db *dbService, port string) (e *edg
 		return nil, false
 	}
 	verdict, ok := evidence.Find(pl.evidenceScope(v.service), v.key)
-	if !ok || !verdict.Directory {
+	if !ok {
 		return nil, false
+	}
+	if !verdict.Directory {
+		pl.warnFile(v.file, v.line, v.col, "UDS120", v.service, v.key,
+			fmt.Sprintf("%s/%s names %s, and the project shows its consumer: %s:%d: %s. Left unchanged: write that URL in socket form (jdbc:postgresql://localhost:%d/DB?socketFactory=org.newsclub.net.unix.AFUNIXSocketFactory$FactoryArg&socketFactoryArg=%s/.s.PGSQL.%d, a single $ in a file compose does not read) and mount %s's socket volume",
+				v.service, v.key, db.name, verdict.File, verdict.Line, verdict.Reason, db.port, pl.opts.MountPath, db.port, db.name))
+		return nil, true
 	}
 	if db.port != 5432 {
 		// The driver opens .s.PGSQL.<port> with the port the app passes:
