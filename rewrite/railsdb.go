@@ -82,13 +82,13 @@ func railsEnvOf(env map[string]string) string {
 	return "development"
 }
 
-// noteRailsDefault says what editing a shared ERB default does (UDS133).
+// noteRailsDefault says what editing a shared ERB default does (UDS151).
 func (pl *planner) noteRailsDefault(e *edge, mp string) {
 	if e.railsVar == "" {
 		return
 	}
 	v := e.v
-	pl.warnFile(v.file, v.line, v.col, "UDS133", v.service, e.railsVar,
+	pl.warnFile(v.file, v.line, v.col, "UDS151", v.service, e.railsVar,
 		fmt.Sprintf("%s does not set %s, so its host is the ERB default in %s:%d (%q), which the pg gem hands to libpq: the default is now the socket directory %s. Every service that reads this file without %s gets the socket directory too (one that sets %s keeps its own value)",
 			v.service, e.railsVar, v.file, v.line, v.value, mp, e.railsVar, e.railsVar))
 }
