@@ -63,30 +63,52 @@ func checkArchive(ctx context.Context, srv *pgtest.Server, ar *txtar.Archive, jd
 	}
 	defer os.RemoveAll(work)
 
-	projDir := filepath.Join(work, "p")
-	hasWant, err := extract(ar, projDir, nil)
+	projects, err := extract(ar, filepath.Join(work, "p"), nil)
 	if err != nil {
 		out.problem("extracting: %v", err)
 		return out
 	}
-	if !hasWant {
+	if len(projects) == 0 {
 		out.skip = "no want/compose.yml: the tool is not expected to produce a compose file here"
 		return out
 	}
+	// An archive may hold several projects (several FILE arguments, or a
+	// project in a subdirectory): prove each; skip only when none has a
+	// value to prove.
+	var skips []string
+	for _, sub := range projects {
+		var one outcome
+		checkProject(ctx, srv, ar, work, sub, jdbcErr, &one)
+		out.problems = append(out.problems, one.problems...)
+		out.notes = append(out.notes, one.notes...)
+		if one.skip != "" {
+			skips = append(skips, sub+": "+one.skip)
+		}
+	}
+	if len(skips) == len(projects) {
+		out.skip = strings.Join(skips, "; ")
+	}
+	return out
+}
+
+// checkProject proves the project extracted at work/p/sub (see
+// checkArchive).
+func checkProject(ctx context.Context, srv *pgtest.Server, ar *txtar.Archive, work, sub string, jdbcErr error, out *outcome) {
+	projDir := filepath.Join(work, "p", sub)
 	proj, err := loadProject(ctx, projDir)
 	if err != nil {
-		out.problem("compose-go cannot load the expected compose.yml: %v", err)
-		return out
+		out.problem("compose-go cannot load the expected %s: %v", sub, err)
+		return
 	}
 	dbs := findDBs(proj)
 	if len(dbs) == 0 {
 		out.skip = "no PostgreSQL service (image postgres, postgis, timescaledb, bitnami/postgresql) in the expected output"
-		return out
+		return
 	}
 	edges := append(collectEdges(proj, dbs), fileEdges(proj, dbs, projDir)...)
 	if len(edges) == 0 {
 		out.skip = "no client value in socket form (JDBC with socketFactory, libpq URI or DSN with host=/dir, PGHOST=/dir)"
-		return out
+		return
 	}
 
 	// What compose makes of the same file when `$$FactoryArg` is written
@@ -94,14 +116,16 @@ func checkArchive(ctx context.Context, srv *pgtest.Server, ar *txtar.Archive, jd
 	unescaped := map[string]string{}
 	if hasEscapedFactory(ar) {
 		vdir := filepath.Join(work, "v")
-		if _, err := extract(ar, vdir, unescapeFactory); err != nil {
-			out.problem("extracting the unescaped variant: %v", err)
-			return out
+		if _, err := os.Stat(vdir); err != nil {
+			if _, err := extract(ar, vdir, unescapeFactory); err != nil {
+				out.problem("extracting the unescaped variant: %v", err)
+				return
+			}
 		}
-		vproj, err := loadProject(ctx, vdir)
+		vproj, err := loadProject(ctx, filepath.Join(vdir, sub))
 		if err != nil {
 			out.problem("compose-go cannot load the unescaped variant: %v", err)
-			return out
+			return
 		}
 		for _, e := range collectEdges(vproj, findDBs(vproj)) {
 			unescaped[e.service+"/"+e.key] = e.value
@@ -111,7 +135,7 @@ func checkArchive(ctx context.Context, srv *pgtest.Server, ar *txtar.Archive, jd
 	links := map[string]string{} // storage -> temp dir standing in for it
 	var attempts []attempt
 	for _, e := range edges {
-		db, ok := resolveMount(proj, dbs, e, &out)
+		db, ok := resolveMount(proj, dbs, e, out)
 		if !ok {
 			continue
 		}
@@ -124,7 +148,7 @@ func checkArchive(ctx context.Context, srv *pgtest.Server, ar *txtar.Archive, jd
 		if !ok {
 			if tmp, err = socketStandIn(srv, db.port); err != nil {
 				out.problem("%v", err)
-				return out
+				return
 			}
 			defer os.RemoveAll(tmp)
 			links[key] = tmp
@@ -165,8 +189,7 @@ func checkArchive(ctx context.Context, srv *pgtest.Server, ar *txtar.Archive, jd
 			attempts = append(attempts, attempt{edge: e, driver: "pgx", conn: conn}, attempt{edge: e, driver: "psql", conn: conn})
 		}
 	}
-	runAttempts(ctx, attempts, &out)
-	return out
+	runAttempts(ctx, attempts, out)
 }
 
 // collectEdges finds the socket-form connection strings of every service

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -16,9 +17,11 @@ import (
 
 // extract writes a golden archive into dir the way the expected state looks
 // after the tool ran: the input files at the root, then every want/X file
-// written over X. It reports false when the archive has no want/compose.yml.
-func extract(ar *txtar.Archive, dir string, transform func(name string, data []byte) []byte) (bool, error) {
-	hasWant := false
+// written over X. It returns the directories (relative; "." for the root)
+// of the expected compose files (want/**/compose.yml, docker-compose.yml):
+// one per project the golden migrates.
+func extract(ar *txtar.Archive, dir string, transform func(name string, data []byte) []byte) ([]string, error) {
+	var projects []string
 	write := func(name string, data []byte) error {
 		if !filepath.IsLocal(name) {
 			return fmt.Errorf("archive file %q escapes the directory", name)
@@ -35,19 +38,30 @@ func extract(ar *txtar.Archive, dir string, transform func(name string, data []b
 	for _, f := range ar.Files {
 		if !strings.HasPrefix(f.Name, "want/") {
 			if err := write(f.Name, f.Data); err != nil {
-				return false, err
+				return nil, err
 			}
 		}
 	}
 	for _, f := range ar.Files {
 		if name, ok := strings.CutPrefix(f.Name, "want/"); ok {
-			hasWant = hasWant || name == "compose.yml"
+			if base := filepath.Base(name); base == "compose.yml" || base == "docker-compose.yml" {
+				projects = append(projects, filepath.Dir(name))
+			}
 			if err := write(name, f.Data); err != nil {
-				return false, err
+				return nil, err
 			}
 		}
 	}
-	return hasWant, nil
+	// A root compose.yml whose includes the migration changed (the root
+	// itself unchanged) is a project too.
+	if len(projects) > 0 && !slices.Contains(projects, ".") {
+		for _, f := range ar.Files {
+			if f.Name == "compose.yml" {
+				projects = append([]string{"."}, projects...)
+			}
+		}
+	}
+	return projects, nil
 }
 
 // loadProject loads dir/compose.yml (plus compose.override.yml when present,
@@ -57,6 +71,9 @@ func extract(ar *txtar.Archive, dir string, transform func(name string, data []b
 // environment. `$$` comes out as `$`, exactly as the container sees it.
 func loadProject(ctx context.Context, dir string) (*types.Project, error) {
 	files := []string{filepath.Join(dir, "compose.yml")}
+	if _, err := os.Stat(files[0]); err != nil {
+		files[0] = filepath.Join(dir, "docker-compose.yml")
+	}
 	if _, err := os.Stat(filepath.Join(dir, "compose.override.yml")); err == nil {
 		files = append(files, filepath.Join(dir, "compose.override.yml"))
 	}

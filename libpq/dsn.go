@@ -335,8 +335,8 @@ func danglingBackslash(raw string) bool {
 //   - every port token's value becomes N when it means something else; when
 //     there is no port token and N != 5432, " port=N" follows the host token.
 //
-// Every other byte stays identical. sslmode is kept, with a Note of code
-// UDS104 when the effective one is require, verify-ca or verify-full.
+// TLS settings follow SocketSSLDSN (an sslmode some driver fails on over a
+// socket becomes disable, Note UDS104). Every other byte stays identical.
 // Idempotent.
 //
 // Errors: ErrSyntax (from ParseDSN), ErrNotPostgres when s is not a libpq
@@ -359,11 +359,7 @@ func DSNToSocket(s, dir string, port int) (string, []Note, error) {
 	if d.multiHost() {
 		return "", nil, ErrMultiHost
 	}
-	var notes []Note
-	if v, ok := d.Get("sslmode"); ok {
-		required, unknown := sslRequiredMode(v)
-		notes = sslNote(required, unknown, "sslmode="+v)
-	}
+	notes := d.socketSSL()
 	d.pointTo(dir, strconv.Itoa(port), port != DefaultPort, "hostaddr")
 	return d.String(), notes, nil
 }

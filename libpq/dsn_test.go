@@ -144,10 +144,14 @@ func TestDSNToSocket(t *testing.T) {
 		{ // placeholders
 			"host=" + ph1 + " port=" + ph2 + " dbname=" + ph3 + " " + ph1, dir, 5432,
 			"host=/var/run/postgresql port=5432 dbname=" + ph3 + " " + ph1, nil},
-		{ // sslmode kept with UDS104
-			"host=pg dbname=x sslmode=verify-full", dir, 5432, "host=/var/run/postgresql dbname=x sslmode=verify-full", []string{"UDS104"}},
+		{ // an sslmode some driver fails on over a socket becomes disable, with UDS104
+			"host=pg dbname=x sslmode=verify-full", dir, 5432, "host=/var/run/postgresql dbname=x sslmode=disable", []string{"UDS104"}},
 		{
-			"host=pg dbname=x sslmode=" + ph1, dir, 5432, "host=/var/run/postgresql dbname=x sslmode=" + ph1, []string{"UDS104"}},
+			"host=pg dbname=x sslmode='prefer' sslrootcert=/c.pem", dir, 5432, "host=/var/run/postgresql dbname=x sslmode='disable' sslrootcert=/c.pem", []string{"UDS104"}},
+		{
+			"host=pg dbname=x sslkey=/k.pem", dir, 5432, "host=/var/run/postgresql dbname=x sslkey=/k.pem sslmode=disable", []string{"UDS104"}},
+		{
+			"host=pg dbname=x sslmode=" + ph1, dir, 5432, "host=/var/run/postgresql dbname=x sslmode=disable", []string{"UDS104"}},
 		{ // already socket: unchanged
 			"host=/var/run/postgresql port=5432 user=worker", dir, 5432, "host=/var/run/postgresql port=5432 user=worker", nil},
 		{

@@ -49,8 +49,8 @@ const DefaultPort = 5432
 
 // Note codes.
 const (
-	// CodeSSLOnSocket: sslmode requires SSL. libpq, pgx and psycopg ignore
-	// sslmode on a Unix socket, node pg and sqlx fail.
+	// CodeSSLOnSocket: an sslmode some driver fails on over a Unix socket
+	// was set to disable, or comes from a variable (see SocketSSLMode).
 	CodeSSLOnSocket = "UDS104"
 )
 
@@ -168,29 +168,4 @@ func encode(s string) string {
 		i++
 	}
 	return b.String()
-}
-
-// sslRequiredMode reports whether an sslmode value requires SSL, and
-// whether it comes from a variable and cannot be judged.
-func sslRequiredMode(v string) (required, unknown bool) {
-	if hasPlaceholder(v) {
-		return false, true
-	}
-	switch strings.ToLower(v) {
-	case "require", "verify-ca", "verify-full":
-		return true, false
-	}
-	return false, false
-}
-
-func sslNote(required, unknown bool, setting string) []Note {
-	switch {
-	case required:
-		return []Note{{Code: CodeSSLOnSocket, Message: fmt.Sprintf(
-			"kept %s: libpq, pgx and psycopg ignore sslmode on a Unix socket, but node pg and sqlx fail with it; use sslmode=disable or prefer for those clients", setting)}}
-	case unknown:
-		return []Note{{Code: CodeSSLOnSocket, Message: fmt.Sprintf(
-			"kept %s, set from a variable: if it is require, verify-ca or verify-full, node pg and sqlx fail over a Unix socket (libpq, pgx and psycopg ignore it)", setting)}}
-	}
-	return nil
 }

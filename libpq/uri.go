@@ -363,28 +363,6 @@ func (u *URI) multiHost() bool {
 	return false
 }
 
-// uriSSLNotes returns a UDS104 note when the effective sslmode requires SSL
-// (libpq: the last sslmode, or ssl=true which libpq reads as
-// sslmode=require when it comes later).
-func uriSSLNotes(params []Param) []Note {
-	mode, setting := "", ""
-	for _, p := range params {
-		switch decode(p.Key) {
-		case "sslmode":
-			mode, setting = decode(p.Value), p.String()
-		case "ssl":
-			switch v := decode(p.Value); {
-			case v == "true":
-				mode, setting = "require", p.String()
-			case hasPlaceholder(v):
-				mode, setting = v, p.String()
-			}
-		}
-	}
-	required, unknown := sslRequiredMode(mode)
-	return sslNote(required, unknown, setting)
-}
-
 // URIToSocket rewrites a connection URI to connect through the Unix socket
 // directory dir (for example "/var/run/postgresql") with server port port:
 //
@@ -402,10 +380,10 @@ func uriSSLNotes(params []Param) []Note {
 //	    dropped); without one, port=N is appended only when N != 5432;
 //	  - '?' is added when there was no query; a trailing empty token is reused.
 //
-// sslmode is kept, with a Note of code UDS104 when it is require, verify-ca
-// or verify-full (or ssl=true): libpq, pgx and psycopg ignore it on sockets,
-// node pg and sqlx fail. The result is idempotent: a URI already in this form
-// for dir and port is returned unchanged.
+// TLS settings follow SocketSSLParams: an sslmode some driver fails on
+// over a socket becomes sslmode=disable, with a Note of code UDS104. The
+// result is idempotent: a URI already in this form for dir and port is
+// returned unchanged.
 //
 // Errors: ErrNotPostgres, ErrSyntax (from ParseURI), ErrMultiHost when several
 // hosts are listed (in the host part or a host/hostaddr parameter), and a
@@ -425,7 +403,8 @@ func URIToSocket(s, dir string, port int) (string, []Note, error) {
 	if u.multiHost() {
 		return "", nil, ErrMultiHost
 	}
-	notes := uriSSLNotes(u.Params)
+	var notes []Note
+	u.Params, notes = SocketSSLParams(u.Params)
 	portText := strconv.Itoa(port)
 
 	v := *u

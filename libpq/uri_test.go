@@ -273,14 +273,18 @@ func TestURIToSocket(t *testing.T) {
 		{ // placeholders for every part
 			"postgres://" + ph1 + ":" + ph2 + "@" + ph3 + ":" + ph1 + "/" + ph2 + "?application_name=" + ph3, dir, 5432,
 			"postgres://" + ph1 + ":" + ph2 + "@/" + ph2 + "?application_name=" + ph3 + "&host=/var/run/postgresql", nil},
-		{ // sslmode kept, with UDS104
-			"postgres://u@db/app?sslmode=require", dir, 5432, "postgres://u@/app?sslmode=require&host=/var/run/postgresql", []string{"UDS104"}},
+		{ // an sslmode some driver fails on over a socket becomes disable, with UDS104
+			"postgres://u@db/app?sslmode=require", dir, 5432, "postgres://u@/app?sslmode=disable&host=/var/run/postgresql", []string{"UDS104"}},
 		{
-			"postgres://u@db/app?sslmode=verify-full&sslmode=prefer", dir, 5432, "postgres://u@/app?sslmode=verify-full&sslmode=prefer&host=/var/run/postgresql", nil},
+			"postgres://u@db/app?sslmode=verify-full&sslmode=prefer", dir, 5432, "postgres://u@/app?sslmode=disable&sslmode=disable&host=/var/run/postgresql", []string{"UDS104"}},
 		{
-			"postgres://u@db/app?ssl=true", dir, 5432, "postgres://u@/app?ssl=true&host=/var/run/postgresql", []string{"UDS104"}},
+			"postgres://u@db/app?ssl=true", dir, 5432, "postgres://u@/app?sslmode=disable&host=/var/run/postgresql", []string{"UDS104"}},
+		{ // node pg turns TLS on for a certificate parameter alone
+			"postgres://u@db/app?sslrootcert=/c.pem&sslmode=allow", dir, 5432, "postgres://u@/app?sslrootcert=/c.pem&sslmode=disable&host=/var/run/postgresql", []string{"UDS104"}},
 		{
-			"postgres://u@db/app?sslmode=" + ph1, dir, 5432, "postgres://u@/app?sslmode=" + ph1 + "&host=/var/run/postgresql", []string{"UDS104"}},
+			"postgres://u@db/app?sslcert=/c.pem", dir, 5432, "postgres://u@/app?sslcert=/c.pem&sslmode=disable&host=/var/run/postgresql", []string{"UDS104"}},
+		{
+			"postgres://u@db/app?sslmode=" + ph1, dir, 5432, "postgres://u@/app?sslmode=disable&host=/var/run/postgresql", []string{"UDS104"}},
 		{ // dir needing escapes
 			"postgres://db/app", "/run/a b&c", 5432, "postgres:///app?host=/run/a%20b%26c", nil},
 		{ // already socket: unchanged

@@ -17,9 +17,12 @@ type dbService struct {
 	name      string
 	family    string
 	socketDir string
-	port      int
-	names     []string // host names that reach it: service, container_name, hostname, aliases
-	svc       types.ServiceConfig
+	// socketDirs is unix_socket_directories as the server's settings list
+	// it (nil: the image's default); socketDir is the one shared.
+	socketDirs []string
+	port       int
+	names      []string // host names that reach it: service, container_name, hostname, aliases
+	svc        types.ServiceConfig
 
 	// Socket volume: an existing mount at socketDir, or the one to add.
 	volume     string
@@ -129,19 +132,10 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 		if !ok {
 			continue
 		}
-		db := &dbService{name: name, family: fam.Name, socketDir: fam.SocketDir, port: serverPort(svc), svc: svc}
-		// A mounted postgresql.conf first; command-line settings override it,
-		// as they do in postgres.
-		if port, dir := p.confSettings(svc); port != 0 || dir != "" {
-			if port != 0 && !hasPortArg(svc) {
-				db.port = port
-			}
-			if dir != "" {
-				db.socketDir = dir
-			}
-		}
-		if d := socketDirSetting(svc); d != "" {
-			db.socketDir = d
+		port, dirs := p.serverSettings(svc)
+		db := &dbService{name: name, family: fam.Name, socketDir: fam.SocketDir, port: port, socketDirs: dirs, svc: svc}
+		if len(dirs) > 0 {
+			db.socketDir = dirs[0]
 		}
 		if n, ok := bitnamiPort(svc); ok && fam.Name == familyBitnami.Name {
 			db.port = n
@@ -189,22 +183,6 @@ func linkAliases(svc types.ServiceConfig) map[string]string {
 		out[strings.ToLower(alias)] = target
 	}
 	return out
-}
-
-// dbForHost returns the database a host name reaches from client svc.
-func dbForHost(dbs []*dbService, host string, links map[string]string) *dbService {
-	host = strings.ToLower(strings.Trim(host, "[]"))
-	for _, db := range dbs {
-		for _, n := range db.names {
-			if strings.EqualFold(n, host) {
-				return db
-			}
-		}
-		if links[host] == db.name {
-			return db
-		}
-	}
-	return nil
 }
 
 func envValue(svc types.ServiceConfig, key string) string {
@@ -426,15 +404,4 @@ func (p *project) checkOptions(opts Options) error {
 		}
 	}
 	return nil
-}
-
-// hasPortArg reports whether the command line or PGPORT sets the port.
-func hasPortArg(svc types.ServiceConfig) bool {
-	var probe types.ServiceConfig
-	probe.Command, probe.Entrypoint = svc.Command, svc.Entrypoint
-	if serverPort(probe) != 5432 {
-		return true
-	}
-	_, ok := svc.Environment["PGPORT"]
-	return ok
 }

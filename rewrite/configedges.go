@@ -38,7 +38,6 @@ func (pl *planner) collectConfigEdges(dbs []*dbService) []*edge {
 		}
 	}
 	for _, name := range clients {
-		links := linkAliases(pl.p.model.Services[name])
 		own := map[string]bool{}
 		for _, r := range pl.reachingFiles(name) {
 			own[r] = true
@@ -62,7 +61,7 @@ func (pl *planner) collectConfigEdges(dbs []*dbService) []*edge {
 				continue
 			}
 			for _, v := range vals {
-				if e := pl.configEdge(name, path, data, v, dbs, links); e != nil {
+				if e := pl.configEdge(name, path, data, v, dbs); e != nil {
 					out = append(out, e)
 				}
 			}
@@ -72,7 +71,7 @@ func (pl *planner) collectConfigEdges(dbs []*dbService) []*edge {
 }
 
 // configEdge classifies one setting of a configuration file.
-func (pl *planner) configEdge(service, path string, data []byte, v configfile.Value, dbs []*dbService, links map[string]string) *edge {
+func (pl *planner) configEdge(service, path string, data []byte, v configfile.Value, dbs []*dbService) *edge {
 	hosts, dialect, socket := classify(v.Value)
 	if socket {
 		pl.cfgSocket[service] = fmt.Sprintf("%s:%d", path, v.Line)
@@ -81,16 +80,16 @@ func (pl *planner) configEdge(service, path string, data []byte, v configfile.Va
 	if dialect == "" {
 		return nil
 	}
+	ev := envVar{service: service, key: v.Key, raw: v.Value, value: v.Value, file: path, line: v.Line, col: v.Col}
 	var hit *dbService
 	for _, h := range hosts {
-		if db := dbForHost(dbs, h, links); db != nil {
+		if db := pl.dbAt(dbs, ev, h); db != nil {
 			hit = db
 		}
 	}
 	if hit == nil {
 		return nil
 	}
-	ev := envVar{service: service, key: v.Key, raw: v.Value, value: v.Value, file: path, line: v.Line, col: v.Col}
 	if len(hosts) > 1 {
 		pl.warnFile(path, v.Line, v.Col, "UDS110", service, v.Key,
 			fmt.Sprintf("%s reads %s from %s, which lists several hosts for failover; a Unix socket reaches one server and cannot fail over, so the value is left on TCP", service, v.Key, path))

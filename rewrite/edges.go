@@ -41,9 +41,9 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 		if isDB[name] || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) || contains(pl.opts.Exclude, name) {
 			continue
 		}
-		links := linkAliases(pl.p.model.Services[name])
-		pl.warnCommand(name, dbs, links)
+		pl.warnCommand(name, dbs)
 		for _, v := range pl.p.serviceEnv(name) {
+			find := func(host string) *dbService { return pl.dbAt(dbs, v, host) }
 			if fixed := fixFactoryArg(v.raw); fixed != v.raw {
 				m, err := interp.Mask(fixed)
 				if err == nil && pl.setValue(v, m, m.Value) {
@@ -60,9 +60,9 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 				continue
 			}
 			if dialect == "" {
-				if e := pl.splitVar(v, dbs, links); e != nil {
+				if e := pl.splitVar(v, find); e != nil {
 					out = append(out, e)
-				} else if db := unknownURL(v.value, dbs, links); db != nil {
+				} else if db := unknownURL(v.value, find); db != nil {
 					pl.warnFile(v.file, v.line, v.col, "UDS122", name, v.key,
 						fmt.Sprintf("%s/%s looks like a connection URL for %s in a form the tool does not know; left unchanged: point it at %s's socket in %s by hand if its driver supports Unix sockets", name, v.key, db.name, db.name, pl.opts.MountPath))
 				}
@@ -70,10 +70,10 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 			}
 			var hit *dbService
 			for _, h := range hosts {
-				if db := dbForHost(dbs, h, links); db != nil {
+				if db := find(h); db != nil {
 					hit = db
 				}
-				if pooler := pl.poolerFor(h); pooler != "" {
+				if pooler := pl.poolerFor(name, h); pooler != "" {
 					pl.warnFile(v.file, v.line, v.col, "UDS121", name, v.key,
 						fmt.Sprintf("%s/%s reaches the pooler %s, not PostgreSQL: left on TCP; to move that hop to a socket, name the pooler with --db %s --socket-dir DIR (its unix_socket_dir)", name, v.key, pooler, pooler))
 				}
@@ -188,7 +188,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		return
 	}
 	v := e.v
-	m, err := interp.Mask(v.raw)
+	m, enclose, err := pl.maskValue(v)
 	if err != nil {
 		pl.warnFile(v.file, v.line, v.col, "UDS111", v.service, v.key, err.Error())
 		return
@@ -225,12 +225,20 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		pl.warnFile(v.file, v.line, v.col, code, v.service, v.key, msg)
 		return
 	}
+	if enclose != nil {
+		m, out = enclose(m, out)
+	}
 	newRaw := m.Unmask(out)
 	if newRaw == v.raw {
 		return
 	}
 	if !pl.setValue(v, m, out) {
 		return
+	}
+	pl.warnDefault(v)
+	switch e.dialect {
+	case DialectURI, DialectDSN, DialectPGHOST:
+		pl.sslClients[v.service] = true
 	}
 	if sysprop != "" && pl.sysprop[v.service] == "" {
 		pl.sysprop[v.service] = sysprop
@@ -249,7 +257,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 			v.service+" connects with pgjdbc through junixsocket: the application needs com.kohlschutter.junixsocket:junixsocket-core:2.10.1 (type pom) on its classpath, and a java.io.tmpdir where native code may be unpacked and executed")
 	}
 	pl.changes = append(pl.changes, Change{Kind: "value", File: v.file, Line: v.line, Col: v.col,
-		Service: v.service, Key: v.key, Dialect: e.dialect, Before: redact(e.dialect, v.raw), After: redact(e.dialect, newRaw),
+		Service: v.service, Key: v.key, Dialect: e.dialect, Before: pl.redactValue(e.dialect, v.raw), After: pl.redactValue(e.dialect, newRaw),
 		Reason: fmt.Sprintf("reach %s through its socket in %s", e.db.name, mp), Evidence: e.basis})
 	pl.noteEvidence(e, mp)
 }
@@ -318,7 +326,7 @@ func redactErr(err error) string {
 
 // unknownURL returns the database a URL-shaped value names when no dialect
 // rewriter knows its scheme (celery's db+postgresql://, a vendor scheme).
-func unknownURL(val string, dbs []*dbService, links map[string]string) *dbService {
+func unknownURL(val string, find func(host string) *dbService) *dbService {
 	i := strings.Index(val, "://")
 	if i <= 0 || strings.ContainsAny(val[:i], " /") {
 		return nil
@@ -335,7 +343,7 @@ func unknownURL(val string, dbs []*dbService, links map[string]string) *dbServic
 		if h, _, err := net.SplitHostPort(hp); err == nil {
 			host = h
 		}
-		if db := dbForHost(dbs, host, links); db != nil {
+		if db := find(host); db != nil {
 			return db
 		}
 	}
@@ -359,8 +367,12 @@ func mentionsRails(svc types.ServiceConfig) bool {
 // warnCommand reports connection strings written into command: or
 // entrypoint: (often inside a shell script): the tool cannot edit them
 // safely, so it says where they are and what to write.
-func (pl *planner) warnCommand(service string, dbs []*dbService, links map[string]string) {
+func (pl *planner) warnCommand(service string, dbs []*dbService) {
 	svc := pl.p.model.Services[service]
+	find := func(host string) *dbService {
+		db, _, _ := pl.p.dbFor(dbs, service, host)
+		return db
+	}
 	src, node := pl.p.serviceNode(service)
 	for _, key := range []string{"command", "entrypoint"} {
 		args := svc.Command
@@ -374,12 +386,12 @@ func (pl *planner) warnCommand(service string, dbs []*dbService, links map[strin
 				}
 				hosts, dialect, socket := classify(w)
 				if dialect == "" || socket {
-					if db := unknownURL(w, dbs, links); db == nil {
+					if db := unknownURL(w, find); db == nil {
 						continue
 					}
 				}
 				for _, h := range hosts {
-					if db := dbForHost(dbs, h, links); db != nil {
+					if db := find(h); db != nil {
 						kn, _ := ownKey(node, key)
 						pl.warnAt(src, kn, "UDS127", service, key,
 							fmt.Sprintf("%s's %s holds a connection to %s (%s); the tool does not edit commands: point it at the socket in %s by hand, or move it to environment:", service, key, db.name, redact(dialect, w), pl.opts.MountPath))

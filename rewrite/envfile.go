@@ -155,6 +155,9 @@ var wholeRefRE = regexp.MustCompile(`^\$\{?([A-Za-z_][A-Za-z0-9_]*)(\}|:?-)`)
 // ${NAME:-default}) in the env file that sets NAME (.env or --env-file), so
 // the edit lands where the value is written.
 func (p *project) followRef(service, key, raw string) (envVar, bool) {
+	if _, ok := usedDefault(raw, p.env); ok {
+		return envVar{}, false // the value is the default, written here
+	}
 	m, err := interp.Mask(raw)
 	if err != nil || len(m.Refs) != 1 || utf8.RuneCountInString(m.Value) != 1 {
 		return envVar{}, false

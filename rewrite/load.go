@@ -35,6 +35,10 @@ type project struct {
 	// edited like the compose files, but not part of the -f set.
 	extSources []*Source
 	read       func(string) ([]byte, error)
+	names      map[string][]carrier // host name → services carrying it; see nameIndex
+	// included counts the sources at the end of sources that are files
+	// named by include: (see loadIncludes), not -f files.
+	included int
 }
 
 // load parses every input with yaml.v3 (positions) and the whole set with
@@ -49,7 +53,9 @@ func load(ctx context.Context, inputs []Input, opts Options) (*project, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, svcs := ownKey(src.Root, "services"); svcs == nil && len(p.sources) == 0 {
+		_, svcs := ownKey(src.Root, "services")
+		_, inc := ownKey(src.Root, "include")
+		if svcs == nil && inc == nil && len(p.sources) == 0 {
 			return nil, notCompose(src)
 		}
 		p.sources = append(p.sources, src)
@@ -62,6 +68,13 @@ func load(ctx context.Context, inputs []Input, opts Options) (*project, error) {
 		return nil, composeError(p.sources, err)
 	}
 	p.model, p.env, p.origin = model, env, origin
+	dir, err := projectDir(inputs, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.loadIncludes(dir); err != nil {
+		return nil, err
+	}
 	if err := p.checkConnValues(opts); err != nil {
 		return nil, err
 	}
@@ -74,11 +87,7 @@ func load(ctx context.Context, inputs []Input, opts Options) (*project, error) {
 // services that only some profiles start. The interpolation environment is
 // opts.Env plus the project directory's .env, as compose builds it.
 func loadModel(ctx context.Context, inputs []Input, opts Options) (*types.Project, map[string]string, map[string]string, error) {
-	dir := filepath.Dir(inputs[0].Path)
-	if opts.ProjectDir != "" {
-		dir = opts.ProjectDir
-	}
-	dir, err := filepath.Abs(dir)
+	dir, err := projectDir(inputs, opts)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -86,13 +95,22 @@ func loadModel(ctx context.Context, inputs []Input, opts Options) (*types.Projec
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	contents, cleanup, err := includeOverlay(inputs, dir, env, opts.ReadFile)
+	defer cleanup()
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	details := types.ConfigDetails{WorkingDir: dir, Environment: env}
-	for _, in := range inputs {
+	for i, in := range inputs {
 		abs, err := filepath.Abs(in.Path)
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		details.ConfigFiles = append(details.ConfigFiles, types.ConfigFile{Filename: abs, Content: in.Data})
+		data := in.Data
+		if contents != nil && contents[i] != nil {
+			data = contents[i]
+		}
+		details.ConfigFiles = append(details.ConfigFiles, types.ConfigFile{Filename: abs, Content: data})
 	}
 	profiles := opts.Profiles
 	if len(profiles) == 0 {
@@ -108,6 +126,16 @@ func loadModel(ctx context.Context, inputs []Input, opts Options) (*types.Projec
 		return nil, nil, nil, err
 	}
 	return model, env, origin, nil
+}
+
+// projectDir is compose's project directory, absolute: --project-directory,
+// else the first file's directory.
+func projectDir(inputs []Input, opts Options) (string, error) {
+	dir := filepath.Dir(inputs[0].Path)
+	if opts.ProjectDir != "" {
+		dir = opts.ProjectDir
+	}
+	return filepath.Abs(dir)
 }
 
 // interpolationEnv builds compose's interpolation environment: the env

@@ -12,8 +12,9 @@ import (
 // -f files, in order) and verifies the result: the output loads with
 // compose-go and a second migration of it changes nothing. It returns a
 // *PosError (file:line:col) for input it cannot read as a compose project.
-func Migrate(ctx context.Context, inputs []Input, opts Options) (*Result, error) {
-	res, err := migrateOnce(ctx, inputs, opts)
+func Migrate(ctx context.Context, inputs []Input, opts Options) (res *Result, err error) {
+	defer func() { err = scrubErr(err, inputSecrets(inputs)) }()
+	res, err = migrateOnce(ctx, inputs, opts)
 	if err != nil {
 		return res, err
 	}
@@ -31,10 +32,18 @@ func Migrate(ctx context.Context, inputs []Input, opts Options) (*Result, error)
 		return nil, fmt.Errorf("internal error: the migrated output does not load: %w", err)
 	}
 	var bad []Finding
+	carried := false
 	for _, f := range validateLoaded(out, opts2) {
-		if f.Severity == SevError {
+		switch {
+		case f.Severity == SevError && carriedCodes[f.Code]:
+			carried = true
+		case f.Severity == SevError:
 			bad = append(bad, f)
 		}
+	}
+	if carried && len(bad) == 0 {
+		res.Findings = append(res.Findings, carriedFindings(ctx, inputs, opts)...)
+		sortFindings(out.sources, res.Findings)
 	}
 	if len(bad) > 0 {
 		// Say whether the input already had these problems: then it is the
@@ -229,5 +238,29 @@ func (pl *planner) result() (*Result, error) {
 	for _, db := range pl.dbs {
 		res.DBs = append(res.DBs, DBInfo{Service: db.name, Family: db.family, SocketDir: db.socketDir, Port: db.port, Volume: db.volume, Names: db.names})
 	}
+	secrets := pl.p.secrets()
+	scrubFindings(res.Findings, secrets)
+	scrubChanges(res.Changes, secrets)
 	return res, nil
+}
+
+// carriedCodes are validate errors in values the migration cannot repair
+// with certainty (which absolute directory a relative host meant): the
+// output keeps them, and migrate reports them as warnings at the input's
+// positions instead of refusing the whole file.
+var carriedCodes = map[string]bool{"UDS215": true}
+
+func carriedFindings(ctx context.Context, inputs []Input, opts Options) []Finding {
+	before, err := Validate(ctx, inputs, opts)
+	if err != nil {
+		return nil
+	}
+	var out []Finding
+	for _, f := range before {
+		if f.Severity == SevError && carriedCodes[f.Code] {
+			f.Severity = SevWarning
+			out = append(out, f)
+		}
+	}
+	return out
 }

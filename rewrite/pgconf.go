@@ -10,57 +10,81 @@ import (
 )
 
 // confLineRE matches "name = value" in postgresql.conf (PostgreSQL docs
-// §20.1.2: '=' optional, value optionally single-quoted, # comments).
-var confLineRE = regexp.MustCompile(`^\s*([a-z_]+)\s*=?\s*('(?:[^']|'')*'|[^\s#]+)`)
+// §20.1.2: '=' optional, value optionally single-quoted, # comments). Names
+// are letters, digits, '_' and '.' (guc-file.l); a '-' there is a syntax
+// error, unlike on the command line.
+var confLineRE = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_.]*)\s*=?\s*('(?:[^']|'')*'|[^\s#]+)`)
 
-// confSettings reads port and unix_socket_directories from a
-// postgresql.conf the service gets through a bind mount and names with
-// -c config_file=PATH (or mounts at the image's default PGDATA location).
-func (p *project) confSettings(svc types.ServiceConfig) (port int, socketDir string) {
-	confPath := ""
-	for _, w := range commandWords(svc) {
-		if v := settingValue(strings.TrimPrefix(w, "-c"), "config_file"); v != "" {
-			confPath = strings.Trim(v, `'"`)
+// serverSettings returns the port and the socket directories of a
+// PostgreSQL service as postgres resolves them: the command line (see
+// commandSettings) over the postgresql.conf it names with config_file
+// (when the compose file bind-mounts it) over PGPORT over the defaults
+// (5432; dirs nil means the image's default directory).
+func (p *project) serverSettings(svc types.ServiceConfig) (port int, dirs []string) {
+	cmd := commandSettings(commandWords(svc))
+	conf := p.confSettings(svc, cmd["config_file"])
+	for _, src := range []map[string]string{cmd, conf} {
+		if n, ok := atoiPort(src["port"]); ok && port == 0 {
+			port = n
+		}
+		if v, ok := src["unix_socket_directories"]; ok && dirs == nil {
+			dirs = socketDirList(v)
 		}
 	}
-	if confPath == "" {
-		return 0, ""
+	if port == 0 {
+		port = 5432
+		if n, ok := envPort(svc); ok {
+			port = n
+		}
 	}
+	return port, dirs
+}
+
+// confSettings reads the settings of the postgresql.conf at confPath in the
+// container, when the service gets it through a bind mount. Names are
+// normalised (settingName); later lines win.
+func (p *project) confSettings(svc types.ServiceConfig, confPath string) map[string]string {
+	if confPath == "" {
+		return nil
+	}
+	host := bindSourceOf(svc, confPath)
+	if host == "" {
+		return nil
+	}
+	data, err := p.readFile(p.displayPath(host))
+	if err != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for _, line := range strings.Split(string(data), "\n") {
+		m := confLineRE.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		val := m[2]
+		if strings.HasPrefix(val, "'") {
+			val = strings.ReplaceAll(val[1:len(val)-1], "''", "'")
+		}
+		out[settingName(m[1])] = val
+	}
+	return out
+}
+
+// bindSourceOf returns the host path a service's bind mounts put at the
+// container path target, or "".
+func bindSourceOf(svc types.ServiceConfig, target string) string {
+	target = path.Clean(target)
 	for _, v := range svc.Volumes {
 		if v.Type != types.VolumeTypeBind || v.Source == "" {
 			continue
 		}
-		host := ""
+		t := path.Clean(v.Target)
 		switch {
-		case path.Clean(v.Target) == path.Clean(confPath):
-			host = v.Source
-		case strings.HasPrefix(confPath, path.Clean(v.Target)+"/"):
-			host = filepath.Join(v.Source, strings.TrimPrefix(confPath, path.Clean(v.Target)+"/"))
-		default:
-			continue
+		case t == target:
+			return v.Source
+		case strings.HasPrefix(target, t+"/"):
+			return filepath.Join(v.Source, strings.TrimPrefix(target, t+"/"))
 		}
-		data, err := p.readFile(p.displayPath(host))
-		if err != nil {
-			return 0, ""
-		}
-		for _, line := range strings.Split(string(data), "\n") {
-			m := confLineRE.FindStringSubmatch(line)
-			if m == nil {
-				continue
-			}
-			val := strings.ReplaceAll(strings.Trim(m[2], "'"), "''", "'")
-			switch m[1] {
-			case "port":
-				if n, ok := atoiPort(val); ok {
-					port = n
-				}
-			case "unix_socket_directories":
-				if first, _, _ := strings.Cut(val, ","); strings.HasPrefix(strings.TrimSpace(first), "/") {
-					socketDir = strings.TrimSpace(first)
-				}
-			}
-		}
-		return port, socketDir
 	}
-	return 0, ""
+	return ""
 }

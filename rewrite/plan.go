@@ -26,7 +26,7 @@ type planner struct {
 	newKeys     []*pendingKey                  // volumes: keys to add, written by finish
 	clientPaths map[string][]string            // socket mount paths given to each client in this run
 	sysprop     map[string]string              // --jdbc-factory sysprop: the socket file per service
-	poolers     map[string]string              // pooler host name (lower case) → service, built on first use
+	sslClients  map[string]bool                // services with a libpq socket value (PGSSLMODE applies)
 	topAdded    map[string]bool
 	newTop      map[*Source][]string // volumes for a top-level section to create
 	javaWarn    map[string]bool
@@ -45,7 +45,7 @@ type planner struct {
 func newPlanner(p *project, opts Options) *planner {
 	return &planner{p: p, opts: opts,
 		edited: map[*yaml.Node]bool{}, appended: map[*yaml.Node]map[string]bool{},
-		topAdded: map[string]bool{}, cfgSocket: map[string]string{}, cfgDone: map[string]bool{}, clientPaths: map[string][]string{}, sysprop: map[string]string{}, newTop: map[*Source][]string{}, javaWarn: map[string]bool{}}
+		topAdded: map[string]bool{}, cfgSocket: map[string]string{}, cfgDone: map[string]bool{}, clientPaths: map[string][]string{}, sysprop: map[string]string{}, sslClients: map[string]bool{}, newTop: map[*Source][]string{}, javaWarn: map[string]bool{}}
 }
 
 func (pl *planner) add(e edit) {
@@ -74,6 +74,11 @@ func (pl *planner) run() error {
 	for _, db := range dbs {
 		pl.prepareDB(db)
 	}
+	isDB := map[string]bool{}
+	for _, db := range dbs {
+		isDB[db.name] = true
+	}
+	pl.repairSocketValues(isDB)
 	edges := append(pl.collectEdges(dbs), pl.collectConfigEdges(dbs)...)
 	edges = append(edges, pl.railsEdges(dbs)...)
 	pl.warnHidden(dbs, edges)
@@ -88,6 +93,7 @@ func (pl *planner) run() error {
 			pl.migrateDB(db, mine)
 		}
 	}
+	pl.fixPGSSLMode()
 	pl.migrateProxies()
 	pl.finish()
 	return pl.flushFiles()
@@ -105,11 +111,21 @@ func (pl *planner) prepareDB(db *dbService) {
 	if pl.opts.BindMount != "" {
 		db.volume, db.bind = pl.opts.BindMount, true
 	}
+	for _, ent := range pl.p.serviceEnv(db.name) {
+		if contains(serverClientVars, ent.key) {
+			pl.warnFile(ent.file, ent.line, ent.col, "UDS133", db.name, ent.key, serverEnvProblem(db.name, ent.key))
+		}
+	}
+	if msg := initSocketProblem(db); msg != "" {
+		s, kn := pl.p.settingsNode(db.name)
+		pl.warnAt(s, kn, "UDS132", db.name, "command", msg)
+	}
 	for i := range ms {
 		m := ms[i]
-		if m.target != path.Clean(db.socketDir) || m.source == "" {
+		if !db.listensIn(m.target) || m.source == "" {
 			continue
 		}
+		db.socketDir = m.target
 		db.existing, db.volume, db.bind = &ms[i], m.source, m.bind
 		if m.readOnly {
 			pl.makeWritable(db, m)

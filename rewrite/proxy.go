@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/uds-migrate/uds-migrate/nginx"
 )
@@ -135,19 +134,8 @@ func (pl *planner) proxyApps(proxies []*proxyService, upstreams map[string]bool,
 // network view (service name, container_name, hostname, aliases, links),
 // or "".
 func (pl *planner) serviceForHost(proxy, host string) string {
-	links := linkAliases(pl.p.model.Services[proxy])
-	if t, ok := links[strings.ToLower(host)]; ok {
-		return t
-	}
-	for _, name := range pl.p.serviceOrder() {
-		if name == proxy {
-			continue
-		}
-		for _, n := range hostNames(pl.p.model.Services[name]) {
-			if strings.EqualFold(n, host) {
-				return name
-			}
-		}
+	if r := pl.p.resolve(proxy, host); len(r.services) == 1 {
+		return r.services[0]
 	}
 	return ""
 }

@@ -57,11 +57,11 @@ func (pl *planner) railsEdge(service, abs string, env map[string]string, dbs []*
 		pl.cfgSocket[service] = fmt.Sprintf("%s:%d", path, v.Line)
 		return nil
 	}
-	db := dbForHost(dbs, v.Value, linkAliases(pl.p.model.Services[service]))
+	ev := envVar{service: service, key: "host", raw: v.Value, value: v.Value, file: path, line: v.Line, col: v.Col}
+	db := pl.dbAt(dbs, ev, v.Value)
 	if db == nil {
 		return nil
 	}
-	ev := envVar{service: service, key: "host", raw: v.Value, value: v.Value, file: path, line: v.Line, col: v.Col}
 	e := &edge{v: ev, dialect: DialectHostDir, db: db, cfg: &configValue{path: path, data: data, val: v}}
 	e.basis = &Evidence{Source: evidence.SourceName, File: path, Line: v.Line, Driver: "pg gem (libpq)",
 		Reason: fmt.Sprintf("Rails' %s (%s, adapter %s) sets host itself", path, railsEnv, adapter.Value)}
@@ -105,5 +105,5 @@ func (pl *planner) railsURLEdge(service, abs string, env map[string]string, dbs 
 	if err != nil || !ok {
 		return nil
 	}
-	return pl.configEdge(service, path, data, v, dbs, linkAliases(pl.p.model.Services[service]))
+	return pl.configEdge(service, path, data, v, dbs)
 }

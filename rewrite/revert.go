@@ -20,7 +20,8 @@ import (
 // named volume is removed when nothing else mounts it. SSL settings that the
 // migration removed are not restored (the migration said so when it removed
 // them).
-func Revert(ctx context.Context, inputs []Input, opts Options) (*Result, error) {
+func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err error) {
+	defer func() { err = scrubErr(err, inputSecrets(inputs)) }()
 	p, err := load(ctx, inputs, opts)
 	if err != nil {
 		return nil, err
@@ -45,7 +46,7 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (*Result, error) 
 	if err := pl.flushFiles(); err != nil {
 		return nil, err
 	}
-	res, err := pl.result()
+	res, err = pl.result()
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +70,7 @@ func (pl *planner) revertDB(db *dbService) {
 	_, ms := pl.p.mounts(dbSrc, dbNode)
 	var sock *mountRef
 	for i, m := range ms {
-		if m.target == path.Clean(db.socketDir) && m.source != "" && !m.bind {
+		if db.listensIn(m.target) && m.source != "" && !m.bind {
 			sock = &ms[i]
 		}
 	}

@@ -22,7 +22,7 @@ var appHostRE = regexp.MustCompile(`(?i)(^|_)(HOST|HOSTNAME|SERVER|ADDR|ADDRESS)
 // database becomes an edge (libpq accepts the socket directory there);
 // application-specific host variables get a warning with the manual step,
 // since only the application knows whether it accepts a directory.
-func (pl *planner) splitVar(v envVar, dbs []*dbService, links map[string]string) *edge {
+func (pl *planner) splitVar(v envVar, find func(host string) *dbService) *edge {
 	val := strings.TrimSpace(v.value)
 	if val == "" || strings.HasPrefix(val, "/") || strings.ContainsAny(val, " /@?=") {
 		return nil
@@ -31,7 +31,7 @@ func (pl *planner) splitVar(v envVar, dbs []*dbService, links map[string]string)
 	if h, p, err := net.SplitHostPort(val); err == nil {
 		host, port = h, p
 	}
-	db := dbForHost(dbs, host, links)
+	db := find(host)
 	if db == nil {
 		return nil
 	}
@@ -72,22 +72,13 @@ func (pl *planner) clientEnv(service, key string) string {
 }
 
 // poolerFor returns the pooler service a host name reaches, or "".
-func (pl *planner) poolerFor(host string) string {
-	if pl.poolers == nil {
-		// Built once: looking the services up per value grew with the
-		// square of the service count.
-		pl.poolers = map[string]string{}
-		for _, name := range pl.p.serviceOrder() {
-			svc := pl.p.model.Services[name]
-			if !poolerOf(svc.Image) || contains(pl.opts.DBs, name) {
-				continue
-			}
-			for _, n := range hostNames(svc) {
-				pl.poolers[strings.ToLower(n)] = name
-			}
+func (pl *planner) poolerFor(client, host string) string {
+	for _, name := range pl.p.resolve(client, host).services {
+		if poolerOf(pl.p.model.Services[name].Image) && !contains(pl.opts.DBs, name) {
+			return name
 		}
 	}
-	return pl.poolers[strings.ToLower(host)]
+	return ""
 }
 
 // addEnvAfter adds KEY=value right after the variable v, in v's own form

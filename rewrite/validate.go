@@ -24,7 +24,7 @@ var socketFileRE = regexp.MustCompile(`^\.s\.PGSQL\.(\d+)$`)
 func Validate(ctx context.Context, inputs []Input, opts Options) ([]Finding, error) {
 	p, err := load(ctx, inputs, opts)
 	if err != nil {
-		return nil, err
+		return nil, scrubErr(err, inputSecrets(inputs))
 	}
 	return validateLoaded(p, opts), nil
 }
@@ -34,6 +34,7 @@ func validateLoaded(p *project, opts Options) []Finding {
 	v := &validator{p: p, opts: opts}
 	v.run()
 	sortFindings(p.sources, v.findings)
+	scrubFindings(v.findings, p.secrets())
 	return v.findings
 }
 
@@ -61,12 +62,17 @@ func (v *validator) run() {
 	isDB := map[string]bool{}
 	for _, db := range dbs {
 		isDB[db.name] = true
+		if msg := initSocketProblem(db); msg != "" {
+			s, kn := v.p.settingsNode(db.name)
+			v.add(s, kn.Line, kn.Column, SevWarning, "UDS132", db.name, "command", msg)
+		}
 		src, node := v.p.serviceNode(db.name)
 		_, ms := v.p.mounts(src, node)
 		for _, m := range ms {
-			if m.target != path.Clean(db.socketDir) || m.source == "" {
+			if !db.listensIn(m.target) || m.source == "" {
 				continue
 			}
+			db.socketDir = m.target
 			key := v.sourceKey(m)
 			n := deref(m.node)
 			if other, ok := v.dbMount[key]; ok {
@@ -107,11 +113,17 @@ func (v *validator) run() {
 			}
 		}
 		if isDB[name] {
+			for _, ent := range v.p.serviceEnv(name) {
+				if contains(serverClientVars, ent.key) {
+					v.addFile(ent.file, ent.line, ent.col, SevWarning, "UDS133", name, ent.key, serverEnvProblem(name, ent.key))
+				}
+			}
 			continue
 		}
 		for _, ent := range v.p.serviceEnv(name) {
 			v.checkValue(name, ent, ms)
 		}
+		v.checkPGSSLMode(name)
 	}
 }
 
@@ -142,6 +154,12 @@ func (v *validator) checkValue(service string, ent envVar, ms []mountRef) {
 	val, err := v.p.interpolate(raw)
 	if err != nil {
 		return
+	}
+	if v.checkHostShape(at, service, ent.key, val, ms) {
+		return
+	}
+	if _, _, _, socket := socketRepair(ent.key, val); socket {
+		checkSSLMode(at, service, ent.key, val)
 	}
 	var sockFile string
 	switch {
@@ -221,15 +239,16 @@ func (v *validator) checkValue(service string, ent envVar, ms []mountRef) {
 			return
 		}
 	default:
-		h, ok := npgsqlHost(val)
+		// PHP PDO hands "pgsql:host=...;dbname=..." to libpq (issue 15).
+		h, ok := npgsqlHost(strings.TrimPrefix(val, "pgsql:"))
 		if !ok || !strings.HasPrefix(h, "/") {
 			return
 		}
 		port := ""
-		if pairs, ok := npgsqlParse(val); ok {
+		if pairs, ok := npgsqlParse(strings.TrimPrefix(val, "pgsql:")); ok {
 			for _, p := range pairs {
 				if p.key == "port" {
-					port = strings.TrimSpace(val[p.start:p.end])
+					port = strings.TrimSpace(strings.TrimPrefix(val, "pgsql:")[p.start:p.end])
 				}
 			}
 		}

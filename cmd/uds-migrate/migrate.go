@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -103,18 +102,24 @@ func options(c *cli.Context) rewrite.Options {
 }
 
 func migrateAction(c *cli.Context, stdout, stderr io.Writer) error {
-	inputs, err := readProject(c, true)
+	projects, err := readProjects(c, true)
 	if err != nil {
 		return err
 	}
 	if m := c.String("auth-local"); m != "" && m != "scram-sha-256" && m != "md5" && m != "password" {
 		return &codeError{exitError, fmt.Errorf("--auth-local %q: want scram-sha-256, md5 or password", m)}
 	}
-	res, err := rewrite.Migrate(context.Background(), inputs, options(c))
-	if err != nil {
-		return &codeError{exitError, err}
+	if len(projects) > 1 && c.Bool("smoke") {
+		return usageErr("--smoke proves one project: run it once per FILE")
 	}
-	return smokeAfterMigrate(c, res, emit(c, res, "migrate", stdout, stderr), stderr)
+	results, err := migrateProjects(c, projects, stderr)
+	if err != nil {
+		return err
+	}
+	if len(results) > 1 {
+		return emitProjects(c, results, "migrate", stdout, stderr)
+	}
+	return smokeAfterMigrate(c, results[0], emit(c, results[0], "migrate", stdout, stderr), stderr)
 }
 
 // emit prints findings and delivers a result the way the flags ask: the
@@ -193,20 +198,16 @@ func btoi(b bool) int {
 	return 0
 }
 
-// readProject reads the compose files a command names (see composeFiles);
+// readProject reads the one project a command takes (see projectFiles);
 // withOutput also checks that at most one of -w, -d and --check is given.
 // Errors are *codeError with exit status 2.
 func readProject(c *cli.Context, withOutput bool) ([]rewrite.Input, error) {
-	files, err := composeFiles(c)
+	projects, err := readProjects(c, withOutput)
 	if err != nil {
-		return nil, &codeError{exitError, err}
+		return nil, err
 	}
-	if withOutput && btoi(c.Bool("write"))+btoi(c.Bool("diff"))+btoi(c.Bool("check")) > 1 {
-		return nil, &codeError{exitError, errors.New("--write, --diff and --check exclude each other")}
+	if len(projects) > 1 {
+		return nil, usageErr("%s takes one project, got %d FILE arguments (each is a project of its own; use -f for several files of one project)", c.Command.Name, len(projects))
 	}
-	inputs, err := rewrite.ReadInputs(files)
-	if err != nil {
-		return nil, &codeError{exitError, err}
-	}
-	return inputs, nil
+	return projects[0], nil
 }

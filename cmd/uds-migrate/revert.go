@@ -13,22 +13,24 @@ func revertCommand(stdout, stderr io.Writer) *cli.Command {
 	return &cli.Command{
 		Name:      "revert",
 		Usage:     "move socket connections back to TCP (for Kubernetes or separate hosts)",
-		UsageText: "uds-migrate revert [-w|-d|--check] [-f FILE]... [FILE]",
+		UsageText: "uds-migrate revert [-w|-d|--check] [-f FILE]... | FILE...",
 		Description: `The inverse migration: client values that reach a database through its
 socket volume point at the database service over TCP again, the socket
 mounts are removed, and the volume too when nothing else mounts it. SSL
 settings removed by the migration are not restored.`,
 		Flags: append(projectFlags(), outputFlags()...),
 		Action: func(c *cli.Context) error {
-			inputs, err := readProject(c, true)
+			projects, err := readProjects(c, true)
 			if err != nil {
 				return err
 			}
-			res, err := rewrite.Revert(context.Background(), inputs, options(c))
+			results, err := eachProject(projects, stderr, func(in []rewrite.Input) (*rewrite.Result, error) {
+				return rewrite.Revert(context.Background(), in, options(c))
+			})
 			if err != nil {
-				return &codeError{exitError, err}
+				return err
 			}
-			return emit(c, res, "revert", stdout, stderr)
+			return emitProjects(c, results, "revert", stdout, stderr)
 		},
 	}
 }

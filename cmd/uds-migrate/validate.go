@@ -14,7 +14,7 @@ func validateCommand(stdout, stderr io.Writer) *cli.Command {
 	return &cli.Command{
 		Name:      "validate",
 		Usage:     "check a compose project that uses Unix sockets for PostgreSQL",
-		UsageText: "uds-migrate validate [-f FILE]... [FILE]",
+		UsageText: "uds-migrate validate [-f FILE]... | FILE...",
 		Description: `Static checks of a socket setup, migrated by this tool or by hand: a
 single-$ $FactoryArg, a JDBC host other than localhost, socketFactoryArg
 naming a directory, libpq host naming the socket file, a socket path no
@@ -26,14 +26,23 @@ file mounted instead of its directory.
 Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable input.`,
 		Flags: append(projectFlags(), smokeFlags()...),
 		Action: func(c *cli.Context) error {
-			inputs, err := readProject(c, false)
+			projects, err := readProjects(c, false)
 			if err != nil {
 				return err
 			}
-			findings, err := rewrite.Validate(context.Background(), inputs, options(c))
-			if err != nil {
-				return &codeError{exitError, err}
+			if len(projects) > 1 && c.Bool("smoke") {
+				return usageErr("--smoke proves one project: run it once per FILE")
 			}
+			var findings []rewrite.Finding
+			_, err = eachProject(projects, stderr, func(in []rewrite.Input) (*rewrite.Result, error) {
+				fs, err := rewrite.Validate(context.Background(), in, options(c))
+				findings = append(findings, fs...)
+				return nil, err
+			})
+			if err != nil {
+				return err
+			}
+			inputs := projects[0]
 			errs := 0
 			for _, f := range findings {
 				fmt.Fprintln(stdout, f.String())

@@ -201,3 +201,13 @@ func PortProblem(p string) string {
 	}
 	return ""
 }
+
+// Enclose returns m with prefix and suffix (compose text, kept as written)
+// around it, and out enclosed the same way: for editing the default of a
+// reference such as ${NAME:-default} while the reference stays as written.
+func (m Masked) Enclose(out, prefix, suffix string) (Masked, string) {
+	refs := append(append([]string{}, m.Refs...), prefix, suffix)
+	pre := string(rune(placeholderBase + len(refs) - 2))
+	suf := string(rune(placeholderBase + len(refs) - 1))
+	return Masked{Value: pre + m.Value + suf, Refs: refs}, pre + out + suf
+}

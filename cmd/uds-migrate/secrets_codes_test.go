@@ -1,0 +1,242 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// secretCases trigger every finding code whose message can quote a value,
+// with a password in the value, in each dialect that carries one. SECRET
+// stands for a password unique to the case; the test checks that the case
+// does produce its code (it cannot pass by producing nothing) and that the
+// password appears in no output.
+var secretCases = []struct {
+	name, code, doc string
+	env             []string // shell environment (a value set outside the files)
+}{
+	{"UDS111 value set in the shell, URI userinfo", "UDS111", `
+  app:
+    image: x
+    environment:
+      DATABASE_URL: ${DB_URL}`, []string{"DB_URL=postgres://app:SECRET@db/app"}},
+	{"UDS111 block scalar, URI", "UDS111", `
+  app:
+    image: x
+    environment:
+      DATABASE_URL: >
+        postgres://app:SECRET@db/app`, nil},
+	{"UDS111 block scalar, JDBC password param", "UDS111", `
+  app:
+    image: x
+    environment:
+      JDBC_URL: |
+        jdbc:postgresql://db/app?user=app&password=SECRET`, nil},
+	{"UDS127 URI in command", "UDS127", `
+  job:
+    image: x
+    command: ["migrate", "--url", "postgres://app:SECRET@db/app"]`, nil},
+	{"UDS127 JDBC in entrypoint", "UDS127", `
+  job:
+    image: x
+    entrypoint: ["java", "-Ddb=jdbc:postgresql://db/app?user=app&password=SECRET", "-jar", "a.jar"]`, nil},
+	{"UDS127 URI in a shell command", "UDS127", `
+  job:
+    image: x
+    command: sh -c "pg_dump postgresql://app:SECRET@db/app > /backup/app.sql"`, nil},
+	{"UDS110 multi-host URI", "UDS110", `
+  app:
+    image: x
+    environment:
+      DATABASE_URL: postgres://app:SECRET@db:5432,db2:5432/app`, nil},
+	{"UDS110 multi-host JDBC", "UDS110", `
+  app:
+    image: x
+    environment:
+      JDBC_URL: jdbc:postgresql://db:5432,db2:5432/app?password=SECRET`, nil},
+	{"UDS104 DSN password", "UDS104", `
+  app:
+    image: x
+    environment:
+      PG_DSN: host=db dbname=app user=app password=SECRET sslmode=require`, nil},
+	{"UDS104 PGSSLMODE beside PGPASSWORD", "UDS104", `
+  app:
+    image: x
+    environment:
+      PGHOST: db
+      PGPASSWORD: SECRET
+      PGSSLMODE: require`, nil},
+	{"UDS129 JDBC socketFactory", "UDS129", `
+  app:
+    image: x
+    environment:
+      JDBC_URL: jdbc:postgresql://db/app?socketFactory=com.example.F&user=app&password=SECRET`, nil},
+	{"UDS103 JDBC sslmode", "UDS103", `
+  app:
+    image: x
+    environment:
+      JDBC_URL: jdbc:postgresql://db/app?sslmode=require&password=SECRET`, nil},
+	{"UDS122 unknown scheme", "UDS122", `
+  app:
+    image: x
+    environment:
+      BROKER: db+postgresql://app:SECRET@db/app`, nil},
+	{"UDS128 port mismatch, Npgsql", "UDS128", `
+  app:
+    image: x
+    environment:
+      DATABASE_URL: postgres://app:SECRET@db:6543/app`, nil},
+	{"UDS121 pooler", "UDS121", `
+  pgbouncer:
+    image: bitnami/pgbouncer:1
+  app:
+    image: x
+    environment:
+      DATABASE_URL: postgres://app:SECRET@pgbouncer/app`, nil},
+	{"UDS124 R2DBC userinfo", "UDS124", `
+  app:
+    image: x
+    environment:
+      R2DBC_URL: r2dbc:postgresql://app:SECRET@db/app`, nil},
+	{"UDS120 application host beside a password", "UDS120", `
+  app:
+    image: x
+    environment:
+      DB_HOST: db
+      DB_PASSWORD: SECRET`, nil},
+	{"UDS204 socket file, Npgsql password", "UDS204", `
+  app:
+    image: x
+    volumes: ["db-socket:/var/run/postgresql:ro"]
+    environment:
+      DB_HOST: /var/run/postgresql/.s.PGSQL.5432
+      NPGSQL: Host=db;Username=app;Password=SECRET;Database=app`, nil},
+	{"UDS215 relative host, URI userinfo", "UDS215", `
+  app:
+    image: x
+    volumes: ["db-socket:/var/run/postgresql:ro"]
+    environment:
+      DATABASE_URL: postgres://app:SECRET@/app?host=var/run/postgresql`, nil},
+	{"UDS216 socket sslmode, DSN password", "UDS216", `
+  app:
+    image: x
+    volumes: ["db-socket:/var/run/postgresql:ro"]
+    environment:
+      PG_DSN: host=/var/run/postgresql dbname=app password=SECRET sslmode=prefer`, nil},
+	{"UDS202 JDBC host, password param", "UDS202", `
+  app:
+    image: x
+    volumes: ["db-socket:/var/run/postgresql:ro"]
+    environment:
+      JDBC_URL: jdbc:postgresql://db/app?socketFactory=org.newsclub.net.unix.AFUNIXSocketFactory$$FactoryArg&socketFactoryArg=/var/run/postgresql/.s.PGSQL.5432&password=SECRET`, nil},
+	{"UDS205 PDO password", "UDS205", `
+  app:
+    image: x
+    environment:
+      DB_DSN: pgsql:host=/wrong/dir;dbname=app;user=app;password=SECRET`, nil},
+	{"UDS213 asyncpg userinfo", "UDS213", `
+  app:
+    image: x
+    volumes: ["db-socket:/var/run/postgresql:ro"]
+    environment:
+      DATABASE_URL: postgresql+asyncpg://app:SECRET@localhost/app?host=/var/run/postgresql`, nil},
+	{"error: port out of range, URI userinfo", "outside 1..65535", `
+  app:
+    image: x
+    environment:
+      DATABASE_URL: postgres://app:SECRET@db:99999/app`, nil},
+	{"error: bad escape, JDBC password", "not a valid connection string", `
+  app:
+    image: x
+    environment:
+      JDBC_URL: jdbc:postgresql://db/app?password=SECRET%zz`, nil},
+}
+
+// TestNoPasswordInAnyFinding runs each secret case through every command
+// and output format.
+func TestNoPasswordInAnyFinding(t *testing.T) {
+	for i, c := range secretCases {
+		t.Run(c.name, func(t *testing.T) {
+			secret := "Pw" + strings.Repeat("x", i%3) + "Z9q" + string(rune('a'+i%26)) + "Secret"
+			dir := t.TempDir()
+			t.Chdir(dir)
+			for _, kv := range c.env {
+				k, v, _ := strings.Cut(kv, "=")
+				t.Setenv(k, strings.ReplaceAll(v, "SECRET", secret))
+			}
+			doc := "services:\n  db:\n    image: postgres:16\n    volumes: [\"db-socket:/var/run/postgresql\"]" +
+				strings.ReplaceAll(c.doc, "SECRET", secret) + "\nvolumes:\n  db-socket:\n"
+			if err := os.WriteFile(filepath.Join(dir, "compose.yml"), []byte(doc), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var all strings.Builder
+			for _, args := range [][]string{
+				{"compose.yml"}, {"--check", "compose.yml"}, {"-d", "compose.yml"},
+				{"plan", "compose.yml"}, {"plan", "--format", "json", "compose.yml"}, {"plan", "--format", "sarif", "compose.yml"},
+				{"validate", "compose.yml"}, {"revert", "compose.yml"},
+			} {
+				var out, errb bytes.Buffer
+				run(append([]string{"uds-migrate"}, args...), &out, &errb)
+				text := errb.String()
+				if args[0] != "compose.yml" && args[0] != "revert" && args[0] != "-d" {
+					text += out.String() // stdout is the compose file itself for migrate and revert, a diff of it for -d
+				}
+				all.WriteString(text)
+				if strings.Contains(text, secret) {
+					t.Errorf("uds-migrate %s shows the password:\n%s", strings.Join(args, " "), trim(text))
+				}
+			}
+			if !strings.Contains(all.String(), c.code) {
+				t.Errorf("no %s in any output; the case no longer triggers it:\n%s", c.code, trim(all.String()))
+			}
+		})
+	}
+}
+
+// FuzzNoPasswordLeak puts a fuzzed password into each secret case (every
+// dialect and finding code above) and checks that no output of any command
+// or format shows it: findings, plan text/JSON/SARIF, validate, revert and
+// errors. The password is wrapped in markers so that it cannot be a word
+// the tool prints on its own, and kept to characters every dialect takes
+// unescaped.
+//
+//	go test ./cmd/uds-migrate -run '^$' -fuzz FuzzNoPasswordLeak -fuzztime 5m
+func FuzzNoPasswordLeak(f *testing.F) {
+	for i := range secretCases {
+		f.Add(uint8(i), "s3cr3t")
+		f.Add(uint8(i), "a.b-c_d~e")
+	}
+	f.Fuzz(func(t *testing.T, which uint8, pw string) {
+		c := secretCases[int(which)%len(secretCases)]
+		clean := strings.Map(func(r rune) rune {
+			if r < 128 && (r == '.' || r == '-' || r == '_' || r == '~' || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9')) {
+				return r
+			}
+			return -1
+		}, pw)
+		secret := "Pq" + clean + "Zq9"
+		dir := t.TempDir()
+		t.Chdir(dir)
+		for _, kv := range c.env {
+			k, v, _ := strings.Cut(kv, "=")
+			t.Setenv(k, strings.ReplaceAll(v, "SECRET", secret))
+		}
+		doc := "services:\n  db:\n    image: postgres:16\n    volumes: [\"db-socket:/var/run/postgresql\"]" +
+			strings.ReplaceAll(c.doc, "SECRET", secret) + "\nvolumes:\n  db-socket:\n"
+		if err := os.WriteFile(filepath.Join(dir, "compose.yml"), []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{
+			{"--check", "compose.yml"}, {"plan", "--format", "json", "compose.yml"}, {"plan", "--format", "sarif", "compose.yml"},
+			{"plan", "compose.yml"}, {"validate", "compose.yml"}, {"revert", "--check", "compose.yml"},
+		} {
+			var out, errb bytes.Buffer
+			run(append([]string{"uds-migrate"}, args...), &out, &errb)
+			if text := errb.String() + out.String(); strings.Contains(text, secret) {
+				t.Fatalf("%s: uds-migrate %s shows the password %q:\n%s", c.name, strings.Join(args, " "), secret, trim(text))
+			}
+		}
+	})
+}

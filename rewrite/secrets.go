@@ -1,0 +1,153 @@
+package rewrite
+
+import (
+	"errors"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Passwords never leave the tool in a finding, change or error: every
+// message is built with the dialect redactors (redact), and, as a second
+// line, every password written anywhere in the project is masked in the
+// finished messages (scrub), whatever code path quoted it.
+
+var (
+	// A password after a key that names one: password=x (JDBC, DSN),
+	// Password=x; (Npgsql, PDO), "password": "x".
+	secretKeyRE = regexp.MustCompile(`(?i)(?:password|passwd|pwd)["']?\s*[=:]\s*["']?([^\s"';&,}\]]+)`)
+	// The password of a URL's userinfo, any scheme.
+	secretUserinfoRE = regexp.MustCompile(`[a-zA-Z0-9+.-]+://[^\s:/@"'\[\]]*:([^\s/@"']+)@`)
+	// Variables whose whole value is a secret (PGPASSWORD, DB_PASSWORD,
+	// POSTGRES_PASSWORD, *_SECRET).
+	secretVarRE = regexp.MustCompile(`(?i)(PASSWORD|PASSWD|PWD|SECRET)$`)
+)
+
+// minSecret is the shortest password scrub masks by text: a shorter one
+// ("pw") would mask ordinary words; the structural redactors cover it.
+const minSecret = 4
+
+// secretsIn lists the passwords written in text.
+func secretsIn(text string, into map[string]bool) {
+	for _, re := range []*regexp.Regexp{secretKeyRE, secretUserinfoRE} {
+		for _, m := range re.FindAllStringSubmatch(text, -1) {
+			into[m[1]] = true
+		}
+	}
+}
+
+// secrets lists the passwords of a loaded project: in its files as
+// written, in the values compose computes (env files, interpolation), and
+// the whole values of password variables.
+func (p *project) secrets() []string {
+	set := map[string]bool{}
+	for _, src := range append(append([]*Source{}, p.sources...), p.extSources...) {
+		secretsIn(string(src.Data), set)
+	}
+	addVar := func(k, v string) {
+		secretsIn(v, set)
+		if secretVarRE.MatchString(k) {
+			set[v] = true
+		}
+	}
+	for k, v := range p.env {
+		addVar(k, v)
+	}
+	if p.model != nil {
+		for _, svc := range p.model.Services {
+			for k, v := range svc.Environment {
+				if v != nil {
+					addVar(k, *v)
+				}
+			}
+		}
+		// A password equal to a service name (POSTGRES_PASSWORD: catalog
+		// beside a service catalog) would mask the service in every
+		// finding, which must name it; the dialect redactors still mask
+		// it where it stands as a password.
+		for name := range p.model.Services {
+			delete(set, name)
+		}
+	}
+	return secretList(set)
+}
+
+// inputSecrets lists the passwords written in the input files (for errors
+// raised before a project is loaded).
+func inputSecrets(inputs []Input) []string {
+	set := map[string]bool{}
+	for _, in := range inputs {
+		secretsIn(string(in.Data), set)
+	}
+	return secretList(set)
+}
+
+func secretList(set map[string]bool) []string {
+	var out []string
+	for s := range set {
+		if len(s) >= minSecret && !strings.Contains(s, "*") {
+			out = append(out, s)
+		}
+	}
+	// Longest first, so a password that contains another is masked whole.
+	sort.Slice(out, func(i, j int) bool {
+		return len(out[i]) > len(out[j]) || (len(out[i]) == len(out[j]) && out[i] < out[j])
+	})
+	return out
+}
+
+// scrub masks every secret in s.
+func scrub(s string, secrets []string) string {
+	for _, sec := range secrets {
+		if strings.Contains(s, sec) {
+			s = strings.ReplaceAll(s, sec, "****")
+		}
+	}
+	return s
+}
+
+func scrubFindings(fs []Finding, secrets []string) {
+	for i := range fs {
+		fs[i].Message = scrub(fs[i].Message, secrets)
+	}
+}
+
+func scrubChanges(cs []Change, secrets []string) {
+	for i := range cs {
+		cs[i].Before = scrub(cs[i].Before, secrets)
+		cs[i].After = scrub(cs[i].After, secrets)
+		cs[i].Reason = scrub(cs[i].Reason, secrets)
+	}
+}
+
+// scrubbedError is an error whose text has the project's passwords masked;
+// errors.As still reaches the *PosError or *ValidationError inside, whose
+// messages are masked in place.
+type scrubbedError struct {
+	err error
+	msg string
+}
+
+func (e *scrubbedError) Error() string { return e.msg }
+func (e *scrubbedError) Unwrap() error { return e.err }
+
+// scrubErr masks secrets in err's text and in the messages of the error
+// types the CLI prints field by field.
+func scrubErr(err error, secrets []string) error {
+	if err == nil || len(secrets) == 0 {
+		return err
+	}
+	var pe *PosError
+	if errors.As(err, &pe) {
+		pe.Msg = scrub(pe.Msg, secrets)
+	}
+	var ve *ValidationError
+	if errors.As(err, &ve) {
+		scrubFindings(ve.Findings, secrets)
+	}
+	msg := scrub(err.Error(), secrets)
+	if msg == err.Error() {
+		return err
+	}
+	return &scrubbedError{err: err, msg: msg}
+}

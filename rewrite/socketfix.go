@@ -1,0 +1,155 @@
+package rewrite
+
+import (
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/uds-migrate/uds-migrate/internal/interp"
+	"github.com/uds-migrate/uds-migrate/libpq"
+)
+
+// repairSocketValues fixes what is certain in client values already in
+// socket form (hand-made setups): a host that names the socket FILE becomes
+// its directory (libpq: "Not a directory"), and an sslmode some driver
+// fails on over a socket becomes disable (libpq.SocketSSLMode). Pooler
+// services are included: their host variables take a directory too. The
+// services holding a libpq socket value are remembered for PGSSLMODE.
+func (pl *planner) repairSocketValues(isDB map[string]bool) {
+	for _, name := range pl.p.serviceOrder() {
+		if isDB[name] || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) || contains(pl.opts.Exclude, name) {
+			continue
+		}
+		for _, v := range pl.p.serviceEnv(name) {
+			pl.repairSocketValue(v)
+		}
+	}
+}
+
+func (pl *planner) repairSocketValue(v envVar) {
+	m, err := interp.Mask(v.raw)
+	if err != nil {
+		return
+	}
+	out, dialect, notes, socket := socketRepair(v.key, m.Value)
+	if socket && dialect != "" {
+		pl.sslClients[v.service] = true
+	}
+	if out == "" || out == m.Value || !pl.setValue(v, m, out) {
+		return
+	}
+	for _, n := range notes {
+		pl.warnFile(v.file, v.line, v.col, n.Code, v.service, v.key, v.service+"/"+v.key+": "+n.Message)
+	}
+	pl.changes = append(pl.changes, Change{Kind: "repair", File: v.file, Line: v.line, Col: v.col, Service: v.service, Key: v.key, Dialect: dialect,
+		Before: redact(dialect, v.raw), After: redact(dialect, m.Unmask(out)), Reason: "a socket value every driver accepts"})
+}
+
+// socketRepair returns the repaired form of a (masked) socket value, or ""
+// when it needs none, its dialect, the notes, and whether it is a libpq
+// socket value at all (URI, DSN or PGHOST naming an absolute path).
+func socketRepair(key, val string) (out, dialect string, notes []note, socket bool) {
+	var ns []libpq.Note
+	var err error
+	switch {
+	case libpq.IsURI(val):
+		u, perr := libpq.ParseURI(val)
+		if perr != nil {
+			return "", "", nil, false
+		}
+		dir, ok := u.SocketDir()
+		if !ok {
+			return "", "", nil, false
+		}
+		if port, file := socketFilePort(dir); file {
+			notes = append(notes, fileHostNote(dir))
+			out, ns, err = libpq.URIToSocket(val, path.Dir(dir), port)
+		} else {
+			out, ns, err = libpq.SocketSSLURI(val)
+		}
+		dialect = DialectURI
+	case libpq.IsDSN(val):
+		d, perr := libpq.ParseDSN(val)
+		if perr != nil {
+			return "", "", nil, false
+		}
+		h, _ := d.Get("host")
+		if !strings.HasPrefix(h, "/") {
+			return "", "", nil, false
+		}
+		if port, file := socketFilePort(h); file {
+			notes = append(notes, fileHostNote(h))
+			out, ns, err = libpq.DSNToSocket(val, path.Dir(h), port)
+		} else {
+			out, ns, err = libpq.SocketSSLDSN(val)
+		}
+		dialect = DialectDSN
+	case isHostVar(key) && strings.HasPrefix(val, "/"):
+		if _, file := socketFilePort(val); file {
+			return path.Dir(val), DialectPGHOST, []note{fileHostNote(val)}, key == "PGHOST"
+		}
+		return "", DialectPGHOST, nil, key == "PGHOST"
+	default:
+		return "", "", nil, false
+	}
+	if err != nil {
+		return "", dialect, nil, true
+	}
+	for _, n := range ns {
+		notes = append(notes, note(n))
+	}
+	return out, dialect, notes, true
+}
+
+// socketFilePort reports whether p names a socket file (.s.PGSQL.<port>)
+// and its port.
+func socketFilePort(p string) (int, bool) {
+	m := socketFileRE.FindStringSubmatch(path.Base(p))
+	if m == nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(m[1])
+	return n, err == nil && n > 0 && n < 65536
+}
+
+func fileHostNote(p string) note {
+	return note{Code: "UDS134", Message: fmt.Sprintf("the host named the socket file %s; a host takes the socket directory (libpq: \"Not a directory\"), so it is now %s", p, path.Dir(p))}
+}
+
+// isHostVar reports whether an environment variable holds a database host:
+// PGHOST, or an application host variable (DB_HOST, POSTGRESQL_HOST ...).
+func isHostVar(key string) bool {
+	return key == "PGHOST" || appHostRE.MatchString(key)
+}
+
+// fixPGSSLMode applies the socket sslmode rule to PGSSLMODE, a connection
+// setting like the URL parameter (libpq §34.15; node pg reads it too), in
+// every service that reaches PostgreSQL through a libpq socket value.
+func (pl *planner) fixPGSSLMode() {
+	for _, name := range pl.p.serviceOrder() {
+		if !pl.sslClients[name] {
+			continue
+		}
+		for _, v := range pl.p.serviceEnv(name) {
+			if v.key != "PGSSLMODE" {
+				continue
+			}
+			m, err := interp.Mask(v.raw)
+			if err != nil {
+				continue
+			}
+			fails, unknown := libpq.SSLModeFailsOnSocket(m.Value)
+			if !fails || !pl.setValue(v, m, libpq.SocketSSLMode) {
+				continue
+			}
+			from := "PGSSLMODE=" + v.value
+			if unknown {
+				from = "PGSSLMODE (set from a variable, whose value no longer applies)"
+			}
+			pl.warnFile(v.file, v.line, v.col, libpq.CodeSSLOnSocket, name, v.key, name+"/PGSSLMODE: "+libpq.SocketSSLMessage(from, "PGSSLMODE="+libpq.SocketSSLMode))
+			pl.changes = append(pl.changes, Change{Kind: "value", File: v.file, Line: v.line, Col: v.col, Service: name, Key: v.key, Dialect: DialectPGHOST,
+				Before: v.value, After: libpq.SocketSSLMode, Reason: "TLS does not apply on a Unix socket"})
+		}
+	}
+}

@@ -1,0 +1,122 @@
+package rewrite
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/uds-migrate/uds-migrate/libpq"
+)
+
+// relativeHost returns the host of a connection value when it is a
+// relative path ("./run", "var/run/postgresql"): libpq reads a host without
+// a leading '/' as a TCP host name ("could not translate host name"), and
+// pgx resolves a relative path its own way (jackc/pgx#661). "" otherwise.
+func relativeHost(key, val string) string {
+	looksRelative := func(h string) bool {
+		h = strings.TrimSpace(h)
+		return h != "" && !strings.HasPrefix(h, "/") && (strings.Contains(h, "/") || h == "." || h == "..") &&
+			!strings.ContainsAny(h, " =@?;") && !strings.Contains(h, "://")
+	}
+	switch {
+	case libpq.IsURI(val):
+		u, err := libpq.ParseURI(val)
+		if err != nil {
+			return ""
+		}
+		if h, ok := u.Param("host"); ok && looksRelative(h) {
+			return h
+		}
+	case libpq.IsDSN(val):
+		d, err := libpq.ParseDSN(val)
+		if err != nil {
+			return ""
+		}
+		if h, ok := d.Get("host"); ok && looksRelative(h) {
+			return h
+		}
+	case isHostVar(key) && looksRelative(val):
+		return val
+	default:
+		if h, ok := npgsqlHost(strings.TrimPrefix(val, "pgsql:")); ok && looksRelative(h) {
+			return h
+		}
+	}
+	return ""
+}
+
+// checkHostShape reports host values that look like a socket directory but
+// are not one: a relative path (UDS215) and, in a host variable, the socket
+// FILE (UDS204). It reports whether it found one.
+func (v *validator) checkHostShape(at func(Severity, string, string), service, key, val string, ms []mountRef) bool {
+	if rel := relativeHost(key, val); rel != "" {
+		want := "the absolute directory where " + service + " mounts the socket volume"
+		for _, m := range ms {
+			if m.source != "" && strings.HasSuffix(m.target, "/"+path.Clean(rel)) {
+				want = m.target
+			}
+		}
+		at(SevError, "UDS215", fmt.Sprintf("%s/%s: host %s is a relative path: libpq reads a host without a leading / as a TCP host name (\"could not translate host name\") and pgx resolves relative paths its own way (jackc/pgx#661); a socket directory must be absolute: write %s", service, key, rel, want))
+		return true
+	}
+	if key != "PGHOST" && isHostVar(key) && strings.HasPrefix(val, "/") && socketFileRE.MatchString(path.Base(val)) {
+		at(SevError, "UDS204", fmt.Sprintf("%s/%s names the socket file %s; a host takes its directory (%s): libpq fails with \"Not a directory\", and so do pgbouncer and other drivers that take a host", service, key, val, path.Dir(val)))
+		return true
+	}
+	return false
+}
+
+// checkSSLMode reports a socket value that keeps an sslmode some driver
+// fails on (libpq.SocketSSLMode): URI and DSN parameters here; PGSSLMODE
+// in checkPGSSLMode.
+func checkSSLMode(at func(Severity, string, string), service, key, val string) {
+	var out string
+	var err error
+	switch {
+	case libpq.IsURI(val):
+		out, _, err = libpq.SocketSSLURI(val)
+	case libpq.IsDSN(val):
+		out, _, err = libpq.SocketSSLDSN(val)
+	default:
+		return
+	}
+	if err == nil && out != val {
+		at(SevError, "UDS216", service+"/"+key+": over a Unix socket sslmode must be disable: node pg fails on every other sslmode (and on sslcert/sslkey/sslrootcert without sslmode=disable), pgjdbc and sqlx on require and verify-*; TLS does not apply on a socket, whose peer is the local server")
+	}
+}
+
+// checkPGSSLMode reports PGSSLMODE with a mode some driver fails on in a
+// service that reaches PostgreSQL through a libpq socket value.
+func (v *validator) checkPGSSLMode(service string) {
+	socket := false
+	var mode *envVar
+	for _, e := range v.p.serviceEnv(service) {
+		if e.key == "PGSSLMODE" {
+			e := e
+			mode = &e
+		}
+		if _, _, _, s := socketRepair(e.key, e.value); s {
+			socket = true
+		}
+	}
+	if !socket || mode == nil {
+		return
+	}
+	if fails, _ := libpq.SSLModeFailsOnSocket(mode.value); fails {
+		v.addFile(mode.file, mode.line, mode.col, SevError, "UDS216", service, "PGSSLMODE",
+			fmt.Sprintf("%s/PGSSLMODE=%s applies to its socket connections: node pg fails on every sslmode but disable, pgjdbc and sqlx on require and verify-*; write PGSSLMODE=disable (TLS does not apply on a socket)", service, mode.value))
+	}
+}
+
+// serverClientVars are libpq variables that, set on the database service,
+// reach the psql of the image's init scripts.
+var serverClientVars = []string{"PGHOST", "PGHOSTADDR"}
+
+// serverEnvProblem returns a message when a database service sets PGHOST or
+// PGHOSTADDR: init scripts (/docker-entrypoint-initdb.d/*.sh) that run
+// psql inherit them, while the first-start server listens on no TCP address
+// and only in its own socket directory (docker-library/postgres#474, #807;
+// the entrypoint clears them for its own psql only, PR #808).
+func serverEnvProblem(db string, key string) string {
+	return fmt.Sprintf("%s sets %s, a client setting: init scripts in /docker-entrypoint-initdb.d that run psql inherit it and fail on first start (the temporary server listens on no TCP address, and on its own socket directory only; docker-library/postgres#474, #807); remove %s from the database service", db, key, key)
+}
