@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -242,9 +243,25 @@ func (r *ComposeRun) docker(ctx context.Context, argv ...string) ([]byte, error)
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
+		if composeMissing(stderr.Bytes()) {
+			return out, ErrNoCompose
+		}
 		return out, fmt.Errorf("docker compose run %s: %w: %s", argv[0], err, tail(stderr.Bytes(), 5))
 	}
 	return out, nil
+}
+
+// ErrNoCompose says the docker CLI has no compose plugin.
+var ErrNoCompose = errors.New("docker compose is not installed: the docker CLI has no compose plugin (Debian/Ubuntu: apt-get install docker-compose-plugin; https://docs.docker.com/compose/install/)")
+
+// composeMissing recognises the docker CLI's answer to `docker compose -f
+// ...` without the compose plugin: it reads -f as its own flag ("unknown
+// shorthand flag: 'f' in -f"), or names the command ("docker: 'compose' is
+// not a docker command."). Seen in docker/for-linux#1330,
+// docker/for-mac#6876 and hyperledger-cello/cello#473.
+func composeMissing(stderr []byte) bool {
+	return bytes.Contains(stderr, []byte("unknown shorthand flag: 'f' in -f")) ||
+		bytes.Contains(stderr, []byte("'compose' is not a docker command"))
 }
 
 // conn returns libpq connection options for t: the service name over TCP,
@@ -284,6 +301,9 @@ func runCompose(ctx context.Context, r *ComposeRun, cfg Config) (*Report, error)
 		return nil, err
 	}
 	if _, err := r.docker(ctx, append([]string{"pg_isready", "-t", "60"}, r.conn(Socket)...)...); err != nil {
+		if errors.Is(err, ErrNoCompose) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("the socket %s/.s.PGSQL.%d does not answer: %w", r.Target.SocketDir, r.Target.Port, err)
 	}
 	var setup time.Duration

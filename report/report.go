@@ -1,17 +1,14 @@
-// Package report renders a migration plan (rewrite.Result) as text for a
-// reviewer, as versioned JSON for tools, or as SARIF 2.1.0 for code-scanning
-// uploads. Passwords are already masked in the Result; nothing here reads
-// the files again.
+// Package report is the one findings model of migrate, plan, validate and
+// revert: a Plan (docs/plan.schema.json) built from a rewrite.Result, from
+// validate's findings or from an input error, rendered as text for a
+// reviewer, versioned JSON for tools, SARIF 2.1.0 for code-scanning uploads
+// or gcc-style lines for editors and CI problem matchers. Passwords are
+// already masked in the Result; nothing here reads the files again.
 package report
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
-	"sort"
-	"strings"
-
-	"github.com/owenrumney/go-sarif/v2/sarif"
 
 	"github.com/uds-migrate/uds-migrate/rewrite"
 )
@@ -22,7 +19,10 @@ const SchemaVersion = "uds-migrate.plan/v1"
 
 // Plan is the JSON document. Field names are part of the versioned schema.
 type Plan struct {
-	Schema      string     `json:"schema"`
+	Schema string `json:"schema"`
+	// Command is the command that wrote the document: migrate, plan,
+	// validate or revert (validate fills only findings).
+	Command     string     `json:"command,omitempty"`
 	Files       []File     `json:"files"`
 	Databases   []Database `json:"databases"`
 	Changes     []Change   `json:"changes"`
@@ -84,9 +84,38 @@ type Finding struct {
 var manualCodes = map[string]bool{"UDS101": true, "UDS102": true, "UDS104": true, "UDS106": true, "UDS110": true, "UDS111": true,
 	"UDS120": true, "UDS121": true, "UDS122": true, "UDS303": true, "UDS304": true, "UDS308": true, "UDS309": true}
 
-// FromResult builds the JSON document.
-func FromResult(r *rewrite.Result) Plan {
-	p := Plan{Schema: SchemaVersion, Files: []File{}, Databases: []Database{}, Changes: []Change{}, Findings: []Finding{}, ManualSteps: []string{}, Nothing: r.NothingReason}
+// InputErrorCode is the code of a finding that stands for an input the
+// tool could not read or load (exit status 2): in a SARIF log or a JSON
+// plan it carries the error's position, so an upload is never empty.
+const InputErrorCode = "UDS001"
+
+func empty(command string) Plan {
+	return Plan{Schema: SchemaVersion, Command: command, Files: []File{}, Databases: []Database{}, Changes: []Change{}, Findings: []Finding{}, ManualSteps: []string{}}
+}
+
+// FromFindings builds the document of a command that only finds (validate).
+func FromFindings(command string, fs []rewrite.Finding) Plan {
+	return FromResult(command, &rewrite.Result{Findings: fs})
+}
+
+// FromError builds the document for an input error: one ERROR finding
+// with code InputErrorCode at the error's position (a *rewrite.PosError),
+// or without a file when the error names none.
+func FromError(command string, err error) Plan {
+	p := empty(command)
+	f := Finding{Severity: string(rewrite.SevError), Code: InputErrorCode, Message: err.Error()}
+	var pe *rewrite.PosError
+	if errors.As(err, &pe) {
+		f.File, f.Line, f.Column, f.Message = pe.File, pe.Line, pe.Col, pe.Msg
+	}
+	p.Findings = append(p.Findings, f)
+	return p
+}
+
+// FromResult builds the document of a migration or revert.
+func FromResult(command string, r *rewrite.Result) Plan {
+	p := empty(command)
+	p.Nothing = r.NothingReason
 	for _, f := range r.Files {
 		p.Files = append(p.Files, File{Path: f.Path, Changed: f.Changed})
 	}
@@ -105,103 +134,6 @@ func FromResult(r *rewrite.Result) Plan {
 		}
 	}
 	return p
-}
-
-// JSON writes the plan as indented JSON.
-func JSON(w io.Writer, r *rewrite.Result) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(FromResult(r))
-}
-
-// Text writes the plan for a reviewer.
-func Text(w io.Writer, r *rewrite.Result) error {
-	p := FromResult(r)
-	var b strings.Builder
-	if p.Nothing != "" {
-		fmt.Fprintf(&b, "nothing to migrate: %s\n", p.Nothing)
-	}
-	if len(p.Databases) > 0 {
-		b.WriteString("databases:\n")
-		for _, d := range p.Databases {
-			fmt.Fprintf(&b, "  %s (%s image): socket directory %s, port %d, socket volume %s; reached as %s\n",
-				d.Service, d.Family, d.SocketDir, d.Port, d.Volume, strings.Join(d.Names, ", "))
-		}
-	}
-	if len(p.Changes) > 0 {
-		b.WriteString("changes:\n")
-		for _, c := range p.Changes {
-			pos := c.File
-			if c.Line > 0 {
-				pos = fmt.Sprintf("%s:%d:%d", c.File, c.Line, c.Column)
-			}
-			switch c.Kind {
-			case "value", "repair":
-				fmt.Fprintf(&b, "  %s %s %s (%s): %s\n    - %s\n    + %s\n", pos, c.Service, c.Key, c.Dialect, c.Reason, c.Before, c.After)
-				if e := c.Evidence; e != nil {
-					fmt.Fprintf(&b, "    because (%s) %s:%d: %s; driver %s\n", e.Source, e.File, e.Line, e.Reason, e.Driver)
-				}
-			case "mount":
-				fmt.Fprintf(&b, "  %s %s: mount %s (%s)\n", pos, c.Service, c.After, c.Reason)
-			case "volume":
-				fmt.Fprintf(&b, "  %s: declare volume %s (%s)\n", pos, c.After, c.Reason)
-			}
-		}
-	}
-	if len(p.Findings) > 0 {
-		b.WriteString("findings:\n")
-		for _, f := range p.Findings {
-			fmt.Fprintf(&b, "  %s:%d:%d: %s %s: %s\n", f.File, f.Line, f.Column, f.Severity, f.Code, f.Message)
-		}
-	}
-	if len(p.ManualSteps) > 0 {
-		b.WriteString("manual steps:\n")
-		for i, s := range p.ManualSteps {
-			fmt.Fprintf(&b, "  %d. %s\n", i+1, s)
-		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// SARIF writes the findings as a SARIF 2.1.0 log (OASIS SARIF v2.1.0, §3)
-// with one rule per finding code, built with github.com/owenrumney/go-sarif.
-func SARIF(w io.Writer, r *rewrite.Result, version string) error {
-	rep, err := sarif.New(sarif.Version210)
-	if err != nil {
-		return err
-	}
-	run := sarif.NewRunWithInformationURI("uds-migrate", "https://github.com/uds-migrate/uds-migrate")
-	run.Tool.Driver.Version = &version
-	var codes []string
-	for _, f := range r.Findings {
-		codes = append(codes, f.Code)
-	}
-	sort.Strings(codes)
-	for i, c := range codes {
-		if i == 0 || codes[i-1] != c {
-			run.AddRule(c).WithDescription(rewrite.CodeTitle(c))
-		}
-	}
-	for _, f := range r.Findings {
-		level := "warning"
-		switch f.Severity {
-		case rewrite.SevError:
-			level = "error"
-		case rewrite.SevInfo:
-			level = "note"
-		}
-		run.AddDistinctArtifact(f.File)
-		loc := sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewSimpleArtifactLocation(f.File))
-		if f.Line > 0 {
-			loc = loc.WithRegion(sarif.NewRegion().WithStartLine(f.Line).WithStartColumn(f.Col))
-		}
-		run.CreateResultForRule(f.Code).WithLevel(level).WithMessage(sarif.NewTextMessage(f.Message)).
-			AddLocation(sarif.NewLocationWithPhysicalLocation(loc))
-	}
-	rep.AddRun(run)
-	return rep.PrettyWrite(w)
 }
 
 func evidenceOf(e *rewrite.Evidence) *Evidence {

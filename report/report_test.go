@@ -3,8 +3,11 @@ package report
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -96,13 +99,14 @@ func TestFormatsValidateAndHideSecrets(t *testing.T) {
 	sarifSchema := compile(t, "testdata/sarif-2.1.0-subset.schema.json")
 	for name, res := range results {
 		var js, sa, tx bytes.Buffer
-		if err := JSON(&js, res); err != nil {
+		p := FromResult("plan", res)
+		if err := JSON(&js, p); err != nil {
 			t.Fatal(err)
 		}
-		if err := SARIF(&sa, res, "test"); err != nil {
+		if err := SARIF(&sa, p, "test"); err != nil {
 			t.Fatal(err)
 		}
-		if err := Text(&tx, res); err != nil {
+		if err := Text(&tx, p); err != nil {
 			t.Fatal(err)
 		}
 		for _, c := range []struct {
@@ -137,5 +141,108 @@ func TestSchemaRejectsBadPlan(t *testing.T) {
 	doc, _ := jsonschema.UnmarshalJSON(strings.NewReader(`{"schema":"uds-migrate.plan/v2","files":[],"databases":[],"changes":[],"findings":[],"manualSteps":[]}`))
 	if s.Validate(doc) == nil {
 		t.Fatal("a plan with the wrong schema version validated")
+	}
+}
+
+// TestEveryCommandShape validates the documents of validate (findings
+// only) and of an input error against both schemas, and checks that an
+// error is a SARIF result of level error at its position, so an upload of
+// a broken input is never empty.
+func TestEveryCommandShape(t *testing.T) {
+	planSchema := compile(t, "../docs/plan.schema.json")
+	sarifSchema := compile(t, "testdata/sarif-2.1.0-subset.schema.json")
+	docs := map[string]Plan{
+		"validate": FromFindings("validate", []rewrite.Finding{{File: "c.yml", Line: 7, Col: 17, Severity: rewrite.SevError, Code: "UDS201", Service: "app", Key: "JDBC_URL", Message: "single $"}}),
+		"poserror": FromError("plan", &rewrite.PosError{File: "c.yml", Line: 3, Col: 5, Msg: "invalid YAML: mapping values are not allowed in this context"}),
+		"error":    FromError("validate", errors.New("no compose file given")),
+	}
+	for name, p := range docs {
+		var js, sa bytes.Buffer
+		if err := JSON(&js, p); err != nil {
+			t.Fatal(err)
+		}
+		if err := SARIF(&sa, p, "test"); err != nil {
+			t.Fatal(err)
+		}
+		for what, c := range map[string]struct {
+			s *jsonschema.Schema
+			b *bytes.Buffer
+		}{"json": {planSchema, &js}, "sarif": {sarifSchema, &sa}} {
+			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(c.b.Bytes()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.s.Validate(doc); err != nil {
+				t.Errorf("%s %s does not validate: %v\n%s", name, what, err, c.b)
+			}
+		}
+		if !strings.Contains(sa.String(), `"level": "error"`) {
+			t.Errorf("%s: no SARIF result of level error:\n%s", name, sa.String())
+		}
+	}
+	var sa bytes.Buffer
+	SARIF(&sa, docs["poserror"], "test")
+	if !strings.Contains(sa.String(), `"startLine": 3`) || !strings.Contains(sa.String(), `"ruleId": "UDS001"`) {
+		t.Errorf("input error lost its position or code:\n%s", sa.String())
+	}
+}
+
+// TestGCC pins the line shape problem matchers read.
+func TestGCC(t *testing.T) {
+	var b bytes.Buffer
+	GCC(&b, FromFindings("validate", []rewrite.Finding{
+		{File: "c.yml", Line: 7, Col: 17, Severity: rewrite.SevWarning, Code: "UDS120", Message: "m1"},
+		{File: "c.yml", Severity: rewrite.SevError, Code: "UDS205", Message: "m2"},
+		{File: "c.yml", Line: 2, Col: 1, Severity: rewrite.SevInfo, Code: "UDS109", Message: "m3"},
+	}))
+	want := "c.yml:7:17: warning: m1 [UDS120]\nc.yml: error: m2 [UDS205]\nc.yml:2:1: note: m3 [UDS109]\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// TestSARIFRulesDocumented: every rule carries the docs section and a link
+// to it.
+func TestSARIFRulesDocumented(t *testing.T) {
+	var b bytes.Buffer
+	SARIF(&b, FromFindings("validate", []rewrite.Finding{{File: "c.yml", Line: 1, Col: 1, Severity: rewrite.SevWarning, Code: "UDS120", Message: "m"}}), "test")
+	for _, want := range []string{`"fullDescription"`, `"helpUri": "https://github.com/uds-migrate/uds-migrate/blob/main/docs/findings.md#uds120"`, `Cause: `} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("SARIF rule lacks %s:\n%s", want, b.String())
+		}
+	}
+}
+
+// TestProblemMatcher: docs/problem-matcher.json (GitHub Actions, README's CI
+// example) reads the gcc lines: file, line, column, severity, message and
+// code. Its regexp is plain enough for both JavaScript and RE2.
+func TestProblemMatcher(t *testing.T) {
+	data, err := os.ReadFile("../docs/problem-matcher.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		ProblemMatcher []struct {
+			Pattern []struct {
+				Regexp                                      string
+				File, Line, Column, Severity, Message, Code int
+			}
+		}
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	p := m.ProblemMatcher[0].Pattern[0]
+	re := regexp.MustCompile(p.Regexp)
+	var b bytes.Buffer
+	GCC(&b, FromFindings("validate", []rewrite.Finding{{File: "dir/compose.yml", Line: 7, Col: 17, Severity: rewrite.SevError, Code: "UDS201", Message: "$FactoryArg is written with one $: write $$FactoryArg [sic]"}}))
+	g := re.FindStringSubmatch(strings.TrimSuffix(b.String(), "\n"))
+	if g == nil {
+		t.Fatalf("matcher does not match %q", b.String())
+	}
+	got := []string{g[p.File], g[p.Line], g[p.Column], g[p.Severity], g[p.Message], g[p.Code]}
+	want := []string{"dir/compose.yml", "7", "17", "error", "$FactoryArg is written with one $: write $$FactoryArg [sic]", "UDS201"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("matched %q, want %q", got, want)
 	}
 }

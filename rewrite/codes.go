@@ -1,5 +1,7 @@
 package rewrite
 
+import "sort"
+
 // codeTitles is the catalogue of finding codes; README documents each with
 // cause and fix. Codes are stable: never reuse one for another meaning.
 var codeTitles = map[string]string{
@@ -69,4 +71,15 @@ func CodeTitle(code string) string {
 		return t
 	}
 	return code
+}
+
+// Codes lists every finding code, sorted (for the documentation check and
+// `uds-migrate explain`).
+func Codes() []string {
+	out := make([]string, 0, len(codeTitles))
+	for c := range codeTitles {
+		out = append(out, c)
+	}
+	sort.Strings(out)
+	return out
 }

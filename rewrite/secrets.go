@@ -27,11 +27,11 @@ var (
 // ("pw") would mask ordinary words; the structural redactors cover it.
 const minSecret = 4
 
-// secretsIn lists the passwords written in text.
-func secretsIn(text string, into map[string]bool) {
+// secretsIn counts the passwords written in text.
+func secretsIn(text string, into map[string]int) {
 	for _, re := range []*regexp.Regexp{secretKeyRE, secretUserinfoRE} {
 		for _, m := range re.FindAllStringSubmatch(text, -1) {
-			into[m[1]] = true
+			into[m[1]]++
 		}
 	}
 }
@@ -40,14 +40,17 @@ func secretsIn(text string, into map[string]bool) {
 // written, in the values compose computes (env files, interpolation), and
 // the whole values of password variables.
 func (p *project) secrets() []string {
-	set := map[string]bool{}
+	var text strings.Builder
+	set := map[string]int{}
 	for _, src := range append(append([]*Source{}, p.sources...), p.extSources...) {
 		secretsIn(string(src.Data), set)
+		text.Write(src.Data)
 	}
+	extra := map[string]int{}
 	addVar := func(k, v string) {
-		secretsIn(v, set)
+		secretsIn(v, extra)
 		if secretVarRE.MatchString(k) {
-			set[v] = true
+			extra[v]++
 		}
 	}
 	for k, v := range p.env {
@@ -69,23 +72,35 @@ func (p *project) secrets() []string {
 			delete(set, name)
 		}
 	}
-	return secretList(set)
+	for s := range extra {
+		if _, ok := set[s]; !ok {
+			set[s] = 0
+		}
+	}
+	return secretList(set, text.String())
 }
 
 // inputSecrets lists the passwords written in the input files (for errors
 // raised before a project is loaded).
 func inputSecrets(inputs []Input) []string {
-	set := map[string]bool{}
+	var text strings.Builder
+	set := map[string]int{}
 	for _, in := range inputs {
 		secretsIn(string(in.Data), set)
+		text.Write(in.Data)
 	}
-	return secretList(set)
+	return secretList(set, text.String())
 }
 
-func secretList(set map[string]bool) []string {
+// secretList keeps the secrets worth masking by text: long enough, and not
+// also written in text where they are not a password (a password
+// "superset" for the service and user superset) — masking those would
+// mask the names, which the file shows anyway. count is how often each was
+// found as a password in text.
+func secretList(count map[string]int, text string) []string {
 	var out []string
-	for s := range set {
-		if len(s) >= minSecret && !strings.Contains(s, "*") {
+	for s, n := range count {
+		if len(s) >= minSecret && !strings.Contains(s, "*") && strings.Count(text, s) <= n && !toolWord(s) {
 			out = append(out, s)
 		}
 	}
@@ -151,3 +166,21 @@ func scrubErr(err error, secrets []string) error {
 	}
 	return &scrubbedError{err: err, msg: msg}
 }
+
+// toolWords are words the tool's own messages use: a password equal to one
+// ("password", "postgres") is not masked by text, or every message would
+// lose that word while the reader learns nothing from it.
+var toolWords = func() map[string]bool {
+	words := map[string]bool{}
+	for _, w := range strings.Fields("password postgres postgresql socket database localhost disable require prefer secret") {
+		words[w] = true
+	}
+	for _, t := range codeTitles {
+		for _, w := range strings.FieldsFunc(t, func(r rune) bool { return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') }) {
+			words[strings.ToLower(w)] = true
+		}
+	}
+	return words
+}()
+
+func toolWord(s string) bool { return toolWords[strings.ToLower(s)] }

@@ -114,8 +114,14 @@ func isEmptyDoc(doc *yaml.Node) bool {
 // indentation is what yaml.v3 tripped over (it reports only the line).
 func (s *Source) syntaxError(err error) error {
 	pe, ok := yamlError(s.Path, err).(*PosError)
-	if !ok || pe.Line == 0 {
+	if !ok {
 		return yamlError(s.Path, err)
+	}
+	if line, col := syntaxPos(s.Data); line > 0 {
+		pe.Line, pe.Col = line, col
+	}
+	if pe.Line == 0 {
+		return pe
 	}
 	l := s.line(pe.Line)
 	indent := l[:len(l)-len(strings.TrimLeft(l, " \t"))]

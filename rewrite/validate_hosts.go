@@ -35,7 +35,9 @@ func relativeHost(key, val string) string {
 		if h, ok := d.Get("host"); ok && looksRelative(h) {
 			return h
 		}
-	case isHostVar(key) && looksRelative(val):
+	case key == "PGHOST" && looksRelative(val):
+		return val
+	case isHostVar(key) && looksRelative(val) && socketLike(val):
 		return val
 	default:
 		if h, ok := npgsqlHost(strings.TrimPrefix(val, "pgsql:")); ok && looksRelative(h) {
@@ -43,6 +45,12 @@ func relativeHost(key, val string) string {
 		}
 	}
 	return ""
+}
+
+// socketLike tells a relative socket directory in an application host
+// variable from other values with a slash (a CIDR range in *_ADDRESS).
+func socketLike(h string) bool {
+	return strings.HasPrefix(h, "./") || strings.HasPrefix(h, "../") || strings.Contains(strings.ToLower(h), "postgres") || strings.Contains(h, "run/")
 }
 
 // checkHostShape reports host values that look like a socket directory but

@@ -69,6 +69,14 @@ if ! command -v go >/dev/null; then
 	exit 1
 fi
 
+echo "== go mod tidy -diff"
+# go.mod must list direct requirements as direct (not // indirect) and
+# nothing unused; -diff prints what tidy would change and exits 1.
+if ! go mod tidy -diff; then
+	echo "test.sh: go.mod/go.sum are not tidy: run go mod tidy and commit the result" >&2
+	exit 1
+fi
+
 echo "== gofmt"
 mapfile -t gofiles < <(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.git/*')
 unformatted=""

@@ -48,7 +48,7 @@ the database service's image, mounting the socket volume:
   docker compose -f FILE -f OVERRIDE --profile uds-bench run --rm -T uds-bench pgbench ...
 pgbench counts whole seconds, so --duration and --warmup round up there.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "workload", Aliases: []string{"w"}, Value: "lookup-small", Usage: "lookup-small, lookup-large, heavy, or a pgbench script FILE.sql"},
+			&cli.StringFlag{Name: "workload", Aliases: []string{"b"}, Value: "lookup-small", Usage: "lookup-small, lookup-large, heavy, or a pgbench script FILE.sql (-b as pgbench -b; -w is the top level's --write)"},
 			&cli.Int64Flag{Name: "rows", Value: bench.DefaultRows, Usage: "rows in the lookup-large/heavy table (:rows in scripts)"},
 			&cli.IntFlag{Name: "rounds", Value: defaultRounds, Usage: "interleaved TCP+socket rounds that count (at least 2)"},
 			&cli.DurationFlag{Name: "duration", Value: defaultDuration, Usage: "length of each run, per transport and round"},
@@ -67,7 +67,8 @@ pgbench counts whole seconds, so --duration and --warmup round up there.`,
 		Action: func(c *cli.Context) error { return benchAction(c, stdout, stderr) },
 		// `bench` alone stays the database benchmark; `bench http` is
 		// the reverse-proxy one (bench_http.go).
-		Subcommands: []*cli.Command{benchHTTPCommand(stdout, stderr)},
+		Subcommands:  []*cli.Command{benchHTTPCommand(stdout, stderr)},
+		OnUsageError: onUsageError("uds-migrate bench"),
 	}
 }
 

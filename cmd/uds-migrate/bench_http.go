@@ -63,9 +63,7 @@ them); any other answer stops the run.`,
 		Action: func(c *cli.Context) error { return benchHTTPAction(c, stdout, stderr) },
 		// A subcommand does not inherit the app's OnUsageError: without
 		// this, urfave/cli prints the whole help to stdout.
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return &codeError{exitError, fmt.Errorf("%w (see uds-migrate bench http --help)", err)}
-		},
+		OnUsageError: onUsageError("uds-migrate bench http"),
 	}
 }
 

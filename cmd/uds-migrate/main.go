@@ -25,11 +25,13 @@ func main() {
 	os.Exit(run(os.Args, os.Stdout, os.Stderr))
 }
 
-// exitError carries an exit code through urfave/cli.
+// codeError carries an exit code through urfave/cli.
 type codeError struct {
 	code int
 	err  error // nil: the message was already printed
 }
+
+func (e *codeError) Unwrap() error { return e.err }
 
 func (e *codeError) Error() string {
 	if e.err == nil {
@@ -40,11 +42,14 @@ func (e *codeError) Error() string {
 
 // run is main without os.Exit, for tests.
 func run(args []string, stdout, stderr io.Writer) int {
-	// compose-go logs warnings of its own (unset variables): our findings
-	// say what matters, with positions.
+	// logrus is imported for this line only: compose-go logs warnings of
+	// its own through logrus's global logger, unpositioned, on stderr
+	// (v2.16.2 template/template.go: "The %q variable is not set";
+	// transform/external.go: external.name is deprecated). Our findings
+	// say what matters, with positions, so compose-go's log is silenced.
 	logrus.SetOutput(io.Discard)
 	app := newApp(stdout, stderr)
-	err := app.Run(args)
+	err := app.Run(interspersed(app, args))
 	if err == nil {
 		return exitOK
 	}
@@ -62,6 +67,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 func newApp(stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:      "uds-migrate",
+		Version:   version(),
 		Usage:     "move compose services from TCP to a shared Unix socket for PostgreSQL",
 		UsageText: "uds-migrate [flags] [FILE...]\nuds-migrate command [flags] [FILE...]",
 		Description: `Reads a compose file, finds the PostgreSQL services and the services that
@@ -77,16 +83,16 @@ Examples:
 
 Exit status: 0 done (or nothing to do), 1 changes pending (--check, --diff),
 2 error.`,
-		Flags:           migrateFlags(),
-		Commands:        commands(stdout, stderr),
-		Action:          func(c *cli.Context) error { return migrateAction(c, stdout, stderr) },
-		Writer:          stdout,
-		ErrWriter:       stderr,
-		HideHelpCommand: true,
-		ExitErrHandler:  func(*cli.Context, error) {},
-		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return &codeError{exitError, fmt.Errorf("%w (see uds-migrate --help)", err)}
-		},
+		Flags:    migrateFlags(),
+		Commands: commands(stdout, stderr),
+		Action: reporting("migrate", stderr, stderr, func(c *cli.Context) error {
+			return migrateAction(c, stdout, stderr)
+		}),
+		Writer:               stdout,
+		ErrWriter:            stderr,
+		EnableBashCompletion: true,
+		ExitErrHandler:       func(*cli.Context, error) {},
+		OnUsageError:         onUsageError("uds-migrate"),
 	}
 }
 
@@ -97,5 +103,8 @@ func commands(stdout, stderr io.Writer) []*cli.Command {
 		revertCommand(stdout, stderr),
 		validateCommand(stdout, stderr),
 		benchCommand(stdout, stderr),
+		explainCommand(stdout),
+		completionCommand(stdout),
+		manCommand(stdout),
 	}
 }

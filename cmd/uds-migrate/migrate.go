@@ -2,22 +2,27 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/rogpeppe/go-internal/diff"
 	"github.com/urfave/cli/v2"
 
 	"github.com/uds-migrate/uds-migrate/internal/atomicfile"
+	"github.com/uds-migrate/uds-migrate/report"
 	"github.com/uds-migrate/uds-migrate/rewrite"
 )
 
 func migrateFlags() []cli.Flag {
-	return append(append(projectFlags(), outputFlags()...), smokeFlags()...)
+	flags := append(projectFlags(), outputFlags()...)
+	flags = append(flags, findingFlags("findings on stderr as text, json, sarif or gcc (file:line:col: warning: message [CODE])")...)
+	return append(flags, smokeFlags()...)
 }
 
 // outputFlags choose how a result is delivered.
@@ -29,23 +34,37 @@ func outputFlags() []cli.Flag {
 	)
 }
 
-// projectFlags are the flags every command that reads a project takes.
+// projectFlags are the flags of the commands that plan a migration
+// (migrate, plan): how to load the project, and the migration's options.
 func projectFlags() []cli.Flag {
+	return append(loadFlags(), migrationFlags()...)
+}
+
+// loadFlags say which project to read and which services are databases:
+// every command that reads a project takes them (validate and revert only
+// these).
+func loadFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringSliceFlag{Name: "file", Aliases: []string{"f"}, Usage: "compose file (repeatable; default: COMPOSE_FILE, then compose.yaml, compose.yml, docker-compose.yaml, docker-compose.yml)"},
 		&cli.StringFlag{Name: "project-directory", Usage: "compose's project directory (default: the first file's directory)"},
 		&cli.StringSliceFlag{Name: "env-file", Usage: "compose's interpolation env file (repeatable; default PROJECT_DIR/.env)"},
 		&cli.StringSliceFlag{Name: "profile", Usage: "only services of these profiles (repeatable; default COMPOSE_PROFILES, else every service)"},
 		&cli.StringSliceFlag{Name: "db", Usage: "treat SERVICE as a PostgreSQL server (repeatable; official, PostGIS, TimescaleDB and Bitnami images are found without it)"},
+		&cli.StringFlag{Name: "socket-dir", Usage: "socket directory inside the database container, for images the tool does not know"},
+	}
+}
+
+// migrationFlags shape the migration itself.
+func migrationFlags() []cli.Flag {
+	return []cli.Flag{
 		&cli.StringFlag{Name: "volume", Usage: "name of the socket volume (default <db-service>-socket)"},
 		&cli.StringFlag{Name: "mount-path", Value: "/var/run/postgresql", Usage: "where client services mount the socket volume (read-only)"},
-		&cli.StringFlag{Name: "socket-dir", Usage: "socket directory inside the database container, for images the tool does not know"},
 		&cli.StringFlag{Name: "bind-mount", Usage: "use this host folder as the socket directory instead of a named volume (warned: root-owned, not on macOS Docker Desktop)"},
-		&cli.StringFlag{Name: "auth-local", Usage: "add POSTGRES_INITDB_ARGS=--auth-local=METHOD (scram-sha-256, md5) so socket logins need a password (new data directories only)"},
+		&cli.StringFlag{Name: "auth-local", Usage: "add POSTGRES_INITDB_ARGS=--auth-local=`METHOD` (scram-sha-256 or md5) so socket logins need a password (new data directories only)"},
 		&cli.StringFlag{Name: "jdbc-factory", Value: "factoryarg", Usage: "junixsocket factory for JDBC URLs: factoryarg (socketFactoryArg=FILE), uri (file:// host) or sysprop (JAVA_TOOL_OPTIONS)"},
 		&cli.StringSliceFlag{Name: "only", Usage: "migrate only these client services (repeatable)"},
 		&cli.StringSliceFlag{Name: "exclude", Usage: "leave these client services on TCP (repeatable)"},
-		&cli.BoolFlag{Name: "drop-tcp", Usage: "app servers behind nginx listen on the socket instead of their TCP port (default: both)"},
+		&cli.BoolFlag{Name: "drop-tcp", Usage: "app servers behind nginx listen on the socket only (without it: on the socket and on their TCP port)"},
 	}
 }
 
@@ -83,7 +102,9 @@ func options(c *cli.Context) rewrite.Options {
 	o := rewrite.DefaultOptions()
 	o.DBs = c.StringSlice("db")
 	o.Volume = c.String("volume")
-	o.MountPath = c.String("mount-path")
+	if m := c.String("mount-path"); m != "" { // validate and revert have no such flag
+		o.MountPath = m
+	}
 	o.SocketDir = c.String("socket-dir")
 	o.BindMount = c.String("bind-mount")
 	o.AuthLocal = c.String("auth-local")
@@ -102,12 +123,17 @@ func options(c *cli.Context) rewrite.Options {
 }
 
 func migrateAction(c *cli.Context, stdout, stderr io.Writer) error {
+	if err := unknownCommand(c); err != nil {
+		return &codeError{exitError, err}
+	}
 	projects, err := readProjects(c, true)
 	if err != nil {
 		return err
 	}
-	if m := c.String("auth-local"); m != "" && m != "scram-sha-256" && m != "md5" && m != "password" {
-		return &codeError{exitError, fmt.Errorf("--auth-local %q: want scram-sha-256, md5 or password", m)}
+	if m := c.String("auth-local"); m != "" && m != "scram-sha-256" && m != "md5" {
+		// password (cleartext) is left out on purpose: scram-sha-256 is
+		// the method to choose, md5 the one older clients may still need.
+		return &codeError{exitError, fmt.Errorf("--auth-local %q: want scram-sha-256 or md5", m)}
 	}
 	if len(projects) > 1 && c.Bool("smoke") {
 		return usageErr("--smoke proves one project: run it once per FILE")
@@ -115,6 +141,10 @@ func migrateAction(c *cli.Context, stdout, stderr io.Writer) error {
 	results, err := migrateProjects(c, projects, stderr)
 	if err != nil {
 		return err
+	}
+	for i, res := range results {
+		res.Findings = keepFindings(c, res.Findings)
+		explainSelection(projects[i], options(c), res)
 	}
 	if len(results) > 1 {
 		return emitProjects(c, results, "migrate", stdout, stderr)
@@ -125,12 +155,24 @@ func migrateAction(c *cli.Context, stdout, stderr io.Writer) error {
 // emit prints findings and delivers a result the way the flags ask: the
 // new content on stdout, a diff, a --check list, or files written in place.
 func emit(c *cli.Context, res *rewrite.Result, verb string, stdout, stderr io.Writer) error {
-	write, showDiff, check := c.Bool("write"), c.Bool("diff"), c.Bool("check")
-	for _, f := range res.Findings {
-		fmt.Fprintln(stderr, f.String())
+	if err := emitFindings(c, res, verb, stderr); err != nil {
+		return err
 	}
-	if res.NothingReason != "" {
+	return deliver(c, res, verb, stdout, stderr)
+}
+
+// revertScope follows "nothing to revert": the nginx → app server
+// migration has no inverse.
+const revertScope = "uds-migrate: revert covers PostgreSQL only: the nginx → app server migration is not reverted (undo it with git)"
+
+// deliver is emit without the findings.
+func deliver(c *cli.Context, res *rewrite.Result, verb string, stdout, stderr io.Writer) error {
+	write, showDiff, check := c.Bool("write"), c.Bool("diff"), c.Bool("check")
+	if res.NothingReason != "" && !c.Bool("quiet") {
 		fmt.Fprintf(stderr, "uds-migrate: nothing to %s: %s\n", verb, res.NothingReason)
+		if verb == "revert" {
+			fmt.Fprintln(stderr, revertScope)
+		}
 	}
 	switch {
 	case check:
@@ -146,8 +188,10 @@ func emit(c *cli.Context, res *rewrite.Result, verb string, stdout, stderr io.Wr
 	case showDiff:
 		for _, f := range res.Files {
 			if f.Changed {
-				// git apply takes a/ and b/ paths relative to where it runs.
-				name := strings.TrimPrefix(filepath.ToSlash(filepath.Clean(f.Path)), "/")
+				name, outside := diffName(f.Path)
+				if outside && !c.Bool("quiet") {
+					fmt.Fprintf(stderr, "uds-migrate: %s is outside the working directory: the diff names it from / (apply it with: git apply --directory=/ --unsafe-paths -p1, or run -d from a directory that holds it)\n", f.Path)
+				}
 				stdout.Write(diff.Diff("a/"+name, f.Before, "b/"+name, f.After))
 			}
 		}
@@ -166,6 +210,9 @@ func emit(c *cli.Context, res *rewrite.Result, verb string, stdout, stderr io.Wr
 			return &codeError{exitError, fmt.Errorf("nothing written: %w", err)}
 		}
 		for _, f := range out {
+			if c.Bool("quiet") {
+				break
+			}
 			fmt.Fprintf(stderr, "uds-migrate: wrote %s\n", f.Path)
 		}
 		return nil
@@ -189,6 +236,52 @@ func emit(c *cli.Context, res *rewrite.Result, verb string, stdout, stderr io.Wr
 	}
 	_, err := stdout.Write(res.Files[0].After)
 	return err
+}
+
+// explainSelection rewrites the reason of an empty migration when
+// --only/--exclude is what left nothing: rewrite's reason ("no service
+// connects over TCP") is then false. It migrates again without the
+// selection to name the clients it left out.
+func explainSelection(inputs []rewrite.Input, opts rewrite.Options, res *rewrite.Result) {
+	if res.NothingReason == "" || (len(opts.Only) == 0 && len(opts.Exclude) == 0) {
+		return
+	}
+	opts.Only, opts.Exclude = nil, nil
+	all, err := rewrite.Migrate(context.Background(), inputs, opts)
+	if err != nil || !all.Changed() {
+		return
+	}
+	var left []string
+	for _, ch := range all.Changes {
+		if ch.Kind == "value" && ch.Service != "" && !slices.Contains(left, ch.Service) {
+			left = append(left, ch.Service)
+		}
+	}
+	res.NothingReason = fmt.Sprintf("the selection (--only/--exclude) left no client to migrate; without it, %s would be", strings.Join(left, ", "))
+}
+
+// diffName is the path a diff header names a file by: relative to the
+// working directory, which is where git apply resolves a/ and b/ paths.
+// git apply rejects ".." in them, so a file outside the working directory
+// is named by its absolute path without the leading "/" (as git diff
+// --no-index names absolute paths), and outside is true.
+func diffName(p string) (name string, outside bool) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return strings.TrimPrefix(filepath.ToSlash(filepath.Clean(p)), "/"), false
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return filepath.ToSlash(rel), false
+		}
+	}
+	return strings.TrimPrefix(filepath.ToSlash(abs), "/"), true
+}
+
+// emitFindings prints a migration's findings on stderr in the --format
+// asked: text lines, or the whole plan document (json, sarif) or gcc lines.
+func emitFindings(c *cli.Context, res *rewrite.Result, verb string, stderr io.Writer) error {
+	return writeFindings(c, stderr, report.FromResult(verb, res))
 }
 
 func btoi(b bool) int {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 
 	"github.com/urfave/cli/v2"
@@ -11,41 +10,37 @@ import (
 	"github.com/uds-migrate/uds-migrate/rewrite"
 )
 
-// version is set at build time (-ldflags "-X main.version=...").
-var version = "dev"
-
 func planCommand(stdout, stderr io.Writer) *cli.Command {
 	return &cli.Command{
-		Name:      "plan",
-		Usage:     "explain what a migration would change and why, without editing anything",
-		UsageText: "uds-migrate plan [--format text|json|sarif] [-f FILE]... [FILE]",
+		Name:         "plan",
+		OnUsageError: onUsageError("uds-migrate plan"),
+		Usage:        "explain what a migration would change and why, without editing anything",
+		UsageText:    "uds-migrate plan [--format text|json|sarif|gcc] [-f FILE]... [FILE]",
 		Description: `Lists the databases found (service, image family, socket directory, port),
 each change (client values before and after, passwords masked as ****;
 mounts and volumes added, with the reason), the findings and the manual
 steps left. --format json follows docs/plan.schema.json (versioned by its
-"schema" field); --format sarif writes SARIF 2.1.0 for code scanning.`,
-		Flags: append(projectFlags(),
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, json or sarif"}),
-		Action: func(c *cli.Context) error {
+"schema" field); --format sarif writes SARIF 2.1.0 for code scanning;
+--format gcc writes file:line:col: warning: message [CODE] lines. In json,
+sarif and gcc an unreadable input is a finding of code UDS001 at its
+position (exit status still 2).`,
+		Flags: append(projectFlags(), findingFlags("text, json, sarif or gcc")...),
+		Action: reporting("plan", stdout, stderr, func(c *cli.Context) error {
 			inputs, err := readProject(c, false)
 			if err != nil {
 				return err
 			}
 			res, err := rewrite.Migrate(context.Background(), inputs, options(c))
 			if err != nil {
-				return &codeError{exitError, err}
+				return failInput(err)
 			}
-			switch c.String("format") {
-			case "text":
-				err = report.Text(stdout, res)
-			case "json":
-				err = report.JSON(stdout, res)
-			case "sarif":
-				err = report.SARIF(stdout, res, version)
-			default:
-				return &codeError{exitError, fmt.Errorf("--format %q: want text, json or sarif", c.String("format"))}
+			res.Findings = keepFindings(c, res.Findings)
+			explainSelection(inputs, options(c), res)
+			p := report.FromResult("plan", res)
+			if c.String("format") == "text" {
+				return report.Text(stdout, p)
 			}
-			return err
-		},
+			return writeFindings(c, stdout, p)
+		}),
 	}
 }

@@ -46,7 +46,7 @@ func projectFiles(c *cli.Context) ([][]string, error) {
 func readProjects(c *cli.Context, withOutput bool) ([][]rewrite.Input, error) {
 	projects, err := projectFiles(c)
 	if err != nil {
-		return nil, &codeError{exitError, err}
+		return nil, failInput(err)
 	}
 	if withOutput && btoi(c.Bool("write"))+btoi(c.Bool("diff"))+btoi(c.Bool("check")) > 1 {
 		return nil, &codeError{exitError, errors.New("--write, --diff and --check exclude each other")}
@@ -56,9 +56,12 @@ func readProjects(c *cli.Context, withOutput bool) ([][]rewrite.Input, error) {
 	}
 	var out [][]rewrite.Input
 	for _, files := range projects {
-		inputs, err := rewrite.ReadInputs(files)
+		if withOutput && usesStdin(files) && (c.Bool("write") || c.Bool("diff")) {
+			return nil, &codeError{exitError, errors.New("-f -: standard input cannot be written back or diffed; print the result (no -w/-d) or name the file")}
+		}
+		inputs, err := readInputs(files, stdin)
 		if err != nil {
-			return nil, &codeError{exitError, err}
+			return nil, failInput(err)
 		}
 		out = append(out, inputs)
 	}
@@ -83,7 +86,7 @@ func eachProject(projects [][]rewrite.Input, stderr io.Writer, do func([]rewrite
 	case len(failed) == 0:
 		return out, nil
 	case len(projects) == 1:
-		return nil, &codeError{exitError, failed[0]}
+		return nil, failInput(failed[0])
 	}
 	for _, err := range failed {
 		fmt.Fprintln(stderr, "uds-migrate: "+err.Error())
@@ -104,16 +107,20 @@ func emitProjects(c *cli.Context, results []*rewrite.Result, verb string, stdout
 		all.Findings = append(all.Findings, res.Findings...)
 		all.Changes = append(all.Changes, res.Changes...)
 	}
-	for _, f := range all.Findings {
-		fmt.Fprintln(stderr, f.String())
+	if err := emitFindings(c, all, verb, stderr); err != nil {
+		return err
 	}
+	scope := false
 	for _, res := range results {
-		if res.NothingReason != "" {
+		if res.NothingReason != "" && !c.Bool("quiet") {
 			fmt.Fprintf(stderr, "uds-migrate: %s: nothing to %s: %s\n", res.Files[0].Path, verb, res.NothingReason)
+			scope = scope || verb == "revert"
 		}
 	}
-	all.Findings = nil
-	return emit(c, all, verb, stdout, stderr)
+	if scope {
+		fmt.Fprintln(stderr, revertScope)
+	}
+	return deliver(c, all, verb, stdout, stderr)
 }
 
 // migrateProjects migrates every project the command line names.

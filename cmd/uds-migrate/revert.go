@@ -11,15 +11,18 @@ import (
 
 func revertCommand(stdout, stderr io.Writer) *cli.Command {
 	return &cli.Command{
-		Name:      "revert",
-		Usage:     "move socket connections back to TCP (for Kubernetes or separate hosts)",
-		UsageText: "uds-migrate revert [-w|-d|--check] [-f FILE]... | FILE...",
+		Name:         "revert",
+		OnUsageError: onUsageError("uds-migrate revert"),
+		Usage:        "move socket connections back to TCP (for Kubernetes or separate hosts)",
+		UsageText:    "uds-migrate revert [-w|-d|--check] [-f FILE]... | FILE...",
 		Description: `The inverse migration: client values that reach a database through its
 socket volume point at the database service over TCP again, the socket
 mounts are removed, and the volume too when nothing else mounts it. SSL
-settings removed by the migration are not restored.`,
-		Flags: append(projectFlags(), outputFlags()...),
-		Action: func(c *cli.Context) error {
+settings removed by the migration are not restored. Revert covers
+PostgreSQL only: the nginx → app server migration is not reverted (undo it
+with git).`,
+		Flags: append(append(loadFlags(), outputFlags()...), findingFlags("findings on stderr as text, json, sarif or gcc")...),
+		Action: reporting("revert", stderr, stderr, func(c *cli.Context) error {
 			projects, err := readProjects(c, true)
 			if err != nil {
 				return err
@@ -30,7 +33,10 @@ settings removed by the migration are not restored.`,
 			if err != nil {
 				return err
 			}
+			for _, res := range results {
+				res.Findings = keepFindings(c, res.Findings)
+			}
 			return emitProjects(c, results, "revert", stdout, stderr)
-		},
+		}),
 	}
 }

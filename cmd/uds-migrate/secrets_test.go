@@ -118,7 +118,12 @@ func TestNoPasswordInOutput(t *testing.T) {
 				{[]string{"plan", in}, true},
 				{[]string{"plan", "--format", "json", in}, true},
 				{[]string{"plan", "--format", "sarif", in}, true},
+				{[]string{"plan", "--format", "gcc", in}, true},
+				{[]string{"--format", "json", in}, false},
 				{[]string{"validate", in}, true},
+				{[]string{"validate", "--format", "json", in}, true},
+				{[]string{"validate", "--format", "sarif", in}, true},
+				{[]string{"validate", "--format", "gcc", in}, true},
 				{[]string{"revert", in}, false},
 			} {
 				var out, errb bytes.Buffer
@@ -187,6 +192,13 @@ func TestNoPasswordInErrors(t *testing.T) {
 						}
 						if hit := leaks(errb.String()+out.String(), []string{pw}); len(hit) > 0 {
 							t.Errorf("%s: %s with %s: uds-migrate --check %s shows the password:\n%s", g.name, f, b.name, in, trim(errb.String()))
+						}
+						// The same error as a SARIF result (UDS001) on stdout.
+						out.Reset()
+						errb.Reset()
+						run([]string{"uds-migrate", "plan", "--format", "sarif", in}, &out, &errb)
+						if hit := leaks(errb.String()+out.String(), []string{pw}); len(hit) > 0 {
+							t.Errorf("%s: %s with %s: uds-migrate plan --format sarif %s shows the password:\n%s", g.name, f, b.name, in, trim(out.String()))
 						}
 					}
 				}

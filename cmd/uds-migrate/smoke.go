@@ -21,7 +21,7 @@ func smokeFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.BoolFlag{Name: "smoke", Usage: "then connect with every socket value through a throwaway PostgreSQL in the migrated socket layout, and run a short TCP-vs-socket benchmark (compose project when Docker answers); exit 2 when a value cannot connect"},
 		&cli.DurationFlag{Name: "smoke-duration", Value: smoke.DefaultDuration, Usage: "with --smoke: the benchmark's measuring time"},
-		&cli.StringFlag{Name: "smoke-target", Value: smoke.TargetAuto, Usage: "with --smoke: auto (compose when `docker info` succeeds, else embedded), embedded or compose"},
+		&cli.StringFlag{Name: "smoke-target", Value: smoke.TargetAuto, Usage: "with --smoke: auto (compose when docker info succeeds, else embedded), embedded or compose"},
 	}
 }
 

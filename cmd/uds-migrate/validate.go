@@ -7,25 +7,29 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/uds-migrate/uds-migrate/report"
 	"github.com/uds-migrate/uds-migrate/rewrite"
 )
 
 func validateCommand(stdout, stderr io.Writer) *cli.Command {
 	return &cli.Command{
-		Name:      "validate",
-		Usage:     "check a compose project that uses Unix sockets for PostgreSQL",
-		UsageText: "uds-migrate validate [-f FILE]... | FILE...",
+		Name:         "validate",
+		OnUsageError: onUsageError("uds-migrate validate"),
+		Usage:        "check a compose project that uses Unix sockets for PostgreSQL",
+		UsageText:    "uds-migrate validate [--format text|json|sarif|gcc] [-f FILE]... | FILE...",
 		Description: `Static checks of a socket setup, migrated by this tool or by hand: a
 single-$ $FactoryArg, a JDBC host other than localhost, socketFactoryArg
 naming a directory, libpq host naming the socket file, a socket path no
 mounted volume holds, a volume no database mounts at its socket directory,
 a port that does not match the server's, a read-only or bind-mounted socket
 directory, two servers sharing one, sslmode=require with pgjdbc, a socket
-file mounted instead of its directory.
+file mounted instead of its directory. Findings go to stdout in the
+--format asked (the same JSON schema as plan's; json, sarif and gcc carry
+an unreadable input as a finding of code UDS001).
 
 Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable input.`,
-		Flags: append(projectFlags(), smokeFlags()...),
-		Action: func(c *cli.Context) error {
+		Flags: append(append(loadFlags(), findingFlags("text, json, sarif or gcc")...), smokeFlags()...),
+		Action: reporting("validate", stdout, stderr, func(c *cli.Context) error {
 			projects, err := readProjects(c, false)
 			if err != nil {
 				return err
@@ -42,10 +46,13 @@ Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable inp
 			if err != nil {
 				return err
 			}
+			findings = keepFindings(c, findings)
+			if err := writeFindings(c, stdout, report.FromFindings("validate", findings)); err != nil {
+				return err
+			}
 			inputs := projects[0]
 			errs := 0
 			for _, f := range findings {
-				fmt.Fprintln(stdout, f.String())
 				if f.Severity == rewrite.SevError {
 					errs++
 				}
@@ -55,6 +62,6 @@ Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable inp
 				return smokeAfterValidate(c, inputs, &codeError{exitChanges, nil}, stderr)
 			}
 			return smokeAfterValidate(c, inputs, nil, stderr)
-		},
+		}),
 	}
 }

@@ -2,6 +2,16 @@
 // content goes to a temporary file beside its target (same directory, so the
 // rename cannot cross file systems), is synced, and only when every
 // temporary file is written are they renamed over their targets.
+//
+// Why not github.com/google/renameio/v2: it replaces ONE file atomically
+// (WriteFile, PendingFile.CloseAtomicallyReplace) and, by its README, "concerns
+// itself only with atomicity", not durability. A migration changes a compose
+// file and its .env or env_file together; what this package adds, and the
+// only reason it exists, is the step across files: every target is checked
+// and every temporary file written and synced before the first rename, and
+// a rename that fails half-way puts back the files already replaced (hard
+// links taken before the first rename). It also writes through symlinks and
+// keeps each target's mode and owner, which migrate -w needs.
 package atomicfile
 
 import (

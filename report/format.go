@@ -1,0 +1,77 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Formats names the output formats, in the order help text lists them.
+var Formats = []string{"text", "json", "sarif", "gcc"}
+
+// CheckFormat returns an error naming the formats when f is not one.
+func CheckFormat(f string) error {
+	for _, k := range Formats {
+		if f == k {
+			return nil
+		}
+	}
+	return fmt.Errorf("--format %q: want %s or %s", f, strings.Join(Formats[:len(Formats)-1], ", "), Formats[len(Formats)-1])
+}
+
+// Structured reports whether format f is meant for tools (json, sarif, gcc):
+// those carry input errors as findings.
+func Structured(f string) bool { return f == "json" || f == "sarif" || f == "gcc" }
+
+// Write renders p in format json, sarif or gcc; text is the caller's (a
+// plan reads differently from a list of findings: see Text and Lines).
+// version goes to SARIF's tool.driver.version.
+func Write(w io.Writer, format string, p Plan, version string) error {
+	switch format {
+	case "json":
+		return JSON(w, p)
+	case "sarif":
+		return SARIF(w, p, version)
+	case "gcc":
+		return GCC(w, p)
+	}
+	return CheckFormat(format)
+}
+
+// JSON writes the plan as indented JSON (docs/plan.schema.json).
+func JSON(w io.Writer, p Plan) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(p)
+}
+
+// GCC writes one line per finding in the shape gcc, shellcheck -f gcc and
+// editor/CI problem matchers read: "file:line:col: warning: message [UDS120]"
+// (severity error, warning or note; "file: ..." when a finding has no line).
+func GCC(w io.Writer, p Plan) error {
+	var b strings.Builder
+	for _, f := range p.Findings {
+		pos := f.File
+		if f.Line > 0 {
+			pos = fmt.Sprintf("%s:%d:%d", f.File, f.Line, max(f.Column, 1))
+		}
+		if pos == "" {
+			pos = "uds-migrate"
+		}
+		fmt.Fprintf(&b, "%s: %s: %s [%s]\n", pos, gccLevel(f.Severity), f.Message, f.Code)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func gccLevel(sev string) string {
+	switch sev {
+	case "ERROR":
+		return "error"
+	case "INFO":
+		return "note"
+	}
+	return "warning"
+}
