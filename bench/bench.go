@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -17,9 +18,11 @@ type Config struct {
 	Plan     Plan
 	Conns    int
 	Mode     Mode
-	// Client is "pgx" (default: in process, exact latency quantiles) or
-	// "pgbench" (the pgbench on PATH; throughput and mean latency only).
-	Client string
+	// Clients are the clients whose runs interleave, each over both
+	// transports: "pgx" (default: in process, exact latency quantiles),
+	// "pgbench" (the pgbench on PATH; throughput and mean latency only),
+	// "jdbc" (pgjdbc + junixsocket in a JVM, exact latency quantiles).
+	Clients []string
 	// KeepData leaves the workload's tables in place after the run.
 	KeepData bool
 	// Step reports progress (may be nil).
@@ -52,6 +55,9 @@ func run(ctx context.Context, ep *Endpoints, cfg Config) (*Report, error) {
 			fmt.Fprintf(cfg.Log, format+"\n", args...)
 		}
 	}
+	if err := settleTLS(ctx, ep); err != nil {
+		return nil, err
+	}
 	w := cfg.Workload
 	logf("setting up %s data (%s)...", w.Name, w.SetupNote())
 	setup, err := w.Setup(ctx, ep.Socket)
@@ -66,44 +72,122 @@ func run(ctx context.Context, ep *Endpoints, cfg Config) (*Report, error) {
 		}()
 	}
 
-	var client Client
-	switch cfg.Client {
-	case "", "pgx":
-		client = &PgxClient{
-			Configs: map[Transport]*pgx.ConnConfig{TCP: ep.TCP, Socket: ep.Socket},
-			Script:  w.Script, Defines: w.Defines, Conns: cfg.Conns, Mode: cfg.Mode,
-		}
-	case "pgbench":
-		dir, err := os.MkdirTemp(cfg.TempDir, "uds-bench-")
-		if err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(dir)
-		if client, err = LocalPgbench(w, ep, cfg.Conns, cfg.Mode, dir); err != nil {
-			return nil, err
-		}
-	default:
-		return nil, fmt.Errorf("unknown client %q (pgx or pgbench)", cfg.Client)
-	}
-	rounds, err := Interleave(ctx, client, cfg.Plan, cfg.Step)
+	clients, cleanup, err := newClients(ep, cfg)
+	defer cleanup()
 	if err != nil {
 		return nil, err
 	}
-	rep, err := Analyze(rounds)
+	m := StartMachine()
+	rounds, err := InterleaveClients(ctx, clients, cfg.Plan, cfg.Step)
 	if err != nil {
 		return nil, err
 	}
-	describe(rep, cfg, client.Name(), setup)
+	m.LoadAfter = LoadAverage()
+	rep, err := analyzeClients(clients, rounds, m, w.Script.Queries())
+	if err != nil {
+		return nil, err
+	}
+	describe(rep, cfg, setup)
 	rep.Target = ep.Target
 	rep.TCP, rep.Socket = Endpoint(ep.TCP), Endpoint(ep.Socket)
-	rep.Transports[0].Endpoint, rep.Transports[1].Endpoint = rep.TCP, rep.Socket
+	for i := range rep.Clients {
+		rep.Clients[i].Transports[0].Endpoint, rep.Clients[i].Transports[1].Endpoint = rep.TCP, rep.Socket
+	}
 	return rep, nil
 }
 
+// analyzeClients analyses each client's rounds and compares every client
+// after the first with the first.
+func analyzeClients(clients []Client, rounds [][]Round, m Machine, queriesPerTx int) (*Report, error) {
+	rep := &Report{Schema: Schema, Machine: m, Seed: BootstrapSeed, Rounds: len(rounds[0])}
+	for i, c := range clients {
+		res, err := Analyze(rounds[i], m, queriesPerTx)
+		if err != nil {
+			return nil, err
+		}
+		res.Client = c.Name()
+		rep.Clients = append(rep.Clients, *res)
+		if i > 0 {
+			cmp, err := Compare(c.Name(), clients[0].Name(), rounds[i], rounds[0])
+			if err != nil {
+				return nil, err
+			}
+			rep.Comparisons = append(rep.Comparisons, cmp...)
+		}
+	}
+	rep.QueriesPerTransaction = queriesPerTx
+	return rep, nil
+}
+
+// ClientNames lists the --client values.
+var ClientNames = []string{"pgx", "pgbench", "jdbc"}
+
+// newClients builds cfg.Clients (default pgx) against ep. cleanup stops
+// what they started and removes what they wrote; it is never nil.
+func newClients(ep *Endpoints, cfg Config) ([]Client, func(), error) {
+	names := cfg.Clients
+	if len(names) == 0 {
+		names = []string{"pgx"}
+	}
+	var clients []Client
+	var closers []func()
+	cleanup := func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+	}
+	seen := map[string]bool{}
+	for _, name := range names {
+		if seen[name] {
+			return nil, cleanup, fmt.Errorf("--client %s given twice", name)
+		}
+		seen[name] = true
+		c, closer, err := newClient(name, ep, cfg)
+		if closer != nil {
+			closers = append(closers, closer)
+		}
+		if err != nil {
+			return nil, cleanup, err
+		}
+		clients = append(clients, c)
+	}
+	return clients, cleanup, nil
+}
+
+// newClient builds one client; closer (maybe nil, also on error) undoes
+// what it started.
+func newClient(name string, ep *Endpoints, cfg Config) (Client, func(), error) {
+	if err := cfg.Workload.Script.InProcess(); err != nil && name != "pgbench" {
+		return nil, nil, fmt.Errorf("--client %s: %w (the in-process clients run SQL and \\set with random(); --client pgbench runs any pgbench script)", name, err)
+	}
+	switch name {
+	case "pgx":
+		return &PgxClient{
+			Configs: map[Transport]*pgx.ConnConfig{TCP: ep.TCP, Socket: ep.Socket},
+			Script:  cfg.Workload.Script, Defines: cfg.Workload.Defines, Conns: cfg.Conns, Mode: cfg.Mode,
+		}, nil, nil
+	case "pgbench", "jdbc":
+		dir, err := os.MkdirTemp(cfg.TempDir, "uds-bench-")
+		if err != nil {
+			return nil, nil, err
+		}
+		rm := func() { os.RemoveAll(dir) }
+		if name == "pgbench" {
+			c, err := LocalPgbench(cfg.Workload, ep, cfg.Conns, cfg.Mode, dir)
+			return c, rm, err
+		}
+		c, err := NewJDBCClient(cfg.Workload, ep, cfg.Conns, cfg.Mode, dir)
+		if err != nil {
+			return nil, rm, err
+		}
+		return c, func() { c.Close(); rm() }, nil
+	}
+	return nil, nil, fmt.Errorf("unknown client %q (%s, or a comma list)", name, strings.Join(ClientNames, ", "))
+}
+
 // describe fills the report fields every target shares.
-func describe(rep *Report, cfg Config, client string, setup time.Duration) {
+func describe(rep *Report, cfg Config, setup time.Duration) {
 	rep.Workload = cfg.Workload.Name
-	rep.Client = client
 	rep.Mode = cfg.Mode
 	rep.Conns = cfg.Conns
 	rep.RoundSeconds = cfg.Plan.Duration.Seconds()

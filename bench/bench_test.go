@@ -15,11 +15,14 @@ import (
 	"github.com/uds-migrate/uds-migrate/internal/pgtest"
 )
 
-// BenchmarkLookupSmall compares the in-process pgx client with pgbench on
-// the same server in the same run, over both transports, one connection,
-// -M prepared, on the lookup-small script (issue 6: pgx must reach at
-// least 90% of pgbench's queries/s). Each sub-benchmark reports queries/s;
-// pgbench's figure excludes its connection time, as pgx's does.
+// BenchmarkLookupSmall measures the in-process pgx client and pgbench on
+// the same server, over both transports, one connection, -M prepared, on
+// the lookup-small script; each sub-benchmark reports queries/s (pgbench's
+// figure excludes its connection time, as pgx's does). The sub-benchmarks
+// run one after another, so on a shared machine their ratios move with
+// the load between them: compare clients with one interleaved run,
+// `uds-migrate bench --client pgbench,pgx` (docs/benchmarks.md), not with
+// these figures.
 //
 //	go test -run '^$' -bench LookupSmall -benchtime 5s -count 3 ./bench
 func BenchmarkLookupSmall(b *testing.B) {

@@ -325,18 +325,21 @@ func runCompose(ctx context.Context, r *ComposeRun, cfg Config) (*Report, error)
 			return r.docker(ctx, append([]string{"pgbench"}, args...)...)
 		},
 	}
-	rounds, err := Interleave(ctx, client, cfg.Plan, cfg.Step)
+	m := StartMachine()
+	rounds, err := InterleaveClients(ctx, []Client{client}, cfg.Plan, cfg.Step)
 	if err != nil {
 		return nil, err
 	}
-	rep, err := Analyze(rounds)
+	m.LoadAfter = LoadAverage()
+	rep, err := analyzeClients([]Client{client}, rounds, m, w.Script.Queries())
 	if err != nil {
 		return nil, err
 	}
-	describe(rep, cfg, client.Name(), setup)
+	describe(rep, cfg, setup)
 	rep.Target = fmt.Sprintf("compose service %s (%s) from %s", r.Target.Service, r.Target.Image, strings.Join(r.Target.Files, ", "))
 	rep.TCP = fmt.Sprintf("host=%s port=%d user=%s dbname=%s", r.Target.Service, r.Target.Port, r.Target.User, r.Target.Database)
 	rep.Socket = fmt.Sprintf("%s/.s.PGSQL.%d (volume %s) user=%s dbname=%s", r.Target.SocketDir, r.Target.Port, r.Target.Volume, r.Target.User, r.Target.Database)
-	rep.Transports[0].Endpoint, rep.Transports[1].Endpoint = rep.TCP, rep.Socket
+	ts := rep.Clients[0].Transports
+	ts[0].Endpoint, ts[1].Endpoint = rep.TCP, rep.Socket
 	return rep, nil
 }

@@ -163,7 +163,7 @@ func TestRunComposeCommandLines(t *testing.T) {
 			t.Errorf("call %d:\n%s\nwant\n%s", i, calls[i], prefix+want[i]+"PGPASSWORD=s3cret-pw")
 		}
 	}
-	if rep.Client != "pgbench" || rep.Transports[0].Queries != 2*3*4321 || rep.Verdict != NoDifference {
+	if c := rep.Clients[0]; c.Client != "pgbench" || c.Transports[0].Queries != 2*3*4321 || c.Verdict != TooFewRounds {
 		t.Errorf("report %+v", rep)
 	}
 	if strings.Contains(rep.Target+rep.TCP+rep.Socket, "s3cret") {

@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -79,12 +80,12 @@ func TestRunExistingServerEveryMode(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, st := range rep.Transports {
+			for _, st := range rep.Clients[0].Transports {
 				if st.Queries < 10 || st.Latency == nil || st.Latency.P50 <= 0 || st.Latency.P99 < st.Latency.P50 {
 					t.Errorf("%s: %+v", st.Transport, st)
 				}
 			}
-			if len(rep.RoundRatios) != 2 || rep.Client != "pgx" || rep.Mode != mode || rep.Conns != 2 {
+			if c := rep.Clients[0]; len(c.RoundRatios) != 2 || c.Client != "pgx" || rep.Mode != mode || rep.Conns != 2 {
 				t.Errorf("report %+v", rep)
 			}
 			var out bytes.Buffer
@@ -123,7 +124,7 @@ func TestLargeAndHeavyWorkloadsRun(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if rep.SetupNote != "one 2000-row table" || rep.Transports[0].Queries == 0 {
+		if rep.SetupNote != "one 2000-row table" || rep.Clients[0].Transports[0].Queries == 0 {
 			t.Errorf("%s: %+v", name, rep)
 		}
 	}
@@ -221,11 +222,120 @@ func TestBundledScriptsRunInPgbench(t *testing.T) {
 			t.Errorf("pgbench %s: %+v %v\n%s", name, r, err, out)
 		}
 	}
-	rep, err := Run(ctx, ep, Config{Workload: small, Plan: Plan{Rounds: 2, Duration: time.Second}, Conns: 1, Mode: Prepared, Client: "pgbench"})
+	rep, err := Run(ctx, ep, Config{Workload: small, Plan: Plan{Rounds: 2, Duration: time.Second}, Conns: 1, Mode: Prepared, Clients: []string{"pgbench"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Client != "pgbench" || rep.Transports[0].Latency != nil || rep.Transports[1].QPS <= 0 {
+	if c := rep.Clients[0]; c.Client != "pgbench" || c.Transports[0].Latency != nil || c.Transports[1].QPS <= 0 {
 		t.Errorf("pgbench report %+v", rep)
+	}
+}
+
+// A URL without sslmode means libpq's prefer: TLS if the server offers it,
+// else plain. The test server has no SSL, so the run must go through in
+// plain text instead of failing with "server refused TLS connection".
+func TestTCPWithoutSSLModeBehavesLikePrefer(t *testing.T) {
+	srv, _ := existing(t)
+	db := "bench_" + strings.ToLower(strings.NewReplacer("/", "_", "-", "_").Replace(t.Name()))
+	url := fmt.Sprintf("postgres://bench_user:%s@%s:%d/%s", itPassword, srv.Host, srv.Port, db)
+	ep, err := Existing(url, srv.SocketDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ep.TCP.TLSConfig == nil || len(ep.TCP.Fallbacks) != 1 {
+		t.Fatalf("parsed without sslmode: TLS %v, %d fallbacks; want prefer's TLS then plain", ep.TCP.TLSConfig != nil, len(ep.TCP.Fallbacks))
+	}
+	if _, err := Run(context.Background(), ep, Config{Workload: selectOne(t), Plan: quick, Conns: 1, Mode: Prepared}); err != nil {
+		t.Fatal(err)
+	}
+	if ep.TCP.TLSConfig != nil || ep.TCP.Fallbacks != nil {
+		t.Errorf("after the run: TLS %v, fallbacks %v; want plain, settled", ep.TCP.TLSConfig != nil, ep.TCP.Fallbacks)
+	}
+}
+
+// Real pgbench runs what only pgbench understands (random_zipfian,
+// \gset, \sleep); the in-process pgx client refuses the same script with
+// the reason, before any run.
+func TestPgbenchOnlyScriptPassesThrough(t *testing.T) {
+	if _, err := exec.LookPath("pgbench"); err != nil {
+		if pgtest.Required() {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	_, ep := existing(t)
+	path := filepath.Join(t.TempDir(), "zipf.sql")
+	text := "\\set id random_zipfian(1, :rows, 1.5)\nSELECT :id AS got \\gset\n\\sleep 1 us\nSELECT :got + 1;\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := LoadWorkload(path, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), ep, Config{Workload: w, Plan: Plan{Rounds: 2, Duration: time.Second}, Conns: 1, Mode: Prepared, Clients: []string{"pgbench"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := rep.Clients[0]; rep.QueriesPerTransaction != 2 || c.Transports[0].Queries == 0 || c.Transports[0].Queries%2 != 0 {
+		t.Errorf("report %+v", rep)
+	}
+	_, err = Run(context.Background(), ep, Config{Workload: w, Plan: quick, Conns: 1, Mode: Prepared, Clients: []string{"pgx"}})
+	if err == nil || !strings.Contains(err.Error(), "--client pgx: zipf.sql:1: ") || !strings.Contains(err.Error(), "--client pgbench runs any pgbench script") {
+		t.Errorf("pgx on a pgbench-only script: %v", err)
+	}
+}
+
+// pgx and pgbench in one run: interleaved on one server, each with its own
+// socket/TCP verdict, and compared round by round.
+func TestClientsInterleaveInOneRun(t *testing.T) {
+	if _, err := exec.LookPath("pgbench"); err != nil {
+		if pgtest.Required() {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	_, ep := existing(t)
+	w, _ := LoadWorkload("lookup-small", 1000)
+	rep, err := Run(context.Background(), ep, Config{Workload: w, Plan: Plan{Rounds: 2, Duration: time.Second}, Conns: 1, Mode: Prepared, Clients: []string{"pgbench", "pgx"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Clients) != 2 || rep.Clients[0].Client != "pgbench" || rep.Clients[1].Client != "pgx" || len(rep.Comparisons) != 2 {
+		t.Fatalf("report %+v", rep)
+	}
+	for _, c := range rep.Comparisons {
+		if c.Client != "pgx" || c.Baseline != "pgbench" || len(c.RoundRatios) != 2 || !(c.Ratio.Estimate > 0) {
+			t.Errorf("comparison %+v", c)
+		}
+	}
+	var out bytes.Buffer
+	if err := rep.Render(&out, "text"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "pgx ÷ pgbench over tcp: ") || !strings.Contains(out.String(), "machine:  load average ") {
+		t.Errorf("text:\n%s", out.String())
+	}
+}
+
+// The large set-up's expressions hold up to the default 1,000,000 rows:
+// the same SQL, run on the top ten rows only (g * 7919 overflowed int4
+// from g = 271,182 on and failed every default lookup-large run).
+func TestLargeSetupHoldsAtDefaultRows(t *testing.T) {
+	_, ep := existing(t)
+	w, err := LoadWorkload("lookup-large", DefaultRows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sql, err := w.SetupSQL()
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := strings.Replace(sql, "generate_series(1, 1000000)", "generate_series(999991, 1000000)", 1)
+	if top == sql {
+		t.Fatalf("set-up SQL changed shape:\n%s", sql)
+	}
+	if err := execScript(context.Background(), ep.Socket, top); err != nil {
+		t.Fatal(err)
 	}
 }

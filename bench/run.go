@@ -57,7 +57,8 @@ type Client interface {
 
 // Plan is how long and how often to measure.
 type Plan struct {
-	// Rounds is the number of TCP+socket pairs that count (≥ 2).
+	// Rounds is the number of TCP+socket pairs that count (≥ 2 to run,
+	// ≥ MinRounds for a verdict).
 	Rounds int
 	// Duration is each counted run's length, per transport.
 	Duration time.Duration
@@ -77,63 +78,98 @@ type Round struct {
 func (r Round) Ratio() float64 { return r.Socket.QPS() / r.TCP.QPS() }
 
 // Step describes progress after each run: done of total runs finished
-// (warm-up included), what just ran.
-type Step func(done, total int, what string)
+// (warm-up included), what just ran ("round 3/14 socket", "round 3/14
+// pgbench tcp") and what it measured.
+type Step func(done, total int, what string, s Sample)
 
-// Interleave runs plan.Rounds rounds of one TCP and one socket run, after
-// one discarded warm-up run of each. The order alternates between rounds
-// (TCP first, then socket first, ...): a slow drift of the machine then
-// hits both transports equally, where a fixed A B order would bias every
-// paired ratio the same way. step, if not nil, is called after every run.
-// The first error stops the rounds and is returned with the round number.
+// Interleave runs plan.Rounds rounds of one TCP and one socket run of c,
+// after one discarded warm-up run of each: InterleaveClients with one
+// client.
 func Interleave(ctx context.Context, c Client, plan Plan, step Step) ([]Round, error) {
+	rounds, err := InterleaveClients(ctx, []Client{c}, plan, step)
+	if len(rounds) == 0 {
+		return nil, err
+	}
+	return rounds[0], err
+}
+
+// unit is one client on one transport: one run per round.
+type unit struct {
+	client int
+	t      Transport
+}
+
+// InterleaveClients runs plan.Rounds rounds in which every client runs
+// once over TCP and once over the socket, after one discarded warm-up run
+// of each, and returns the rounds per client (in clients' order). The
+// runs of a round are the list [client 1 TCP, client 2 TCP, ..., client 1
+// socket, ...] rotated by one place per round: a slow drift of the
+// machine then hits every client and transport alike, where a fixed order
+// would bias every paired ratio the same way (with one client: TCP first,
+// then socket first, ...). step, if not nil, is called after every run.
+// The first error stops the rounds and is returned with the round number;
+// the rounds completed so far are returned with it.
+func InterleaveClients(ctx context.Context, clients []Client, plan Plan, step Step) ([][]Round, error) {
 	if plan.Rounds < 2 {
 		return nil, fmt.Errorf("need at least 2 rounds for a confidence interval, have %d", plan.Rounds)
 	}
-	total := 2*plan.Rounds + 2
+	var units []unit
+	for _, t := range []Transport{TCP, Socket} {
+		for i := range clients {
+			units = append(units, unit{i, t})
+		}
+	}
+	total := len(units) * (plan.Rounds + 1)
 	done := 0
-	run := func(t Transport, d time.Duration, what string) (Sample, error) {
-		s, err := c.Run(ctx, t, d)
+	run := func(u unit, d time.Duration, what string) (Sample, error) {
+		c := clients[u.client]
+		name := string(u.t)
+		if len(clients) > 1 {
+			name = c.Name() + " " + name
+		}
+		s, err := c.Run(ctx, u.t, d)
 		if err != nil {
-			return s, fmt.Errorf("%s, %s: %w", what, t, err)
+			return s, fmt.Errorf("%s, %s: %w", what, name, err)
 		}
 		if s.Queries == 0 {
-			return s, fmt.Errorf("%s, %s: no query completed in %v (make --duration longer than one query)", what, t, d)
+			return s, fmt.Errorf("%s, %s: no query completed in %v (make --duration longer than one query)", what, name, d)
 		}
 		done++
 		if step != nil {
-			step(done, total, fmt.Sprintf("%s %s", what, t))
+			step(done, total, fmt.Sprintf("%s %s", what, name), s)
 		}
 		return s, nil
 	}
 	if plan.Warmup > 0 {
-		for _, t := range []Transport{TCP, Socket} {
-			if _, err := run(t, plan.Warmup, "warm-up"); err != nil {
+		for _, u := range units {
+			if _, err := run(u, plan.Warmup, "warm-up"); err != nil {
 				return nil, err
 			}
 		}
 	} else {
-		done = 2
+		done = len(units)
 	}
-	rounds := make([]Round, 0, plan.Rounds)
+	rounds := make([][]Round, len(clients))
 	for i := 0; i < plan.Rounds; i++ {
-		r := Round{SocketFirst: i%2 == 1}
-		order := []Transport{TCP, Socket}
-		if r.SocketFirst {
-			order = []Transport{Socket, TCP}
-		}
-		for _, t := range order {
-			s, err := run(t, plan.Duration, fmt.Sprintf("round %d/%d", i+1, plan.Rounds))
+		cur := make([]Round, len(clients))
+		seenTCP := make([]bool, len(clients))
+		for k := range units {
+			u := units[(k+i)%len(units)]
+			s, err := run(u, plan.Duration, fmt.Sprintf("round %d/%d", i+1, plan.Rounds))
 			if err != nil {
 				return rounds, err
 			}
-			if t == TCP {
-				r.TCP = s
+			if u.t == TCP {
+				cur[u.client].TCP = s
+				seenTCP[u.client] = true
 			} else {
-				r.Socket = s
+				cur[u.client].Socket = s
+				cur[u.client].SocketFirst = !seenTCP[u.client]
 			}
 		}
-		rounds = append(rounds, r)
+		for c := range clients {
+			rounds[c] = append(rounds[c], cur[c])
+		}
 	}
 	return rounds, nil
 }

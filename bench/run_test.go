@@ -12,12 +12,18 @@ import (
 
 // fakeClient returns canned samples and records the order of runs.
 type fakeClient struct {
+	name  string
 	calls []string
 	qps   map[Transport]float64
 	fail  int // fail on this call (1-based); 0 never
 }
 
-func (f *fakeClient) Name() string { return "fake" }
+func (f *fakeClient) Name() string {
+	if f.name == "" {
+		return "fake"
+	}
+	return f.name
+}
 
 func (f *fakeClient) Run(_ context.Context, t Transport, d time.Duration) (Sample, error) {
 	f.calls = append(f.calls, fmt.Sprintf("%s %v", t, d))
@@ -32,7 +38,9 @@ func TestInterleaveAlternatesOrderAndDiscardsWarmup(t *testing.T) {
 	var steps []string
 	rounds, err := Interleave(context.Background(), f,
 		Plan{Rounds: 3, Duration: 2 * time.Second, Warmup: time.Second},
-		func(done, total int, what string) { steps = append(steps, fmt.Sprintf("%d/%d %s", done, total, what)) })
+		func(done, total int, what string, _ Sample) {
+			steps = append(steps, fmt.Sprintf("%d/%d %s", done, total, what))
+		})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,4 +84,47 @@ func TestInterleaveRejectsEmptyRunsAndTooFewRounds(t *testing.T) {
 	if _, err := Interleave(context.Background(), f, Plan{Rounds: 1, Duration: time.Second}, nil); err == nil {
 		t.Error("1 round accepted")
 	}
+}
+
+// Two clients: every round runs each client over each transport once, the
+// list [a tcp, b tcp, a socket, b socket] rotated one place per round, so
+// each client goes TCP first in half the rounds.
+func TestInterleaveClientsRotates(t *testing.T) {
+	var calls []string
+	mk := func(name string) *logClient { return &logClient{name: name, calls: &calls} }
+	rounds, err := InterleaveClients(context.Background(), []Client{mk("a"), mk("b")}, Plan{Rounds: 4, Duration: time.Second}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"a tcp", "b tcp", "a socket", "b socket",
+		"b tcp", "a socket", "b socket", "a tcp",
+		"a socket", "b socket", "a tcp", "b tcp",
+		"b socket", "a tcp", "b tcp", "a socket",
+	}
+	if !reflect.DeepEqual(calls, want) {
+		t.Errorf("runs\n%q\nwant\n%q", calls, want)
+	}
+	if len(rounds) != 2 || len(rounds[0]) != 4 || len(rounds[1]) != 4 {
+		t.Fatalf("rounds %v", rounds)
+	}
+	var first []bool
+	for _, r := range rounds[0] {
+		first = append(first, r.SocketFirst)
+	}
+	if !reflect.DeepEqual(first, []bool{false, true, true, false}) {
+		t.Errorf("client a socket first %v", first)
+	}
+}
+
+type logClient struct {
+	name  string
+	calls *[]string
+}
+
+func (c *logClient) Name() string { return c.name }
+
+func (c *logClient) Run(_ context.Context, t Transport, d time.Duration) (Sample, error) {
+	*c.calls = append(*c.calls, c.name+" "+string(t))
+	return Sample{Transport: t, Queries: 100, Elapsed: d}, nil
 }

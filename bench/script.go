@@ -25,6 +25,10 @@ type Script struct {
 	// Text is the script as given, for pgbench.
 	Text  string
 	steps []step
+	// inProcess is why the in-process interpreter cannot run Text; steps
+	// is then empty and commands counts its SQL commands.
+	inProcess error
+	commands  int
 }
 
 // step is one line of work: either a \set (expr != nil) or a SQL command.
@@ -40,6 +44,9 @@ type step struct {
 // Queries returns how many SQL commands one pass of the script runs: the
 // factor between pgbench's transactions/s and queries/s.
 func (s *Script) Queries() int {
+	if s.inProcess != nil {
+		return s.commands
+	}
 	n := 0
 	for _, st := range s.steps {
 		if st.expr == nil {

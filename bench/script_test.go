@@ -117,3 +117,40 @@ func TestScriptErrorsNameTheLine(t *testing.T) {
 		t.Errorf("1/0: %v", err)
 	}
 }
+
+// Scripts only pgbench runs are kept for it, their SQL commands counted;
+// the in-process clients learn why they cannot run them.
+func TestParsePgbenchScriptPassesPgbenchOnlySyntax(t *testing.T) {
+	text := `-- pgbench-only syntax
+\set id random_zipfian(1, :rows, 1.1)
+SELECT id AS got FROM t WHERE id = :id \gset
+\sleep 1 ms
+SELECT :got
+  + 1;
+SELECT 2 \gset p_
+\if :got > 0
+SELECT 3;
+\endif
+`
+	s, err := ParsePgbenchScript("z.sql", text, map[string]int64{"rows": 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Text != text || s.Queries() != 4 {
+		t.Errorf("text kept %v, %d queries per pass, want 4", s.Text == text, s.Queries())
+	}
+	if err := s.InProcess(); err == nil || !strings.HasPrefix(err.Error(), "z.sql:2: \\set id: ") {
+		t.Errorf("InProcess() = %v, want the first line the interpreter rejects", err)
+	}
+	b, err := ParsePgbenchScript("b.sql", "\\set a random(1, 10)\nSELECT :a;\n", nil)
+	if err != nil || b.InProcess() != nil || b.Queries() != 1 {
+		t.Errorf("plain script: %v %v %d", err, b.InProcess(), b.Queries())
+	}
+	u, err := ParsePgbenchScript("u.sql", "SELECT :undefined + 1;\n\\set x :y\nSELECT :x;\n", nil)
+	if err != nil || u.InProcess() == nil || !strings.Contains(u.InProcess().Error(), "variable :y used before it is set") {
+		t.Errorf("undefined variable: %v %v", err, u)
+	}
+	if _, err := ParsePgbenchScript("e.sql", "\\sleep 1\n", nil); err == nil {
+		t.Error("a script without SQL accepted")
+	}
+}

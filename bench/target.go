@@ -2,13 +2,16 @@ package bench
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/uds-migrate/uds-migrate/internal/pgtest"
 )
@@ -97,8 +100,12 @@ func Existing(dsn, socketDir string) (*Endpoints, error) {
 		return nil, fmt.Errorf("--tcp %s: the host is a socket directory; give a TCP host", MaskDSN(dsn))
 	}
 	// One server, not a failover list: both transports must hit the same
-	// one.
-	tcp.Fallbacks = nil
+	// one. The fallback to the same host and port stays: it is libpq's
+	// sslmode=prefer (TLS first, then plain), pgx's default too, which
+	// settleTLS resolves once before the runs.
+	tcp.Fallbacks = slices.DeleteFunc(tcp.Fallbacks, func(f *pgconn.FallbackConfig) bool {
+		return f.Host != tcp.Host || f.Port != tcp.Port
+	})
 	sock := tcp.Copy()
 	sock.Host = socketDir
 	sock.TLSConfig = nil // libpq and pgx never use TLS on a socket
@@ -108,6 +115,31 @@ func Existing(dsn, socketDir string) (*Endpoints, error) {
 		Target: "existing server " + MaskDSN(dsn),
 		Close:  func() error { return nil },
 	}, nil
+}
+
+// settleTLS makes sslmode=prefer's choice once, as libpq would on the
+// first connection: when ep.TCP still holds a fallback (TLS, then plain),
+// it connects, keeps TLS only if the server took it, and drops the
+// fallback, so every run and every client (pgbench gets PGSSLMODE from
+// TLSConfig) pays the same per query. Without it a server without SSL
+// failed every run with "server refused TLS connection" (issue 16).
+func settleTLS(ctx context.Context, ep *Endpoints) error {
+	if len(ep.TCP.Fallbacks) == 0 {
+		return nil
+	}
+	conn, err := pgx.ConnectConfig(ctx, ep.TCP)
+	if err != nil {
+		return fmt.Errorf("connecting over tcp: %w", err)
+	}
+	_, overTLS := conn.PgConn().Conn().(*tls.Conn)
+	conn.Close(context.Background())
+	cfg := ep.TCP.Copy()
+	if !overTLS {
+		cfg.TLSConfig = nil
+	}
+	cfg.Fallbacks = nil
+	ep.TCP = cfg
+	return nil
 }
 
 var (

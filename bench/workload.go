@@ -66,11 +66,8 @@ func LoadWorkload(name string, rows int64) (*Workload, error) {
 			return nil, err
 		}
 	}
-	s, err := ParseScript(w.Name, text)
+	s, err := ParsePgbenchScript(w.Name, text, w.Defines)
 	if err != nil {
-		return nil, err
-	}
-	if err := s.Check(w.Defines); err != nil {
 		return nil, err
 	}
 	w.Script = s

@@ -176,7 +176,7 @@ func checkReport(t *testing.T, rep *Report) {
 		}
 	}
 	r := rep.Ratio
-	if r.Level != 0.95 || !(r.Low > 0) || !r.Spans(r.Estimate) || rep.Verdict != bench.Judge(r) {
+	if r.Level != 0.95 || !(r.Low > 0) || !r.Spans(r.Estimate) || rep.IntervalVerdict != bench.Judge(r) || rep.Verdict != bench.TooFewRounds {
 		t.Errorf("ratio %+v verdict %q", r, rep.Verdict)
 	}
 	for _, format := range bench.Formats {

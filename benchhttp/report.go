@@ -24,6 +24,7 @@ upstream: {{.Upstream}}
 note:     {{.Note}}
 {{- end}}
 method:   {{.Rounds}} interleaved rounds of {{runs .}} per transport, {{printf "%.3g" .WarmupSeconds}} s warm-up each discarded
+machine:  {{.Machine}}
 
 transport  requests/s     p50 µs     p95 µs     p99 µs    mean µs
 {{- range .Transports}}
@@ -36,7 +37,7 @@ verdict: {{.VerdictLine}}
 
 const markdownLayout = `### uds-migrate bench http
 
-{{.Concurrency}} concurrent client{{if ne .Concurrency 1}}s{{end}} ({{.Client}}, keep-alive to the front), {{.Rounds}} interleaved rounds of {{runs .}} per transport ({{printf "%.3g" .WarmupSeconds}} s warm-up discarded). Target: {{.Target}}.{{if .Upstream}} Upstream: {{.Upstream}}.{{end}}{{if .Note}} Note: {{.Note}}.{{end}}
+{{.Concurrency}} concurrent client{{if ne .Concurrency 1}}s{{end}} ({{.Client}}, keep-alive to the front), {{.Rounds}} interleaved rounds of {{runs .}} per transport ({{printf "%.3g" .WarmupSeconds}} s warm-up discarded). Target: {{.Target}}. Machine: {{.Machine}}.{{if .Upstream}} Upstream: {{.Upstream}}.{{end}}{{if .Note}} Note: {{.Note}}.{{end}}
 
 | transport | path | requests/s | p50 µs | p95 µs | p99 µs | mean µs |
 | --- | --- | ---: | ---: | ---: | ---: | ---: |

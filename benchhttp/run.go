@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/uds-migrate/uds-migrate/bench"
@@ -49,9 +50,15 @@ type Config struct {
 	Log  io.Writer
 }
 
+// Schema names the version of the --format json output; names are
+// camelCase, as in bench's and plan's JSON.
+const Schema = "uds-migrate.bench-http/v1"
+
 // Report is what a run found; its JSON form is the --format json output.
 // Times are in seconds, latencies in microseconds.
 type Report struct {
+	// Schema is Schema: the version of this JSON form.
+	Schema string `json:"schema"`
 	// Target says what was measured, e.g. "nginx/1.22.1 → embedded Go
 	// backend".
 	Target string `json:"target"`
@@ -69,18 +76,23 @@ type Report struct {
 
 	Concurrency int `json:"concurrency"`
 	// RequestsPerRun is Config.Requests (0: runs were timed).
-	RequestsPerRun int     `json:"requests_per_run"`
+	RequestsPerRun int     `json:"requestsPerRun"`
 	Rounds         int     `json:"rounds"`
-	RoundSeconds   float64 `json:"round_seconds"`
-	WarmupSeconds  float64 `json:"warmup_seconds"`
+	RoundSeconds   float64 `json:"roundSeconds"`
+	WarmupSeconds  float64 `json:"warmupSeconds"`
 
 	Transports []TransportStats `json:"transports"`
 	// RoundRatios are the per-round socket/TCP requests/s ratios, in round
 	// order.
-	RoundRatios []float64      `json:"round_ratios"`
+	RoundRatios []float64      `json:"roundRatios"`
 	Ratio       bench.Interval `json:"ratio"`
-	Verdict     bench.Verdict  `json:"verdict"`
-	Seed        uint64         `json:"bootstrap_seed"`
+	// IntervalVerdict is what the interval alone says; Verdict is that
+	// unless the rounds were too few or the machine too busy (Warnings).
+	IntervalVerdict bench.Verdict `json:"intervalVerdict"`
+	Verdict         bench.Verdict `json:"verdict"`
+	Warnings        []string      `json:"warnings"`
+	Machine         bench.Machine `json:"machine"`
+	Seed            uint64        `json:"bootstrapSeed"`
 }
 
 // TransportStats pools every counted round of one transport.
@@ -91,13 +103,17 @@ type TransportStats struct {
 	Requests int64   `json:"requests"`
 	Seconds  float64 `json:"seconds"`
 	// RPS is Requests / Seconds over all counted rounds.
-	RPS     float64       `json:"requests_per_second"`
+	RPS     float64       `json:"requestsPerSecond"`
 	Latency bench.Latency `json:"latency"`
 }
 
 // VerdictLine is the verdict with the effect size, as bench words it.
 func (r *Report) VerdictLine() string {
-	return bench.DescribeRatio(r.Ratio, r.Verdict, "requests/s")
+	line := bench.DescribeRatio(r.Ratio, r.IntervalVerdict, "requests/s")
+	if r.Verdict != r.IntervalVerdict {
+		return fmt.Sprintf("%s (%s); the interval alone says: %s", r.Verdict, strings.Join(r.Warnings, "; "), line)
+	}
+	return line
 }
 
 // Run sets up the target cfg names (an existing pair, or the embedded
@@ -198,15 +214,18 @@ func Run(ctx context.Context, cfg Config) (rep *Report, err error) {
 		rep.Socket = n.SocketURL + " → nginx → unix:" + b.SocketPath
 	}
 
+	m := bench.StartMachine()
 	rounds, err := bench.Interleave(ctx, load, cfg.Plan, cfg.Step)
 	if err != nil {
 		return nil, err
 	}
-	a, err := bench.Analyze(rounds)
+	m.LoadAfter = bench.LoadAverage()
+	a, err := bench.Analyze(rounds, m, 1)
 	if err != nil {
 		return nil, err
 	}
-	rep.Rounds = a.Rounds
+	rep.Schema, rep.Machine = Schema, m
+	rep.Rounds = len(rounds)
 	if cfg.Requests == 0 {
 		rep.RoundSeconds = cfg.Plan.Duration.Seconds()
 	}
@@ -224,7 +243,8 @@ func Run(ctx context.Context, cfg Config) (rep *Report, err error) {
 		}
 		rep.Transports = append(rep.Transports, st)
 	}
-	rep.RoundRatios, rep.Ratio, rep.Verdict, rep.Seed = a.RoundRatios, a.Ratio, a.Verdict, a.Seed
+	rep.RoundRatios, rep.Ratio, rep.Seed = a.RoundRatios, a.Ratio, bench.BootstrapSeed
+	rep.IntervalVerdict, rep.Verdict, rep.Warnings = a.IntervalVerdict, a.Verdict, a.Warnings
 	return rep, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -49,7 +50,10 @@ func toCRLF(b []byte) []byte {
 //     itself an internal error (which fails: valid input must migrate);
 //   - a file the migration leaves alone comes out byte-identical;
 //   - the output parses again (NewSource) and migrating it changes nothing;
-//   - a UTF-8 byte order mark and CRLF line endings are kept.
+//   - a UTF-8 byte order mark and CRLF line endings are kept;
+//   - no password written in the input (URL userinfo, password=, a
+//     *PASSWORD variable; see noLeak) appears in a finding, a change or
+//     the error.
 //
 // Seeds: every golden input, as written and with BOM+CRLF, plus
 // testdata/fuzz/FuzzMigrate (past findings).
@@ -66,6 +70,7 @@ func FuzzMigrate(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ctx := context.Background()
 		res, err := Migrate(ctx, []Input{{Path: path, Data: data}}, DefaultOptions())
+		noLeak(t, data, res, err)
 		if err != nil {
 			var pe *PosError
 			var ve *ValidationError
@@ -107,4 +112,41 @@ func FuzzMigrate(f *testing.F) {
 func crlfOnly(b []byte) bool {
 	n := bytes.Count(b, []byte("\n"))
 	return n > 0 && n == bytes.Count(b, []byte("\r\n"))
+}
+
+// fuzzPasswordRE finds passwords in a fuzzed file independently of the
+// tool's own extraction: URL userinfo and key=value / key: value pairs
+// whose key names a password.
+var fuzzPasswordRE = []*regexp.Regexp{
+	regexp.MustCompile(`://[^\s:/@"']*:([^\s/@"']+)@`),
+	regexp.MustCompile(`(?i)password["']?\s*[=:]\s*["']?([^\s"';&,}\]]+)`),
+}
+
+// noLeak fails when a password of data (one that is not also written
+// elsewhere in data or a word the tool prints) shows in what Migrate
+// reports.
+func noLeak(t *testing.T, data []byte, res *Result, err error) {
+	var out strings.Builder
+	if err != nil {
+		out.WriteString(err.Error())
+	}
+	if res != nil {
+		for _, f := range res.Findings {
+			out.WriteString(f.Message + "\n")
+		}
+		for _, c := range res.Changes {
+			out.WriteString(c.Before + " " + c.After + " " + c.Reason + "\n")
+		}
+	}
+	for _, re := range fuzzPasswordRE {
+		for _, m := range re.FindAllSubmatch(data, -1) {
+			pw := string(m[1])
+			if len(pw) < minSecret || toolWord(pw) || strings.ContainsAny(pw, "*$") || bytes.Count(data, m[1]) > 1 {
+				continue
+			}
+			if strings.Contains(out.String(), pw) {
+				t.Fatalf("Migrate(%q) reports the password %q:\n%s", data, pw, out.String())
+			}
+		}
+	}
 }

@@ -229,7 +229,7 @@ func Run(ctx context.Context, files []rewrite.FileResult, opts Options) (*Report
 			// Name the path the file names; the temporary one means
 			// nothing once removed.
 			rep.Bench.Socket = rep.SocketPath + " (reproduced in " + benchDir + ")"
-			rep.Bench.Transports[1].Endpoint = rep.Bench.Socket
+			rep.Bench.Clients[0].Transports[1].Endpoint = rep.Bench.Socket
 			return rep, nil
 		}
 	}
@@ -255,10 +255,11 @@ func newCheck(v *value, rewritten []rewrite.Change, st Status, detail string) Ch
 	return c
 }
 
-// Plan divides d into a warm-up run per transport (1/30 of d) and 3 to 7
-// rounds of one run per transport: more, shorter rounds narrow the
-// interval (bench.Interleave), but a run under about 100 ms counts too few
-// queries to be steady.
+// Plan divides d into a warm-up run per transport (1/30 of d) and
+// bench.MinRounds (6, the fewest a verdict accepts) to 7 rounds of one run
+// per transport: more, shorter rounds narrow the interval
+// (bench.Interleave), but a run under about 100 ms counts too few queries
+// to be steady.
 func Plan(d time.Duration) bench.Plan {
 	if d <= 0 {
 		d = DefaultDuration
@@ -268,7 +269,7 @@ func Plan(d time.Duration) bench.Plan {
 	}
 	warm := d / 30
 	rounds := int(d / (2 * time.Second))
-	rounds = max(3, min(7, rounds))
+	rounds = max(bench.MinRounds, min(7, rounds))
 	return bench.Plan{Rounds: rounds, Warmup: warm, Duration: (d - 2*warm) / time.Duration(2*rounds)}
 }
 
@@ -345,13 +346,15 @@ func composeBench(ctx context.Context, files []rewrite.FileResult, p *project, d
 
 // VerdictLine is the benchmark's verdict with the ratio and its interval,
 // e.g. "socket/TCP queries/s 1.031 (95% CI 0.982 to 1.071): no measurable
-// difference (...)"; "" when no benchmark ran.
+// difference (...)"; on a busy machine "figure unreliable (load average
+// ...)" instead of "socket faster/slower"; "" when no benchmark ran.
 func (r *Report) VerdictLine() string {
 	if r.Bench == nil {
 		return ""
 	}
-	iv := r.Bench.Ratio
-	return fmt.Sprintf("socket/TCP queries/s %.3f (95%% CI %.3f to %.3f): %s", iv.Estimate, iv.Low, iv.High, r.Bench.VerdictLine())
+	c := r.Bench.Clients[0]
+	iv := c.Ratio
+	return fmt.Sprintf("socket/TCP queries/s %.3f (95%% CI %.3f to %.3f): %s", iv.Estimate, iv.Low, iv.High, c.VerdictLine())
 }
 
 // Write prints the report as "smoke: " lines: where it ran, one line per
@@ -383,10 +386,11 @@ func (r *Report) Write(w io.Writer) {
 		return
 	}
 	b := r.Bench
-	fmt.Fprintf(w, "smoke: benchmark %s on %s, %d rounds of %.2f s per transport, %s client, -M %s\n",
-		b.Workload, r.Target, b.Rounds, b.RoundSeconds, b.Client, b.Mode)
-	fmt.Fprintf(w, "smoke:   tcp    %s: %.0f queries/s\n", b.TCP, b.Transports[0].QPS)
-	fmt.Fprintf(w, "smoke:   socket %s: %.0f queries/s\n", b.Socket, b.Transports[1].QPS)
+	c := b.Clients[0]
+	fmt.Fprintf(w, "smoke: benchmark %s on %s, %d rounds of %.2f s per transport, %s client, -M %s, %s\n",
+		b.Workload, r.Target, b.Rounds, b.RoundSeconds, c.Client, b.Mode, b.Machine)
+	fmt.Fprintf(w, "smoke:   tcp    %s: %.0f queries/s\n", b.TCP, c.Transports[0].QPS)
+	fmt.Fprintf(w, "smoke:   socket %s: %.0f queries/s\n", b.Socket, c.Transports[1].QPS)
 	fmt.Fprintf(w, "smoke: verdict: %s\n", r.VerdictLine())
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/uds-migrate/uds-migrate/bench"
 	"github.com/uds-migrate/uds-migrate/internal/pgtest"
 	"github.com/uds-migrate/uds-migrate/internal/probe"
 	"github.com/uds-migrate/uds-migrate/rewrite"
@@ -33,7 +34,7 @@ func TestPlan(t *testing.T) {
 	for _, tc := range []struct {
 		d      time.Duration
 		rounds int
-	}{{DefaultDuration, 7}, {2 * time.Second, 3}, {0, 7}, {time.Millisecond, 3}, {time.Minute, 7}} {
+	}{{DefaultDuration, 7}, {2 * time.Second, 6}, {0, 7}, {time.Millisecond, 6}, {time.Minute, 7}} {
 		p := Plan(tc.d)
 		if p.Rounds != tc.rounds {
 			t.Errorf("Plan(%v).Rounds = %d, want %d", tc.d, p.Rounds, tc.rounds)
@@ -196,7 +197,7 @@ func TestRunMigrated(t *testing.T) {
 			t.Errorf("%s/%s: %s %q rewritten=%v socket=%s, want %s", c.Service, c.Key, c.Status, c.Detail, c.Rewritten, c.Socket, want)
 		}
 	}
-	if rep.Bench == nil || rep.Bench.Rounds != 3 || !strings.Contains(out.String(), "smoke: verdict: socket/TCP queries/s ") {
+	if rep.Bench == nil || rep.Bench.Rounds != 6 || !strings.Contains(out.String(), "smoke: verdict: socket/TCP queries/s ") {
 		t.Errorf("no benchmark verdict:\n%s", out.String())
 	}
 	if s := out.String(); strings.Contains(s, "s3cret") || strings.Contains(s, "w0rker-pw") {
@@ -269,5 +270,25 @@ volumes:
 	var ce *ConnError
 	if !errors.As(err, &ce) || len(ce.Failed) != 1 || ce.Failed[0].Key != "JDBC_URL" || !strings.Contains(ce.Failed[0].Detail, "PSQLException") {
 		t.Fatalf("Run error = %v, want app/JDBC_URL failing with pgjdbc's PSQLException", err)
+	}
+}
+
+// On a busy machine the smoke verdict says the figure is unreliable, not
+// "socket faster/slower".
+func TestVerdictLineUnreliable(t *testing.T) {
+	var rounds []bench.Round
+	for i := range 7 {
+		tcp := bench.Sample{Transport: bench.TCP, Queries: 1000, Elapsed: time.Second}
+		sock := bench.Sample{Transport: bench.Socket, Queries: int64(1200 + i), Elapsed: time.Second}
+		rounds = append(rounds, bench.Round{TCP: tcp, Socket: sock})
+	}
+	c, err := bench.Analyze(rounds, bench.Machine{Cores: 2, LoadBefore: 9.5, LoadAfter: 11}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Report{Bench: &bench.Report{Clients: []bench.ClientResult{*c}}}
+	line := r.VerdictLine()
+	if !strings.Contains(line, ": figure unreliable (load average 9.50 above 2 cores before the run); the interval alone says: socket faster") {
+		t.Errorf("verdict line %q", line)
 	}
 }

@@ -40,8 +40,16 @@ the per-round socket/TCP queries/s ratios with a 95% bootstrap interval,
 and says "no measurable difference" when that interval spans 1.
 
 Workloads: lookup-small (default), lookup-large, heavy, or FILE.sql (a
-pgbench script: SQL, \set NAME EXPR with random(lo, hi), :NAME; it sees
-:rows).
+pgbench script; it sees :rows). The in-process clients (pgx, jdbc) run SQL,
+\set NAME EXPR with random(lo, hi), and :NAME; --client pgbench runs any
+script pgbench runs (random_zipfian, \sleep, \gset, \if ...).
+
+--client takes a comma list (pgx,pgbench): every round runs each client
+over each transport once, in a rotating order, on one server; the report
+gives each client's socket/TCP verdict and compares the clients round by
+round. A verdict needs at least 6 rounds; with a load average above the
+core count before the run, or paired ratios spreading more than 10%
+between rounds, it says "figure unreliable" and warns on stderr.
 
 --compose runs pgbench (not this binary) in a one-off sidecar built from
 the database service's image, mounting the socket volume:
@@ -55,8 +63,9 @@ pgbench counts whole seconds, so --duration and --warmup round up there.`,
 			&cli.DurationFlag{Name: "warmup", Value: defaultWarmup, Usage: "discarded run per transport before the rounds (0: none)"},
 			&cli.IntFlag{Name: "conns", Aliases: []string{"c"}, Value: 1, Usage: "connections per transport, one client goroutine each"},
 			&cli.StringFlag{Name: "M", Aliases: []string{"protocol"}, Value: string(bench.Prepared), Usage: "query protocol: simple, extended or prepared (as pgbench -M)"},
-			&cli.StringFlag{Name: "client", Value: "pgx", Usage: "pgx (in process, latency quantiles) or pgbench (the pgbench on PATH, mean latency only)"},
+			&cli.StringFlag{Name: "client", Value: "pgx", Usage: "pgx (in process, latency quantiles), pgbench (the pgbench on PATH, mean latency only), or a comma list (pgx,pgbench): their runs interleave on one server"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "report format: " + strings.Join(bench.Formats, ", ")},
+			&cli.StringFlag{Name: "plot", Usage: "also draw FILE.svg or FILE.png: per-round socket/TCP ratios with the 95% band, and each transport's latency distribution"},
 			&cli.BoolFlag{Name: "keep-data", Usage: "leave the uds_bench_* tables in the database afterwards"},
 			&cli.StringFlag{Name: "tcp", Usage: "benchmark an existing server: libpq URI or keyword DSN reaching it over TCP (needs --socket-dir)"},
 			&cli.StringFlag{Name: "socket-dir", Usage: "with --tcp: the directory holding the server's .s.PGSQL.<port>"},
@@ -92,6 +101,14 @@ func benchAction(c *cli.Context, stdout, stderr io.Writer) error {
 	if plan.Rounds < 2 || plan.Duration <= 0 || plan.Warmup < 0 {
 		return usageErr("need --rounds ≥ 2, --duration > 0 and --warmup ≥ 0")
 	}
+	for _, name := range strings.Split(c.String("client"), ",") {
+		if !contains(bench.ClientNames, name) {
+			return usageErr("--client: unknown client %q (%s, or a comma list of them)", name, strings.Join(bench.ClientNames, ", "))
+		}
+	}
+	if p := strings.ToLower(c.String("plot")); p != "" && !strings.HasSuffix(p, ".svg") && !strings.HasSuffix(p, ".png") {
+		return usageErr("--plot %q: want a .svg or .png file", c.String("plot"))
+	}
 	if (c.String("tcp") == "") != (c.String("socket-dir") == "") {
 		return usageErr("--tcp and --socket-dir go together")
 	}
@@ -100,15 +117,10 @@ func benchAction(c *cli.Context, stdout, stderr io.Writer) error {
 	defer stop()
 	cfg := bench.Config{
 		Workload: w, Plan: plan, Conns: c.Int("conns"), Mode: mode,
-		Client: c.String("client"), KeepData: c.Bool("keep-data"),
+		Clients: strings.Split(c.String("client"), ","), KeepData: c.Bool("keep-data"),
 	}
-	bar := progress(stderr, 2*plan.Rounds+2)
-	if bar != nil {
-		cfg.Step = func(done, total int, what string) {
-			bar.Describe(what)
-			_ = bar.Set(done)
-		}
-	}
+	bar := progress(stderr, len(cfg.Clients)*2*(plan.Rounds+1))
+	cfg.Step = stepReporter(bar, stderr)
 	if files := c.StringSlice("compose"); len(files) > 0 {
 		if c.String("tcp") != "" {
 			return usageErr("--compose and --tcp are different targets: choose one")
@@ -120,7 +132,7 @@ func benchAction(c *cli.Context, stdout, stderr io.Writer) error {
 		if err != nil {
 			return &codeError{exitError, err}
 		}
-		return rep.Render(stdout, format)
+		return emitBench(c, rep, stdout, stderr, format)
 	}
 	ep, err := benchTarget(ctx, c, stderr)
 	if err != nil {
@@ -139,7 +151,42 @@ func benchAction(c *cli.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return &codeError{exitError, err}
 	}
+	return emitBench(c, rep, stdout, stderr, format)
+}
+
+// emitBench prints rep's warnings on stderr, draws --plot, then renders rep.
+func emitBench(c *cli.Context, rep *bench.Report, stdout, stderr io.Writer, format string) error {
+	warn(stderr, rep)
+	if path := c.String("plot"); path != "" {
+		if err := rep.WritePlot(path); err != nil {
+			return &codeError{exitError, err}
+		}
+	}
 	return rep.Render(stdout, format)
+}
+
+// stepReporter shows progress: on the bar when stderr is a terminal, else
+// one plain line per run, so a CI log shows the bench is alive.
+func stepReporter(bar *progressbar.ProgressBar, stderr io.Writer) bench.Step {
+	if bar != nil {
+		return func(done, total int, what string, _ bench.Sample) {
+			bar.Describe(what)
+			_ = bar.Set(done)
+		}
+	}
+	return func(done, total int, what string, s bench.Sample) {
+		fmt.Fprintf(stderr, "bench: %d/%d %s: %.4g queries/s\n", done, total, what, s.QPS())
+	}
+}
+
+// warn repeats the report's warnings on stderr, where they are seen
+// whatever the --format.
+func warn(stderr io.Writer, rep *bench.Report) {
+	for _, c := range rep.Clients {
+		for _, w := range c.Warnings {
+			fmt.Fprintf(stderr, "uds-migrate bench: WARNING: %s: %s\n", c.Client, w)
+		}
+	}
 }
 
 // benchCompose runs the bench through the compose project's sidecar.

@@ -119,7 +119,7 @@ func benchHTTPAction(c *cli.Context, stdout, stderr io.Writer) error {
 	}
 	bar := progress(stderr, 2*plan.Rounds+2)
 	if bar != nil {
-		cfg.Step = func(done, total int, what string) {
+		cfg.Step = func(done, total int, what string, _ bench.Sample) {
 			bar.Describe(what)
 			_ = bar.Set(done)
 		}

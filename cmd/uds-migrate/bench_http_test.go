@@ -29,7 +29,7 @@ func TestBenchHTTPDirect(t *testing.T) {
 		rep.Proxy != "" || !strings.Contains(rep.Note, "--direct") {
 		t.Errorf("report %+v", rep)
 	}
-	if rep.Verdict != bench.Judge(rep.Ratio) || !rep.Ratio.Spans(rep.Ratio.Estimate) {
+	if rep.IntervalVerdict != bench.Judge(rep.Ratio) || rep.Verdict != bench.TooFewRounds || rep.Schema != benchhttp.Schema || !rep.Ratio.Spans(rep.Ratio.Estimate) {
 		t.Errorf("verdict %q ratio %+v", rep.Verdict, rep.Ratio)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -29,25 +30,38 @@ func TestBenchEmbeddedDefaultTarget(t *testing.T) {
 		}
 		t.Skip(err)
 	}
-	code, out, errOut := runBench(t, append(short, "--format", "json", "-M", "extended")...)
+	plot := t.TempDir() + "/bench.svg"
+	code, out, errOut := runBench(t, append(short, "--format", "json", "-M", "extended", "--plot", plot)...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errOut)
 	}
-	// Not a terminal: no progress bar, no chatter.
-	if errOut != "" {
-		t.Errorf("stderr not empty: %q", errOut)
+	// Not a terminal: no progress bar, a plain line per run (2 warm-up
+	// runs, 2 rounds of 2), then the too-few-rounds warning (and the
+	// busy-machine ones, on a busy machine).
+	lines := strings.Split(strings.TrimSpace(errOut), "\n")
+	if len(lines) < 7 || !strings.HasPrefix(lines[0], "bench: 1/6 warm-up tcp: ") ||
+		!strings.HasPrefix(lines[5], "bench: 6/6 round 2/2 tcp: ") || !strings.HasSuffix(lines[5], " queries/s") ||
+		lines[6] != "uds-migrate bench: WARNING: pgx: 2 rounds: a verdict needs at least 6" {
+		t.Errorf("stderr:\n%s", errOut)
 	}
 	var rep bench.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if !strings.HasPrefix(rep.Target, "embedded PostgreSQL") || rep.Workload != "lookup-small" ||
-		rep.Mode != bench.Extended || rep.Rounds != 2 || len(rep.Transports) != 2 ||
-		rep.Transports[1].Transport != bench.Socket || rep.Transports[1].Queries == 0 {
+	if len(rep.Clients) != 1 {
+		t.Fatalf("report %+v", rep)
+	}
+	c := rep.Clients[0]
+	if rep.Schema != bench.Schema || !strings.HasPrefix(rep.Target, "embedded PostgreSQL") || rep.Workload != "lookup-small" ||
+		rep.Mode != bench.Extended || rep.Rounds != 2 || len(c.Transports) != 2 ||
+		c.Transports[1].Transport != bench.Socket || c.Transports[1].Queries == 0 || rep.Machine.Cores < 1 {
 		t.Errorf("report %+v", rep)
 	}
-	if rep.Verdict == "" || !rep.Ratio.Spans(rep.Ratio.Estimate) {
-		t.Errorf("verdict %q ratio %+v", rep.Verdict, rep.Ratio)
+	if svg, err := os.ReadFile(plot); err != nil || !strings.Contains(string(svg), "<svg") {
+		t.Errorf("--plot: %v", err)
+	}
+	if c.Verdict != bench.TooFewRounds || !c.Ratio.Spans(c.Ratio.Estimate) {
+		t.Errorf("verdict %q ratio %+v", c.Verdict, c.Ratio)
 	}
 }
 
@@ -69,7 +83,7 @@ func TestBenchExistingServerMasksPassword(t *testing.T) {
 	if strings.Contains(out+errOut, pw) {
 		t.Errorf("password in output:\n%s%s", out, errOut)
 	}
-	for _, want := range []string{"Target: existing server postgres://cli_bench:****@127.0.0.1:", "| socket | `" + srv.SocketPath()} {
+	for _, want := range []string{"Target: existing server postgres://cli_bench:****@127.0.0.1:", "| pgx | socket | `" + srv.SocketPath()} {
 		if !strings.Contains(out, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, out)
 		}
@@ -93,6 +107,8 @@ func TestBenchUsageErrors(t *testing.T) {
 		"no arguments":    {"extra"},
 		"no such file":    {"--workload", "/nonexistent/x.sql"},
 		"--rows at least": {"--rows", "5"},
+		"unknown client":  {"--client", "pgx,odbc"},
+		"--plot":          {"--plot", "x.pdf"},
 	}
 	for want, args := range cases {
 		code, out, errOut := runBench(t, args...)

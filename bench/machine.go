@@ -1,0 +1,87 @@
+package bench
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// MaxSpread is the largest round-to-round spread of the paired ratios
+// (interquartile range ÷ median, RatioSpread) a report still trusts. A
+// quiet 2-core machine stayed under it; rounds disturbed by other work
+// spread further (docs/benchmarks.md, "Measured here").
+const MaxSpread = 0.10
+
+// Machine is the load the run shared the machine with. Load averages are
+// the kernel's 1-minute figure (/proc/loadavg), -1 where it is unknown
+// (not Linux).
+type Machine struct {
+	Cores int `json:"cores"`
+	// LoadBefore is read before the first run: other work, not the bench.
+	LoadBefore float64 `json:"loadAverageBefore"`
+	// LoadAfter is read after the last run; the bench's own client and
+	// server add up to about 2 to it.
+	LoadAfter float64 `json:"loadAverageAfter"`
+}
+
+// LoadAverage returns the 1-minute load average from /proc/loadavg, -1
+// when it cannot be read.
+func LoadAverage() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return -1
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return -1
+	}
+	v, err := strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		return -1
+	}
+	return v
+}
+
+// StartMachine records the cores and the load before a run.
+func StartMachine() Machine {
+	return Machine{Cores: runtime.NumCPU(), LoadBefore: LoadAverage(), LoadAfter: -1}
+}
+
+// Busy says why the machine was too busy to trust a verdict, "" when it
+// was not: other work kept more processes runnable than there are cores
+// before the run began.
+func (m Machine) Busy() string {
+	if m.LoadBefore > float64(m.Cores) {
+		return fmt.Sprintf("load average %.2f above %d cores before the run", m.LoadBefore, m.Cores)
+	}
+	return ""
+}
+
+// String is "load average 0.42 before, 2.10 after, 2 cores".
+func (m Machine) String() string {
+	return fmt.Sprintf("load average %s before, %s after, %d cores", loadText(m.LoadBefore), loadText(m.LoadAfter), m.Cores)
+}
+
+func loadText(v float64) string {
+	if v < 0 {
+		return "unknown"
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64)
+}
+
+// RatioSpread is the interquartile range of ratios divided by their
+// median: how far round-to-round noise moves a paired ratio (0.05: the
+// middle half of the rounds lie within 5% of the median's size); 0 for no
+// ratios.
+func RatioSpread(ratios []float64) float64 {
+	s := slices.Clone(ratios)
+	slices.Sort(s)
+	med := Quantile(s, 0.5)
+	if len(s) == 0 || med == 0 {
+		return 0
+	}
+	return (Quantile(s, 0.75) - Quantile(s, 0.25)) / med
+}
