@@ -43,11 +43,11 @@ type mountRef struct {
 
 // edge is one client value that connects to a database over TCP.
 type edge struct {
-	v       envVar
-	dialect string // DialectJDBC, DialectURI, DialectDSN
-	db      *dbService
-	basis   *Evidence    // why a host variable was trusted, when it was
-	cfg     *configValue // the value is in a configuration file, not the environment
+	v        envVar
+	dialect  string // DialectJDBC, DialectURI, DialectDSN
+	db       *dbService
+	evidence *Evidence    // why a host variable was trusted, when it was
+	cfg      *configValue // the value is in a configuration file, not the environment
 	// railsVar is the variable whose ERB default (database.yml) the edge edits.
 	railsVar string
 }

@@ -258,7 +258,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 	}
 	pl.changes = append(pl.changes, Change{Kind: "value", File: v.file, Line: v.line, Col: v.col,
 		Service: v.service, Key: v.key, Dialect: e.dialect, Before: pl.redactValue(e.dialect, v.raw), After: pl.redactValue(e.dialect, newRaw),
-		Reason: fmt.Sprintf("reach %s through its socket in %s", e.db.name, mp), Evidence: e.basis})
+		Reason: fmt.Sprintf("reach %s through its socket in %s", e.db.name, mp), Evidence: e.evidence})
 	pl.noteEvidence(e, mp)
 }
 

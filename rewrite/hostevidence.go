@@ -53,7 +53,7 @@ func (pl *planner) hostVarEvidence(v envVar, db *dbService, port string) (e *edg
 			return nil, true
 		}
 	}
-	return &edge{v: v, dialect: DialectHostDir, db: db, basis: &Evidence{Source: verdict.Source, File: verdict.File, Line: verdict.Line, Driver: verdict.Driver, Reason: verdict.Reason}}, true
+	return &edge{v: v, dialect: DialectHostDir, db: db, evidence: &Evidence{Source: verdict.Source, File: verdict.File, Line: verdict.Line, Driver: verdict.Driver, Reason: verdict.Reason}}, true
 }
 
 // portSibling names the port variable that goes with a host variable:
@@ -71,13 +71,13 @@ func portSibling(key string) string {
 }
 
 // noteEvidence says, once the value is rewritten, which evidence the
-// rewrite rests on (UDS150).
+// rewrite rests on (UDS170).
 func (pl *planner) noteEvidence(e *edge, mp string) {
-	if e.basis == nil || e.railsVar != "" {
+	if e.evidence == nil || e.railsVar != "" {
 		return // noteRailsDefault says it for an edited ERB default
 	}
-	b := e.basis
-	pl.warnFile(e.v.file, e.v.line, e.v.col, "UDS150", e.v.service, e.v.key,
+	b := e.evidence
+	pl.warnFile(e.v.file, e.v.line, e.v.col, "UDS170", e.v.service, e.v.key,
 		fmt.Sprintf("%s/%s set to the socket directory %s on evidence: %s:%d: %s; %s takes an absolute directory as the socket directory, and the port (%d) names .s.PGSQL.%d",
 			e.v.service, e.v.key, mp, b.File, b.Line, b.Reason, b.Driver, e.db.port, e.db.port))
 }

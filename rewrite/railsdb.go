@@ -63,10 +63,10 @@ func (pl *planner) railsEdge(service, abs string, env map[string]string, dbs []*
 		return nil
 	}
 	e := &edge{v: ev, dialect: DialectHostDir, db: db, cfg: &configValue{path: path, data: data, val: v}}
-	e.basis = &Evidence{Source: evidence.SourceName, File: path, Line: v.Line, Driver: "pg gem (libpq)",
+	e.evidence = &Evidence{Source: evidence.SourceName, File: path, Line: v.Line, Driver: "pg gem (libpq)",
 		Reason: fmt.Sprintf("Rails' %s (%s, adapter %s) sets host itself", path, railsEnv, adapter.Value)}
 	if envKey != "" {
-		e.basis.Reason = fmt.Sprintf("Rails' %s (%s, adapter %s) falls back to the ERB default %q because %s does not set %s", path, railsEnv, adapter.Value, v.Value, service, envKey)
+		e.evidence.Reason = fmt.Sprintf("Rails' %s (%s, adapter %s) falls back to the ERB default %q because %s does not set %s", path, railsEnv, adapter.Value, v.Value, service, envKey)
 		e.railsVar = envKey
 	}
 	return e
@@ -82,13 +82,13 @@ func railsEnvOf(env map[string]string) string {
 	return "development"
 }
 
-// noteRailsDefault says what editing a shared ERB default does (UDS151).
+// noteRailsDefault says what editing a shared ERB default does (UDS171).
 func (pl *planner) noteRailsDefault(e *edge, mp string) {
 	if e.railsVar == "" {
 		return
 	}
 	v := e.v
-	pl.warnFile(v.file, v.line, v.col, "UDS151", v.service, e.railsVar,
+	pl.warnFile(v.file, v.line, v.col, "UDS171", v.service, e.railsVar,
 		fmt.Sprintf("%s does not set %s, so its host is the ERB default in %s:%d (%q), which the pg gem hands to libpq: the default is now the socket directory %s. Every service that reads this file without %s gets the socket directory too (one that sets %s keeps its own value)",
 			v.service, e.railsVar, v.file, v.line, v.value, mp, e.railsVar, e.railsVar))
 }
