@@ -46,7 +46,8 @@ type attempt struct {
 	edge     edge
 	driver   string // "pgx", "psql" or "jdbc"
 	conn     string // the connection string with the socket directory mapped
-	negative bool   // must fail with noSuchFactoryCtor
+	negative bool   // must fail with noSuchFactoryCtor (or wantErr)
+	wantErr  string // the failure a negative attempt must show, when not noSuchFactoryCtor
 }
 
 // checkArchive extracts ar in its expected state, finds every socket-form
@@ -104,7 +105,7 @@ func checkProject(ctx context.Context, srv *pgtest.Server, ar *txtar.Archive, wo
 		out.skip = "no PostgreSQL service (image postgres, postgis, timescaledb, bitnami/postgresql) in the expected output"
 		return
 	}
-	edges := collectEdges(proj, dbs)
+	edges := append(collectEdges(proj, dbs), fileEdges(proj, dbs, projDir)...)
 	if len(edges) == 0 {
 		out.skip = "no client value in socket form (JDBC with socketFactory, libpq URI or DSN with host=/dir, PGHOST=/dir)"
 		return
@@ -171,6 +172,11 @@ func checkProject(ctx context.Context, srv *pgtest.Server, ar *txtar.Archive, wo
 				continue
 			}
 			attempts = append(attempts, attempt{edge: e, driver: "jdbc", conn: conn})
+			if e.inFile && strings.Contains(conn, "$FactoryArg") {
+				// Written as in a compose file, the file would hand pgjdbc `$$`.
+				doubled := strings.Replace(conn, "$FactoryArg", "$$FactoryArg", 1)
+				attempts = append(attempts, attempt{edge: e, driver: "jdbc", conn: doubled, negative: true, wantErr: doubledFactoryErr})
+			}
 			if bad, ok := unescaped[e.service+"/"+e.key]; ok && bad != e.value {
 				if strings.Contains(bad, "$FactoryArg") {
 					out.problem("%s: unescaped variant still reads %q; compose should have interpolated $FactoryArg away", e, bad)
@@ -228,6 +234,9 @@ func collectEdges(p *types.Project, dbs []dbService) []edge {
 		}
 		if e, ok := pgenvEdge(env); ok {
 			add(e, "PGHOST")
+		}
+		for _, e := range hostVarEdges(env) {
+			add(e, e.key)
 		}
 		for label, args := range map[string][]string{"command": svc.Command, "entrypoint": svc.Entrypoint} {
 			for i, a := range args {
@@ -379,13 +388,17 @@ func runAttempts(ctx context.Context, attempts []attempt, out *outcome) {
 	}
 	for i, a := range attempts {
 		r, err := results[i].Result, results[i].Err
+		want := noSuchFactoryCtor
+		if a.wantErr != "" {
+			want = a.wantErr
+		}
 		switch {
 		case a.negative && err == nil:
 			out.problem("%s: with $FactoryArg interpolated away (%s) %s still connected: %v", a.edge, a.conn, a.driver, r)
-		case a.negative && !strings.Contains(err.Error(), noSuchFactoryCtor):
-			out.problem("%s: with $FactoryArg interpolated away, %s failed with %v; want %q", a.edge, a.driver, err, noSuchFactoryCtor)
+		case a.negative && !strings.Contains(err.Error(), want):
+			out.problem("%s: negative variant %s failed with %v; want %q", a.edge, a.conn, err, want)
 		case a.negative:
-			out.note("%s: unescaped variant fails as expected: %v", a.edge, err)
+			out.note("%s: negative variant fails as expected: %v", a.edge, err)
 		case err != nil:
 			out.problem("%s: %s could not connect with %s: %v", a.edge, a.driver, a.conn, err)
 		case r.One != 1 || !r.OverSocket || r.User != a.edge.user || r.Database != a.edge.database:

@@ -25,6 +25,9 @@ type edge struct {
 	// database defaults to the user, as in libpq and pgjdbc.
 	user, password, database string
 	userInString             bool
+	// inFile: the value is in a configuration file, which nothing
+	// interpolates (a JDBC URL there holds a single-$ $FactoryArg).
+	inFile bool
 }
 
 func (e edge) String() string { return e.service + "/" + e.key + " (" + e.dialect + "): " + e.value }

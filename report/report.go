@@ -57,6 +57,8 @@ type Change struct {
 	After   string  `json:"after"`
 	Reason  string  `json:"reason"`
 	Source  *Source `json:"source,omitempty"`
+	// Evidence is why a host variable was trusted (see rewrite.Evidence).
+	Evidence *Evidence `json:"evidence,omitempty"`
 }
 
 // Source is the knowledge a decision rests on (docs/plan.schema.json):
@@ -74,6 +76,15 @@ func sourceOf(b *rewrite.Basis) *Source {
 		return nil
 	}
 	return &Source{Kind: b.Kind, Name: b.Name, Cite: b.Cite, Detail: b.Detail}
+}
+
+// Evidence is the knowledge source behind a decision and where it rests.
+type Evidence struct {
+	Source string `json:"source"`
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Driver string `json:"driver"`
+	Reason string `json:"reason"`
 }
 
 type Finding struct {
@@ -131,7 +142,7 @@ func FromResult(command string, r *rewrite.Result) Plan {
 		p.Databases = append(p.Databases, Database{Service: d.Service, Family: d.Family, SocketDir: d.SocketDir, Port: d.Port, Volume: d.Volume, Names: d.Names})
 	}
 	for _, c := range r.Changes {
-		p.Changes = append(p.Changes, Change{Kind: c.Kind, File: c.File, Line: c.Line, Column: c.Col, Service: c.Service, Key: c.Key, Dialect: c.Dialect, Before: c.Before, After: c.After, Reason: c.Reason, Source: sourceOf(c.Basis)})
+		p.Changes = append(p.Changes, Change{Kind: c.Kind, File: c.File, Line: c.Line, Column: c.Col, Service: c.Service, Key: c.Key, Dialect: c.Dialect, Before: c.Before, After: c.After, Reason: c.Reason, Source: sourceOf(c.Basis), Evidence: evidenceOf(c.Evidence)})
 	}
 	seen := map[string]bool{}
 	for _, f := range r.Findings {
@@ -142,4 +153,11 @@ func FromResult(command string, r *rewrite.Result) Plan {
 		}
 	}
 	return p
+}
+
+func evidenceOf(e *rewrite.Evidence) *Evidence {
+	if e == nil {
+		return nil
+	}
+	return &Evidence{Source: e.Source, File: e.File, Line: e.Line, Driver: e.Driver, Reason: e.Reason}
 }

@@ -49,6 +49,9 @@ func Text(w io.Writer, p Plan) error {
 			switch c.Kind {
 			case "value", "repair":
 				fmt.Fprintf(&b, "  %s %s %s (%s): %s\n    - %s\n    + %s\n", pos, c.Service, c.Key, c.Dialect, c.Reason, c.Before, c.After)
+				if e := c.Evidence; e != nil {
+					fmt.Fprintf(&b, "    because (%s) %s:%d: %s; driver %s\n", e.Source, e.File, e.Line, e.Reason, e.Driver)
+				}
 			case "mount":
 				fmt.Fprintf(&b, "  %s %s: mount %s (%s)\n", pos, c.Service, c.After, c.Reason)
 			case "volume":

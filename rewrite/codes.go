@@ -34,6 +34,8 @@ var codeTitles = map[string]string{
 	"UDS163": "a connection value that does not parse; left unchanged, the rest migrated",
 	"UDS164": "a ${VAR} that stood for the host or port is gone from the socket form",
 	"UDS165": "a connection value names a service not recognised as PostgreSQL; use --db SERVICE",
+	"UDS170": "host variable set to the socket directory on evidence in the project",
+	"UDS171": "Rails database.yml ERB default edited: every service without the variable gets it",
 	"UDS110": "multi-host URL left on TCP (a socket cannot fail over)",
 	"UDS111": "value or mapping the tool cannot edit exactly",
 	"UDS140": "extra_hosts maps a database's name elsewhere: left on TCP",

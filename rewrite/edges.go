@@ -216,6 +216,10 @@ func classify(val string) (hosts []string, dialect string, socket bool) {
 // client's mount directory mp. Interpolation references in the value are
 // kept as written; literal $ is written $$.
 func (pl *planner) rewriteEdge(e *edge, mp string) {
+	if e.cfg != nil {
+		pl.rewriteConfigEdge(e, mp)
+		return
+	}
 	v := e.v
 	m, enclose, err := pl.maskValue(v)
 	if err != nil {
@@ -288,7 +292,8 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 	}
 	pl.changes = append(pl.changes, Change{Kind: "value", File: v.file, Line: v.line, Col: v.col,
 		Service: v.service, Key: v.key, Dialect: e.dialect, Before: pl.redactValue(e.dialect, v.raw), After: pl.redactValue(e.dialect, newRaw),
-		Reason: edgeReason(e, mp), Basis: e.basis})
+		Reason: edgeReason(e, mp), Basis: e.basis, Evidence: e.evidence})
+	pl.noteEvidence(e, mp)
 }
 
 type note struct{ Code, Message string }

@@ -46,8 +46,18 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 		if dep == nil || pl.usesSocket(name) {
 			continue
 		}
+		if file, line := pl.hiddenConnection(name, dep); file != "" {
+			pl.warnFile(file, line, 1, "UDS131", name, file,
+				fmt.Sprintf("%s depends on %s and %s:%d names it in a form the tool does not edit (a literal host in code or a format it does not read): point that connection at %s (socket directory) by hand, and mount %s's socket volume on %s", name, dep.name, file, line, pl.opts.MountPath, dep.name, name))
+			continue
+		}
 		src, _ := pl.p.serviceNode(name)
 		kn, _ := ownKey(deref(pl.servicesNode(src)), name)
+		if len(pl.reachingFiles(name)) == 0 {
+			pl.warnAt(src, kn, "UDS131", name, "image",
+				fmt.Sprintf("%s depends on %s but none of its environment values connects to it, and no file of the project reaches it (no build context here, no mounted source): the connection is baked into the image %s or built by a script; point it at %s (socket directory) or add the socket volume by hand", name, dep.name, svc.Image, pl.opts.MountPath))
+			continue
+		}
 		key := pl.dependencyKey(name, dep.name)
 		pl.warnAt(src, kn, "UDS131", name, key,
 			fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it: the connection is in a mounted config file, baked into the image or built by a script, which the tool cannot see; point it at %s (socket directory) or add the socket volume by hand", name, key, dep.name, name, pl.opts.MountPath))
@@ -56,11 +66,14 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 
 // usesSocket reports whether a service already has a socket-form value.
 func (pl *planner) usesSocket(service string) bool {
+	if pl.cfgSocket[service] != "" {
+		return true
+	}
 	for _, v := range pl.p.serviceEnv(service) {
 		if _, _, socket := classify(v.value); socket {
 			return true
 		}
-		if (v.key == "PGHOST" || pl.dirHostVar(service, v.key)) && strings.HasPrefix(v.value, "/") {
+		if (v.key == "PGHOST" || appHostRE.MatchString(v.key) || pl.dirHostVar(service, v.key)) && strings.HasPrefix(v.value, "/") {
 			return true
 		}
 	}

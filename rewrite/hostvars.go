@@ -156,7 +156,7 @@ func (pl *planner) applyHostVerdict(v envVar, db *dbService, port string, hv hos
 	if port != "" {
 		dialect = DialectHostDirPort
 	}
-	return &edge{v: v, dialect: dialect, db: db, basis: &hv.basis}
+	return &edge{v: v, dialect: dialect, db: db, port: db.port, basis: &hv.basis}
 }
 
 // checkHostVars rejects --host-var values that name no service or no

@@ -37,12 +37,16 @@ type planner struct {
 
 	fileEdits map[string]*fileEdits // edits of non-compose files (env files)
 	fileOrder []string
+
+	scopeFiles map[string][]string // project files reaching each service (evidenceScope)
+	cfgSocket  map[string]string   // service → "file:line" of a socket-form value it reads from a configuration file
+	cfgDone    map[string]bool     // configuration file values edited ("path:offset")
 }
 
 func newPlanner(p *project, opts Options) *planner {
 	return &planner{p: p, opts: opts,
 		edited: map[*yaml.Node]bool{}, appended: map[*yaml.Node]map[string]bool{},
-		topAdded: map[string]bool{}, clientPaths: map[string][]string{}, sysprop: map[string]string{}, sslClients: map[string]bool{}, newTop: map[*Source][]string{}, javaWarn: map[string]bool{}}
+		topAdded: map[string]bool{}, cfgSocket: map[string]string{}, cfgDone: map[string]bool{}, clientPaths: map[string][]string{}, sysprop: map[string]string{}, sslClients: map[string]bool{}, newTop: map[*Source][]string{}, javaWarn: map[string]bool{}}
 }
 
 func (pl *planner) add(e edit) {
@@ -79,7 +83,8 @@ func (pl *planner) run() error {
 		isDB[db.name] = true
 	}
 	pl.repairSocketValues(isDB)
-	edges := pl.keepSharedEnv(pl.collectEdges(dbs))
+	edges := append(pl.keepSharedEnv(pl.collectEdges(dbs)), pl.collectConfigEdges(dbs)...)
+	edges = append(edges, pl.railsEdges(dbs)...)
 	pl.warnHidden(dbs, edges)
 	for _, db := range dbs {
 		var mine []*edge

@@ -34,6 +34,10 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err
 	}
 	pl.dbs = dbs
 	pl.dropTop = map[*Source][]string{}
+	// Configuration files are not reverted: note which clients read a
+	// socket value from one, so their mount stays.
+	pl.collectConfigEdges(dbs)
+	pl.railsEdges(dbs)
 	for _, db := range dbs {
 		pl.revertDB(db)
 	}
@@ -85,6 +89,13 @@ func (pl *planner) revertDB(db *dbService) {
 			if m.source != sock.source {
 				continue
 			}
+			if at := pl.cfgSocket[name]; at != "" {
+				file, line := splitAt(at)
+				pl.warnFile(file, line, 1, "UDS111", name, file,
+					fmt.Sprintf("%s reads the socket from %s, a configuration file revert does not edit: its socket mount stays; point that value back at %s:%d by hand, then remove the mount", name, at, db.name, db.port))
+				users++
+				continue
+			}
 			if pl.revertClient(name, m, db) {
 				pl.removeItem(src, node, m)
 			} else {
@@ -107,7 +118,7 @@ func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool 
 	unused := true
 	for _, ent := range pl.p.serviceEnv(service) {
 		raw, val := ent.raw, ent.value
-		if dir, tcp := revertHost(val, db.name); (ent.key == "PGHOST" || pl.dirHostVar(service, ent.key)) && path.Clean(dir) == m.target {
+		if dir, tcp := revertHost(val, db.name); (ent.key == "PGHOST" || pl.dirHostVar(service, ent.key) || appHostRE.MatchString(ent.key)) && path.Clean(dir) == m.target {
 			mk, _ := interp.Mask(raw)
 			if pl.setValue(ent, mk, tcp) {
 				pl.changes = append(pl.changes, Change{Kind: "value", File: ent.file, Line: ent.line, Col: ent.col, Service: service, Key: ent.key,
@@ -302,4 +313,11 @@ func revertHost(val, server string) (dir, tcp string) {
 		return h, net.JoinHostPort(server, p)
 	}
 	return val, server
+}
+
+// splitAt splits "file:line".
+func splitAt(at string) (string, int) {
+	i := strings.LastIndexByte(at, ':')
+	n, _ := atoiPort(at[i+1:])
+	return at[:i], n
 }

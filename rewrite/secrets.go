@@ -64,6 +64,13 @@ func (p *project) secrets() []string {
 				}
 			}
 		}
+		// A password equal to a service name (POSTGRES_PASSWORD: catalog
+		// beside a service catalog) would mask the service in every
+		// finding, which must name it; the dialect redactors still mask
+		// it where it stands as a password.
+		for name := range p.model.Services {
+			delete(set, name)
+		}
 	}
 	for s := range extra {
 		if _, ok := set[s]; !ok {

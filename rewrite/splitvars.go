@@ -51,12 +51,15 @@ func (pl *planner) splitVar(v envVar, find func(host string) *dbService) *edge {
 	if !appHostRE.MatchString(v.key) && v.key != "PGHOST" {
 		return nil
 	}
+	if e, handled := pl.hostVarEvidence(v, db, port); handled {
+		return e
+	}
 	extra := ""
 	if port != "" {
 		extra = fmt.Sprintf(" It holds host and port together (%s): an application that pastes it into a URL must not end up with @/var/run/postgresql:%s/.", val, port)
 	}
 	pl.warnFile(v.file, v.line, v.col, "UDS120", v.service, v.key,
-		fmt.Sprintf("%s/%s names %s for the application to build its own connection; the tool cannot know whether the application accepts a socket directory. If it hands the value to libpq, pgx or psycopg as host, set it to %s (port %d picks .s.PGSQL.%d); otherwise build the connection URL in socket form yourself. If you know the application accepts a directory there, rerun with --host-var %s/%s.%s",
+		fmt.Sprintf("%s/%s names %s for the application to build its own connection; the tool cannot know whether the application accepts a socket directory. If it hands the value to libpq, pgx or psycopg as host, set it to %s (port %d picks .s.PGSQL.%d); otherwise build the connection URL in socket form yourself. No evidence in the project shows its consumer (the tool reads the code of images built here and of mounted sources: Django, SQLAlchemy/psycopg, Rails database.yml, node-postgres, pgx, lib/pq); to vouch for it yourself, rerun with --host-var %s/%s.%s",
 			v.service, v.key, db.name, pl.opts.MountPath, db.port, db.port, v.service, v.key, extra))
 	return nil
 }

@@ -121,6 +121,9 @@ type Change struct {
 	// Basis, when set, is the knowledge the change rests on (a host
 	// variable migrated on the catalogue's, the evidence's or the user's word).
 	Basis *Basis
+	// Evidence is why a host variable was trusted (nil for values whose
+	// dialect the tool knows by itself).
+	Evidence *Evidence
 }
 
 // FileResult is the migrated content of one input file.

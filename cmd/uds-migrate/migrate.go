@@ -238,12 +238,14 @@ func deliver(c *cli.Context, res *rewrite.Result, verb string, stdout, stderr io
 		return nil
 	}
 	if len(res.Files) > 1 {
-		changed := 0
+		var changed []string
 		for _, f := range res.Files {
-			changed += btoi(f.Changed)
+			if f.Changed {
+				changed = append(changed, f.Path)
+			}
 		}
-		if changed > 1 {
-			return &codeError{exitError, errors.New("the migration changes several files: use -w to write them or -d to see a diff")}
+		if len(changed) > 1 {
+			return &codeError{exitError, fmt.Errorf("the migration changes several files (%s): use -w to write them or -d to see a diff", strings.Join(changed, ", "))}
 		}
 		for _, f := range res.Files {
 			if f.Changed {

@@ -1,0 +1,148 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/compose-spec/compose-go/v2/types"
+
+	"github.com/uds-migrate/uds-migrate/configfile"
+	"github.com/uds-migrate/uds-migrate/evidence"
+)
+
+// doubledFactory is what a JDBC URL in a configuration file would hold if
+// the tool had written `$$FactoryArg` there as in the compose file: nothing
+// interpolates the file, so pgjdbc gets a class name with `$$` and fails.
+const doubledFactoryErr = "AFUNIXSocketFactory$$FactoryArg"
+
+// fileEdges finds the socket-form connection strings in the configuration
+// files a service mounts (bind mounts and configs: inside the project),
+// read with the format's parser as the application would read them: no
+// compose interpolation. Keys are "FILE KEY"; user and password come from
+// the file's sibling settings (spring.datasource.username ...).
+func fileEdges(p *types.Project, dbs []dbService, projDir string) []edge {
+	isDB := map[string]bool{}
+	for _, db := range dbs {
+		isDB[db.name] = true
+	}
+	var edges []edge
+	for _, name := range p.ServiceNames() {
+		if isDB[name] {
+			continue
+		}
+		var roots []string
+		for _, v := range p.Services[name].Volumes {
+			if v.Type == "bind" {
+				roots = append(roots, v.Source)
+			}
+		}
+		for _, c := range p.Services[name].Configs {
+			if cfg, ok := p.Configs[c.Source]; ok && cfg.File != "" {
+				roots = append(roots, cfg.File)
+			}
+		}
+		for _, abs := range (evidence.Scope{ProjectDir: projDir, Roots: roots}).Files() {
+			rel, _ := filepath.Rel(projDir, abs)
+			rel = filepath.ToSlash(rel)
+			if rel == "config/database.yml" {
+				if e, ok := railsEdge(p.Services[name], abs); ok {
+					edges = append(edges, e)
+				}
+				if e, ok := railsURLEdge(p.Services[name], abs); ok {
+					edges = append(edges, e)
+				}
+				continue
+			}
+			edges = append(edges, fileEdgesOf(name, abs, rel)...)
+		}
+	}
+	return edges
+}
+
+func fileEdgesOf(service, abs, rel string) []edge {
+	format, ok := configfile.For(rel)
+	if !ok {
+		return nil
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return nil
+	}
+	vals, err := format.Values(data)
+	if err != nil {
+		return nil
+	}
+	env := map[string]string{}
+	for _, v := range vals {
+		env[strings.ToUpper(strings.NewReplacer(".", "_", "-", "_").Replace(v.Key))] = v.Value
+	}
+	var out []edge
+	for _, v := range vals {
+		e, ok := classify(v.Value)
+		if !ok {
+			continue
+		}
+		e.service, e.key = service, strings.ToUpper(strings.NewReplacer(".", "_", "-", "_").Replace(v.Key))
+		e.fillDefaults(env)
+		e.key, e.inFile = rel+" "+v.Key, true
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
+	return out
+}
+
+// railsEdge is the socket directory a Rails service gets from
+// config/database.yml: ActiveRecord evaluates the ERB (a variable's default
+// applies when the service does not set it), then hands host, port,
+// username, password and database to the pg gem, i.e. libpq.
+func railsEdge(svc types.ServiceConfig, abs string) (edge, bool) {
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return edge{}, false
+	}
+	env := envValue(svc, "RAILS_ENV")
+	if env == "" {
+		env = "development"
+	}
+	host, key, ok, err := configfile.RailsHost(data, env)
+	if err != nil || !ok || (key != "" && envValue(svc, key) != "") || !strings.HasPrefix(host.Value, "/") {
+		return edge{}, false
+	}
+	setting := func(k string) string {
+		v, _, _ := configfile.RailsSetting(data, env, k)
+		return v.Value
+	}
+	e := edge{service: svc.Name, key: "config/database.yml " + env + ".host", dialect: "pgenv", dir: host.Value, port: 5432, inFile: true,
+		value: "host=" + host.Value, user: setting("username"), password: setting("password"), database: setting("database")}
+	if p := setting("port"); p != "" {
+		fmt.Sscan(p, &e.port)
+	}
+	e.fillDefaults(map[string]string{})
+	return e, true
+}
+
+// railsURLEdge is a literal url: of the service's database.yml environment.
+func railsURLEdge(svc types.ServiceConfig, abs string) (edge, bool) {
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return edge{}, false
+	}
+	env := envValue(svc, "RAILS_ENV")
+	if env == "" {
+		env = "development"
+	}
+	v, ok, err := configfile.RailsURL(data, env)
+	if err != nil || !ok {
+		return edge{}, false
+	}
+	e, ok := classify(v.Value)
+	if !ok {
+		return edge{}, false
+	}
+	e.service, e.key, e.inFile = svc.Name, "config/database.yml "+env+".url", true
+	e.fillDefaults(map[string]string{})
+	return e, true
+}

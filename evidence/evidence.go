@@ -1,0 +1,122 @@
+// Package evidence decides, from the project's own code and configuration,
+// whether an application hands a host variable (DB_HOST, POSTGRES_HOST ...)
+// to a driver that takes an absolute directory as the Unix-socket
+// directory (libpq and the drivers that copy its rule: psycopg, node-postgres,
+// pgx, lib/pq, the Rails pg gem).
+//
+// It reads only files that reach the container: the build context's COPY
+// and ADD sources when the image is built here, and bind-mounted sources.
+// One reader per stack (django.go, psycopg.go, rails.go, nodepg.go,
+// gopg.go, and jdbc.go for a consumer that does NOT take a directory)
+// looks for the line that reads the variable.
+package evidence
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// SourceName labels verdicts from this package, beside the user's flag and
+// the image catalogue.
+const SourceName = "evidence"
+
+// Verdict is what one knowledge source says about a (service, key) host
+// variable.
+type Verdict struct {
+	// Directory reports whether the consumer takes an absolute directory
+	// as the socket directory (so the variable can become the mount path).
+	Directory bool
+	// Driver names the driver the evidence implies, e.g. "psycopg (libpq)".
+	Driver string
+	// Reason says in one clause what the evidence shows.
+	Reason string
+	// Source is SourceName.
+	Source string
+	// File is the evidence's path relative to the project directory
+	// (slash-separated); Line is 1-based.
+	File string
+	Line int
+}
+
+// At returns "file:line".
+func (v Verdict) At() string { return v.File + ":" + itoa(v.Line) }
+
+// Scope is what a service's code can be: files that reach its container.
+type Scope struct {
+	// ProjectDir is absolute; nothing outside it is read.
+	ProjectDir string
+	// Roots are absolute files or directories that reach the container.
+	Roots []string
+	// Env is the service's effective environment (RAILS_ENV picks the
+	// database.yml section).
+	Env map[string]string
+	// Read reads a file; nil means a regular-file read bounded by MaxFileSize.
+	Read func(path string) ([]byte, error)
+	// List, when set, replaces the walk of Roots (a caller's cache of Files).
+	List []string
+}
+
+// Find returns the first verdict a reader draws about key, in the files of
+// s, walked in lexical order. ok is false when no reader recognises a
+// consumer of key.
+func Find(s Scope, key string) (v Verdict, ok bool) {
+	for _, f := range s.Files() {
+		rel, _ := filepath.Rel(s.ProjectDir, f)
+		rel = filepath.ToSlash(rel)
+		var mine []reader
+		for _, r := range readers {
+			if r.match(rel) {
+				mine = append(mine, r)
+			}
+		}
+		if len(mine) == 0 {
+			continue
+		}
+		data, err := s.read(f)
+		if err != nil || len(data) > MaxFileSize {
+			continue
+		}
+		for _, r := range mine {
+			if hit, ok := r.find(data, key, s.Env); ok {
+				hit.File, hit.Source = rel, SourceName
+				return hit, true
+			}
+		}
+	}
+	return Verdict{}, false
+}
+
+// reader recognises one stack's consumer of a host variable.
+type reader struct {
+	// match says whether a project-relative path is this stack's file.
+	match func(rel string) bool
+	// find returns the verdict (without File and Source) for key.
+	find func(data []byte, key string, env map[string]string) (Verdict, bool)
+}
+
+var readers = []reader{djangoReader, psycopgReader, railsReader, nodePGReader, goPGReader, jdbcReader}
+
+func hasExt(rel string, exts ...string) bool {
+	for _, e := range exts {
+		if strings.HasSuffix(rel, e) {
+			return true
+		}
+	}
+	return false
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; n > 0; n /= 10 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+	}
+	return string(b)
+}
+
+// lineOf returns the 1-based line of byte offset off.
+func lineOf(data []byte, off int) int {
+	return strings.Count(string(data[:off]), "\n") + 1
+}

@@ -1,0 +1,45 @@
+package evidence
+
+import (
+	"strings"
+
+	"github.com/uds-migrate/uds-migrate/configfile"
+)
+
+// railsEnv is the environment Rails loads: RAILS_ENV, then RACK_ENV, then
+// development (railties: Rails.env).
+func railsEnv(env map[string]string) string {
+	for _, k := range []string{"RAILS_ENV", "RACK_ENV"} {
+		if v := env[k]; v != "" {
+			return v
+		}
+	}
+	return "development"
+}
+
+// railsReader: config/database.yml whose environment has
+// `host: <%= ENV.fetch("X") ... %>` with the postgresql (or postgis)
+// adapter. ActiveRecord's PostgreSQL adapter hands host to the pg gem's
+// PG.connect, i.e. to libpq (rails/rails: activerecord/lib/active_record/
+// connection_adapters/postgresql_adapter.rb, new_client).
+var railsReader = reader{
+	match: func(rel string) bool {
+		return rel == "config/database.yml" || strings.HasSuffix(rel, "/config/database.yml")
+	},
+	find: func(data []byte, key string, env map[string]string) (Verdict, bool) {
+		name := railsEnv(env)
+		adapter, ok, err := configfile.RailsSetting(data, name, "adapter")
+		if err != nil || !ok || (adapter.Value != "postgresql" && adapter.Value != "postgis") {
+			return Verdict{}, false
+		}
+		host, ok, err := configfile.RailsSetting(data, name, "host")
+		if err != nil || !ok || !host.ERB {
+			return Verdict{}, false
+		}
+		if k, ok := configfile.ERBEnvRead(host.Text); !ok || k != key {
+			return Verdict{}, false
+		}
+		return Verdict{Directory: true, Driver: "pg gem (libpq)", Line: host.Line,
+			Reason: "Rails' config/database.yml (" + name + ", adapter " + adapter.Value + ") takes host from " + key}, true
+	},
+}

@@ -1,0 +1,89 @@
+package evidence
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Scan bounds: a project's own code is small; a vendored tree is not
+// evidence of anything and must not make a migration slow.
+const (
+	MaxFiles    = 5000
+	MaxFileSize = 512 << 10
+)
+
+// skipDirs are dependency and tool directories: code there is not the
+// application's own.
+var skipDirs = map[string]bool{"node_modules": true, ".git": true, "vendor": true, ".venv": true, "venv": true, "__pycache__": true, "target": true, ".bundle": true}
+
+// Files lists the regular files under the roots, inside the project, in
+// lexical order, at most MaxFiles. Symbolic links are resolved and kept
+// only when they stay inside the project; directories behind links are
+// not entered.
+func (s Scope) Files() []string {
+	if s.List != nil {
+		return s.List
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, root := range s.Roots {
+		root = filepath.Clean(root)
+		if !s.inside(root) {
+			continue
+		}
+		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || len(out) >= MaxFiles {
+				return filepath.SkipDir
+			}
+			if d.IsDir() {
+				if p != root && skipDirs[d.Name()] {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if d.Type()&fs.ModeSymlink != 0 {
+				real, err := filepath.EvalSymlinks(p)
+				if err != nil || !s.inside(real) {
+					return nil
+				}
+				if fi, err := os.Stat(real); err != nil || !fi.Mode().IsRegular() {
+					return nil
+				}
+			} else if !d.Type().IsRegular() {
+				return nil
+			}
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+			return nil
+		})
+	}
+	sort.Strings(out)
+	return out
+}
+
+// inside reports whether p is the project directory or below it.
+func (s Scope) inside(p string) bool {
+	rel, err := filepath.Rel(s.ProjectDir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+func (s Scope) read(p string) ([]byte, error) {
+	if s.Read != nil {
+		return s.Read(p)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > MaxFileSize {
+		return nil, fs.ErrInvalid
+	}
+	return os.ReadFile(p)
+}

@@ -1,0 +1,157 @@
+package rewrite
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/uds-migrate/uds-migrate/configfile"
+)
+
+// configValue is a connection value written in a configuration file of
+// the project that reaches a client's container (bind mount, configs:,
+// COPY into an image built here). Nothing interpolates such a file, so
+// junixsocket's $FactoryArg is written with one $.
+type configValue struct {
+	path string // as reports and -w use it
+	data []byte
+	val  configfile.Value
+}
+
+// collectConfigEdges returns the TCP connection values in configuration
+// files reaching each client, as edges; socket-form values mark their
+// service as already connected (no UDS131 on a second run).
+func (pl *planner) collectConfigEdges(dbs []*dbService) []*edge {
+	var out []*edge
+	clients := pl.clientServices(dbs)
+	// A file mounted on its own (a file bind mount, configs:) belongs to
+	// that service; another that sees it only inside a mounted directory
+	// does not read it on that account.
+	direct := map[string]bool{}
+	for _, name := range clients {
+		for _, r := range pl.reachingFiles(name) {
+			if fi, err := os.Stat(r); err == nil && fi.Mode().IsRegular() {
+				direct[r] = true
+			}
+		}
+	}
+	for _, name := range clients {
+		own := map[string]bool{}
+		for _, r := range pl.reachingFiles(name) {
+			own[r] = true
+		}
+		for _, abs := range pl.evidenceScope(name).Files() {
+			if direct[abs] && !own[abs] {
+				continue
+			}
+			rel, _ := filepath.Rel(pl.p.model.WorkingDir, abs)
+			format, ok := configfile.For(filepath.ToSlash(rel))
+			if !ok {
+				continue
+			}
+			path := pl.p.displayPath(abs)
+			data, err := pl.readFile(path)
+			if err != nil {
+				continue
+			}
+			vals, err := format.Values(data)
+			if err != nil {
+				continue
+			}
+			for _, v := range vals {
+				if e := pl.configEdge(name, path, data, v, dbs); e != nil {
+					out = append(out, e)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// configEdge classifies one setting of a configuration file.
+func (pl *planner) configEdge(service, path string, data []byte, v configfile.Value, dbs []*dbService) *edge {
+	hosts, dialect, socket := classify(v.Value)
+	if socket {
+		pl.cfgSocket[service] = fmt.Sprintf("%s:%d", path, v.Line)
+		return nil
+	}
+	if dialect == "" {
+		return nil
+	}
+	ev := envVar{service: service, key: v.Key, raw: v.Value, value: v.Value, file: path, line: v.Line, col: v.Col}
+	var hit *dbService
+	for _, h := range hosts {
+		if db := pl.dbAt(dbs, ev, h); db != nil {
+			hit = db
+		}
+	}
+	if hit == nil {
+		return nil
+	}
+	if len(hosts) > 1 {
+		pl.warnFile(path, v.Line, v.Col, "UDS110", service, v.Key,
+			fmt.Sprintf("%s reads %s from %s, which lists several hosts for failover; a Unix socket reaches one server and cannot fail over, so the value is left on TCP", service, v.Key, path))
+		return nil
+	}
+	return &edge{v: ev, dialect: dialect, db: hit, port: hit.port, cfg: &configValue{path: path, data: data, val: v}}
+}
+
+// clientServices lists the services whose connections the run migrates.
+func (pl *planner) clientServices(dbs []*dbService) []string {
+	isDB := map[string]bool{}
+	for _, db := range dbs {
+		isDB[db.name] = true
+	}
+	var out []string
+	for _, name := range pl.p.serviceOrder() {
+		if isDB[name] || poolerOf(pl.p.model.Services[name].Image) || contains(pl.opts.Exclude, name) || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) {
+			continue
+		}
+		out = append(out, name)
+	}
+	return out
+}
+
+// rewriteConfigEdge writes the socket form of a configuration file value
+// in place. A file mounted on several services is edited once.
+func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
+	v, cv := e.v, e.cfg
+	if e.dialect == DialectJDBC && !pl.javaWarn[v.service] {
+		pl.javaWarn[v.service] = true
+		pl.warnFile(v.file, v.line, v.col, "UDS101", v.service, v.key,
+			v.service+" connects with pgjdbc through junixsocket ("+v.key+" in "+v.file+", written with a single $ in $FactoryArg: nothing interpolates this file): the application needs com.kohlschutter.junixsocket:junixsocket-core:2.10.1 (type pom) on its classpath, and a java.io.tmpdir where native code may be unpacked and executed")
+	}
+	key := cv.path + ":" + strconv.Itoa(cv.val.Start)
+	if pl.cfgDone[key] {
+		return
+	}
+	pl.cfgDone[key] = true
+	out, notes, err := toSocket(e.dialect, v.value, mp, e.db.port)
+	if err == nil && e.dialect == DialectJDBC {
+		style := pl.opts.JDBCFactory
+		if style == JDBCFactorySysprop {
+			style = JDBCFactoryArg // the JVM property lives in the compose file, not here
+		}
+		out, err = jdbcStyle(out, style)
+	}
+	if err != nil {
+		pl.warnFile(v.file, v.line, v.col, "UDS111", v.service, v.key,
+			fmt.Sprintf("%s in %s cannot be rewritten as written (%v); set it to the socket form by hand", v.key, v.file, redactErr(err)))
+		return
+	}
+	pl.editFile(cv.path, cv.data, cv.val.Start, cv.val.End, cv.val.Render(out))
+	pl.noteEvidence(e, mp)
+	pl.noteRailsDefault(e, mp)
+	if e.dialect == DialectURI && strings.HasSuffix(cv.path, "database.yml") {
+		pl.warnFile(v.file, v.line, v.col, "UDS123", v.service, v.key,
+			fmt.Sprintf("%s reads url from %s: Rails 7.0 and later read ?host= there; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER@%s/DB)", v.service, v.file, strings.ReplaceAll(mp, "/", "%2F")))
+	}
+	for _, n := range notes {
+		pl.warnFile(v.file, v.line, v.col, n.Code, v.service, v.key, v.service+" "+v.file+" "+v.key+": "+n.Message)
+	}
+	pl.changes = append(pl.changes, Change{Kind: "value", File: v.file, Line: v.line, Col: v.col,
+		Service: v.service, Key: v.key, Dialect: e.dialect, Before: redact(e.dialect, v.value), After: redact(e.dialect, out),
+		Reason: fmt.Sprintf("reach %s through its socket in %s (a configuration file %s reads; not interpolated by compose)", e.db.name, mp, v.service), Evidence: e.evidence})
+}

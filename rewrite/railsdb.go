@@ -1,0 +1,109 @@
+package rewrite
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/uds-migrate/uds-migrate/configfile"
+	"github.com/uds-migrate/uds-migrate/evidence"
+)
+
+// railsEdges finds Rails clients whose config/database.yml (reaching the
+// container) gives the host for their environment itself: a plain
+// `host: db`, or the ERB default of a variable the service does not set
+// (`<%= ENV.fetch("DB_HOST") { "db" } %>`). ActiveRecord's PostgreSQL
+// adapter hands host to libpq (pg gem), so it becomes the socket
+// directory, edited in place with the ERB tag, anchors and merges kept.
+// A service that sets the variable is the host variable path's
+// (hostVarEvidence), not this one.
+func (pl *planner) railsEdges(dbs []*dbService) []*edge {
+	var out []*edge
+	for _, name := range pl.clientServices(dbs) {
+		scope := pl.evidenceScope(name)
+		for _, abs := range scope.Files() {
+			rel, _ := filepath.Rel(pl.p.model.WorkingDir, abs)
+			if rel = filepath.ToSlash(rel); rel != "config/database.yml" && !strings.HasSuffix(rel, "/config/database.yml") {
+				continue
+			}
+			if e := pl.railsEdge(name, abs, scope.Env, dbs); e != nil {
+				out = append(out, e)
+			}
+			if e := pl.railsURLEdge(name, abs, scope.Env, dbs); e != nil {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
+// railsEdge reads one database.yml for one service.
+func (pl *planner) railsEdge(service, abs string, env map[string]string, dbs []*dbService) *edge {
+	path := pl.p.displayPath(abs)
+	data, err := pl.readFile(path)
+	if err != nil {
+		return nil
+	}
+	railsEnv := railsEnvOf(env)
+	adapter, ok, err := configfile.RailsSetting(data, railsEnv, "adapter")
+	if err != nil || !ok || (adapter.Value != "postgresql" && adapter.Value != "postgis") {
+		return nil
+	}
+	v, envKey, ok, err := configfile.RailsHost(data, railsEnv)
+	if err != nil || !ok || (envKey != "" && env[envKey] != "") {
+		return nil
+	}
+	if strings.HasPrefix(v.Value, "/") {
+		pl.cfgSocket[service] = fmt.Sprintf("%s:%d", path, v.Line)
+		return nil
+	}
+	ev := envVar{service: service, key: "host", raw: v.Value, value: v.Value, file: path, line: v.Line, col: v.Col}
+	db := pl.dbAt(dbs, ev, v.Value)
+	if db == nil {
+		return nil
+	}
+	e := &edge{v: ev, dialect: DialectHostDir, db: db, port: db.port, cfg: &configValue{path: path, data: data, val: v}}
+	e.evidence = &Evidence{Source: evidence.SourceName, File: path, Line: v.Line, Driver: "pg gem (libpq)",
+		Reason: fmt.Sprintf("Rails' %s (%s, adapter %s) sets host itself", path, railsEnv, adapter.Value)}
+	if envKey != "" {
+		e.evidence.Reason = fmt.Sprintf("Rails' %s (%s, adapter %s) falls back to the ERB default %q because %s does not set %s", path, railsEnv, adapter.Value, v.Value, service, envKey)
+		e.railsVar = envKey
+	}
+	return e
+}
+
+// railsEnvOf is Rails.env: RAILS_ENV, then RACK_ENV, then development.
+func railsEnvOf(env map[string]string) string {
+	for _, k := range []string{"RAILS_ENV", "RACK_ENV"} {
+		if v := env[k]; v != "" {
+			return v
+		}
+	}
+	return "development"
+}
+
+// noteRailsDefault says what editing a shared ERB default does (UDS171).
+func (pl *planner) noteRailsDefault(e *edge, mp string) {
+	if e.railsVar == "" {
+		return
+	}
+	v := e.v
+	pl.warnFile(v.file, v.line, v.col, "UDS171", v.service, e.railsVar,
+		fmt.Sprintf("%s does not set %s, so its host is the ERB default in %s:%d (%q), which the pg gem hands to libpq: the default is now the socket directory %s. Every service that reads this file without %s gets the socket directory too (one that sets %s keeps its own value)",
+			v.service, e.railsVar, v.file, v.line, v.value, mp, e.railsVar, e.railsVar))
+}
+
+// railsURLEdge handles a literal `url:` in database.yml: a libpq URI that
+// ActiveRecord merges over the other settings.
+func (pl *planner) railsURLEdge(service, abs string, env map[string]string, dbs []*dbService) *edge {
+	path := pl.p.displayPath(abs)
+	data, err := pl.readFile(path)
+	if err != nil {
+		return nil
+	}
+	v, ok, err := configfile.RailsURL(data, railsEnvOf(env))
+	if err != nil || !ok {
+		return nil
+	}
+	return pl.configEdge(service, path, data, v, dbs)
+}
