@@ -209,7 +209,7 @@ func parseHost(e string) (Host, error) {
 	}
 	if strings.IndexByte(e, '@') >= 0 {
 		// Checked first so that no message below can echo a password.
-		return Host{}, syntaxErr("'@' in the host: pgjdbc has no user:password@ syntax, use ?user=...&password=...")
+		return Host{}, syntaxErr("'@' in the host: pgjdbc has no USER:PASSWORD@ syntax, use ?user=...&password=...")
 	}
 	var h Host
 	portPart, hasPort := "", false

@@ -45,7 +45,7 @@ func malformedMsg(what, value string, err error) string {
 	case libpq.IsURI(value) && atsBeforeQuery(value) > 1:
 		return fmt.Sprintf("%s has an unencoded '@' in its user info: pgx and Go's net/url split it at the last '@' and connect, libpq (psql, psycopg) splits at the first and fails, so the server it names is unclear: left unchanged; percent-encode '@' in the password as %%40 and rerun", what)
 	case jdbc.IsJDBC(value) && atsBeforeQuery(value) > 0:
-		return fmt.Sprintf("%s writes user:password@ before the host, a syntax pgjdbc does not have: left unchanged; move them to ?user=...&password=... and rerun", what)
+		return fmt.Sprintf("%s writes USER:PASSWORD@ before the host, a syntax pgjdbc does not have: left unchanged; move them to ?user=...&password=... and rerun", what)
 	}
 	return fmt.Sprintf("%s is not a valid connection string (%s): left unchanged; fix it and rerun", what, redactErr(err))
 }
