@@ -26,6 +26,14 @@ func hostVarEdges(env map[string]string) []edge {
 	var out []edge
 	for _, k := range keys {
 		e := edge{dialect: "pgenv", key: k, dir: env[k], port: 5432, value: k + "=" + env[k]}
+		// Gitea writes DIR:port in one variable (catalog/images/gitea.yaml).
+		if i := strings.LastIndexByte(e.dir, ':'); i > 0 {
+			if n, err := strconv.Atoi(e.dir[i+1:]); err == nil {
+				e.dir, e.port = e.dir[:i], n
+				out = append(out, e)
+				continue
+			}
+		}
 		if p := sibling(env, k, "_PORT"); p != "" {
 			n, err := strconv.Atoi(p)
 			if err != nil {

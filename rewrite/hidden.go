@@ -53,12 +53,12 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 		}
 		src, _ := pl.p.serviceNode(name)
 		kn, _ := ownKey(deref(pl.servicesNode(src)), name)
+		key := pl.dependencyKey(name, dep.name)
 		if len(pl.reachingFiles(name)) == 0 {
-			pl.warnAt(src, kn, "UDS131", name, "image",
-				fmt.Sprintf("%s depends on %s but none of its environment values connects to it, and no file of the project reaches it (no build context here, no mounted source): the connection is baked into the image %s or built by a script; point it at %s (socket directory) or add the socket volume by hand", name, dep.name, svc.Image, pl.opts.MountPath))
+			pl.warnAt(src, kn, "UDS131", name, key,
+				fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it, and no file of the project reaches it (no build context here, no mounted source): the connection is baked into the image %s or built by a script; point it at %s (socket directory) or add the socket volume by hand", name, key, dep.name, name, svc.Image, pl.opts.MountPath))
 			continue
 		}
-		key := pl.dependencyKey(name, dep.name)
 		pl.warnAt(src, kn, "UDS131", name, key,
 			fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it: the connection is in a mounted config file, baked into the image or built by a script, which the tool cannot see; point it at %s (socket directory) or add the socket volume by hand", name, key, dep.name, name, pl.opts.MountPath))
 	}
