@@ -2,6 +2,7 @@ package configfile
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 )
 
@@ -156,7 +157,7 @@ func (h *hjsonReader) value(key string, out []Value) ([]Value, error) {
 				return out, nil
 			}
 			var err error
-			if out, err = h.value(key+"."+itoa(n), out); err != nil {
+			if out, err = h.value(key+"."+strconv.Itoa(n), out); err != nil {
 				return nil, err
 			}
 		}
@@ -210,15 +211,4 @@ func unquoteHJSON(text string) string {
 		b.WriteByte(body[i])
 	}
 	return b.String()
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
 }

@@ -13,6 +13,7 @@ package evidence
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -39,7 +40,7 @@ type Verdict struct {
 }
 
 // At returns "file:line".
-func (v Verdict) At() string { return v.File + ":" + itoa(v.Line) }
+func (v Verdict) At() string { return v.File + ":" + strconv.Itoa(v.Line) }
 
 // Scope is what a service's code can be: files that reach its container.
 type Scope struct {
@@ -103,17 +104,6 @@ func hasExt(rel string, exts ...string) bool {
 		}
 	}
 	return false
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
 }
 
 // lineOf returns the 1-based line of byte offset off.

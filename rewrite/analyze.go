@@ -83,15 +83,24 @@ func (p *project) serviceNode(name string) (*Source, *yaml.Node) {
 	return nil, nil
 }
 
+// servicesMapping returns the services: mapping of one file (anchors
+// followed), or nil when the file has none.
+func servicesMapping(src *Source) *yaml.Node {
+	_, svcs := ownKey(src.Root, "services")
+	if svcs = deref(svcs); svcs == nil || svcs.Kind != yaml.MappingNode {
+		return nil
+	}
+	return svcs
+}
+
 // serviceOrder lists service names in the order the first file writes them,
 // then any that only later files add: output and findings follow the file.
 func (p *project) serviceOrder() []string {
 	var names []string
 	seen := map[string]bool{}
 	for _, src := range p.sources {
-		_, svcs := ownKey(src.Root, "services")
-		svcs = deref(svcs)
-		if svcs == nil || svcs.Kind != yaml.MappingNode {
+		svcs := servicesMapping(src)
+		if svcs == nil {
 			continue
 		}
 		for i := 0; i+1 < len(svcs.Content); i += 2 {

@@ -32,9 +32,8 @@ var refNameRE = regexp.MustCompile(`^\$\{?([A-Za-z_][A-Za-z0-9_]*)`)
 func (p *project) varUses(name string) []varUse {
 	var out []varUse
 	for _, src := range p.sources {
-		_, svcs := ownKey(src.Root, "services")
-		svcs = deref(svcs)
-		if svcs == nil || svcs.Kind != yaml.MappingNode {
+		svcs := servicesMapping(src)
+		if svcs == nil {
 			continue
 		}
 		for i := 0; i+1 < len(svcs.Content); i += 2 {
