@@ -106,7 +106,7 @@ func (pl *planner) warnUnsetPassthrough(v envVar, dbs []*dbService) bool {
 	if len(dbs) == 1 {
 		target = dbs[0].name
 	}
-	pl.findings.add("UDS111", Pos{v.file, v.line, v.col}, v.service, v.key,
+	pl.findings.add("UDS111", v.pos, v.service, v.key,
 		fmt.Sprintf("%s/%s is passed through from the environment docker compose runs in (\"- %s\" with no value) and is set neither in the project files nor in .env, so the tool cannot see or edit it; if it connects to %s, set it in socket form where it is set (mount path %s), and add the socket volume to %s by hand", v.service, v.key, v.key, target, pl.opts.MountPath, v.service))
 	return true
 }

@@ -54,15 +54,6 @@ func (pl *planner) add(e edit) {
 	pl.edits = append(pl.edits, e)
 }
 
-// nodePos is the position of a YAML node in a source; a nil node stands
-// for the file as a whole.
-func nodePos(src *Source, n *yaml.Node) Pos {
-	if n == nil {
-		return Pos{File: src.Path}
-	}
-	return Pos{src.Path, n.Line, n.Column}
-}
-
 // run plans the whole migration.
 func (pl *planner) run() error {
 	dbs, err := pl.p.findDBs(pl.opts)
@@ -118,7 +109,7 @@ func (pl *planner) prepareDB(db *dbService) {
 	}
 	for _, ent := range pl.p.serviceEnv(db.name) {
 		if contains(serverClientVars, ent.key) {
-			pl.findings.add("UDS133", Pos{ent.file, ent.line, ent.col}, db.name, ent.key, serverEnvProblem(db.name, ent.key))
+			pl.findings.add("UDS133", ent.pos, db.name, ent.key, serverEnvProblem(db.name, ent.key))
 		}
 	}
 	if msg := initSocketProblem(db); msg != "" {
@@ -172,7 +163,7 @@ func (pl *planner) makeWritable(db *dbService, m mountRef) {
 	if target == nil || !pl.replaceScalar(m.src, target, "", newVal, false) {
 		return
 	}
-	pl.changes = append(pl.changes, Change{Kind: "repair", File: m.src.Path, Line: target.Line, Col: target.Column,
+	pl.changes = append(pl.changes, Change{Kind: "repair", Pos: nodePos(m.src, target),
 		Service: db.name, Key: "volumes", Before: target.Value, After: newVal,
 		Reason: "Postgres must create its socket and lock file in " + db.socketDir})
 	pl.findings.add("UDS107", nodePos(m.src, m.node), db.name, "volumes",
@@ -283,11 +274,11 @@ func (pl *planner) clientMount(db *dbService, client string) string {
 // service gets its own list (merge keys are shallow: a list of its own
 // replaces the anchor's, so the anchor's items are copied).
 func (pl *planner) addMount(src *Source, svc *yaml.Node, service, item, reason string) {
-	line, col := svc.Line, svc.Column
+	at := nodePos(src, svc)
 	if kn, _ := ownKey(deref(pl.servicesNode(src)), service); kn != nil {
-		line, col = kn.Line, kn.Column
+		at = nodePos(src, kn)
 	}
-	pl.changes = append(pl.changes, Change{Kind: "mount", File: src.Path, Line: line, Col: col, Service: service, Key: "volumes", After: item, Reason: reason})
+	pl.changes = append(pl.changes, Change{Kind: "mount", Pos: at, Service: service, Key: "volumes", After: item, Reason: reason})
 	kn, seq := ownKey(svc, "volumes")
 	if kn == nil {
 		for _, pk := range pl.newKeys {
@@ -429,7 +420,7 @@ func (pl *planner) dropTmpfs(db *dbService, src *Source, node *yaml.Node, ms []m
 		kn, _ := ownKey(deref(pl.servicesNode(src)), db.name)
 		pl.findings.add("UDS108", nodePos(src, kn), db.name, "tmpfs",
 			fmt.Sprintf("the tmpfs on %s is private to the %s container, so clients could never see the socket: replaced by the socket volume", db.socketDir, db.name))
-		pl.changes = append(pl.changes, Change{Kind: "repair", File: src.Path, Service: db.name, Key: "tmpfs", Before: db.socketDir, After: "socket volume", Reason: "a tmpfs is not shared between containers"})
+		pl.changes = append(pl.changes, Change{Kind: "repair", Pos: Pos{File: src.Path}, Service: db.name, Key: "tmpfs", Before: db.socketDir, After: "socket volume", Reason: "a tmpfs is not shared between containers"})
 	}
 }
 
@@ -476,7 +467,7 @@ func (pl *planner) setAuthLocal(db *dbService, src *Source, node *yaml.Node) {
 		pl.insertAfterLine(src, src.blockEnd(lastKey.Line, lastKey.Column, true), ind+"environment:\n"+ind+strings.Repeat(" ", detectLayout(src).unit)+"POSTGRES_INITDB_ARGS: "+arg+"\n")
 	}
 done:
-	pl.changes = append(pl.changes, Change{Kind: "value", File: src.Path, Line: kn.Line, Col: kn.Column, Service: db.name, Key: "POSTGRES_INITDB_ARGS", After: arg,
+	pl.changes = append(pl.changes, Change{Kind: "value", Pos: nodePos(src, kn), Service: db.name, Key: "POSTGRES_INITDB_ARGS", After: arg,
 		Reason: "local (socket) connections need a password instead of the image's default trust"})
 	pl.findings.add("UDS125", nodePos(src, kn), db.name, "POSTGRES_INITDB_ARGS",
 		"POSTGRES_INITDB_ARGS="+arg+" takes effect only when the data directory is created: an existing cluster keeps trust for local connections until pg_hba.conf is changed (local all all "+pl.opts.AuthLocal+") and the server reloads")

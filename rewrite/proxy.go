@@ -158,7 +158,7 @@ func (pl *planner) migrateApp(a *appSide) {
 	for _, pt := range a.targets {
 		after := pt.t.SocketForm(sock)
 		pt.file.edits = append(pt.file.edits, pt.t.Replace(after))
-		pl.changes = append(pl.changes, Change{Kind: "value", File: pt.file.path, Line: pt.t.Line, Col: pt.t.Col, Service: pt.proxy, Key: pt.t.Directive,
+		pl.changes = append(pl.changes, Change{Kind: "value", Pos: Pos{pt.file.path, pt.t.Line, pt.t.Col}, Service: pt.proxy, Key: pt.t.Directive,
 			Dialect: "nginx", Before: pt.t.Arg.Value, After: after, Reason: "reach " + a.name + " through its socket in " + a.dir})
 		if !pt.t.HostHeader {
 			pl.findings.add("UDS307", Pos{pt.file.path, pt.t.Line, pt.t.Col}, pt.proxy, pt.t.Directive,
@@ -197,18 +197,17 @@ func (pl *planner) hasMountOf(service, volume string) bool {
 	return false
 }
 
-// serviceKey is the position of a service's key, for findings about the
+// servicePos is the position of a service's key, for findings about the
 // service as a whole.
-func (pl *planner) serviceKey(service string) (*Source, int, int) {
+func (pl *planner) servicePos(service string) Pos {
 	src, node := pl.p.serviceNode(service)
 	if kn, _ := ownKey(deref(pl.servicesNode(src)), service); kn != nil {
-		return src, kn.Line, kn.Column
+		return nodePos(src, kn)
 	}
-	return src, node.Line, node.Column
+	return nodePos(src, node)
 }
 
 // note adds a finding about a service at its key.
 func (pl *planner) note(code, service, key, msg string) {
-	src, line, col := pl.serviceKey(service)
-	pl.findings.add(code, Pos{src.Path, line, col}, service, key, msg)
+	pl.findings.add(code, pl.servicePos(service), service, key, msg)
 }

@@ -122,7 +122,7 @@ func (pl *planner) rewriteCommand(src *Source, service, key string, v *yaml.Node
 }
 
 func (pl *planner) commandChange(src *Source, n *yaml.Node, service, key string, plan *appserver.Plan, before, after string) {
-	pl.changes = append(pl.changes, Change{Kind: "value", File: src.Path, Line: n.Line, Col: n.Column, Service: service, Key: key,
+	pl.changes = append(pl.changes, Change{Kind: "value", Pos: nodePos(src, n), Service: service, Key: key,
 		Dialect: string(plan.Server), Before: before, After: after, Reason: "listen on the socket nginx now uses"})
 }
 
@@ -241,7 +241,7 @@ func (pl *planner) unicornConfig(a *appSide, cfgPath string, o appserver.Options
 		return
 	}
 	pl.putFile(host, data, out)
-	pl.changes = append(pl.changes, Change{Kind: "value", File: host, Service: a.name, Key: "listen", Dialect: string(appserver.Unicorn),
+	pl.changes = append(pl.changes, Change{Kind: "value", Pos: Pos{File: host}, Service: a.name, Key: "listen", Dialect: string(appserver.Unicorn),
 		After: line, Reason: "listen on the socket nginx now uses"})
 	if fromBuild {
 		pl.note("UDS309", a.name, "build",

@@ -57,7 +57,7 @@ func (pl *planner) railsEdge(service, abs string, env map[string]string, dbs []*
 		pl.cfgSocket[service] = fmt.Sprintf("%s:%d", path, v.Line)
 		return nil
 	}
-	ev := envVar{service: service, key: "host", raw: v.Value, value: v.Value, file: path, line: v.Line, col: v.Col}
+	ev := envVar{service: service, key: "host", raw: v.Value, value: v.Value, pos: Pos{path, v.Line, v.Col}}
 	db := pl.dbAt(dbs, ev, v.Value)
 	if db == nil {
 		return nil
@@ -88,9 +88,9 @@ func (pl *planner) noteRailsDefault(e *edge, mp string) {
 		return
 	}
 	v := e.v
-	pl.findings.add("UDS171", Pos{v.file, v.line, v.col}, v.service, e.railsVar,
+	pl.findings.add("UDS171", v.pos, v.service, e.railsVar,
 		fmt.Sprintf("%s does not set %s, so its host is the ERB default in %s:%d (%q), which the pg gem hands to libpq: the default is now the socket directory %s. Every service that reads this file without %s gets the socket directory too (one that sets %s keeps its own value)",
-			v.service, e.railsVar, v.file, v.line, v.value, mp, e.railsVar, e.railsVar))
+			v.service, e.railsVar, v.pos.File, v.pos.Line, v.value, mp, e.railsVar, e.railsVar))
 }
 
 // railsURLEdge handles a literal `url:` in database.yml: a libpq URI that

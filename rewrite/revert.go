@@ -121,7 +121,7 @@ func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool 
 		if dir, tcp := revertHost(val, db.name); (ent.key == "PGHOST" || pl.dirHostVar(service, ent.key) || appHostRE.MatchString(ent.key)) && path.Clean(dir) == m.target {
 			mk, _ := interp.Mask(raw)
 			if pl.setValue(ent, mk, tcp) {
-				pl.changes = append(pl.changes, Change{Kind: "value", File: ent.file, Line: ent.line, Col: ent.col, Service: service, Key: ent.key,
+				pl.changes = append(pl.changes, Change{Kind: "value", Pos: ent.pos, Service: service, Key: ent.key,
 					Dialect: hostDialect(ent.key), Before: raw, After: tcp, Reason: "reach " + db.name + " over TCP"})
 			}
 			continue
@@ -157,13 +157,13 @@ func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool 
 			err = fmt.Errorf("revert does not handle %s values", dialect)
 		}
 		if err != nil {
-			pl.findings.add("UDS111", Pos{ent.file, ent.line, ent.col}, service, ent.key, fmt.Sprintf("%s cannot be reverted as written; point it at %s:%d by hand", ent.key, db.name, db.port))
+			pl.findings.add("UDS111", ent.pos, service, ent.key, fmt.Sprintf("%s cannot be reverted as written; point it at %s:%d by hand", ent.key, db.name, db.port))
 			unused = false
 			continue
 		}
 		newRaw := mk.Unmask(out)
 		if pl.setValue(ent, mk, out) {
-			pl.changes = append(pl.changes, Change{Kind: "value", File: ent.file, Line: ent.line, Col: ent.col, Service: service, Key: ent.key,
+			pl.changes = append(pl.changes, Change{Kind: "value", Pos: ent.pos, Service: service, Key: ent.key,
 				Dialect: dialect, Before: redact(dialect, raw), After: redact(dialect, newRaw), Reason: "reach " + db.name + " over TCP"})
 		} else {
 			unused = false

@@ -60,7 +60,7 @@ func (v *validator) run() {
 		isDB[db.name] = true
 		if msg := initSocketProblem(db); msg != "" {
 			s, kn := v.p.settingsNode(db.name)
-			v.findings.add("UDS132", Pos{s.Path, kn.Line, kn.Column}, db.name, "command", msg)
+			v.findings.add("UDS132", nodePos(s, kn), db.name, "command", msg)
 		}
 		src, node := v.p.serviceNode(db.name)
 		_, ms := v.p.mounts(src, node)
@@ -72,17 +72,17 @@ func (v *validator) run() {
 			key := v.sourceKey(m)
 			n := deref(m.node)
 			if other, ok := v.dbMount[key]; ok {
-				v.findings.add("UDS210", Pos{src.Path, n.Line, n.Column}, db.name, "volumes",
+				v.findings.add("UDS210", nodePos(src, n), db.name, "volumes",
 					fmt.Sprintf("%s and %s share the socket volume %s: both servers would create .s.PGSQL.<port> in one directory; give each its own volume", other.name, db.name, m.source))
 			}
 			db.existing, db.volume, db.bind = &m, m.source, m.bind
 			v.dbMount[key] = db
 			if m.readOnly {
-				v.findings.add("UDS208", Pos{src.Path, n.Line, n.Column}, db.name, "volumes",
+				v.findings.add("UDS208", nodePos(src, n), db.name, "volumes",
 					fmt.Sprintf("%s mounts its socket directory %s read-only: Postgres cannot create its socket (\"Read-only file system\"); drop :ro", db.name, db.socketDir))
 			}
 			if m.bind {
-				v.findings.add("UDS209", Pos{src.Path, n.Line, n.Column}, db.name, "volumes",
+				v.findings.add("UDS209", nodePos(src, n), db.name, "volumes",
 					fmt.Sprintf("the socket directory %s is a host bind mount (%s): root-owned, so Postgres may fail to create its lock file (rootless Docker, user:), and Docker Desktop on macOS cannot pass sockets through it; use a named volume", db.socketDir, m.source))
 			}
 		}
@@ -93,7 +93,7 @@ func (v *validator) run() {
 		for _, m := range ms {
 			if socketFileRE.MatchString(path.Base(m.target)) || socketFileRE.MatchString(path.Base(m.source)) {
 				n := deref(m.node)
-				v.findings.add("UDS212", Pos{src.Path, n.Line, n.Column}, name, "volumes",
+				v.findings.add("UDS212", nodePos(src, n), name, "volumes",
 					"the socket file is mounted instead of its directory: the mount goes stale when Postgres restarts (\"Connection refused\"); mount the directory")
 			}
 		}
@@ -101,7 +101,7 @@ func (v *validator) run() {
 		for _, m := range ms {
 			if other, ok := targets[m.target]; ok && m.source != "" && other != m.source {
 				n := deref(m.node)
-				v.findings.add("UDS214", Pos{src.Path, n.Line, n.Column}, name, "volumes",
+				v.findings.add("UDS214", nodePos(src, n), name, "volumes",
 					fmt.Sprintf("%s mounts both %s and %s at %s: one path holds one volume (compose keeps the last), so a client of two databases needs two directories", name, other, m.source, m.target))
 			}
 			if m.source != "" {
@@ -111,7 +111,7 @@ func (v *validator) run() {
 		if isDB[name] {
 			for _, ent := range v.p.serviceEnv(name) {
 				if contains(serverClientVars, ent.key) {
-					v.findings.add("UDS133", Pos{ent.file, ent.line, ent.col}, name, ent.key, serverEnvProblem(name, ent.key))
+					v.findings.add("UDS133", ent.pos, name, ent.key, serverEnvProblem(name, ent.key))
 				}
 			}
 			continue
@@ -140,7 +140,7 @@ func (v *validator) sourceKey(m mountRef) string {
 func (v *validator) checkValue(service string, ent envVar, ms []mountRef) {
 	raw := ent.raw
 	at := func(code, msg string) {
-		v.findings.add(code, Pos{ent.file, ent.line, ent.col}, service, ent.key, msg)
+		v.findings.add(code, ent.pos, service, ent.key, msg)
 	}
 	if fixFactoryArg(raw) != raw {
 		at("UDS201",
@@ -334,6 +334,6 @@ func (pl *planner) warnForeignSocket(v envVar, dialect string, dbs []*dbService)
 				return
 			}
 		}
-		pl.findings.add("UDS162", Pos{v.file, v.line, v.col}, v.service, v.key, foreignSocketMsg(v.service+"/"+v.key, m.source, m.target))
+		pl.findings.add("UDS162", v.pos, v.service, v.key, foreignSocketMsg(v.service+"/"+v.key, m.source, m.target))
 	}
 }

@@ -106,7 +106,7 @@ func (pl *planner) ensureTopVolume(src *Source, name string) {
 		return
 	}
 	pl.topAdded[name] = true
-	pl.changes = append(pl.changes, Change{Kind: "volume", File: src.Path, Key: "volumes", After: name,
+	pl.changes = append(pl.changes, Change{Kind: "volume", Pos: Pos{File: src.Path}, Key: "volumes", After: name,
 		Reason: "named volume: it copies the image directory's owner and mode, unlike a root-owned host directory"})
 	kn, vols := ownKey(src.Root, "volumes")
 	lay := detectLayout(src)
