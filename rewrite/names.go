@@ -194,7 +194,7 @@ func (pl *planner) dbAt(dbs []*dbService, v envVar, host string) *dbService {
 			return nil
 		}
 	}
-	pl.warnFile(v.file, v.line, v.col, code, v.service, v.key,
+	pl.findings.add(code, Pos{v.file, v.line, v.col}, v.service, v.key,
 		fmt.Sprintf("%s/%s names the host %s, but %s; left on TCP", v.service, v.key, host, why))
 	return nil
 }
