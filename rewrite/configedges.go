@@ -74,7 +74,7 @@ func (pl *planner) collectConfigEdges(dbs []*dbService) []*edge {
 func (pl *planner) configEdge(service, path string, data []byte, v configfile.Value, dbs []*dbService) *edge {
 	hosts, dialect, socket := classify(v.Value)
 	if socket {
-		pl.cfgSocket[service] = fmt.Sprintf("%s:%d", path, v.Line)
+		pl.configs.cfgSocket[service] = fmt.Sprintf("%s:%d", path, v.Line)
 		return nil
 	}
 	if dialect == "" {
@@ -118,16 +118,16 @@ func (pl *planner) clientServices(dbs []*dbService) []string {
 // in place. A file mounted on several services is edited once.
 func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 	v, cv := e.v, e.cfg
-	if e.dialect == DialectJDBC && !pl.javaWarn[v.service] {
-		pl.javaWarn[v.service] = true
+	if e.dialect == DialectJDBC && !pl.clients.javaWarn[v.service] {
+		pl.clients.javaWarn[v.service] = true
 		pl.findings.add("UDS101", v.pos, v.service, v.key,
 			v.service+" connects with pgjdbc through junixsocket ("+v.key+" in "+v.pos.File+", written with a single $ in $FactoryArg: nothing interpolates this file): the application needs com.kohlschutter.junixsocket:junixsocket-core:2.10.1 (type pom) on its classpath, and a java.io.tmpdir where native code may be unpacked and executed")
 	}
 	key := cv.path + ":" + strconv.Itoa(cv.val.Start)
-	if pl.cfgDone[key] {
+	if pl.configs.cfgDone[key] {
 		return
 	}
-	pl.cfgDone[key] = true
+	pl.configs.cfgDone[key] = true
 	out, notes, err := toSocket(e.dialect, v.value, mp, e.db.port)
 	if err == nil && e.dialect == DialectJDBC {
 		style := pl.opts.JDBCFactory

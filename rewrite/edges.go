@@ -234,7 +234,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		if style == JDBCFactorySysprop {
 			// One JVM property per process: a second socket file in the
 			// same service keeps the $FactoryArg form.
-			if prev, ok := pl.sysprop[v.service]; ok && prev != file {
+			if prev, ok := pl.clients.sysprop[v.service]; ok && prev != file {
 				pl.findings.add("UDS130", v.pos, v.service, v.key,
 					fmt.Sprintf("%s already reaches %s through the JVM property; %s keeps the $FactoryArg form for %s", v.service, prev, v.key, file))
 				style = JDBCFactoryArg
@@ -272,10 +272,10 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 	pl.warnDefault(v)
 	switch e.dialect {
 	case DialectURI, DialectDSN, DialectPGHOST:
-		pl.sslClients[v.service] = true
+		pl.clients.sslClients[v.service] = true
 	}
-	if sysprop != "" && pl.sysprop[v.service] == "" {
-		pl.sysprop[v.service] = sysprop
+	if sysprop != "" && pl.clients.sysprop[v.service] == "" {
+		pl.clients.sysprop[v.service] = sysprop
 		pl.setJavaOpt(v, "-D"+sockdefaultProp+"="+sysprop)
 	}
 	for _, n := range notes {
@@ -285,8 +285,8 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		pl.findings.add("UDS123", v.pos, v.service, v.key,
 			fmt.Sprintf("%s looks like a Rails app: Rails 7.0 and later read ?host= from DATABASE_URL; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER:PASSWORD@%s/DB)", v.service, strings.ReplaceAll(mp, "/", "%2F")))
 	}
-	if e.dialect == DialectJDBC && !pl.javaWarn[v.service] {
-		pl.javaWarn[v.service] = true
+	if e.dialect == DialectJDBC && !pl.clients.javaWarn[v.service] {
+		pl.clients.javaWarn[v.service] = true
 		pl.findings.add("UDS101", v.pos, v.service, v.key,
 			v.service+" connects with pgjdbc through junixsocket: the application needs com.kohlschutter.junixsocket:junixsocket-core:2.10.1 (type pom) on its classpath, and a java.io.tmpdir where native code may be unpacked and executed")
 	}

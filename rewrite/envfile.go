@@ -379,14 +379,14 @@ func envFileText(el *envLine, m interp.Masked, out string) (string, error) {
 
 // editFile records a replacement in a file that is not a compose file.
 func (pl *planner) editFile(path string, data []byte, start, end int, text string) {
-	if pl.fileEdits == nil {
-		pl.fileEdits = map[string]*fileEdits{}
+	if pl.other.fileEdits == nil {
+		pl.other.fileEdits = map[string]*fileEdits{}
 	}
-	fe := pl.fileEdits[path]
+	fe := pl.other.fileEdits[path]
 	if fe == nil {
 		fe = &fileEdits{data: data}
-		pl.fileEdits[path] = fe
-		pl.fileOrder = append(pl.fileOrder, path)
+		pl.other.fileEdits[path] = fe
+		pl.other.fileOrder = append(pl.other.fileOrder, path)
 	}
 	for _, e := range fe.edits {
 		if e.start == start && e.end == end {
@@ -403,8 +403,8 @@ type fileEdits struct {
 
 // flushFiles applies the edits of non-compose files and records them.
 func (pl *planner) flushFiles() error {
-	for _, path := range pl.fileOrder {
-		fe := pl.fileEdits[path]
+	for _, path := range pl.other.fileOrder {
+		fe := pl.other.fileEdits[path]
 		src := &Source{Path: path, Data: fe.data}
 		for i := range fe.edits {
 			fe.edits[i].src = src

@@ -66,7 +66,7 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 
 // usesSocket reports whether a service already has a socket-form value.
 func (pl *planner) usesSocket(service string) bool {
-	if pl.cfgSocket[service] != "" {
+	if pl.configs.cfgSocket[service] != "" {
 		return true
 	}
 	for _, v := range pl.p.serviceEnv(service) {

@@ -54,7 +54,7 @@ func (pl *planner) railsEdge(service, abs string, env map[string]string, dbs []*
 		return nil
 	}
 	if strings.HasPrefix(v.Value, "/") {
-		pl.cfgSocket[service] = fmt.Sprintf("%s:%d", path, v.Line)
+		pl.configs.cfgSocket[service] = fmt.Sprintf("%s:%d", path, v.Line)
 		return nil
 	}
 	ev := envVar{service: service, key: "host", raw: v.Value, value: v.Value, pos: Pos{path, v.Line, v.Col}}

@@ -34,7 +34,7 @@ func (pl *planner) repairSocketValue(v envVar) {
 	}
 	out, dialect, notes, socket := socketRepair(v.key, m.Value)
 	if socket && dialect != "" {
-		pl.sslClients[v.service] = true
+		pl.clients.sslClients[v.service] = true
 	}
 	if out == "" || out == m.Value || !pl.setValue(v, m, out) {
 		return
@@ -128,7 +128,7 @@ func isHostVar(key string) bool {
 // every service that reaches PostgreSQL through a libpq socket value.
 func (pl *planner) fixPGSSLMode() {
 	for _, name := range pl.p.serviceOrder() {
-		if !pl.sslClients[name] {
+		if !pl.clients.sslClients[name] {
 			continue
 		}
 		for _, v := range pl.p.serviceEnv(name) {

@@ -2,11 +2,12 @@
 // PostgreSQL service over TCP to a Unix-domain socket shared through a named
 // volume.
 //
-// The pipeline is load → analyze → plan → apply → verify (see DESIGN.md):
-// compose-go gives the meaning of the files (interpolation, merges,
-// profiles), yaml.v3 node positions say where each value is written, and
-// edits are spliced into the original bytes so that everything the
-// migration does not change stays byte-identical.
+// The pipeline is load → analyze → plan (named steps, see steps.go) →
+// apply → verify (Migrate validates its own output and migrates it
+// again, expecting no change): compose-go gives the meaning of the files
+// (interpolation, merges, profiles), yaml.v3 node positions say where
+// each value is written, and edits are spliced into the original bytes so
+// that everything the migration does not change stays byte-identical.
 package rewrite
 
 import "fmt"

@@ -6,7 +6,6 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -47,13 +46,12 @@ type validator struct {
 }
 
 func (v *validator) run() {
-	for _, k := range slices.Sorted(mapsKeys(v.p.badConn)) {
-		v.findings = append(v.findings, v.p.badConn[k])
-	}
-	dbs, err := v.p.findDBs(v.opts)
+	a, err := analyze(v.p, v.opts)
+	v.findings = append(v.findings, v.p.badConnFindings()...)
 	if err != nil {
 		return
 	}
+	dbs := a.dbs
 	v.dbMount = map[string]*dbService{}
 	isDB := map[string]bool{}
 	for _, db := range dbs {
@@ -157,99 +155,7 @@ func (v *validator) checkValue(service string, ent envVar, ms []mountRef) {
 	if _, _, _, socket := socketRepair(ent.key, val); socket {
 		checkSSLMode(at, service, ent.key, val)
 	}
-	var sockFile string
-	switch {
-	case jdbc.IsJDBC(val):
-		u, err := jdbc.Parse(val)
-		if err != nil || !u.IsUnixSocket() {
-			return
-		}
-		factory, _ := u.Param("socketFactory")
-		for _, h := range u.Hosts {
-			if h.Name != "localhost" && !strings.HasSuffix(factory, "$URIScheme") {
-				at("UDS202",
-					fmt.Sprintf("junixsocket only connects to host localhost, not %q (\"Can only connect to endpoints of type AFUNIXSocketAddress\"); write jdbc:postgresql://localhost/...", h.Name))
-			}
-		}
-		javaOpts := ""
-		for _, o := range v.p.serviceEnv(service) {
-			if o.key == "JAVA_TOOL_OPTIONS" {
-				javaOpts = o.value
-			}
-		}
-		sockFile, _ = jdbcSocketFile(u, javaOpts)
-		if !socketFileRE.MatchString(path.Base(sockFile)) {
-			at("UDS203",
-				fmt.Sprintf("socketFactoryArg must name the socket file (%s/.s.PGSQL.<port>), not %q", strings.TrimSuffix(sockFile, "/"), sockFile))
-			return
-		}
-		for _, k := range []string{"sslmode", "ssl"} {
-			if s, ok := u.Param(k); ok && (s == "require" || s == "verify-ca" || s == "verify-full" || (k == "ssl" && s == "true")) {
-				at("UDS211",
-					fmt.Sprintf("%s=%s fails over a Unix socket with pgjdbc (\"The server does not support SSL.\"); drop it", k, s))
-			}
-		}
-	case libpq.IsURI(val):
-		u, err := libpq.ParseURI(val)
-		if err != nil {
-			return
-		}
-		dir, ok := u.SocketDir()
-		if !ok {
-			return
-		}
-		if len(u.Hosts) == 1 && u.Hosts[0].Name != "" && strings.Contains(strings.ToLower(u.Scheme), "asyncpg") {
-			at("UDS213", fmt.Sprintf("asyncpg reads ?host= only when the URL host is empty: %s@%s/... stays on TCP; write %s://USER@/DB?host=%s", u.Scheme, u.Hosts[0].Name, u.Scheme, dir))
-		}
-		port, _ := u.Param("port")
-		sockFile = v.libpqSocket(at, dir, port)
-	case libpq.IsDSN(val):
-		d, err := libpq.ParseDSN(val)
-		if err != nil {
-			return
-		}
-		dir, _ := d.Get("host")
-		if !strings.HasPrefix(dir, "/") {
-			return
-		}
-		port, _ := d.Get("port")
-		sockFile = v.libpqSocket(at, dir, port)
-	case ent.key == "PGHOST" && strings.HasPrefix(val, "/"):
-		port := ""
-		for _, o := range v.p.serviceEnv(service) {
-			if o.key == "PGPORT" {
-				port = o.value
-			}
-		}
-		sockFile = v.libpqSocket(at, val, port)
-	case strings.HasPrefix(val, "r2dbc"):
-		_, u, ok := r2dbcSplit(val)
-		if !ok {
-			return
-		}
-		if sockFile, ok = u.Param("socket"); !ok {
-			return
-		}
-		if !socketFileRE.MatchString(path.Base(sockFile)) {
-			at("UDS203", fmt.Sprintf("R2DBC socket= must name the socket file (%s/.s.PGSQL.<port>), not %q", strings.TrimSuffix(sockFile, "/"), sockFile))
-			return
-		}
-	default:
-		// PHP PDO hands "pgsql:host=...;dbname=..." to libpq (issue 15).
-		h, ok := npgsqlHost(strings.TrimPrefix(val, "pgsql:"))
-		if !ok || !strings.HasPrefix(h, "/") {
-			return
-		}
-		port := ""
-		if pairs, ok := npgsqlParse(strings.TrimPrefix(val, "pgsql:")); ok {
-			for _, p := range pairs {
-				if p.key == "port" {
-					port = strings.TrimSpace(strings.TrimPrefix(val, "pgsql:")[p.start:p.end])
-				}
-			}
-		}
-		sockFile = v.libpqSocket(at, h, port)
-	}
+	sockFile := v.socketFile(at, service, ent.key, val)
 	if sockFile == "" {
 		return
 	}
@@ -336,4 +242,123 @@ func (pl *planner) warnForeignSocket(v envVar, dialect string, dbs []*dbService)
 		}
 		pl.findings.add("UDS162", v.pos, v.service, v.key, foreignSocketMsg(v.service+"/"+v.key, m.source, m.target))
 	}
+}
+
+// socketFile checks a socket value in the form of its dialect and returns
+// the socket file it selects, "" when it selects none (or a check already
+// failed on it).
+func (v *validator) socketFile(at func(code, msg string), service, key, val string) string {
+	switch {
+	case jdbc.IsJDBC(val):
+		return v.jdbcSocketFile(at, service, val)
+	case libpq.IsURI(val):
+		return v.uriSocketFile(at, val)
+	case libpq.IsDSN(val):
+		d, err := libpq.ParseDSN(val)
+		if err != nil {
+			return ""
+		}
+		dir, _ := d.Get("host")
+		if !strings.HasPrefix(dir, "/") {
+			return ""
+		}
+		port, _ := d.Get("port")
+		return v.libpqSocket(at, dir, port)
+	case key == "PGHOST" && strings.HasPrefix(val, "/"):
+		port := ""
+		for _, o := range v.p.serviceEnv(service) {
+			if o.key == "PGPORT" {
+				port = o.value
+			}
+		}
+		return v.libpqSocket(at, val, port)
+	case strings.HasPrefix(val, "r2dbc"):
+		_, u, ok := r2dbcSplit(val)
+		if !ok {
+			return ""
+		}
+		sockFile, ok := u.Param("socket")
+		if !ok {
+			return ""
+		}
+		if !socketFileRE.MatchString(path.Base(sockFile)) {
+			at("UDS203", fmt.Sprintf("R2DBC socket= must name the socket file (%s/.s.PGSQL.<port>), not %q", strings.TrimSuffix(sockFile, "/"), sockFile))
+			return ""
+		}
+		return sockFile
+	}
+	return v.pdoSocketFile(at, val)
+}
+
+// jdbcSocketFile checks a pgjdbc URL that uses junixsocket (UDS202, UDS203,
+// UDS211) and returns its socket file.
+func (v *validator) jdbcSocketFile(at func(code, msg string), service, val string) string {
+	u, err := jdbc.Parse(val)
+	if err != nil || !u.IsUnixSocket() {
+		return ""
+	}
+	factory, _ := u.Param("socketFactory")
+	for _, h := range u.Hosts {
+		if h.Name != "localhost" && !strings.HasSuffix(factory, "$URIScheme") {
+			at("UDS202",
+				fmt.Sprintf("junixsocket only connects to host localhost, not %q (\"Can only connect to endpoints of type AFUNIXSocketAddress\"); write jdbc:postgresql://localhost/...", h.Name))
+		}
+	}
+	javaOpts := ""
+	for _, o := range v.p.serviceEnv(service) {
+		if o.key == "JAVA_TOOL_OPTIONS" {
+			javaOpts = o.value
+		}
+	}
+	sockFile, _ := jdbcSocketFile(u, javaOpts)
+	if !socketFileRE.MatchString(path.Base(sockFile)) {
+		at("UDS203",
+			fmt.Sprintf("socketFactoryArg must name the socket file (%s/.s.PGSQL.<port>), not %q", strings.TrimSuffix(sockFile, "/"), sockFile))
+		return ""
+	}
+	for _, k := range []string{"sslmode", "ssl"} {
+		if s, ok := u.Param(k); ok && (s == "require" || s == "verify-ca" || s == "verify-full" || (k == "ssl" && s == "true")) {
+			at("UDS211",
+				fmt.Sprintf("%s=%s fails over a Unix socket with pgjdbc (\"The server does not support SSL.\"); drop it", k, s))
+		}
+	}
+	return sockFile
+}
+
+// uriSocketFile checks a libpq URI with a socket directory (UDS213 for
+// asyncpg) and returns its socket file.
+func (v *validator) uriSocketFile(at func(code, msg string), val string) string {
+	u, err := libpq.ParseURI(val)
+	if err != nil {
+		return ""
+	}
+	dir, ok := u.SocketDir()
+	if !ok {
+		return ""
+	}
+	if len(u.Hosts) == 1 && u.Hosts[0].Name != "" && strings.Contains(strings.ToLower(u.Scheme), "asyncpg") {
+		at("UDS213", fmt.Sprintf("asyncpg reads ?host= only when the URL host is empty: %s@%s/... stays on TCP; write %s://USER@/DB?host=%s", u.Scheme, u.Hosts[0].Name, u.Scheme, dir))
+	}
+	port, _ := u.Param("port")
+	return v.libpqSocket(at, dir, port)
+}
+
+// pdoSocketFile returns the socket file of a PHP PDO DSN
+// ("pgsql:host=/dir;port=5432;dbname=app", which PDO hands to libpq) or of
+// an Npgsql connection string with a directory as Host, "" for any other
+// value.
+func (v *validator) pdoSocketFile(at func(code, msg string), val string) string {
+	h, ok := npgsqlHost(strings.TrimPrefix(val, "pgsql:"))
+	if !ok || !strings.HasPrefix(h, "/") {
+		return ""
+	}
+	port := ""
+	if pairs, ok := npgsqlParse(strings.TrimPrefix(val, "pgsql:")); ok {
+		for _, p := range pairs {
+			if p.key == "port" {
+				port = strings.TrimSpace(strings.TrimPrefix(val, "pgsql:")[p.start:p.end])
+			}
+		}
+	}
+	return v.libpqSocket(at, h, port)
 }
