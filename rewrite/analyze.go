@@ -49,13 +49,12 @@ type mountRef struct {
 
 // edge is one client value that connects to a database over TCP.
 type edge struct {
-	v        envVar
-	dialect  string // DialectJDBC, DialectURI, DialectDSN
-	db       *dbService
-	basis    *Basis       // what a host variable's migration rests on
-	port     int          // the socket file's port: db.port, or the client's when db.portSet is false
-	evidence *Evidence    // why a host variable was trusted, when it was
-	cfg      *configValue // the value is in a configuration file, not the environment
+	v       envVar
+	dialect string // DialectJDBC, DialectURI, DialectDSN
+	db      *dbService
+	basis   *Basis       // why a host variable was trusted, when it was
+	port    int          // the socket file's port: db.port, or the client's when db.portSet is false
+	cfg     *configValue // the value is in a configuration file, not the environment
 	// railsVar is the variable whose ERB default (database.yml) the edge edits.
 	railsVar string
 }

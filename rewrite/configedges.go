@@ -153,5 +153,5 @@ func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 	}
 	pl.changes = append(pl.changes, Change{Kind: "value", Pos: v.pos,
 		Service: v.service, Key: v.key, Dialect: e.dialect, Before: redact(e.dialect, v.value), After: redact(e.dialect, out),
-		Reason: fmt.Sprintf("reach %s through its socket in %s (a configuration file %s reads; not interpolated by compose)", e.db.name, mp, v.service), Evidence: e.evidence})
+		Reason: fmt.Sprintf("reach %s through its socket in %s (a configuration file %s reads; not interpolated by compose)", e.db.name, mp, v.service), Basis: e.basis})
 }

@@ -292,7 +292,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 	}
 	pl.changes = append(pl.changes, Change{Kind: "value", Pos: v.pos,
 		Service: v.service, Key: v.key, Dialect: e.dialect, Before: pl.redactValue(e.dialect, v.raw), After: pl.redactValue(e.dialect, newRaw),
-		Reason: edgeReason(e, mp), Basis: e.basis, Evidence: e.evidence})
+		Reason: edgeReason(e, mp), Basis: e.basis})
 	pl.noteEvidence(e, mp)
 }
 
@@ -302,7 +302,7 @@ type note struct{ Code, Message string }
 // host variable was migrated (plan's text form shows it).
 func edgeReason(e *edge, mp string) string {
 	r := fmt.Sprintf("reach %s through its socket in %s", e.db.name, mp)
-	if e.basis != nil {
+	if e.basis != nil && e.basis.Kind != BasisEvidence { // evidence: UDS170 and the plan's evidence say it
 		r += " (" + e.basis.cite() + ")"
 	}
 	return r

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
+	"github.com/uds-migrate/uds-migrate/evidence"
 )
 
 // DialectHostDir is an application's own host variable that the image or
@@ -20,19 +21,23 @@ const DialectHostDirPort = "host-dir-port"
 
 // Kinds of Basis, in the order they are consulted.
 const (
-	BasisUser      = "user"      // --host-var SERVICE/KEY
-	BasisEvidence  = "evidence"  // code or config in the project that reads the variable
-	BasisCatalogue = "catalogue" // catalog/images: what a published image does
+	BasisUser      = "user"              // --host-var SERVICE/KEY
+	BasisEvidence  = evidence.SourceName // code or config in the project that reads the variable
+	BasisCatalogue = "catalogue"         // catalog/images: what a published image does
 )
 
 // Basis is what a decision about a connection value rests on.
 type Basis struct {
 	Kind string // BasisUser, BasisEvidence or BasisCatalogue
-	// Name is the catalogue family, the evidence's reader, or "--host-var".
+	// Name is the catalogue family, the driver the evidence implies, or
+	// "--host-var".
 	Name string
 	// Cite is where the fact was read: URLs or repo:file for the
-	// catalogue, file:line for evidence; empty for the user's word.
+	// catalogue; empty for evidence (see At) and for the user's word.
 	Cite []string
+	// At is the file (relative to the project directory) and line of the
+	// evidence; zero for the other kinds.
+	At Pos
 	// Detail says what the source says about the variable.
 	Detail string
 }

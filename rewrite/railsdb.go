@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/configfile"
-	"github.com/uds-migrate/uds-migrate/evidence"
 )
 
 // railsEdges finds Rails clients whose config/database.yml (reaching the
@@ -63,10 +62,9 @@ func (pl *planner) railsEdge(service, abs string, env map[string]string, dbs []*
 		return nil
 	}
 	e := &edge{v: ev, dialect: DialectHostDir, db: db, port: db.port, cfg: &configValue{path: path, data: data, val: v}}
-	e.evidence = &Evidence{Source: evidence.SourceName, File: path, Line: v.Line, Driver: "pg gem (libpq)",
-		Reason: fmt.Sprintf("Rails' %s (%s, adapter %s) sets host itself", path, railsEnv, adapter.Value)}
+	e.basis = evidenceBasis(path, v.Line, "pg gem (libpq)", fmt.Sprintf("Rails' %s (%s, adapter %s) sets host itself", path, railsEnv, adapter.Value))
 	if envKey != "" {
-		e.evidence.Reason = fmt.Sprintf("Rails' %s (%s, adapter %s) falls back to the ERB default %q because %s does not set %s", path, railsEnv, adapter.Value, v.Value, service, envKey)
+		e.basis.Detail = fmt.Sprintf("Rails' %s (%s, adapter %s) falls back to the ERB default %q because %s does not set %s", path, railsEnv, adapter.Value, v.Value, service, envKey)
 		e.railsVar = envKey
 	}
 	return e

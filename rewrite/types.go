@@ -113,12 +113,10 @@ type Change struct {
 	Before  string // passwords masked
 	After   string // passwords masked
 	Reason  string
-	// Basis, when set, is the knowledge the change rests on (a host
-	// variable migrated on the catalogue's, the evidence's or the user's word).
+	// Basis, when set, is why a host variable was trusted: the
+	// catalogue's, the project's evidence's or the user's word (nil for
+	// values whose dialect the tool knows by itself).
 	Basis *Basis
-	// Evidence is why a host variable was trusted (nil for values whose
-	// dialect the tool knows by itself).
-	Evidence *Evidence
 }
 
 // FileResult is the migrated content of one input file.
