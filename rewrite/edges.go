@@ -2,25 +2,18 @@ package rewrite
 
 import (
 	"errors"
+	"fmt"
+	"net"
 	"regexp"
 	"slices"
-
-	"fmt"
-	"github.com/compose-spec/compose-go/v2/types"
-	"net"
 	"strconv"
 	"strings"
+
+	"github.com/compose-spec/compose-go/v2/types"
 
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/jdbc"
 	"github.com/uds-migrate/uds-migrate/libpq"
-)
-
-// Dialects of connection values.
-const (
-	DialectJDBC = "jdbc"
-	DialectURI  = "libpq-uri"
-	DialectDSN  = "libpq-dsn"
 )
 
 // collectEdges walks the environment of every client service and returns
@@ -134,84 +127,6 @@ func (pl *planner) edgePort(v envVar, dialect string, db *dbService) int {
 	return db.port
 }
 
-// classify recognises a connection value and returns the hosts it names,
-// its dialect ("" when it is not a PostgreSQL connection value) and whether
-// it already uses a Unix socket.
-func classify(val string) (hosts []string, dialect string, socket bool) {
-	if rest, ok := celeryURL(val); ok {
-		return classifyCelery(rest)
-	}
-	switch {
-	case jdbc.IsJDBC(val):
-		u, err := jdbc.Parse(val)
-		if err != nil {
-			return nil, "", false
-		}
-		for _, h := range u.Hosts {
-			hosts = append(hosts, h.Name)
-		}
-		if !u.HasAuthority {
-			hosts = []string{"localhost"}
-		}
-		return hosts, DialectJDBC, u.IsUnixSocket()
-	case libpq.IsURI(val):
-		u, err := libpq.ParseURI(val)
-		if err != nil {
-			return nil, "", false
-		}
-		if _, ok := u.SocketDir(); ok {
-			return nil, DialectURI, true
-		}
-		for _, h := range u.Hosts {
-			if h.Name != "" {
-				hosts = append(hosts, h.Name)
-			}
-		}
-		if h, ok := u.Param("host"); ok && len(hosts) == 0 {
-			hosts = strings.Split(h, ",") // postgres:///app?host=db
-		}
-		return hosts, DialectURI, false
-	case strings.HasPrefix(val, "r2dbc"):
-		_, u, ok := r2dbcSplit(val)
-		if !ok {
-			return nil, "", false
-		}
-		if _, ok := u.Param("socket"); ok {
-			return nil, DialectR2DBC, true
-		}
-		for _, h := range u.Hosts {
-			hosts = append(hosts, h.Name)
-		}
-		return hosts, DialectR2DBC, false
-	case libpq.IsDSN(val):
-		d, err := libpq.ParseDSN(val)
-		if err != nil {
-			return nil, "", false
-		}
-		h, _ := d.Get("host")
-		if strings.HasPrefix(h, "/") || strings.HasPrefix(h, "@") {
-			return nil, DialectDSN, true
-		}
-		for _, x := range strings.Split(h, ",") {
-			hosts = append(hosts, strings.TrimSpace(x))
-		}
-		return hosts, DialectDSN, false
-	}
-	if rest, ok := strings.CutPrefix(val, "pgsql:"); ok {
-		if h, ok := npgsqlHost(rest); ok {
-			return strings.Split(h, ","), DialectPDO, strings.HasPrefix(h, "/")
-		}
-		return nil, "", false
-	}
-	if h, ok := npgsqlHost(val); ok {
-		if strings.HasPrefix(h, "/") {
-			return nil, DialectNpgsql, true
-		}
-		return strings.Split(h, ","), DialectNpgsql, false
-	}
-	return nil, "", false
-}
-
 // rewriteEdge rewrites one value to reach the database's socket through the
 // client's mount directory mp. Interpolation references in the value are
 // kept as written; literal $ is written $$.
@@ -308,75 +223,6 @@ func edgeReason(e *edge, mp string) string {
 	return r
 }
 
-// toSocket rewrites a (masked) value of the given dialect to reach the
-// socket directory dir of a server listening on port.
-func toSocket(dialect, value, dir string, port int) (string, []note, error) {
-	var notes []note
-	switch dialect {
-	case DialectJDBC:
-		out, ns, err := jdbc.ToSocket(value, dir+"/.s.PGSQL."+strconv.Itoa(port))
-		for _, n := range ns {
-			notes = append(notes, note(n))
-		}
-		return out, notes, err
-	case DialectURI:
-		out, ns, err := libpq.URIToSocket(value, dir, port)
-		for _, n := range ns {
-			notes = append(notes, note(n))
-		}
-		return out, notes, err
-	case DialectDSN:
-		out, ns, err := libpq.DSNToSocket(value, dir, port)
-		for _, n := range ns {
-			notes = append(notes, note(n))
-		}
-		return out, notes, err
-	case DialectPGHOST, DialectHostDir:
-		return dir, nil, nil
-	case DialectCelery:
-		return celeryToSocket(value, dir, port)
-	case DialectHostDirPort:
-		return hostDirPort(value, dir)
-	case DialectR2DBC:
-		return r2dbcToSocket(value, dir, port)
-	case DialectNpgsql:
-		return npgsqlToSocket(value, dir, port)
-	case DialectPDO:
-		out, notes, err := npgsqlToSocket(strings.TrimPrefix(value, "pgsql:"), dir, port)
-		return "pgsql:" + out, notes, err
-	}
-	return "", nil, fmt.Errorf("unknown dialect %q", dialect)
-}
-
-// redact masks passwords for reports and messages.
-func redact(dialect, s string) string {
-	if rest, ok := celeryURL(s); ok {
-		return celeryPrefix + libpq.Redact(rest)
-	}
-	if dialect == "" {
-		// A URL of a scheme no parser here knows (postgis://): mask the
-		// password of its userinfo all the same.
-		s = userinfoPasswordRE.ReplaceAllString(s, "${1}****@")
-	}
-	switch dialect {
-	case DialectJDBC:
-		return jdbc.Redact(s)
-	case DialectNpgsql, DialectPDO:
-		return npgsqlPasswordRE.ReplaceAllString(s, "${1}****")
-	case DialectR2DBC:
-		for _, p := range r2dbcPrefixes {
-			if strings.HasPrefix(s, p) {
-				return p + strings.TrimPrefix(libpq.Redact("postgresql://"+s[len(p):]), "postgresql://")
-			}
-		}
-	}
-	return libpq.Redact(s)
-}
-
-var userinfoPasswordRE = regexp.MustCompile(`(://[^:/@\s]*:)[^@/\s]*@`)
-
-var npgsqlPasswordRE = regexp.MustCompile(`(?i)((?:^|;)\s*(?:password|pwd)\s*=)[^;]*`)
-
 // redactErr keeps parser errors from echoing a password back.
 func redactErr(err error) string {
 	return libpq.Redact(jdbc.Redact(err.Error()))
@@ -468,34 +314,6 @@ func (pl *planner) warnCommand(service string, dbs []*dbService) {
 
 // envNameRE matches a shell variable assignment's name (NAME=value).
 var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-
-// urlPort returns the port a TCP connection value names, or 0.
-func urlPort(val, dialect string) int {
-	var p string
-	switch dialect {
-	case DialectJDBC:
-		if u, err := jdbc.Parse(val); err == nil && len(u.Hosts) == 1 {
-			p = u.Hosts[0].Port
-		}
-	case DialectURI:
-		if u, err := libpq.ParseURI(val); err == nil {
-			if len(u.Hosts) == 1 {
-				p = u.Hosts[0].Port
-			}
-			if q, ok := u.Param("port"); ok {
-				p = q
-			}
-		}
-	case DialectDSN:
-		if d, err := libpq.ParseDSN(val); err == nil {
-			p, _ = d.Get("port")
-		}
-	case DialectCelery:
-		return urlPort(strings.TrimPrefix(val, celeryPrefix), DialectURI)
-	}
-	n, _ := atoiPort(p)
-	return n
-}
 
 // setJavaOpt adds a JVM option to the service's JAVA_TOOL_OPTIONS (the JVM
 // reads it at start), creating the variable next to v when absent.

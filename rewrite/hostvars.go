@@ -2,22 +2,12 @@ package rewrite
 
 import (
 	"fmt"
-	"net"
 	"slices"
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/evidence"
 )
-
-// DialectHostDir is an application's own host variable that the image or
-// application hands to a libpq-family driver (or PgBouncer) as host: the
-// socket directory goes there, and its port variable stays.
-const DialectHostDir = "host-dir"
-
-// DialectHostDirPort is a host variable written host:port whose reader
-// takes DIR:port the same way (Gitea's [database] HOST).
-const DialectHostDirPort = "host-dir-port"
 
 // Kinds of Basis, in the order they are consulted.
 const (
@@ -201,15 +191,8 @@ func (pl *planner) dirHostVar(service, key string) bool {
 	return cv != nil && cv.Role == catalog.RoleHost && cv.Directory
 }
 
-// hostDirPort rewrites host:port to dir:port.
-func hostDirPort(value, dir string) (string, []note, error) {
-	_, port, err := net.SplitHostPort(value)
-	if err != nil {
-		return "", nil, err
-	}
-	return dir + ":" + port, nil, nil
-}
-
+// hostDialect is the dialect of a host variable a source of knowledge
+// vouches for: PGHOST by its name, any other an application's own.
 func hostDialect(key string) string {
 	if key == "PGHOST" {
 		return DialectPGHOST

@@ -9,11 +9,6 @@ import (
 	"strings"
 )
 
-// DialectPGHOST is a libpq PGHOST variable: libpq (and pgx, psycopg,
-// node-postgres) take a directory there as the socket directory (PostgreSQL
-// docs §34.15 "Environment Variables").
-const DialectPGHOST = "pghost"
-
 // appHostRE matches application-specific host variables (DB_HOST,
 // POSTGRES_HOST, KC_DB_URL_HOST, GITEA__database__HOST ...).
 var appHostRE = regexp.MustCompile(`(?i)(^|_)(HOST|HOSTNAME|SERVER|ADDR|ADDRESS)$`)
