@@ -57,7 +57,7 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 		kn, _ := ownKey(deref(pl.servicesNode(src)), name)
 		key := pl.dependencyKey(name, dep.name)
 		if hint := pl.catalogueHint(name, dep.name); hint != "" {
-			pl.warnAt(src, kn, "UDS131", name, key,
+			pl.findings.add("UDS131", nodePos(src, kn), name, key,
 				fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it: %s", name, key, dep.name, name, hint))
 			continue
 		}
