@@ -51,8 +51,9 @@ script pgbench runs (random_zipfian, \sleep, \gset, \if ...).
 over each transport once, in a rotating order, on one server; the report
 gives each client's socket/TCP verdict and compares the clients round by
 round. A verdict needs at least 6 rounds; with a load average above the
-core count before the run, or paired ratios spreading more than 10%
-between rounds, it says "figure unreliable" and warns on stderr.
+core count before the run, other processes using more than 0.3 cores
+during the rounds, or paired ratios spreading more than MAXSPREAD between
+rounds, it says "figure unreliable" and warns on stderr.
 
 --compose runs pgbench (not this binary) in a one-off sidecar built from
 the database service's image, mounting the socket volume:
