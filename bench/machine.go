@@ -10,13 +10,20 @@ import (
 )
 
 // MaxSpread is the largest round-to-round spread of the paired ratios
-// (interquartile range ÷ median, RatioSpread) a report still trusts. A
-// quiet 2-core machine stayed under it; rounds disturbed by other work
-// spread further (docs/benchmarks.md, "Measured here").
-const MaxSpread = 0.10
+// (interquartile range ÷ median, RatioSpread) a report still trusts.
+// Calibrated on this project's 2-core VM (docs/benchmarks.md,
+// "Calibrating the busy-machine checks"): on a quiet machine (load average
+// ≤ 1.9) eight client runs spread 8.2-21.2%; under other work (load
+// average 7-25) this build's runs spread 18-71%, most above 40%. 0.30
+// sits above every quiet figure, with room for this build's shorter
+// rounds; the other-processes check (MaxOtherCores) catches the busy runs
+// whose spread stays low.
+const MaxSpread = 0.30
 
 // MaxOtherCores is the most CPU other processes may use during the rounds
-// (Machine.OtherCores, in cores) before a verdict is unreliable.
+// (Machine.OtherCores, in cores) before a verdict is unreliable: a busy
+// loop on one core shows as about 1; other work at load averages of 7-25
+// showed as 1.4-1.6 (docs/benchmarks.md).
 const MaxOtherCores = 0.3
 
 // Machine is the load the run shared the machine with. Load averages are

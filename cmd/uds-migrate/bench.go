@@ -52,7 +52,7 @@ over each transport once, in a rotating order, on one server; the report
 gives each client's socket/TCP verdict and compares the clients round by
 round. A verdict needs at least 6 rounds; with a load average above the
 core count before the run, other processes using more than 0.3 cores
-during the rounds, or paired ratios spreading more than MAXSPREAD between
+during the rounds, or paired ratios spreading more than 30% between
 rounds, it says "figure unreliable" and warns on stderr.
 
 --compose runs pgbench (not this binary) in a one-off sidecar built from
