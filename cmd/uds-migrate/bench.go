@@ -20,11 +20,11 @@ import (
 // Defaults keep `uds-migrate bench` under a minute on a 2-core machine:
 // 2 × 1 s warm-up + 50 rounds × 2 transports × 0.4 s = 42 s, plus the
 // connections (one per run) and about 3 s to start and set up the
-// embedded server. Many short rounds beat few long ones: most of a
-// round's noise is where the scheduler puts the client and the server
-// process, drawn afresh for every run, and the median's error shrinks
-// with the square root of the number of rounds (14 rounds of 1.5 s gave
-// five runs spread -2.5%..+3.6% around their median: docs/benchmarks.md).
+// embedded server. Many short rounds beat few long ones: the median's
+// error shrinks with the square root of the number of rounds, and every
+// run draws its connections (and their placement) afresh (14 rounds of
+// 1.5 s gave five quiet runs spread -2.5%..+3.6% around their median:
+// docs/benchmarks.md).
 const (
 	defaultRounds   = 50
 	defaultDuration = 400 * time.Millisecond
