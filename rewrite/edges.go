@@ -361,8 +361,10 @@ func redact(dialect, s string) string {
 	switch dialect {
 	case DialectJDBC:
 		return jdbc.Redact(s)
-	case DialectNpgsql, DialectPDO:
-		return npgsqlPasswordRE.ReplaceAllString(s, "${1}****")
+	case DialectNpgsql:
+		return npgsqlRedact(s)
+	case DialectPDO:
+		return "pgsql:" + npgsqlRedact(strings.TrimPrefix(s, "pgsql:"))
 	case DialectR2DBC:
 		for _, p := range r2dbcPrefixes {
 			if strings.HasPrefix(s, p) {
@@ -374,8 +376,6 @@ func redact(dialect, s string) string {
 }
 
 var userinfoPasswordRE = regexp.MustCompile(`(://[^:/@\s]*:)[^@/\s]*@`)
-
-var npgsqlPasswordRE = regexp.MustCompile(`(?i)((?:^|;)\s*(?:password|pwd)\s*=)[^;]*`)
 
 // redactErr keeps parser errors from echoing a password back.
 func redactErr(err error) string {
@@ -492,6 +492,10 @@ func urlPort(val, dialect string) int {
 		}
 	case DialectCelery:
 		return urlPort(strings.TrimPrefix(val, celeryPrefix), DialectURI)
+	case DialectNpgsql:
+		p = npgsqlPort(val)
+	case DialectPDO:
+		p = npgsqlPort(strings.TrimPrefix(val, "pgsql:"))
 	}
 	n, _ := atoiPort(p)
 	return n

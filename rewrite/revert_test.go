@@ -18,6 +18,7 @@ var revertExceptions = map[string]string{
 	"10-alias-container-name.txtar":       "the alias names pg-main and database became localhost; revert writes the service name",
 	"12-half-migrated-bind-mount.txtar":   "the input was not TCP",
 	"dialects.txtar":                      "revert handles JDBC, libpq URIs and DSNs, not R2DBC or Npgsql (it warns and keeps their mount)",
+	"npgsql-grammar.txtar":                "revert handles JDBC, libpq URIs and DSNs, not Npgsql (it warns and keeps their mount)",
 	"comments.txtar":                      "the URI had no port; revert writes the server port explicitly",
 	"rw-airflow.txtar":                    "the URI had no port; revert writes the server port explicitly",
 	"22-known-images.txtar":               "the Celery URI had no port; revert writes the server port explicitly",

@@ -248,15 +248,7 @@ func (v *validator) checkValue(service string, ent envVar, ms []mountRef) {
 		if !ok || !strings.HasPrefix(h, "/") {
 			return
 		}
-		port := ""
-		if pairs, ok := npgsqlParse(strings.TrimPrefix(val, "pgsql:")); ok {
-			for _, p := range pairs {
-				if p.key == "port" {
-					port = strings.TrimSpace(strings.TrimPrefix(val, "pgsql:")[p.start:p.end])
-				}
-			}
-		}
-		sockFile = v.libpqSocket(at, h, port)
+		sockFile = v.libpqSocket(at, h, npgsqlPort(strings.TrimPrefix(val, "pgsql:")))
 	}
 	if sockFile == "" {
 		return
