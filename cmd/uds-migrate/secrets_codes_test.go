@@ -50,6 +50,10 @@ var secretCases = []secretCase{
   job:
     image: x
     command: sh -c "pg_dump postgresql://app:SECRET@db/app > /backup/app.sql"`, nil},
+	{"UDS127 keyword DSN in a shell command", "UDS127", `
+  job:
+    image: x
+    command: sh -c "psql 'host=db dbname=app user=app password=SECRET' -f /m.sql"`, nil},
 	{"UDS110 multi-host URI", "UDS110", `
   app:
     image: x
