@@ -33,8 +33,6 @@ var revertExceptions = map[string]string{
 	"rw-nodepg.txtar":                     "PGPORT, added because the server listens on 5433, stays",
 	"14-network-scoped-names.txtar":       "batch reached reporting by its alias db; revert writes the service name reporting",
 	"network-names.txtar":                 "linked reached archive by its links alias history; revert writes the service name archive",
-	"16-default-in-reference.txtar":       "revert does not rewrite the default inside a ${VAR:-default} reference (left in socket form)",
-	"default-reference.txtar":             "revert does not rewrite the default inside a ${VAR-default} reference (left in socket form)",
 	"trial-29-no-socket-variants.txtar":   "the URI had no port; revert writes the server port explicitly",
 	"trial-26-bad-value.txtar":            "sslmode=verify-full was removed from the JDBC URL, and revert does not handle Npgsql values",
 	"trial-19-interp-override.txtar":      "the host reference ${DB_HOST:-db} became localhost; revert writes the service name",
