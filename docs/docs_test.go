@@ -3,33 +3,7 @@ package docs
 import (
 	"strings"
 	"testing"
-
-	"github.com/uds-migrate/uds-migrate/rewrite"
 )
-
-// inputErrorCode is report.InputErrorCode (report imports this package).
-const inputErrorCode = "UDS001"
-
-// TestEveryCodeDocumented fails when a finding code of rewrite's catalogue
-// has no section in findings.md, or a section names a code that does not
-// exist, and says which.
-func TestEveryCodeDocumented(t *testing.T) {
-	known := map[string]bool{inputErrorCode: true}
-	for _, c := range rewrite.Codes() {
-		known[c] = true
-		if _, ok := Finding(c); !ok {
-			t.Errorf("%s (%q) has no section in docs/findings.md: add \"## %s\" with its cause and fix", c, rewrite.CodeTitle(c), c)
-		}
-	}
-	if _, ok := Finding(inputErrorCode); !ok {
-		t.Errorf("%s (input error) has no section in docs/findings.md", inputErrorCode)
-	}
-	for _, c := range Codes() {
-		if !known[c] {
-			t.Errorf("docs/findings.md has a section %q, but no such finding code exists in rewrite/codes.go", c)
-		}
-	}
-}
 
 // TestSectionsHaveCauseAndFix: every section says why and what to do.
 func TestSectionsHaveCauseAndFix(t *testing.T) {

@@ -223,20 +223,16 @@ func collectEdges(p *types.Project, dbs []dbService) []edge {
 			e.fillDefaults(env)
 			edges = append(edges, e)
 		}
+		shared := func(dir string) bool { return sharedSocketDir(svc, dbs, dir) }
 		for _, k := range keys {
 			if e, ok := classify(env[k]); ok {
 				add(e, k)
-			} else if k != "PGHOST" && sharedSocketDir(svc, dbs, env[k]) {
-				if e, ok := hostDirEdge(k, env[k], env); ok {
-					add(e, k)
-				}
+			} else if e, ok := hostVarEdge(k, env[k], env, shared); ok {
+				add(e, k)
 			}
 		}
 		if e, ok := pgenvEdge(env); ok {
 			add(e, "PGHOST")
-		}
-		for _, e := range hostVarEdges(env) {
-			add(e, e.key)
 		}
 		for label, args := range map[string][]string{"command": svc.Command, "entrypoint": svc.Entrypoint} {
 			for i, a := range args {

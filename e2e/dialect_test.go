@@ -14,7 +14,7 @@ import (
 type edge struct {
 	service string
 	key     string // environment variable, or command[i] / entrypoint[i]
-	dialect string // "jdbc", "uri", "dsn" (libpq keywords), "npgsql" or "pgenv" (PGHOST=/dir)
+	dialect string // "jdbc", "uri", "dsn" (libpq keywords), "npgsql", "pgenv" (PGHOST=/dir) or "hostdir" (an application's host variable)
 	value   string // interpolated, as the container sees it
 	// dir is the socket directory as the client sees it, and port the
 	// number in the socket file name the client will open.
@@ -327,19 +327,4 @@ func substituteDir(v, dir, to string) (string, bool) {
 		v = b.String()
 	}
 	return v, changed
-}
-
-// hostDirEdge turns an application's host variable holding a socket
-// directory (HOST=/var/run/postgresql, DB_HOST=..., as the image catalogue
-// or --host-var set it) into an edge: the image hands it to libpq or
-// PgBouncer as host, with its port variable beside it.
-func hostDirEdge(key, dir string, env map[string]string) (edge, bool) {
-	e := edge{dialect: "hostdir", key: key, value: key + "=" + dir, dir: dir, port: 5432}
-	if p := sibling(env, key, "PORT"); p != "" {
-		var err error
-		if e.port, err = strconv.Atoi(p); err != nil {
-			return edge{}, false
-		}
-	}
-	return e, true
 }

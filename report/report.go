@@ -99,14 +99,10 @@ type Finding struct {
 	Source   *Source `json:"source,omitempty"`
 }
 
-// manualCodes are findings that leave work for a person.
-var manualCodes = map[string]bool{"UDS101": true, "UDS102": true, "UDS104": true, "UDS106": true, "UDS110": true, "UDS111": true,
-	"UDS120": true, "UDS121": true, "UDS151": true, "UDS122": true, "UDS303": true, "UDS304": true, "UDS308": true, "UDS309": true}
-
 // InputErrorCode is the code of a finding that stands for an input the
 // tool could not read or load (exit status 2): in a SARIF log or a JSON
 // plan it carries the error's position, so an upload is never empty.
-const InputErrorCode = "UDS001"
+const InputErrorCode = rewrite.InputErrorCode
 
 func empty(command string) Plan {
 	return Plan{Schema: SchemaVersion, Command: command, Files: []File{}, Databases: []Database{}, Changes: []Change{}, Findings: []Finding{}, ManualSteps: []string{}}
@@ -147,7 +143,7 @@ func FromResult(command string, r *rewrite.Result) Plan {
 	seen := map[string]bool{}
 	for _, f := range r.Findings {
 		p.Findings = append(p.Findings, Finding{File: f.File, Line: f.Line, Column: f.Col, Severity: string(f.Severity), Code: f.Code, Service: f.Service, Key: f.Key, Message: f.Message, Source: sourceOf(f.Basis)})
-		if manualCodes[f.Code] && !seen[f.Code+f.Service+f.Message] {
+		if code, _ := rewrite.LookupCode(f.Code); code.Manual && !seen[f.Code+f.Service+f.Message] {
 			seen[f.Code+f.Service+f.Message] = true
 			p.ManualSteps = append(p.ManualSteps, fmt.Sprintf("%s (%s:%d)", f.Message, f.File, f.Line))
 		}

@@ -6,22 +6,13 @@ import (
 
 	"github.com/owenrumney/go-sarif/v2/sarif"
 
-	"github.com/uds-migrate/uds-migrate/docs"
 	"github.com/uds-migrate/uds-migrate/rewrite"
 )
 
-// Title is a code's one-line description (SARIF rules, explain).
-func Title(code string) string {
-	if code == InputErrorCode {
-		return "input cannot be read or loaded as a compose project"
-	}
-	return rewrite.CodeTitle(code)
-}
-
 // SARIF writes the findings as a SARIF 2.1.0 log (OASIS SARIF v2.1.0, §3)
-// with one rule per finding code (its title, the cause and fix from
-// docs/findings.md as fullDescription, and helpUri pointing at that
-// section), built with github.com/owenrumney/go-sarif.
+// with one rule per finding code from rewrite's registry (its title, its
+// cause and fix as fullDescription, and helpUri pointing at its section of
+// docs/findings.md), built with github.com/owenrumney/go-sarif.
 // An input error is a result of level error like any other finding.
 func SARIF(w io.Writer, p Plan, version string) error {
 	rep, err := sarif.New(sarif.Version210)
@@ -37,9 +28,10 @@ func SARIF(w io.Writer, p Plan, version string) error {
 	sort.Strings(codes)
 	for i, c := range codes {
 		if i == 0 || codes[i-1] != c {
-			rule := run.AddRule(c).WithDescription(Title(c)).WithHelpURI(docs.HelpURI(c))
-			if text, ok := docs.Finding(c); ok {
-				rule.WithFullDescription(sarif.NewMultiformatMessageString(text))
+			code, _ := rewrite.LookupCode(c)
+			rule := run.AddRule(c).WithDescription(code.Title).WithHelpURI(code.HelpURI())
+			if code.Doc != "" {
+				rule.WithFullDescription(sarif.NewMultiformatMessageString(code.Doc))
 			}
 		}
 	}

@@ -181,10 +181,9 @@ func hostNames(svc types.ServiceConfig) []string {
 		names = append(names, svc.ContainerName)
 	}
 	if svc.Hostname != "" {
+		// Not hostname.domainname: the engine's DNS does not answer it
+		// (see names.go).
 		names = append(names, svc.Hostname)
-		if svc.DomainName != "" {
-			names = append(names, svc.Hostname+"."+svc.DomainName)
-		}
 	}
 	for _, nw := range svc.Networks {
 		if nw != nil {

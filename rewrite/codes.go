@@ -1,94 +1,147 @@
 package rewrite
 
-import "sort"
+import (
+	"slices"
+	"strings"
 
-// codeTitles is the catalogue of finding codes; README documents each with
-// cause and fix. Codes are stable: never reuse one for another meaning.
-var codeTitles = map[string]string{
-	"UDS101": "Java client needs junixsocket on its classpath",
-	"UDS102": "local socket connections are trusted by the official image",
-	"UDS103": "sslmode/ssl removed from a JDBC URL (fails over a socket)",
-	"UDS104": "sslmode set to disable in a socket value (TLS does not apply on a socket; some drivers fail when asked for it)",
-	"UDS105": "single-$ $FactoryArg repaired",
-	"UDS106": "host bind mount used for the socket directory",
-	"UDS107": "read-only socket directory made writable",
-	"UDS108": "tmpfs on the socket directory replaced by the socket volume",
-	"UDS120": "connection split into variables: a host variable the tool cannot rewrite safely",
-	"UDS121": "client reaches a connection pooler, left on TCP",
-	"UDS122": "URL-shaped value for a database in a form the tool does not know",
-	"UDS109": "Bitnami image: the socket volume is mounted over /tmp",
-	"UDS123": "Rails before 7.0 ignores ?host= in DATABASE_URL",
-	"UDS124": "R2DBC over a socket needs netty's native epoll transport",
-	"UDS125": "--auth-local applies to a new data directory only",
-	"UDS126": "service placed on several hosts (Swarm): a socket reaches one host only",
-	"UDS127": "connection string inside command:/entrypoint: left unchanged",
-	"UDS128": "client names a port the compose file does not show the server listening on",
-	"UDS213": "asyncpg URL with a host and ?host= (asyncpg stays on TCP)",
-	"UDS214": "two volumes mounted at one path in a service",
-	"UDS129": "an existing JDBC socketFactory was replaced by junixsocket's",
-	"UDS130": "--jdbc-factory sysprop: one socket file per JVM",
-	"UDS131": "client depends on a database but shows no connection value",
-	"UDS160": "a shared env file value is also used where the socket is not mounted; left on TCP",
-	"UDS161": "the server creates no Unix socket (empty unix_socket_directories); left on TCP",
-	"UDS162": "a client uses a socket in a bind-mounted host directory no project service serves (a foreign server); left as it is",
-	"UDS163": "a connection value that does not parse; left unchanged, the rest migrated",
-	"UDS164": "a ${VAR} that stood for the host or port is gone from the socket form",
-	"UDS165": "a connection value names a service not recognised as PostgreSQL; use --db SERVICE",
-	"UDS170": "host variable set to the socket directory on evidence in the project",
-	"UDS171": "Rails database.yml ERB default edited: every service without the variable gets it",
-	"UDS110": "multi-host URL left on TCP (a socket cannot fail over)",
-	"UDS111": "value or mapping the tool cannot edit exactly",
-	"UDS140": "extra_hosts maps a database's name elsewhere: left on TCP",
-	"UDS141": "a name reaches two servers on the networks a client shares with them: left on TCP",
-	"UDS142": "network_mode host/service:/container: changes what names mean: left on TCP",
-	"UDS143": "connection string in a ${VAR:-default} default rewritten: a set VAR overrides it",
-	"UDS132": "socket directories leave out /var/run/postgresql: the official image's first-start init fails",
-	"UDS133": "PGHOST/PGHOSTADDR set on the database service breaks init scripts",
-	"UDS134": "host named the socket file: set to its directory",
-	"UDS150": "host variable set to the socket directory: the image catalogue says the image takes one there",
-	"UDS151": "host variable of a catalogued image that does not take a socket directory: left on TCP",
-	"UDS152": "host variable set to the socket directory on the user's word (--host-var)",
-	"UDS201": "single-$ $FactoryArg interpolates to empty",
-	"UDS202": "JDBC host other than localhost with junixsocket",
-	"UDS203": "socketFactoryArg names a directory, not the socket file",
-	"UDS204": "libpq host names the socket file, not its directory",
-	"UDS205": "socket path not inside any mount of the client",
-	"UDS206": "client volume is not a database's socket directory",
-	"UDS207": "socket file port does not match the server port",
-	"UDS208": "database socket directory mounted read-only",
-	"UDS209": "host bind mount used for the socket directory",
-	"UDS210": "two servers share one socket directory",
-	"UDS211": "sslmode=require/ssl=true with pgjdbc over a socket",
-	"UDS212": "socket file mounted instead of its directory",
-	"UDS215": "relative socket directory in a host value (read as a TCP host name)",
-	"UDS216": "socket value keeps an sslmode some driver fails on",
-	"UDS301": "app server socket made connectable by nginx's worker (umask/chmod)",
-	"UDS302": "nginx backend address built from a variable left on TCP",
-	"UDS303": "app server config not reachable from the compose file; add the listener by hand",
-	"UDS304": "app server not recognised; nginx backend left on TCP",
-	"UDS305": "app server listener change affects its TCP listener",
-	"UDS306": "nginx configuration file cannot be read",
-	"UDS307": "Host header sent to the app becomes localhost",
-	"UDS308": "app runs as a non-root user: socket directory must be writable by it",
-	"UDS309": "edited file is in the build context: rebuild the image",
-	"UDS310": "app reached on a second port left on TCP",
+	"github.com/uds-migrate/uds-migrate/docs"
+)
+
+// Code is one finding code. ID is stable (never reused for another
+// meaning); Severity is what every finding of the code carries (the code
+// decides it, not the call site); Title is one line (explain, SARIF
+// shortDescription); Doc is the cause and fix in markdown, read from the
+// embedded docs/findings.md, which holds that text once for explain, SARIF
+// fullDescription, README's findings table and the web.
+type Code struct {
+	ID       string
+	Severity Severity
+	Title    string
+	Doc      string
+	// Manual marks findings that leave work for a person: plan lists
+	// their messages as manual steps.
+	Manual bool
 }
 
-// CodeTitle returns the one-line description of a finding code.
-func CodeTitle(code string) string {
-	if t, ok := codeTitles[code]; ok {
-		return t
+// HelpURI is the web address of the code's section in docs/findings.md.
+func (c Code) HelpURI() string { return docs.HelpURI(c.ID) }
+
+// InputErrorCode is the code of an input that cannot be read or loaded
+// (exit 2); it is a finding only in the json, sarif and gcc formats.
+const InputErrorCode = "UDS001"
+
+// codes is the registry of finding codes, sorted by ID (TestCodeRegistry).
+// UDS215 is the one code migrate reports below its severity: a relative
+// socket directory it cannot repair is carried into the output as a
+// warning (carriedCodes), while validate reports it as an error.
+var codes = withDocs([]Code{
+	{ID: "UDS001", Severity: SevError, Title: "input cannot be read or loaded as a compose project"},
+	{ID: "UDS101", Severity: SevWarning, Title: "Java client needs junixsocket on its classpath", Manual: true},
+	{ID: "UDS102", Severity: SevWarning, Title: "local socket connections are trusted by the official image", Manual: true},
+	{ID: "UDS103", Severity: SevWarning, Title: "sslmode/ssl removed from a JDBC URL (fails over a socket)"},
+	{ID: "UDS104", Severity: SevWarning, Title: "sslmode set to disable in a socket value (TLS does not apply on a socket; some drivers fail when asked for it)", Manual: true},
+	{ID: "UDS105", Severity: SevWarning, Title: "single-$ $FactoryArg repaired"},
+	{ID: "UDS106", Severity: SevWarning, Title: "host bind mount used for the socket directory", Manual: true},
+	{ID: "UDS107", Severity: SevWarning, Title: "read-only socket directory made writable"},
+	{ID: "UDS108", Severity: SevWarning, Title: "tmpfs on the socket directory replaced by the socket volume"},
+	{ID: "UDS109", Severity: SevWarning, Title: "Bitnami image: the socket volume is mounted over /tmp"},
+	{ID: "UDS110", Severity: SevWarning, Title: "multi-host URL left on TCP (a socket cannot fail over)", Manual: true},
+	{ID: "UDS111", Severity: SevWarning, Title: "value or mapping the tool cannot edit exactly", Manual: true},
+	{ID: "UDS120", Severity: SevWarning, Title: "connection split into variables: a host variable the tool cannot rewrite safely", Manual: true},
+	{ID: "UDS121", Severity: SevWarning, Title: "client reaches a connection pooler, left on TCP", Manual: true},
+	{ID: "UDS122", Severity: SevWarning, Title: "URL-shaped value for a database in a form the tool does not know", Manual: true},
+	{ID: "UDS123", Severity: SevWarning, Title: "Rails before 7.0 ignores ?host= in DATABASE_URL"},
+	{ID: "UDS124", Severity: SevWarning, Title: "R2DBC over a socket needs netty's native epoll transport"},
+	{ID: "UDS125", Severity: SevWarning, Title: "--auth-local applies to a new data directory only"},
+	{ID: "UDS126", Severity: SevWarning, Title: "service placed on several hosts (Swarm): a socket reaches one host only"},
+	{ID: "UDS127", Severity: SevWarning, Title: "connection string inside command:/entrypoint: left unchanged"},
+	{ID: "UDS128", Severity: SevWarning, Title: "client names a port the compose file does not show the server listening on"},
+	{ID: "UDS129", Severity: SevWarning, Title: "an existing JDBC socketFactory was replaced by junixsocket's"},
+	{ID: "UDS130", Severity: SevWarning, Title: "--jdbc-factory sysprop: one socket file per JVM"},
+	{ID: "UDS131", Severity: SevWarning, Title: "client depends on a database but shows no connection value"},
+	{ID: "UDS132", Severity: SevWarning, Title: "socket directories leave out /var/run/postgresql: the official image's first-start init fails"},
+	{ID: "UDS133", Severity: SevWarning, Title: "PGHOST/PGHOSTADDR set on the database service breaks init scripts"},
+	{ID: "UDS134", Severity: SevWarning, Title: "host named the socket file: set to its directory"},
+	{ID: "UDS140", Severity: SevWarning, Title: "extra_hosts maps a database's name elsewhere: left on TCP"},
+	{ID: "UDS141", Severity: SevWarning, Title: "a name reaches two servers on the networks a client shares with them: left on TCP"},
+	{ID: "UDS142", Severity: SevWarning, Title: "network_mode host/service:/container: changes what names mean: left on TCP"},
+	{ID: "UDS143", Severity: SevWarning, Title: "connection string in a ${VAR:-default} default rewritten: a set VAR overrides it"},
+	{ID: "UDS150", Severity: SevInfo, Title: "host variable set to the socket directory: the image catalogue says the image takes one there"},
+	{ID: "UDS151", Severity: SevWarning, Title: "host variable of a catalogued image that does not take a socket directory: left on TCP", Manual: true},
+	{ID: "UDS152", Severity: SevInfo, Title: "host variable set to the socket directory on the user's word (--host-var)"},
+	{ID: "UDS160", Severity: SevWarning, Title: "a shared env file value is also used where the socket is not mounted; left on TCP"},
+	{ID: "UDS161", Severity: SevWarning, Title: "the server creates no Unix socket (empty unix_socket_directories); left on TCP"},
+	{ID: "UDS162", Severity: SevWarning, Title: "a client uses a socket in a bind-mounted host directory no project service serves (a foreign server); left as it is"},
+	{ID: "UDS163", Severity: SevWarning, Title: "a connection value that does not parse; left unchanged, the rest migrated"},
+	{ID: "UDS164", Severity: SevWarning, Title: "a ${VAR} that stood for the host or port is gone from the socket form"},
+	{ID: "UDS165", Severity: SevWarning, Title: "a connection value names a service not recognised as PostgreSQL; use --db SERVICE"},
+	{ID: "UDS170", Severity: SevWarning, Title: "host variable set to the socket directory on evidence in the project"},
+	{ID: "UDS171", Severity: SevWarning, Title: "Rails database.yml ERB default edited: every service without the variable gets it"},
+	{ID: "UDS201", Severity: SevError, Title: "single-$ $FactoryArg interpolates to empty"},
+	{ID: "UDS202", Severity: SevError, Title: "JDBC host other than localhost with junixsocket"},
+	{ID: "UDS203", Severity: SevError, Title: "socketFactoryArg names a directory, not the socket file"},
+	{ID: "UDS204", Severity: SevError, Title: "libpq host names the socket file, not its directory"},
+	{ID: "UDS205", Severity: SevError, Title: "socket path not inside any mount of the client"},
+	{ID: "UDS206", Severity: SevError, Title: "client volume is not a database's socket directory"},
+	{ID: "UDS207", Severity: SevError, Title: "socket file port does not match the server port"},
+	{ID: "UDS208", Severity: SevError, Title: "database socket directory mounted read-only"},
+	{ID: "UDS209", Severity: SevWarning, Title: "host bind mount used for a database's socket directory"},
+	{ID: "UDS210", Severity: SevError, Title: "two servers share one socket directory"},
+	{ID: "UDS211", Severity: SevError, Title: "sslmode=require/ssl=true with pgjdbc over a socket"},
+	{ID: "UDS212", Severity: SevError, Title: "socket file mounted instead of its directory"},
+	{ID: "UDS213", Severity: SevError, Title: "asyncpg URL with a host and ?host= (asyncpg stays on TCP)"},
+	{ID: "UDS214", Severity: SevError, Title: "two volumes mounted at one path in a service"},
+	{ID: "UDS215", Severity: SevError, Title: "relative socket directory in a host value (read as a TCP host name)"},
+	{ID: "UDS216", Severity: SevError, Title: "socket value keeps an sslmode some driver fails on"},
+	{ID: "UDS301", Severity: SevInfo, Title: "app server socket made connectable by nginx's worker (umask/chmod)"},
+	{ID: "UDS302", Severity: SevWarning, Title: "nginx backend address built from a variable left on TCP"},
+	{ID: "UDS303", Severity: SevWarning, Title: "app server config not reachable from the compose file; add the listener by hand", Manual: true},
+	{ID: "UDS304", Severity: SevWarning, Title: "app server not recognised; nginx backend left on TCP", Manual: true},
+	{ID: "UDS305", Severity: SevWarning, Title: "app server listener change affects its TCP listener"},
+	{ID: "UDS306", Severity: SevWarning, Title: "nginx configuration file cannot be read"},
+	{ID: "UDS307", Severity: SevWarning, Title: "Host header sent to the app becomes localhost"},
+	{ID: "UDS308", Severity: SevWarning, Title: "app runs as a non-root user: socket directory must be writable by it", Manual: true},
+	{ID: "UDS309", Severity: SevWarning, Title: "edited file is in the build context: rebuild the image", Manual: true},
+	{ID: "UDS310", Severity: SevWarning, Title: "app reached on a second port left on TCP"},
+})
+
+// withDocs fills each code's Doc from docs/findings.md.
+func withDocs(cs []Code) []Code {
+	for i := range cs {
+		cs[i].Doc, _ = docs.Finding(cs[i].ID)
 	}
-	return code
+	return cs
 }
 
-// Codes lists every finding code, sorted (for the documentation check and
-// `uds-migrate explain`).
-func Codes() []string {
-	out := make([]string, 0, len(codeTitles))
-	for c := range codeTitles {
-		out = append(out, c)
+// Codes returns the registry of finding codes, sorted by ID.
+func Codes() []Code { return slices.Clone(codes) }
+
+// LookupCode returns the registry entry of a code (any case), and whether
+// it exists.
+func LookupCode(id string) (Code, bool) {
+	i, ok := slices.BinarySearchFunc(codes, strings.ToUpper(id), func(c Code, id string) int { return strings.Compare(c.ID, id) })
+	if !ok {
+		return Code{}, false
 	}
-	sort.Strings(out)
-	return out
+	return codes[i], true
+}
+
+// newFinding is the one way a finding is made: code at a position, about
+// a service's key, with the severity the registry gives the code. An
+// unknown code panics: a programming error, which every golden would show.
+func newFinding(code string, at Pos, service, key, msg string) Finding {
+	c, ok := LookupCode(code)
+	if !ok {
+		panic("rewrite: finding code " + code + " is not in the registry (codes.go)")
+	}
+	return Finding{File: at.File, Line: at.Line, Col: at.Col, Severity: c.Severity, Code: code, Service: service, Key: key, Message: msg}
+}
+
+// findingList is where a planner or a validator collects findings.
+type findingList []Finding
+
+// add appends newFinding(...) and returns it (to attach a Basis).
+func (l *findingList) add(code string, at Pos, service, key, msg string) *Finding {
+	*l = append(*l, newFinding(code, at, service, key, msg))
+	return &(*l)[len(*l)-1]
 }

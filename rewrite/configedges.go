@@ -91,7 +91,7 @@ func (pl *planner) configEdge(service, path string, data []byte, v configfile.Va
 		return nil
 	}
 	if len(hosts) > 1 {
-		pl.warnFile(path, v.Line, v.Col, "UDS110", service, v.Key,
+		pl.findings.add("UDS110", Pos{path, v.Line, v.Col}, service, v.Key,
 			fmt.Sprintf("%s reads %s from %s, which lists several hosts for failover; a Unix socket reaches one server and cannot fail over, so the value is left on TCP", service, v.Key, path))
 		return nil
 	}
@@ -120,7 +120,7 @@ func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 	v, cv := e.v, e.cfg
 	if e.dialect == DialectJDBC && !pl.javaWarn[v.service] {
 		pl.javaWarn[v.service] = true
-		pl.warnFile(v.file, v.line, v.col, "UDS101", v.service, v.key,
+		pl.findings.add("UDS101", Pos{v.file, v.line, v.col}, v.service, v.key,
 			v.service+" connects with pgjdbc through junixsocket ("+v.key+" in "+v.file+", written with a single $ in $FactoryArg: nothing interpolates this file): the application needs com.kohlschutter.junixsocket:junixsocket-core:2.10.1 (type pom) on its classpath, and a java.io.tmpdir where native code may be unpacked and executed")
 	}
 	key := cv.path + ":" + strconv.Itoa(cv.val.Start)
@@ -137,7 +137,7 @@ func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 		out, err = jdbcStyle(out, style)
 	}
 	if err != nil {
-		pl.warnFile(v.file, v.line, v.col, "UDS111", v.service, v.key,
+		pl.findings.add("UDS111", Pos{v.file, v.line, v.col}, v.service, v.key,
 			fmt.Sprintf("%s in %s cannot be rewritten as written (%v); set it to the socket form by hand", v.key, v.file, redactErr(err)))
 		return
 	}
@@ -145,11 +145,11 @@ func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 	pl.noteEvidence(e, mp)
 	pl.noteRailsDefault(e, mp)
 	if e.dialect == DialectURI && strings.HasSuffix(cv.path, "database.yml") {
-		pl.warnFile(v.file, v.line, v.col, "UDS123", v.service, v.key,
+		pl.findings.add("UDS123", Pos{v.file, v.line, v.col}, v.service, v.key,
 			fmt.Sprintf("%s reads url from %s: Rails 7.0 and later read ?host= there; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER@%s/DB)", v.service, v.file, strings.ReplaceAll(mp, "/", "%2F")))
 	}
 	for _, n := range notes {
-		pl.warnFile(v.file, v.line, v.col, n.Code, v.service, v.key, v.service+" "+v.file+" "+v.key+": "+n.Message)
+		pl.findings.add(n.Code, Pos{v.file, v.line, v.col}, v.service, v.key, v.service+" "+v.file+" "+v.key+": "+n.Message)
 	}
 	pl.changes = append(pl.changes, Change{Kind: "value", File: v.file, Line: v.line, Col: v.col,
 		Service: v.service, Key: v.key, Dialect: e.dialect, Before: redact(e.dialect, v.value), After: redact(e.dialect, out),

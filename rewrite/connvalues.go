@@ -14,7 +14,7 @@ import (
 // URL (jdbc:postgresql:, postgres://, postgresql://) but do not parse: an
 // invalid %-escape, a '[' without ']', a port out of range, an unencoded
 // '@' in the password. The tool cannot tell which server such a value
-// names, so it is skipped with a warning (UDS135) instead of in silence,
+// names, so it is skipped with a warning (UDS163) instead of in silence,
 // and the rest of the project is migrated. Services left out by
 // Only/Exclude are not checked. Messages never hold the value itself (it
 // may carry a password).
@@ -26,8 +26,7 @@ func (p *project) checkConnValues(opts Options) map[string]Finding {
 		}
 		for _, v := range p.serviceEnv(name) {
 			if err := malformedConn(v.raw, v.value); err != nil {
-				out[posKey(v.file, v.line, v.col)] = Finding{File: v.file, Line: v.line, Col: v.col, Severity: SevWarning,
-					Code: "UDS163", Service: name, Key: v.key, Message: malformedMsg(name+"/"+v.key, v.value, err)}
+				out[posKey(v.file, v.line, v.col)] = newFinding("UDS163", Pos{v.file, v.line, v.col}, name, v.key, malformedMsg(name+"/"+v.key, v.value, err))
 			}
 		}
 	}

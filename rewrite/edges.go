@@ -53,7 +53,7 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 					pl.changes = append(pl.changes, Change{Kind: "repair", File: v.file, Line: v.line, Col: v.col,
 						Service: name, Key: v.key, Dialect: DialectJDBC, Before: redact(DialectJDBC, v.raw), After: redact(DialectJDBC, fixed),
 						Reason: "write $$FactoryArg so compose does not interpolate it away"})
-					pl.warnFile(v.file, v.line, v.col, "UDS105", name, v.key,
+					pl.findings.add("UDS105", Pos{v.file, v.line, v.col}, name, v.key,
 						"$FactoryArg was written with one $: compose interpolates it to an empty string and pgjdbc fails with NoSuchMethodException; written $$FactoryArg")
 				}
 				continue
@@ -70,7 +70,7 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 				if e := pl.splitVar(v, find); e != nil {
 					out = append(out, e)
 				} else if db := unknownURL(v.value, find); db != nil {
-					pl.warnFile(v.file, v.line, v.col, "UDS122", name, v.key,
+					pl.findings.add("UDS122", Pos{v.file, v.line, v.col}, name, v.key,
 						fmt.Sprintf("%s/%s looks like a connection URL for %s in a form the tool does not know; left unchanged: point it at %s's socket in %s by hand if its driver supports Unix sockets", name, v.key, db.name, db.name, pl.opts.MountPath))
 				}
 				continue
@@ -81,7 +81,7 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 					hit = db
 				}
 				if pooler := pl.poolerFor(name, h); pooler != "" {
-					pl.warnFile(v.file, v.line, v.col, "UDS121", name, v.key,
+					pl.findings.add("UDS121", Pos{v.file, v.line, v.col}, name, v.key,
 						fmt.Sprintf("%s/%s reaches the pooler %s, not PostgreSQL: left on TCP; to move that hop to a socket, name the pooler with --db %s --socket-dir DIR (its unix_socket_dir)", name, v.key, pooler, pooler))
 				}
 			}
@@ -90,19 +90,19 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 				continue
 			}
 			if hit.noSocket {
-				pl.warnFile(v.file, v.line, v.col, "UDS161", name, v.key,
+				pl.findings.add("UDS161", Pos{v.file, v.line, v.col}, name, v.key,
 					fmt.Sprintf("%s/%s reaches %s, whose command sets unix_socket_directories empty: that server creates no Unix socket, so the value is left on TCP; give %s a socket directory to migrate it", name, v.key, hit.name, hit.name))
 				continue
 			}
 			if len(hosts) > 1 {
-				pl.warnFile(v.file, v.line, v.col, "UDS110", name, v.key,
+				pl.findings.add("UDS110", Pos{v.file, v.line, v.col}, name, v.key,
 					fmt.Sprintf("%s/%s lists several hosts for failover; a Unix socket reaches one server on this host and cannot fail over, so the value is left on TCP", name, v.key))
 				continue
 			}
 			if dialect == DialectJDBC {
 				if u, err := jdbc.Parse(v.value); err == nil {
 					if f, ok := u.Param("socketFactory"); ok {
-						pl.warnFile(v.file, v.line, v.col, "UDS129", name, v.key,
+						pl.findings.add("UDS129", Pos{v.file, v.line, v.col}, name, v.key,
 							fmt.Sprintf("%s/%s had socketFactory=%s, which the junixsocket factory replaces; if the application relied on it (a proxy or TLS factory), keep it on TCP with --exclude %s", name, v.key, f, name))
 					}
 				}
@@ -125,11 +125,11 @@ func (pl *planner) edgePort(v envVar, dialect string, db *dbService) int {
 		return db.port
 	}
 	if !db.portSet {
-		pl.warnFile(v.file, v.line, v.col, "UDS128", v.service, v.key,
+		pl.findings.add("UDS128", Pos{v.file, v.line, v.col}, v.service, v.key,
 			fmt.Sprintf("%s/%s names port %d, and the compose file does not show the port %s listens on (its image is not one the tool knows): the socket form keeps port %d (socket file .s.PGSQL.%d), the port that worked over TCP; check that %s's socket is named after it", v.service, v.key, p, db.name, p, p, db.name))
 		return p
 	}
-	pl.warnFile(v.file, v.line, v.col, "UDS128", v.service, v.key,
+	pl.findings.add("UDS128", Pos{v.file, v.line, v.col}, v.service, v.key,
 		fmt.Sprintf("%s/%s names port %d, but %s listens on %d as far as the compose file says (command, PGPORT): the socket file is named .s.PGSQL.%d; if the server is configured elsewhere (a mounted postgresql.conf, config_file), rerun with the right setup", v.service, v.key, p, db.name, db.port, db.port))
 	return db.port
 }
@@ -223,7 +223,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 	v := e.v
 	m, enclose, err := pl.maskValue(v)
 	if err != nil {
-		pl.warnFile(v.file, v.line, v.col, "UDS111", v.service, v.key, err.Error())
+		pl.findings.add("UDS111", Pos{v.file, v.line, v.col}, v.service, v.key, err.Error())
 		return
 	}
 	out, notes, err := toSocket(e.dialect, m.Value, mp, e.port)
@@ -235,7 +235,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 			// One JVM property per process: a second socket file in the
 			// same service keeps the $FactoryArg form.
 			if prev, ok := pl.sysprop[v.service]; ok && prev != file {
-				pl.warnFile(v.file, v.line, v.col, "UDS130", v.service, v.key,
+				pl.findings.add("UDS130", Pos{v.file, v.line, v.col}, v.service, v.key,
 					fmt.Sprintf("%s already reaches %s through the JVM property; %s keeps the $FactoryArg form for %s", v.service, prev, v.key, file))
 				style = JDBCFactoryArg
 			} else {
@@ -255,7 +255,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 			// (the shell environment): say what the variable must hold.
 			msg = fmt.Sprintf("%s/%s is %s, set outside the project files; set it to %s", v.service, v.key, v.raw, redact(e.dialect, want))
 		}
-		pl.warnFile(v.file, v.line, v.col, code, v.service, v.key, msg)
+		pl.findings.add(code, Pos{v.file, v.line, v.col}, v.service, v.key, msg)
 		return
 	}
 	if enclose != nil {
@@ -279,15 +279,15 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		pl.setJavaOpt(v, "-D"+sockdefaultProp+"="+sysprop)
 	}
 	for _, n := range notes {
-		pl.warnFile(v.file, v.line, v.col, n.Code, v.service, v.key, v.service+"/"+v.key+": "+n.Message)
+		pl.findings.add(n.Code, Pos{v.file, v.line, v.col}, v.service, v.key, v.service+"/"+v.key+": "+n.Message)
 	}
 	if e.dialect == DialectURI && mentionsRails(pl.p.model.Services[v.service]) {
-		pl.warnFile(v.file, v.line, v.col, "UDS123", v.service, v.key,
+		pl.findings.add("UDS123", Pos{v.file, v.line, v.col}, v.service, v.key,
 			fmt.Sprintf("%s looks like a Rails app: Rails 7.0 and later read ?host= from DATABASE_URL; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER:PASSWORD@%s/DB)", v.service, strings.ReplaceAll(mp, "/", "%2F")))
 	}
 	if e.dialect == DialectJDBC && !pl.javaWarn[v.service] {
 		pl.javaWarn[v.service] = true
-		pl.warnFile(v.file, v.line, v.col, "UDS101", v.service, v.key,
+		pl.findings.add("UDS101", Pos{v.file, v.line, v.col}, v.service, v.key,
 			v.service+" connects with pgjdbc through junixsocket: the application needs com.kohlschutter.junixsocket:junixsocket-core:2.10.1 (type pom) on its classpath, and a java.io.tmpdir where native code may be unpacked and executed")
 	}
 	pl.changes = append(pl.changes, Change{Kind: "value", File: v.file, Line: v.line, Col: v.col,
@@ -458,7 +458,7 @@ func (pl *planner) warnCommand(service string, dbs []*dbService) {
 				for _, h := range hosts {
 					if db := find(h); db != nil {
 						kn, _ := ownKey(node, key)
-						pl.warnAt(src, kn, "UDS127", service, key,
+						pl.findings.add("UDS127", nodePos(src, kn), service, key,
 							fmt.Sprintf("%s's %s holds a connection to %s (%s); the tool does not edit commands: point it at the socket in %s by hand, or move it to environment:", service, key, db.name, redact(dialect, w), pl.opts.MountPath))
 						return
 					}
@@ -517,7 +517,7 @@ func (pl *planner) setJavaOpt(v envVar, opt string) {
 		if err == nil && pl.setValue(o, m, strings.TrimSpace(m.Value+" "+opt)) {
 			return
 		}
-		pl.warnFile(o.file, o.line, o.col, "UDS111", v.service, "JAVA_TOOL_OPTIONS", "add "+opt+" to JAVA_TOOL_OPTIONS by hand")
+		pl.findings.add("UDS111", Pos{o.file, o.line, o.col}, v.service, "JAVA_TOOL_OPTIONS", "add "+opt+" to JAVA_TOOL_OPTIONS by hand")
 		return
 	}
 	pl.addEnvAfter(v, "JAVA_TOOL_OPTIONS", opt, "junixsocket's $SystemProperty factory reads the socket path from this JVM property")
@@ -537,7 +537,7 @@ func (pl *planner) warnDroppedRefs(v envVar, m interp.Masked, out, db string) {
 		if sub := refNameRE.FindStringSubmatch(ref); sub != nil {
 			name = sub[1]
 		}
-		pl.warnFile(v.file, v.line, v.col, "UDS164", v.service, v.key,
+		pl.findings.add("UDS164", Pos{v.file, v.line, v.col}, v.service, v.key,
 			fmt.Sprintf("%s/%s: %s stood for the host or port and is gone from the socket form, which always reaches %s's socket: setting %s elsewhere (--env-file prod.env, the shell) no longer changes where %s connects", v.service, v.key, ref, db, name, v.service))
 	}
 }
@@ -551,7 +551,7 @@ func (pl *planner) warnNotDB(v envVar, hosts []string) {
 		if !ok || poolerOf(svc.Image) || svc.Name == v.service || slices.ContainsFunc(pl.dbs, func(d *dbService) bool { return d.name == svc.Name }) {
 			continue // a database left on TCP for another reason says why itself
 		}
-		pl.warnFile(v.file, v.line, v.col, "UDS165", v.service, v.key,
+		pl.findings.add("UDS165", Pos{v.file, v.line, v.col}, v.service, v.key,
 			fmt.Sprintf("%s/%s connects to %s, which the tool does not recognise as a PostgreSQL server (image %q): left on TCP; if it is one, rerun with --db %s", v.service, v.key, svc.Name, svc.Image, svc.Name))
 		return
 	}

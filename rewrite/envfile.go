@@ -334,7 +334,7 @@ func (pl *planner) setValue(v envVar, m interp.Masked, out string) bool {
 	}
 	text, err := envFileText(v.env, m, out)
 	if err != nil {
-		pl.warnFile(v.file, v.line, v.col, "UDS111", v.service, v.key, err.Error())
+		pl.findings.add("UDS111", Pos{v.file, v.line, v.col}, v.service, v.key, err.Error())
 		return false
 	}
 	pl.editFile(v.env.path, v.env.data, v.env.start, v.env.end, text)
@@ -418,9 +418,4 @@ func (pl *planner) flushFiles() error {
 		pl.putFile(path, fe.data, out)
 	}
 	return nil
-}
-
-// warnFile adds a finding at a position in any file.
-func (pl *planner) warnFile(file string, line, col int, code, service, key, msg string) {
-	pl.findings = append(pl.findings, Finding{File: file, Line: line, Col: col, Severity: SevWarning, Code: code, Service: service, Key: key, Message: msg})
 }

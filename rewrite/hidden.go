@@ -47,7 +47,7 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 			continue
 		}
 		if file, line := pl.hiddenConnection(name, dep); file != "" {
-			pl.warnFile(file, line, 1, "UDS131", name, file,
+			pl.findings.add("UDS131", Pos{file, line, 1}, name, file,
 				fmt.Sprintf("%s depends on %s and %s:%d names it in a form the tool does not edit (a literal host in code or a format it does not read): point that connection at %s (socket directory) by hand, and mount %s's socket volume on %s", name, dep.name, file, line, pl.opts.MountPath, dep.name, name))
 			continue
 		}
@@ -55,11 +55,11 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 		kn, _ := ownKey(deref(pl.servicesNode(src)), name)
 		key := pl.dependencyKey(name, dep.name)
 		if len(pl.reachingFiles(name)) == 0 {
-			pl.warnAt(src, kn, "UDS131", name, key,
+			pl.findings.add("UDS131", nodePos(src, kn), name, key,
 				fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it, and no file of the project reaches it (no build context here, no mounted source): the connection is baked into the image %s or built by a script; point it at %s (socket directory) or add the socket volume by hand", name, key, dep.name, name, svc.Image, pl.opts.MountPath))
 			continue
 		}
-		pl.warnAt(src, kn, "UDS131", name, key,
+		pl.findings.add("UDS131", nodePos(src, kn), name, key,
 			fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it: the connection is in a mounted config file, baked into the image or built by a script, which the tool cannot see; point it at %s (socket directory) or add the socket volume by hand", name, key, dep.name, name, pl.opts.MountPath))
 	}
 }
@@ -106,7 +106,7 @@ func (pl *planner) warnUnsetPassthrough(v envVar, dbs []*dbService) bool {
 	if len(dbs) == 1 {
 		target = dbs[0].name
 	}
-	pl.warnFile(v.file, v.line, v.col, "UDS111", v.service, v.key,
+	pl.findings.add("UDS111", Pos{v.file, v.line, v.col}, v.service, v.key,
 		fmt.Sprintf("%s/%s is passed through from the environment docker compose runs in (\"- %s\" with no value) and is set neither in the project files nor in .env, so the tool cannot see or edit it; if it connects to %s, set it in socket form where it is set (mount path %s), and add the socket volume to %s by hand", v.service, v.key, v.key, target, pl.opts.MountPath, v.service))
 	return true
 }

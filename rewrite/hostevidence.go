@@ -32,7 +32,7 @@ func (pl *planner) hostVarEvidence(v envVar, db *dbService, port string) (e *edg
 		return nil, false
 	}
 	if !verdict.Directory {
-		pl.warnFile(v.file, v.line, v.col, "UDS120", v.service, v.key,
+		pl.findings.add("UDS120", Pos{v.file, v.line, v.col}, v.service, v.key,
 			fmt.Sprintf("%s/%s names %s, and the project shows its consumer: %s:%d: %s. Left unchanged: write that URL in socket form (jdbc:postgresql://localhost:%d/DB?socketFactory=org.newsclub.net.unix.AFUNIXSocketFactory$FactoryArg&socketFactoryArg=%s/.s.PGSQL.%d, a single $ in a file compose does not read) and mount %s's socket volume",
 				v.service, v.key, db.name, verdict.File, verdict.Line, verdict.Reason, db.port, pl.opts.MountPath, db.port, db.name))
 		return nil, true
@@ -42,7 +42,7 @@ func (pl *planner) hostVarEvidence(v envVar, db *dbService, port string) (e *edg
 		// the default 5432 unless the sibling port variable says otherwise.
 		portKey := portSibling(v.key)
 		if p, _ := atoiPort(pl.clientEnv(v.service, portKey)); p != db.port {
-			pl.warnFile(v.file, v.line, v.col, "UDS120", v.service, v.key,
+			pl.findings.add("UDS120", Pos{v.file, v.line, v.col}, v.service, v.key,
 				fmt.Sprintf("%s/%s reaches %s (evidence: %s:%d), but %s listens on port %d and %s/%s does not say %d: the driver would open .s.PGSQL.5432 or the port it is given, so the value is left on TCP; set %s=%d and %s=%s together by hand",
 					v.service, v.key, verdict.Driver, verdict.File, verdict.Line, db.name, db.port, v.service, portKey, db.port, portKey, db.port, v.key, pl.opts.MountPath))
 			return nil, true
@@ -72,7 +72,7 @@ func (pl *planner) noteEvidence(e *edge, mp string) {
 		return // noteRailsDefault says it for an edited ERB default
 	}
 	b := e.evidence
-	pl.warnFile(e.v.file, e.v.line, e.v.col, "UDS170", e.v.service, e.v.key,
+	pl.findings.add("UDS170", Pos{e.v.file, e.v.line, e.v.col}, e.v.service, e.v.key,
 		fmt.Sprintf("%s/%s set to the socket directory %s on evidence: %s:%d: %s; %s takes an absolute directory as the socket directory, and the port (%d) names .s.PGSQL.%d",
 			e.v.service, e.v.key, mp, b.File, b.Line, b.Reason, b.Driver, e.db.port, e.db.port))
 }

@@ -129,12 +129,12 @@ func catalogueBasis(e *catalog.Entry, detail string) Basis {
 func (pl *planner) applyHostVerdict(v envVar, db *dbService, port string, hv hostVerdict) *edge {
 	who := v.service + "/" + v.key
 	if !hv.takesDir {
-		pl.warnFile(v.file, v.line, v.col, "UDS151", v.service, v.key,
+		pl.findings.add("UDS151", Pos{v.file, v.line, v.col}, v.service, v.key,
 			fmt.Sprintf("%s names %s, but %s (%s); left on TCP", who, db.name, hv.basis.Detail, hv.basis.cite()))
 		return nil
 	}
 	if port != "" && !hv.hostPort {
-		pl.warnFile(v.file, v.line, v.col, "UDS120", v.service, v.key,
+		pl.findings.add("UDS120", Pos{v.file, v.line, v.col}, v.service, v.key,
 			fmt.Sprintf("%s holds host and port together (%s); %s takes a socket directory there only without the port: set it to %s and put the port %d in its own variable", who, v.value, v.key, pl.opts.MountPath, db.port))
 		return nil
 	}
@@ -151,7 +151,7 @@ func (pl *planner) applyHostVerdict(v envVar, db *dbService, port string, hv hos
 	if hv.basis.Kind == BasisUser {
 		code, msg = "UDS152", fmt.Sprintf("%s set to the socket directory %s on the user's word: --host-var %s vouches that the application hands it to a driver that takes a socket directory as host; the tool has no evidence of its own", who, pl.opts.MountPath, who)
 	}
-	pl.findings = append(pl.findings, Finding{File: v.file, Line: v.line, Col: v.col, Severity: SevInfo, Code: code, Service: v.service, Key: v.key, Message: msg, Basis: &hv.basis})
+	pl.findings.add(code, Pos{v.file, v.line, v.col}, v.service, v.key, msg).Basis = &hv.basis
 	dialect := DialectHostDir
 	if port != "" {
 		dialect = DialectHostDirPort

@@ -123,7 +123,9 @@ func (pl *planner) nothingReason(dbs []*dbService) string {
 		names = append(names, db.name)
 	}
 	for _, f := range pl.findings {
-		if f.Code == "UDS160" {
+		// A value left on TCP on purpose (shared env value, an image or
+		// a variable that takes no socket) is a connection, not none.
+		if f.Code == "UDS160" || f.Code == "UDS151" || f.Code == "UDS120" {
 			return fmt.Sprintf("every connection to %s found is left on TCP: see the warnings above", strings.Join(names, ", "))
 		}
 	}

@@ -16,7 +16,10 @@ import (
 // over DNS; network_mode host, service:X and container:X leave compose's
 // networks altogether (docs.docker.com/engine/network/#dns-services,
 // docs.docker.com/reference/compose-file/services/#extra_hosts,
-// #network_mode, #links).
+// #network_mode, #links). The engine answers hostname because it adds it
+// as an alias on user-defined networks (moby/moby#39204, Docker 19.03);
+// it does not answer hostname.domainname. e2e/docker's TestNameResolution
+// checks these rules against a real engine.
 
 // carrier is a service that answers to a name on one network.
 type carrier struct {
@@ -35,9 +38,6 @@ func (p *project) nameIndex() map[string][]carrier {
 		svc := p.model.Services[name]
 		for _, nw := range slices.Sorted(mapsKeys(svc.Networks)) {
 			names := []string{svc.Name, svc.ContainerName, svc.Hostname}
-			if svc.Hostname != "" && svc.DomainName != "" {
-				names = append(names, svc.Hostname+"."+svc.DomainName)
-			}
 			if c := svc.Networks[nw]; c != nil {
 				names = append(names, c.Aliases...)
 			}
@@ -194,7 +194,7 @@ func (pl *planner) dbAt(dbs []*dbService, v envVar, host string) *dbService {
 			return nil
 		}
 	}
-	pl.warnFile(v.file, v.line, v.col, code, v.service, v.key,
+	pl.findings.add(code, Pos{v.file, v.line, v.col}, v.service, v.key,
 		fmt.Sprintf("%s/%s names the host %s, but %s; left on TCP", v.service, v.key, host, why))
 	return nil
 }

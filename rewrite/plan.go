@@ -18,7 +18,7 @@ type planner struct {
 	p        *project
 	opts     Options
 	edits    []edit
-	findings []Finding
+	findings findingList
 	changes  []Change
 
 	edited       map[*yaml.Node]bool            // scalars already rewritten (anchors are shared)
@@ -54,12 +54,13 @@ func (pl *planner) add(e edit) {
 	pl.edits = append(pl.edits, e)
 }
 
-func (pl *planner) warnAt(src *Source, n *yaml.Node, code, service, key, msg string) {
-	f := Finding{File: src.Path, Severity: SevWarning, Code: code, Service: service, Key: key, Message: msg}
-	if n != nil {
-		f.Line, f.Col = n.Line, n.Column
+// nodePos is the position of a YAML node in a source; a nil node stands
+// for the file as a whole.
+func nodePos(src *Source, n *yaml.Node) Pos {
+	if n == nil {
+		return Pos{File: src.Path}
 	}
-	pl.findings = append(pl.findings, f)
+	return Pos{src.Path, n.Line, n.Column}
 }
 
 // run plans the whole migration.
@@ -117,12 +118,12 @@ func (pl *planner) prepareDB(db *dbService) {
 	}
 	for _, ent := range pl.p.serviceEnv(db.name) {
 		if contains(serverClientVars, ent.key) {
-			pl.warnFile(ent.file, ent.line, ent.col, "UDS133", db.name, ent.key, serverEnvProblem(db.name, ent.key))
+			pl.findings.add("UDS133", Pos{ent.file, ent.line, ent.col}, db.name, ent.key, serverEnvProblem(db.name, ent.key))
 		}
 	}
 	if msg := initSocketProblem(db); msg != "" {
 		s, kn := pl.p.settingsNode(db.name)
-		pl.warnAt(s, kn, "UDS132", db.name, "command", msg)
+		pl.findings.add("UDS132", nodePos(s, kn), db.name, "command", msg)
 	}
 	for i := range ms {
 		m := ms[i]
@@ -135,7 +136,7 @@ func (pl *planner) prepareDB(db *dbService) {
 			pl.makeWritable(db, m)
 		}
 		if m.bind {
-			pl.warnAt(m.src, m.node, "UDS106", db.name, "volumes",
+			pl.findings.add("UDS106", nodePos(m.src, m.node), db.name, "volumes",
 				fmt.Sprintf("the socket directory %s is a host bind mount (%s): it is root-owned, so Postgres may fail to create its lock file (rootless Docker, user:), and Docker Desktop on macOS cannot pass sockets through it; a named volume avoids both", db.socketDir, m.source))
 		}
 	}
@@ -174,7 +175,7 @@ func (pl *planner) makeWritable(db *dbService, m mountRef) {
 	pl.changes = append(pl.changes, Change{Kind: "repair", File: m.src.Path, Line: target.Line, Col: target.Column,
 		Service: db.name, Key: "volumes", Before: target.Value, After: newVal,
 		Reason: "Postgres must create its socket and lock file in " + db.socketDir})
-	pl.warnAt(m.src, m.node, "UDS107", db.name, "volumes",
+	pl.findings.add("UDS107", nodePos(m.src, m.node), db.name, "volumes",
 		fmt.Sprintf("the socket directory %s was mounted read-only; Postgres cannot create its socket there (\"Read-only file system\"), so the mount is now read-write", db.socketDir))
 }
 
@@ -187,7 +188,7 @@ func (pl *planner) replaceScalar(src *Source, n *yaml.Node, prefix, v string, in
 	}
 	sp, err := src.scalarSpan(n, inFlow)
 	if err != nil {
-		pl.warnAt(src, n, "UDS111", "", "", err.Error())
+		pl.findings.add("UDS111", nodePos(src, n), "", "", err.Error())
 		return false
 	}
 	pl.edited[n] = true
@@ -208,7 +209,7 @@ func (pl *planner) migrateDB(db *dbService, edges []*edge) {
 			"read-write: Postgres creates its socket in "+db.socketDir)
 		if db.bind {
 			kn, _ := ownKey(deref(pl.servicesNode(dbSrc)), db.name)
-			pl.warnAt(dbSrc, kn, "UDS106", db.name, "volumes",
+			pl.findings.add("UDS106", nodePos(dbSrc, kn), db.name, "volumes",
 				fmt.Sprintf("--bind-mount: the socket directory %s is the host folder %s: it must exist and be writable by the postgres user of the image (uid 999 in the official image; a root-owned folder makes Postgres fail with \"could not create lock file\"), and Docker Desktop on macOS cannot pass sockets through it; a named volume avoids both", db.socketDir, db.volume))
 		}
 	}
@@ -217,14 +218,14 @@ func (pl *planner) migrateDB(db *dbService, edges []*edge) {
 	}
 	if db.family == familyBitnami.Name && db.existing == nil {
 		kn, _ := ownKey(deref(pl.servicesNode(dbSrc)), db.name)
-		pl.warnAt(dbSrc, kn, "UDS109", db.name, "volumes",
+		pl.findings.add("UDS109", nodePos(dbSrc, kn), db.name, "volumes",
 			"Bitnami images keep the socket in /tmp and run as uid 1001: the socket volume is mounted over /tmp (a new named volume copies /tmp's mode 1777, so uid 1001 can write it); anything else the server puts in /tmp is shared with the clients too")
 	}
 	if db.trustLocal && db.family == familyOfficial.Name && pl.opts.AuthLocal != "" {
 		pl.setAuthLocal(db, dbSrc, dbNode)
 	} else if db.trustLocal && db.family == familyOfficial.Name {
 		kn, _ := ownKey(deref(pl.servicesNode(dbSrc)), db.name)
-		pl.warnAt(dbSrc, kn, "UDS102", db.name, "",
+		pl.findings.add("UDS102", nodePos(dbSrc, kn), db.name, "",
 			"the official image trusts local socket connections: any container that mounts "+db.volume+" can log in as any database user, superuser included, without a password; set POSTGRES_INITDB_ARGS=--auth-local=scram-sha-256 (applies to a new data directory only) or add a pg_hba.conf local line")
 	}
 	pl.warnPlacement(db.name)
@@ -301,7 +302,7 @@ func (pl *planner) addMount(src *Source, svc *yaml.Node, service, item, reason s
 		if mk, mseq := mapGet(svc, "volumes"); mk != nil {
 			items, ok := scalarItems(deref(mseq))
 			if !ok {
-				pl.warnAt(src, svc, "UDS111", service, "volumes", "volumes: comes from a merged anchor in long syntax; add "+item+" to "+service+" by hand")
+				pl.findings.add("UDS111", nodePos(src, svc), service, "volumes", "volumes: comes from a merged anchor in long syntax; add "+item+" to "+service+" by hand")
 				return
 			}
 			base = items
@@ -311,7 +312,7 @@ func (pl *planner) addMount(src *Source, svc *yaml.Node, service, item, reason s
 	}
 	seq = deref(seq)
 	if seq.Kind != yaml.SequenceNode {
-		pl.warnAt(src, kn, "UDS111", service, "volumes", "volumes: is not a list; add "+item+" by hand")
+		pl.findings.add("UDS111", nodePos(src, kn), service, "volumes", "volumes: is not a list; add "+item+" by hand")
 		return
 	}
 	if pl.appended[seq] == nil {
@@ -426,7 +427,7 @@ func (pl *planner) dropTmpfs(db *dbService, src *Source, node *yaml.Node, ms []m
 	}
 	if found {
 		kn, _ := ownKey(deref(pl.servicesNode(src)), db.name)
-		pl.warnAt(src, kn, "UDS108", db.name, "tmpfs",
+		pl.findings.add("UDS108", nodePos(src, kn), db.name, "tmpfs",
 			fmt.Sprintf("the tmpfs on %s is private to the %s container, so clients could never see the socket: replaced by the socket volume", db.socketDir, db.name))
 		pl.changes = append(pl.changes, Change{Kind: "repair", File: src.Path, Service: db.name, Key: "tmpfs", Before: db.socketDir, After: "socket volume", Reason: "a tmpfs is not shared between containers"})
 	}
@@ -466,7 +467,7 @@ func (pl *planner) setAuthLocal(db *dbService, src *Source, node *yaml.Node) {
 		case env.Kind == yaml.SequenceNode && env.Style&yaml.FlowStyle == 0 && len(env.Content) > 0:
 			pl.appendItem(src, env, "POSTGRES_INITDB_ARGS="+arg)
 		default:
-			pl.warnAt(src, kn2, "UDS111", db.name, "environment", "add POSTGRES_INITDB_ARGS="+arg+" by hand")
+			pl.findings.add("UDS111", nodePos(src, kn2), db.name, "environment", "add POSTGRES_INITDB_ARGS="+arg+" by hand")
 			return
 		}
 	} else {
@@ -477,7 +478,7 @@ func (pl *planner) setAuthLocal(db *dbService, src *Source, node *yaml.Node) {
 done:
 	pl.changes = append(pl.changes, Change{Kind: "value", File: src.Path, Line: kn.Line, Col: kn.Column, Service: db.name, Key: "POSTGRES_INITDB_ARGS", After: arg,
 		Reason: "local (socket) connections need a password instead of the image's default trust"})
-	pl.warnAt(src, kn, "UDS125", db.name, "POSTGRES_INITDB_ARGS",
+	pl.findings.add("UDS125", nodePos(src, kn), db.name, "POSTGRES_INITDB_ARGS",
 		"POSTGRES_INITDB_ARGS="+arg+" takes effect only when the data directory is created: an existing cluster keeps trust for local connections until pg_hba.conf is changed (local all all "+pl.opts.AuthLocal+") and the server reloads")
 }
 
@@ -490,7 +491,7 @@ func (pl *planner) warnPlacement(service string) {
 	}
 	src, _ := pl.p.serviceNode(service)
 	kn, _ := ownKey(deref(pl.servicesNode(src)), service)
-	pl.warnAt(src, kn, "UDS126", service, "deploy",
+	pl.findings.add("UDS126", nodePos(src, kn), service, "deploy",
 		service+" has Swarm placement (deploy.mode global or placement constraints): a Unix socket in a local volume reaches only containers on the same node, so keep the database and its clients on one node or stay on TCP")
 }
 

@@ -54,7 +54,7 @@ func (pl *planner) catalogueKeeps(v envVar, find func(host string) *dbService) b
 		return false
 	}
 	b := catalogueBasis(e, cv.Reason)
-	pl.findings = append(pl.findings, Finding{File: v.file, Line: v.line, Col: v.col, Severity: SevWarning, Code: "UDS151", Service: v.service, Key: v.key,
-		Message: fmt.Sprintf("%s/%s names %s, but %s (%s); left on TCP", v.service, v.key, db.name, b.Detail, b.cite()), Basis: &b})
+	pl.findings.add("UDS151", Pos{v.file, v.line, v.col}, v.service, v.key,
+		fmt.Sprintf("%s/%s names %s, but %s (%s); left on TCP", v.service, v.key, db.name, b.Detail, b.cite())).Basis = &b
 	return true
 }

@@ -65,7 +65,7 @@ func (pl *planner) migrateProxies() {
 		}
 		out, err := nginx.Apply(cf.data, cf.edits)
 		if err != nil {
-			pl.findings = append(pl.findings, Finding{File: cf.path, Severity: SevWarning, Code: "UDS111", Message: err.Error()})
+			pl.findings.add("UDS111", Pos{File: cf.path}, "", "", err.Error())
 			continue
 		}
 		pl.putFile(cf.path, cf.data, out)
@@ -88,8 +88,8 @@ func (pl *planner) proxyApps(proxies []*proxyService, upstreams map[string]bool,
 				seen[cf][t.Arg.Start] = true
 				if t.Variable {
 					if first {
-						pl.findings = append(pl.findings, Finding{File: cf.path, Line: t.Line, Col: t.Col, Severity: SevWarning, Code: "UDS302", Service: px.name, Key: t.Directive,
-							Message: fmt.Sprintf("%s %s is resolved per request from a variable: left on TCP; if it names an app of this project, write its socket form by hand", t.Directive, t.Arg.Value)})
+						pl.findings.add("UDS302", Pos{cf.path, t.Line, t.Col}, px.name, t.Directive,
+							fmt.Sprintf("%s %s is resolved per request from a variable: left on TCP; if it names an app of this project, write its socket form by hand", t.Directive, t.Arg.Value))
 					}
 					continue
 				}
@@ -107,8 +107,8 @@ func (pl *planner) proxyApps(proxies []*proxyService, upstreams map[string]bool,
 				}
 				if t.Port != a.port {
 					if first {
-						pl.findings = append(pl.findings, Finding{File: cf.path, Line: t.Line, Col: t.Col, Severity: SevWarning, Code: "UDS310", Service: px.name, Key: t.Directive,
-							Message: fmt.Sprintf("%s is reached on port %d and on port %d; one socket serves one listener, so %s stays on TCP", app, a.port, t.Port, t.Arg.Value)})
+						pl.findings.add("UDS310", Pos{cf.path, t.Line, t.Col}, px.name, t.Directive,
+							fmt.Sprintf("%s is reached on port %d and on port %d; one socket serves one listener, so %s stays on TCP", app, a.port, t.Port, t.Arg.Value))
 					}
 					continue
 				}
@@ -161,8 +161,8 @@ func (pl *planner) migrateApp(a *appSide) {
 		pl.changes = append(pl.changes, Change{Kind: "value", File: pt.file.path, Line: pt.t.Line, Col: pt.t.Col, Service: pt.proxy, Key: pt.t.Directive,
 			Dialect: "nginx", Before: pt.t.Arg.Value, After: after, Reason: "reach " + a.name + " through its socket in " + a.dir})
 		if !pt.t.HostHeader {
-			pl.findings = append(pl.findings, Finding{File: pt.file.path, Line: pt.t.Line, Col: pt.t.Col, Severity: SevWarning, Code: "UDS307", Service: pt.proxy, Key: pt.t.Directive,
-				Message: fmt.Sprintf("nginx sends \"Host: localhost\" to a Unix socket where it sent \"Host: %s\"; add proxy_set_header Host $host; if %s checks the host name (Django ALLOWED_HOSTS, Rails config.hosts)", hostPort(pt.t), a.name)})
+			pl.findings.add("UDS307", Pos{pt.file.path, pt.t.Line, pt.t.Col}, pt.proxy, pt.t.Directive,
+				fmt.Sprintf("nginx sends \"Host: localhost\" to a Unix socket where it sent \"Host: %s\"; add proxy_set_header Host $host; if %s checks the host name (Django ALLOWED_HOSTS, Rails config.hosts)", hostPort(pt.t), a.name))
 		}
 	}
 	if !pl.hasMountOf(a.name, a.volume) {
@@ -208,7 +208,7 @@ func (pl *planner) serviceKey(service string) (*Source, int, int) {
 }
 
 // note adds a finding about a service at its key.
-func (pl *planner) note(sev Severity, code, service, key, msg string) {
+func (pl *planner) note(code, service, key, msg string) {
 	src, line, col := pl.serviceKey(service)
-	pl.findings = append(pl.findings, Finding{File: src.Path, Line: line, Col: col, Severity: sev, Code: code, Service: service, Key: key, Message: msg})
+	pl.findings.add(code, Pos{src.Path, line, col}, service, key, msg)
 }

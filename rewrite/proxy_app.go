@@ -39,7 +39,7 @@ func (pl *planner) listenOnSocket(a *appSide, sock string) bool {
 		}
 		return true
 	}
-	pl.note(SevWarning, "UDS304", a.name, "command",
+	pl.note("UDS304", a.name, "command",
 		fmt.Sprintf("nginx reaches %s on port %d, but no gunicorn, uvicorn, puma, uwsgi or unicorn command is written in its command: or entrypoint:; it stays on TCP. Make the server listen on %s too (gunicorn --bind unix:%s --umask 0, uvicorn --uds %s, puma -b 'unix://%s?umask=0000', uwsgi --socket %s --chmod-socket=666, unicorn listen \"%s\") and run again",
 			a.name, o.Port, sock, sock, sock, sock, sock, sock))
 	return false
@@ -52,17 +52,17 @@ func (pl *planner) appNotes(a *appSide, plan *appserver.Plan, sock string) {
 		return
 	}
 	proxies := strings.Join(a.proxies, ", ")
-	pl.note(SevInfo, "UDS301", a.name, "command",
+	pl.note("UDS301", a.name, "command",
 		fmt.Sprintf("%s listens on %s; nginx's worker (uid 101 in the official image) must be able to write the socket file (else \"13: Permission denied\"): %s. Only %s and %s mount %s", a.name, sock, plan.Permission, a.name, proxies, a.volume))
 	for _, n := range plan.Notes {
-		pl.note(SevWarning, "UDS305", a.name, "command", a.name+": "+n)
+		pl.note("UDS305", a.name, "command", a.name+": "+n)
 	}
 	if pl.opts.DropTCP {
-		pl.note(SevWarning, "UDS305", a.name, "command",
+		pl.note("UDS305", a.name, "command",
 			fmt.Sprintf("--drop-tcp: %s no longer listens on TCP port %d; healthchecks, \"nc -z %s %d\" waits and other clients of that port stop working", a.name, a.port, a.name, a.port))
 	}
 	if u := pl.p.model.Services[a.name].User; u != "" && u != "root" && u != "0" && !strings.HasPrefix(u, "0:") {
-		pl.note(SevWarning, "UDS308", a.name, "user",
+		pl.note("UDS308", a.name, "user",
 			fmt.Sprintf("%s runs as user %s: the new volume %s is created root-owned (0755) at %s unless the image has that directory, and the server cannot create its socket there; add RUN mkdir -p %s && chown %s %s to the image (a named volume copies the directory's owner)", a.name, u, a.volume, a.dir, a.dir, u, a.dir))
 	}
 }
@@ -202,7 +202,7 @@ func (pl *planner) editItems(src *Source, seq *yaml.Node, edits []appserver.Edit
 		if flow {
 			sp, err := src.scalarSpan(it, true)
 			if err != nil {
-				pl.warnAt(src, it, "UDS111", "", "", "cannot find the end of this item; add "+strings.Join(words, " ")+" by hand")
+				pl.findings.add("UDS111", nodePos(src, it), "", "", "cannot find the end of this item; add "+strings.Join(words, " ")+" by hand")
 				return
 			}
 			var b strings.Builder
@@ -227,13 +227,13 @@ func (pl *planner) unicornConfig(a *appSide, cfgPath string, o appserver.Options
 	host, fromBuild := pl.appFile(a.name, cfgPath)
 	line := `listen "` + o.Socket + `"`
 	if host == "" {
-		pl.note(SevWarning, "UDS303", a.name, "command",
+		pl.note("UDS303", a.name, "command",
 			fmt.Sprintf("%s's unicorn config %s is not reachable from the compose file (no bind mount or build context holds it): add the line %s to it, or nginx gets \"2: No such file or directory\"", a.name, cfgPath, line))
 		return
 	}
 	data, err := pl.readFile(host)
 	if err != nil {
-		pl.note(SevWarning, "UDS303", a.name, "command", fmt.Sprintf("cannot read %s (%v): add the line %s to it", host, err, line))
+		pl.note("UDS303", a.name, "command", fmt.Sprintf("cannot read %s (%v): add the line %s to it", host, err, line))
 		return
 	}
 	out, done := appserver.UnicornListen(data, o.Socket, o.Port, o.DropTCP)
@@ -244,7 +244,7 @@ func (pl *planner) unicornConfig(a *appSide, cfgPath string, o appserver.Options
 	pl.changes = append(pl.changes, Change{Kind: "value", File: host, Service: a.name, Key: "listen", Dialect: string(appserver.Unicorn),
 		After: line, Reason: "listen on the socket nginx now uses"})
 	if fromBuild {
-		pl.note(SevWarning, "UDS309", a.name, "build",
+		pl.note("UDS309", a.name, "build",
 			fmt.Sprintf("%s is part of %s's build context, not mounted: rebuild the image (docker compose build %s) for the new listener to take effect", host, a.name, a.name))
 	}
 }

@@ -149,12 +149,11 @@ func (pl *planner) readConf(p string) *confFile {
 	}
 	cfg, err := nginx.Parse(data)
 	if err != nil {
-		f := Finding{File: p, Severity: SevWarning, Code: "UDS306", Message: "cannot read this nginx configuration (" + err.Error() + "); its upstreams stay on TCP"}
+		at, msg := Pos{File: p}, err.Error()
 		if se, ok := err.(*nginx.SyntaxError); ok {
-			f.Line, f.Col = se.Line, se.Col
-			f.Message = "cannot read this nginx configuration (" + se.Msg + "); its upstreams stay on TCP"
+			at.Line, at.Col, msg = se.Line, se.Col, se.Msg
 		}
-		pl.findings = append(pl.findings, f)
+		pl.findings.add("UDS306", at, "", "", "cannot read this nginx configuration ("+msg+"); its upstreams stay on TCP")
 		return nil
 	}
 	return &confFile{path: p, data: data, cfg: cfg}

@@ -88,7 +88,7 @@ func (pl *planner) noteRailsDefault(e *edge, mp string) {
 		return
 	}
 	v := e.v
-	pl.warnFile(v.file, v.line, v.col, "UDS171", v.service, e.railsVar,
+	pl.findings.add("UDS171", Pos{v.file, v.line, v.col}, v.service, e.railsVar,
 		fmt.Sprintf("%s does not set %s, so its host is the ERB default in %s:%d (%q), which the pg gem hands to libpq: the default is now the socket directory %s. Every service that reads this file without %s gets the socket directory too (one that sets %s keeps its own value)",
 			v.service, e.railsVar, v.file, v.line, v.value, mp, e.railsVar, e.railsVar))
 }

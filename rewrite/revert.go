@@ -91,7 +91,7 @@ func (pl *planner) revertDB(db *dbService) {
 			}
 			if at := pl.cfgSocket[name]; at != "" {
 				file, line := splitAt(at)
-				pl.warnFile(file, line, 1, "UDS111", name, file,
+				pl.findings.add("UDS111", Pos{file, line, 1}, name, file,
 					fmt.Sprintf("%s reads the socket from %s, a configuration file revert does not edit: its socket mount stays; point that value back at %s:%d by hand, then remove the mount", name, at, db.name, db.port))
 				users++
 				continue
@@ -159,7 +159,7 @@ func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool 
 			err = fmt.Errorf("revert does not handle %s values", dialect)
 		}
 		if err != nil {
-			pl.warnFile(ent.file, ent.line, ent.col, "UDS111", service, ent.key, fmt.Sprintf("%s cannot be reverted as written; point it at %s:%d by hand", ent.key, db.name, db.port))
+			pl.findings.add("UDS111", Pos{ent.file, ent.line, ent.col}, service, ent.key, fmt.Sprintf("%s cannot be reverted as written; point it at %s:%d by hand", ent.key, db.name, db.port))
 			unused = false
 			continue
 		}
@@ -237,7 +237,7 @@ func (pl *planner) removeItem(src *Source, svc *yaml.Node, m mountRef) {
 		}
 	}
 	if kn == nil || seq == nil || seq.Kind != yaml.SequenceNode || seq.Style&yaml.FlowStyle != 0 || m.src != src {
-		pl.warnAt(src, m.node, "UDS111", "", "volumes", "remove the volume "+m.source+" from this service by hand")
+		pl.findings.add("UDS111", nodePos(src, m.node), "", "volumes", "remove the volume "+m.source+" from this service by hand")
 		return
 	}
 	if len(seq.Content) == 1 {

@@ -32,6 +32,7 @@ var revertExceptions = map[string]string{
 	"18-host-values-validate.txtar":       "the input was not TCP",
 	"rw-nodepg.txtar":                     "PGPORT, added because the server listens on 5433, stays",
 	"14-network-scoped-names.txtar":       "batch reached reporting by its alias db; revert writes the service name reporting",
+	"hostname-domainname.txtar":           "api reached db by its hostname pg-primary; revert writes the service name db",
 	"network-names.txtar":                 "linked reached archive by its links alias history; revert writes the service name archive",
 	"trial-29-no-socket-variants.txtar":   "the URI had no port; revert writes the server port explicitly",
 	"trial-26-bad-value.txtar":            "sslmode=verify-full was removed from the JDBC URL, and revert does not handle Npgsql values",

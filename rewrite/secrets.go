@@ -236,8 +236,11 @@ var toolWords = func() map[string]bool {
 	for _, w := range strings.Fields("password postgres postgresql socket database localhost disable require prefer secret") {
 		words[w] = true
 	}
-	for _, t := range codeTitles {
-		for _, w := range strings.FieldsFunc(t, func(r rune) bool { return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') }) {
+	for _, c := range codes {
+		if c.ID == InputErrorCode {
+			continue // its title is not in the messages this package writes
+		}
+		for _, w := range strings.FieldsFunc(c.Title, func(r rune) bool { return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') }) {
 			words[strings.ToLower(w)] = true
 		}
 	}

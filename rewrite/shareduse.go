@@ -184,6 +184,6 @@ func (pl *planner) warnShared(e *edge, other []string) {
 	if v.ref != "" {
 		what = v.ref + " in " + v.file
 	}
-	pl.warnFile(v.file, v.line, v.col, "UDS160", v.service, v.key,
+	pl.findings.add("UDS160", Pos{v.file, v.line, v.col}, v.service, v.key,
 		fmt.Sprintf("%s/%s comes from %s, which is also used by %s without the socket volume: rewriting it would break them, so %s/%s is left on TCP; give %s its own value in environment: to migrate it", v.service, v.key, what, strings.Join(other, ", "), v.service, v.key, v.service))
 }

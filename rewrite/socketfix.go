@@ -40,7 +40,7 @@ func (pl *planner) repairSocketValue(v envVar) {
 		return
 	}
 	for _, n := range notes {
-		pl.warnFile(v.file, v.line, v.col, n.Code, v.service, v.key, v.service+"/"+v.key+": "+n.Message)
+		pl.findings.add(n.Code, Pos{v.file, v.line, v.col}, v.service, v.key, v.service+"/"+v.key+": "+n.Message)
 	}
 	pl.changes = append(pl.changes, Change{Kind: "repair", File: v.file, Line: v.line, Col: v.col, Service: v.service, Key: v.key, Dialect: dialect,
 		Before: redact(dialect, v.raw), After: redact(dialect, m.Unmask(out)), Reason: "a socket value every driver accepts"})
@@ -147,7 +147,7 @@ func (pl *planner) fixPGSSLMode() {
 			if unknown {
 				from = "PGSSLMODE (set from a variable, whose value no longer applies)"
 			}
-			pl.warnFile(v.file, v.line, v.col, libpq.CodeSSLOnSocket, name, v.key, name+"/PGSSLMODE: "+libpq.SocketSSLMessage(from, "PGSSLMODE="+libpq.SocketSSLMode))
+			pl.findings.add(libpq.CodeSSLOnSocket, Pos{v.file, v.line, v.col}, name, v.key, name+"/PGSSLMODE: "+libpq.SocketSSLMessage(from, "PGSSLMODE="+libpq.SocketSSLMode))
 			pl.changes = append(pl.changes, Change{Kind: "value", File: v.file, Line: v.line, Col: v.col, Service: name, Key: v.key, Dialect: DialectPGHOST,
 				Before: v.value, After: libpq.SocketSSLMode, Reason: "TLS does not apply on a Unix socket"})
 		}

@@ -41,7 +41,7 @@ func (pl *planner) splitVar(v envVar, find func(host string) *dbService) *edge {
 				fmt.Sprintf("%s listens on port %d and the port names the socket file (.s.PGSQL.%d)", db.name, db.port, db.port))
 		}
 		if pl.clientEnv(v.service, "PGHOSTADDR") != "" {
-			pl.warnFile(v.file, v.line, v.col, "UDS120", v.service, v.key, "PGHOSTADDR forces TCP whatever PGHOST says: remove it from "+v.service)
+			pl.findings.add("UDS120", Pos{v.file, v.line, v.col}, v.service, v.key, "PGHOSTADDR forces TCP whatever PGHOST says: remove it from "+v.service)
 		}
 		return &edge{v: v, dialect: DialectPGHOST, db: db, port: db.port}
 	}
@@ -55,7 +55,7 @@ func (pl *planner) splitVar(v envVar, find func(host string) *dbService) *edge {
 	if port != "" {
 		extra = fmt.Sprintf(" It holds host and port together (%s): an application that pastes it into a URL must not end up with @/var/run/postgresql:%s/.", val, port)
 	}
-	pl.warnFile(v.file, v.line, v.col, "UDS120", v.service, v.key,
+	pl.findings.add("UDS120", Pos{v.file, v.line, v.col}, v.service, v.key,
 		fmt.Sprintf("%s/%s names %s for the application to build its own connection; the tool cannot know whether the application accepts a socket directory. If it hands the value to libpq, pgx or psycopg as host, set it to %s (port %d picks .s.PGSQL.%d); otherwise build the connection URL in socket form yourself. No evidence in the project shows its consumer (the tool reads the code of images built here and of mounted sources: Django, SQLAlchemy/psycopg, Rails database.yml, node-postgres, pgx, lib/pq); to vouch for it yourself, rerun with --host-var %s/%s.%s",
 			v.service, v.key, db.name, pl.opts.MountPath, db.port, db.port, v.service, v.key, extra))
 	return nil
@@ -88,7 +88,7 @@ func (pl *planner) addEnvAfter(v envVar, key, value, reason string) {
 	case v.env != nil:
 		end := bytes.IndexByte(v.env.data[v.env.end:], '\n')
 		if end < 0 {
-			pl.warnFile(v.file, v.line, v.col, "UDS111", v.service, key, "add "+key+"="+value+" by hand: "+reason)
+			pl.findings.add("UDS111", Pos{v.file, v.line, v.col}, v.service, key, "add "+key+"="+value+" by hand: "+reason)
 			return
 		}
 		at := v.env.end + end + 1
@@ -105,7 +105,7 @@ func (pl *planner) addEnvAfter(v envVar, key, value, reason string) {
 		}
 		pl.insertAfterLine(v.src, v.node.Line, text)
 	default:
-		pl.warnFile(v.file, v.line, v.col, "UDS111", v.service, key, "add "+key+"="+value+" by hand: "+reason)
+		pl.findings.add("UDS111", Pos{v.file, v.line, v.col}, v.service, key, "add "+key+"="+value+" by hand: "+reason)
 		return
 	}
 	pl.changes = append(pl.changes, Change{Kind: "value", File: v.file, Line: v.line, Col: v.col, Service: v.service, Key: key, Dialect: DialectPGHOST, After: value, Reason: reason})

@@ -164,3 +164,10 @@ type DBInfo struct {
 	Volume    string // socket volume (named volume or bind source)
 	Names     []string
 }
+
+// Pos is where something is written: a file (as the user named it) and a
+// 1-based line and column; Line 0 stands for the file as a whole.
+type Pos struct {
+	File      string
+	Line, Col int
+}

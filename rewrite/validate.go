@@ -42,16 +42,8 @@ func validateLoaded(p *project, opts Options) []Finding {
 type validator struct {
 	p        *project
 	opts     Options
-	findings []Finding
+	findings findingList
 	dbMount  map[string]*dbService // socket volume source → db
-}
-
-func (v *validator) add(src *Source, line, col int, sev Severity, code, service, key, msg string) {
-	v.addFile(src.Path, line, col, sev, code, service, key, msg)
-}
-
-func (v *validator) addFile(file string, line, col int, sev Severity, code, service, key, msg string) {
-	v.findings = append(v.findings, Finding{File: file, Line: line, Col: col, Severity: sev, Code: code, Service: service, Key: key, Message: msg})
 }
 
 func (v *validator) run() {
@@ -68,7 +60,7 @@ func (v *validator) run() {
 		isDB[db.name] = true
 		if msg := initSocketProblem(db); msg != "" {
 			s, kn := v.p.settingsNode(db.name)
-			v.add(s, kn.Line, kn.Column, SevWarning, "UDS132", db.name, "command", msg)
+			v.findings.add("UDS132", Pos{s.Path, kn.Line, kn.Column}, db.name, "command", msg)
 		}
 		src, node := v.p.serviceNode(db.name)
 		_, ms := v.p.mounts(src, node)
@@ -80,17 +72,17 @@ func (v *validator) run() {
 			key := v.sourceKey(m)
 			n := deref(m.node)
 			if other, ok := v.dbMount[key]; ok {
-				v.add(src, n.Line, n.Column, SevError, "UDS210", db.name, "volumes",
+				v.findings.add("UDS210", Pos{src.Path, n.Line, n.Column}, db.name, "volumes",
 					fmt.Sprintf("%s and %s share the socket volume %s: both servers would create .s.PGSQL.<port> in one directory; give each its own volume", other.name, db.name, m.source))
 			}
 			db.existing, db.volume, db.bind = &m, m.source, m.bind
 			v.dbMount[key] = db
 			if m.readOnly {
-				v.add(src, n.Line, n.Column, SevError, "UDS208", db.name, "volumes",
+				v.findings.add("UDS208", Pos{src.Path, n.Line, n.Column}, db.name, "volumes",
 					fmt.Sprintf("%s mounts its socket directory %s read-only: Postgres cannot create its socket (\"Read-only file system\"); drop :ro", db.name, db.socketDir))
 			}
 			if m.bind {
-				v.add(src, n.Line, n.Column, SevWarning, "UDS209", db.name, "volumes",
+				v.findings.add("UDS209", Pos{src.Path, n.Line, n.Column}, db.name, "volumes",
 					fmt.Sprintf("the socket directory %s is a host bind mount (%s): root-owned, so Postgres may fail to create its lock file (rootless Docker, user:), and Docker Desktop on macOS cannot pass sockets through it; use a named volume", db.socketDir, m.source))
 			}
 		}
@@ -101,7 +93,7 @@ func (v *validator) run() {
 		for _, m := range ms {
 			if socketFileRE.MatchString(path.Base(m.target)) || socketFileRE.MatchString(path.Base(m.source)) {
 				n := deref(m.node)
-				v.add(src, n.Line, n.Column, SevError, "UDS212", name, "volumes",
+				v.findings.add("UDS212", Pos{src.Path, n.Line, n.Column}, name, "volumes",
 					"the socket file is mounted instead of its directory: the mount goes stale when Postgres restarts (\"Connection refused\"); mount the directory")
 			}
 		}
@@ -109,7 +101,7 @@ func (v *validator) run() {
 		for _, m := range ms {
 			if other, ok := targets[m.target]; ok && m.source != "" && other != m.source {
 				n := deref(m.node)
-				v.add(src, n.Line, n.Column, SevError, "UDS214", name, "volumes",
+				v.findings.add("UDS214", Pos{src.Path, n.Line, n.Column}, name, "volumes",
 					fmt.Sprintf("%s mounts both %s and %s at %s: one path holds one volume (compose keeps the last), so a client of two databases needs two directories", name, other, m.source, m.target))
 			}
 			if m.source != "" {
@@ -119,7 +111,7 @@ func (v *validator) run() {
 		if isDB[name] {
 			for _, ent := range v.p.serviceEnv(name) {
 				if contains(serverClientVars, ent.key) {
-					v.addFile(ent.file, ent.line, ent.col, SevWarning, "UDS133", name, ent.key, serverEnvProblem(name, ent.key))
+					v.findings.add("UDS133", Pos{ent.file, ent.line, ent.col}, name, ent.key, serverEnvProblem(name, ent.key))
 				}
 			}
 			continue
@@ -147,11 +139,11 @@ func (v *validator) sourceKey(m mountRef) string {
 // checkValue checks one environment value that uses a Unix socket.
 func (v *validator) checkValue(service string, ent envVar, ms []mountRef) {
 	raw := ent.raw
-	at := func(sev Severity, code, msg string) {
-		v.addFile(ent.file, ent.line, ent.col, sev, code, service, ent.key, msg)
+	at := func(code, msg string) {
+		v.findings.add(code, Pos{ent.file, ent.line, ent.col}, service, ent.key, msg)
 	}
 	if fixFactoryArg(raw) != raw {
-		at(SevError, "UDS201",
+		at("UDS201",
 			"$FactoryArg is written with one $: compose interpolates it to an empty string and pgjdbc fails with NoSuchMethodException; write $$FactoryArg")
 		raw = fixFactoryArg(raw)
 	}
@@ -175,7 +167,7 @@ func (v *validator) checkValue(service string, ent envVar, ms []mountRef) {
 		factory, _ := u.Param("socketFactory")
 		for _, h := range u.Hosts {
 			if h.Name != "localhost" && !strings.HasSuffix(factory, "$URIScheme") {
-				at(SevError, "UDS202",
+				at("UDS202",
 					fmt.Sprintf("junixsocket only connects to host localhost, not %q (\"Can only connect to endpoints of type AFUNIXSocketAddress\"); write jdbc:postgresql://localhost/...", h.Name))
 			}
 		}
@@ -187,13 +179,13 @@ func (v *validator) checkValue(service string, ent envVar, ms []mountRef) {
 		}
 		sockFile, _ = jdbcSocketFile(u, javaOpts)
 		if !socketFileRE.MatchString(path.Base(sockFile)) {
-			at(SevError, "UDS203",
+			at("UDS203",
 				fmt.Sprintf("socketFactoryArg must name the socket file (%s/.s.PGSQL.<port>), not %q", strings.TrimSuffix(sockFile, "/"), sockFile))
 			return
 		}
 		for _, k := range []string{"sslmode", "ssl"} {
 			if s, ok := u.Param(k); ok && (s == "require" || s == "verify-ca" || s == "verify-full" || (k == "ssl" && s == "true")) {
-				at(SevError, "UDS211",
+				at("UDS211",
 					fmt.Sprintf("%s=%s fails over a Unix socket with pgjdbc (\"The server does not support SSL.\"); drop it", k, s))
 			}
 		}
@@ -207,7 +199,7 @@ func (v *validator) checkValue(service string, ent envVar, ms []mountRef) {
 			return
 		}
 		if len(u.Hosts) == 1 && u.Hosts[0].Name != "" && strings.Contains(strings.ToLower(u.Scheme), "asyncpg") {
-			at(SevError, "UDS213", fmt.Sprintf("asyncpg reads ?host= only when the URL host is empty: %s@%s/... stays on TCP; write %s://USER@/DB?host=%s", u.Scheme, u.Hosts[0].Name, u.Scheme, dir))
+			at("UDS213", fmt.Sprintf("asyncpg reads ?host= only when the URL host is empty: %s@%s/... stays on TCP; write %s://USER@/DB?host=%s", u.Scheme, u.Hosts[0].Name, u.Scheme, dir))
 		}
 		port, _ := u.Param("port")
 		sockFile = v.libpqSocket(at, dir, port)
@@ -239,7 +231,7 @@ func (v *validator) checkValue(service string, ent envVar, ms []mountRef) {
 			return
 		}
 		if !socketFileRE.MatchString(path.Base(sockFile)) {
-			at(SevError, "UDS203", fmt.Sprintf("R2DBC socket= must name the socket file (%s/.s.PGSQL.<port>), not %q", strings.TrimSuffix(sockFile, "/"), sockFile))
+			at("UDS203", fmt.Sprintf("R2DBC socket= must name the socket file (%s/.s.PGSQL.<port>), not %q", strings.TrimSuffix(sockFile, "/"), sockFile))
 			return
 		}
 	default:
@@ -258,9 +250,9 @@ func (v *validator) checkValue(service string, ent envVar, ms []mountRef) {
 
 // libpqSocket returns the socket file a libpq host directory and port name,
 // or "" after reporting a host that names the file itself.
-func (v *validator) libpqSocket(at func(Severity, string, string), dir, port string) string {
+func (v *validator) libpqSocket(at func(code, msg string), dir, port string) string {
 	if socketFileRE.MatchString(path.Base(dir)) {
-		at(SevError, "UDS204",
+		at("UDS204",
 			fmt.Sprintf("host must name the socket directory (%s), not the socket file: libpq fails with \"not a directory\"", path.Dir(dir)))
 		return ""
 	}
@@ -275,7 +267,7 @@ func (v *validator) libpqSocket(at func(Severity, string, string), dir, port str
 // A bind mount of a host directory that no service of the project serves
 // holds a foreign socket (the host's own PostgreSQL): a warning, UDS134.
 // what is "service/key".
-func (v *validator) checkSocketPath(at func(Severity, string, string), what, sockFile string, ms []mountRef) {
+func (v *validator) checkSocketPath(at func(code, msg string), what, sockFile string, ms []mountRef) {
 	service, _, _ := strings.Cut(what, "/")
 	dir := path.Dir(sockFile)
 	var hold *mountRef
@@ -285,17 +277,17 @@ func (v *validator) checkSocketPath(at func(Severity, string, string), what, soc
 		}
 	}
 	if hold == nil {
-		at(SevError, "UDS205",
+		at("UDS205",
 			fmt.Sprintf("%s mounts nothing at %s: mount the database's socket volume there (read-only is enough)", service, dir))
 		return
 	}
 	db, ok := v.dbMount[v.sourceKey(*hold)]
 	if !ok && hold.bind && dir == hold.target {
-		at(SevWarning, "UDS162", foreignSocketMsg(what, hold.source, dir))
+		at("UDS162", foreignSocketMsg(what, hold.source, dir))
 		return
 	}
 	if !ok || dir != hold.target {
-		at(SevError, "UDS206",
+		at("UDS206",
 			fmt.Sprintf("%s is not a database's socket directory: no PostgreSQL service mounts %s at its socket directory", dir, hold.source))
 		return
 	}
@@ -303,7 +295,7 @@ func (v *validator) checkSocketPath(at func(Severity, string, string), what, soc
 	// An image the tool does not know (a pooler) names its socket after a
 	// port only the client shows: nothing to compare against.
 	if path.Base(sockFile) != want && db.portSet {
-		at(SevError, "UDS207",
+		at("UDS207",
 			fmt.Sprintf("%s listens on port %d, so its socket is %s/%s, not %s", db.name, db.port, dir, want, sockFile))
 	}
 }
@@ -334,6 +326,6 @@ func (pl *planner) warnForeignSocket(v envVar, dialect string, dbs []*dbService)
 				return
 			}
 		}
-		pl.warnFile(v.file, v.line, v.col, "UDS162", v.service, v.key, foreignSocketMsg(v.service+"/"+v.key, m.source, m.target))
+		pl.findings.add("UDS162", Pos{v.file, v.line, v.col}, v.service, v.key, foreignSocketMsg(v.service+"/"+v.key, m.source, m.target))
 	}
 }

@@ -56,7 +56,7 @@ func socketLike(h string) bool {
 // checkHostShape reports host values that look like a socket directory but
 // are not one: a relative path (UDS215) and, in a host variable, the socket
 // FILE (UDS204). It reports whether it found one.
-func (v *validator) checkHostShape(at func(Severity, string, string), service, key, val string, ms []mountRef) bool {
+func (v *validator) checkHostShape(at func(code, msg string), service, key, val string, ms []mountRef) bool {
 	if rel := relativeHost(key, val); rel != "" {
 		want := "the absolute directory where " + service + " mounts the socket volume"
 		for _, m := range ms {
@@ -64,11 +64,11 @@ func (v *validator) checkHostShape(at func(Severity, string, string), service, k
 				want = m.target
 			}
 		}
-		at(SevError, "UDS215", fmt.Sprintf("%s/%s: host %s is a relative path: libpq reads a host without a leading / as a TCP host name (\"could not translate host name\") and pgx resolves relative paths its own way (jackc/pgx#661); a socket directory must be absolute: write %s", service, key, rel, want))
+		at("UDS215", fmt.Sprintf("%s/%s: host %s is a relative path: libpq reads a host without a leading / as a TCP host name (\"could not translate host name\") and pgx resolves relative paths its own way (jackc/pgx#661); a socket directory must be absolute: write %s", service, key, rel, want))
 		return true
 	}
 	if key != "PGHOST" && isHostVar(key) && strings.HasPrefix(val, "/") && socketFileRE.MatchString(path.Base(val)) {
-		at(SevError, "UDS204", fmt.Sprintf("%s/%s names the socket file %s; a host takes its directory (%s): libpq fails with \"Not a directory\", and so do pgbouncer and other drivers that take a host", service, key, val, path.Dir(val)))
+		at("UDS204", fmt.Sprintf("%s/%s names the socket file %s; a host takes its directory (%s): libpq fails with \"Not a directory\", and so do pgbouncer and other drivers that take a host", service, key, val, path.Dir(val)))
 		return true
 	}
 	return false
@@ -77,7 +77,7 @@ func (v *validator) checkHostShape(at func(Severity, string, string), service, k
 // checkSSLMode reports a socket value that keeps an sslmode some driver
 // fails on (libpq.SocketSSLMode): URI and DSN parameters here; PGSSLMODE
 // in checkPGSSLMode.
-func checkSSLMode(at func(Severity, string, string), service, key, val string) {
+func checkSSLMode(at func(code, msg string), service, key, val string) {
 	var out string
 	var err error
 	switch {
@@ -89,7 +89,7 @@ func checkSSLMode(at func(Severity, string, string), service, key, val string) {
 		return
 	}
 	if err == nil && out != val {
-		at(SevError, "UDS216", service+"/"+key+": over a Unix socket sslmode must be disable: node pg fails on every other sslmode (and on sslcert/sslkey/sslrootcert without sslmode=disable), pgjdbc and sqlx on require and verify-*; TLS does not apply on a socket, whose peer is the local server")
+		at("UDS216", service+"/"+key+": over a Unix socket sslmode must be disable: node pg fails on every other sslmode (and on sslcert/sslkey/sslrootcert without sslmode=disable), pgjdbc and sqlx on require and verify-*; TLS does not apply on a socket, whose peer is the local server")
 	}
 }
 
@@ -111,7 +111,7 @@ func (v *validator) checkPGSSLMode(service string) {
 		return
 	}
 	if fails, _ := libpq.SSLModeFailsOnSocket(mode.value); fails {
-		v.addFile(mode.file, mode.line, mode.col, SevError, "UDS216", service, "PGSSLMODE",
+		v.findings.add("UDS216", Pos{mode.file, mode.line, mode.col}, service, "PGSSLMODE",
 			fmt.Sprintf("%s/PGSSLMODE=%s applies to its socket connections: node pg fails on every sslmode but disable, pgjdbc and sqlx on require and verify-*; write PGSSLMODE=disable (TLS does not apply on a socket)", service, mode.value))
 	}
 }

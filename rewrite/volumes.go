@@ -60,7 +60,7 @@ func (pl *planner) appendItem(src *Source, seq *yaml.Node, item string) {
 		open := src.offset(seq.Line, seq.Column)
 		closing := flowClose(src.Data, open)
 		if closing < 0 {
-			pl.warnAt(src, seq, "UDS111", "", "", "cannot find the end of this flow list; add "+item+" by hand")
+			pl.findings.add("UDS111", nodePos(src, seq), "", "", "cannot find the end of this flow list; add "+item+" by hand")
 			return
 		}
 		at, sep := closing, ""
@@ -84,7 +84,7 @@ func (pl *planner) appendItem(src *Source, seq *yaml.Node, item string) {
 // of the block mapping m.
 func (pl *planner) addKeyWithItems(src *Source, m *yaml.Node, key string, items []string) {
 	if m.Style&yaml.FlowStyle != 0 || len(m.Content) == 0 {
-		pl.warnAt(src, m, "UDS111", "", "", "cannot add "+key+": to a flow-style or empty mapping; add it by hand")
+		pl.findings.add("UDS111", nodePos(src, m), "", "", "cannot add "+key+": to a flow-style or empty mapping; add it by hand")
 		return
 	}
 	lastKey := m.Content[len(m.Content)-2]
@@ -120,7 +120,7 @@ func (pl *planner) ensureTopVolume(src *Source, name string) {
 		open := src.offset(vols.Line, vols.Column)
 		closing := flowClose(src.Data, open)
 		if closing < 0 {
-			pl.warnAt(src, vols, "UDS111", "", "", "cannot find the end of volumes: {...}; declare "+name+" by hand")
+			pl.findings.add("UDS111", nodePos(src, vols), "", "", "cannot find the end of volumes: {...}; declare "+name+" by hand")
 			return
 		}
 		sep := ", "
@@ -133,7 +133,7 @@ func (pl *planner) ensureTopVolume(src *Source, name string) {
 		end := src.blockEnd(lastKey.Line, lastKey.Column, true)
 		pl.insertAfterLine(src, end, strings.Repeat(" ", lastKey.Column-1)+name+":\n")
 	default:
-		pl.warnAt(src, kn, "UDS111", "", "", "top-level volumes: has an unexpected form; declare "+name+" by hand")
+		pl.findings.add("UDS111", nodePos(src, kn), "", "", "top-level volumes: has an unexpected form; declare "+name+" by hand")
 	}
 }
 

@@ -7,8 +7,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/uds-migrate/uds-migrate/docs"
-	"github.com/uds-migrate/uds-migrate/report"
 	"github.com/uds-migrate/uds-migrate/rewrite"
 )
 
@@ -20,23 +18,22 @@ func explainCommand(stdout io.Writer) *cli.Command {
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
 				var b strings.Builder
-				for _, code := range append([]string{report.InputErrorCode}, rewrite.Codes()...) {
-					fmt.Fprintf(&b, "%s  %s\n", code, report.Title(code))
+				for _, code := range rewrite.Codes() {
+					fmt.Fprintf(&b, "%s  %s\n", code.ID, code.Title)
 				}
 				_, err := io.WriteString(stdout, b.String())
 				return err
 			}
 			var b strings.Builder
-			for i, code := range c.Args().Slice() {
-				code = strings.ToUpper(code)
-				text, ok := docs.Finding(code)
+			for i, arg := range c.Args().Slice() {
+				code, ok := rewrite.LookupCode(arg)
 				if !ok {
-					return &codeError{exitError, fmt.Errorf("no such finding code %s (uds-migrate explain lists them)", code)}
+					return &codeError{exitError, fmt.Errorf("no such finding code %s (uds-migrate explain lists them)", strings.ToUpper(arg))}
 				}
 				if i > 0 {
 					b.WriteString("\n")
 				}
-				fmt.Fprintf(&b, "%s: %s\n\n%s\n\nSee %s\n", code, report.Title(code), text, docs.HelpURI(code))
+				fmt.Fprintf(&b, "%s: %s\n\n%s\n\nSee %s\n", code.ID, code.Title, code.Doc, code.HelpURI())
 			}
 			_, err := io.WriteString(stdout, b.String())
 			return err

@@ -37,8 +37,8 @@ func checkFindingFlags(c *cli.Context) error {
 		return &codeError{exitError, err}
 	}
 	for _, code := range c.StringSlice("ignore") {
-		if code = strings.ToUpper(code); code != report.InputErrorCode && rewrite.CodeTitle(code) == code {
-			return &codeError{exitError, fmt.Errorf("--ignore %s: no such finding code (see uds-migrate explain)", code)}
+		if _, ok := rewrite.LookupCode(code); !ok {
+			return &codeError{exitError, fmt.Errorf("--ignore %s: no such finding code (see uds-migrate explain)", strings.ToUpper(code))}
 		}
 	}
 	return nil

@@ -1,0 +1,79 @@
+package docs_test
+
+import (
+	"flag"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/uds-migrate/uds-migrate/docs"
+	"github.com/uds-migrate/uds-migrate/rewrite"
+)
+
+var update = flag.Bool("update", false, "rewrite README's findings table from the registry")
+
+// TestEveryCodeDocumented fails when a code of rewrite's registry has no
+// section in findings.md, or a section names a code the registry lacks.
+func TestEveryCodeDocumented(t *testing.T) {
+	known := map[string]bool{}
+	for _, c := range rewrite.Codes() {
+		known[c.ID] = true
+		if c.Doc == "" {
+			t.Errorf("%s (%q) has no section in docs/findings.md: add \"## %s\" with its cause and fix", c.ID, c.Title, c.ID)
+		}
+	}
+	for _, c := range docs.Codes() {
+		if !known[c] {
+			t.Errorf("docs/findings.md has a section %q, but rewrite/codes.go has no such finding code", c)
+		}
+	}
+}
+
+const (
+	tableStart = "<!-- findings table: generated from rewrite/codes.go and docs/findings.md by `go test ./docs -run TestREADMEFindingsTable -update` -->"
+	tableEnd   = "<!-- end of findings table -->"
+)
+
+// findingsTable is README's table: every code of the registry, its
+// severity, and the cause and fix of its findings.md section on one line.
+func findingsTable() string {
+	var b strings.Builder
+	b.WriteString("| code | severity | cause | fix |\n| --- | --- | --- | --- |\n")
+	for _, c := range rewrite.Codes() {
+		cause, fix, _ := strings.Cut(strings.TrimPrefix(c.Doc, "Cause: "), "\nFix: ")
+		b.WriteString("| " + c.ID + " | " + strings.ToLower(string(c.Severity)) + " | " + cell(cause) + " | " + cell(fix) + " |\n")
+	}
+	return b.String()
+}
+
+// cell puts markdown text on one table line: paragraphs and wrapped lines
+// joined by spaces, a pipe escaped.
+func cell(s string) string {
+	return strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "|", `\|`)
+}
+
+// TestREADMEFindingsTable fails when README's findings table is not the one
+// the registry and findings.md give; -update writes it.
+func TestREADMEFindingsTable(t *testing.T) {
+	data, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(data)
+	before, rest, ok1 := strings.Cut(readme, tableStart+"\n")
+	got, after, ok2 := strings.Cut(rest, tableEnd)
+	if !ok1 || !ok2 {
+		t.Fatalf("README.md lacks the markers %q and %q around the findings table", tableStart, tableEnd)
+	}
+	want := findingsTable()
+	if got == want {
+		return
+	}
+	if *update {
+		if err := os.WriteFile("../README.md", []byte(before+tableStart+"\n"+want+tableEnd+after), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("README.md's findings table is out of date: run go test ./docs -run TestREADMEFindingsTable -update")
+}
