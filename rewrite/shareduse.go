@@ -114,6 +114,7 @@ func (pl *planner) keepSharedEnv(edges []*edge) []*edge {
 		var kept []*edge
 		for _, e := range edges {
 			if other := pl.otherUses(e, mounted); len(other) > 0 {
+				pl.withdrawDecision(e)
 				pl.warnShared(e, other)
 				changed = true
 				continue
@@ -124,6 +125,15 @@ func (pl *planner) keepSharedEnv(edges []*edge) []*edge {
 	}
 	pl.dropFollowedCommands(edges)
 	return edges
+}
+
+// withdrawDecision removes the note that a host variable was set to the
+// socket directory (UDS150, UDS152, UDS170) when its value stays on TCP
+// after all: the note would contradict the UDS160 that replaces it.
+func (pl *planner) withdrawDecision(e *edge) {
+	pl.findings = slices.DeleteFunc(pl.findings, func(f Finding) bool {
+		return f.Service == e.v.service && f.Key == e.v.key && (f.Code == "UDS150" || f.Code == "UDS152" || f.Code == "UDS170")
+	})
 }
 
 // dropFollowedCommands withdraws UDS127 ("edit the command by hand") for a
