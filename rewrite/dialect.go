@@ -44,6 +44,11 @@ type dialect struct {
 	// driver accepts over a socket (UDS104). nil for the other forms.
 	socketDir func(val string) (string, bool)
 	socketSSL func(val string) (string, []note, error)
+	// socketPath returns the socket directory or file a socket-form value
+	// names; fromSocket writes it back to TCP (host, port), for revert.
+	// nil where revert does not handle the form.
+	socketPath func(val string) string
+	fromSocket func(val, host string, port int) (string, error)
 	// redact masks the passwords of a value; nil: libpq.Redact.
 	redact func(s string) string
 	// socketFile is validate's check of a value that uses a socket: it
@@ -128,6 +133,23 @@ func notesOf[N ~struct{ Code, Message string }](ns []N) []note {
 		out = append(out, note(n))
 	}
 	return out
+}
+
+// socketPathOf returns the socket directory or file a socket-form value
+// of the given dialect names, "" when revert does not know the form.
+func socketPathOf(val, name string) string {
+	if d, ok := lookupDialect(name); ok && d.socketPath != nil {
+		return d.socketPath(val)
+	}
+	return ""
+}
+
+// fromSocket writes a socket-form value back to TCP: host and port.
+func fromSocket(name, val, host string, port int) (string, error) {
+	if d, ok := lookupDialect(name); ok && d.fromSocket != nil {
+		return d.fromSocket(val, host, port)
+	}
+	return "", fmt.Errorf("revert does not handle %s values", name)
 }
 
 // userinfoPasswordRE finds the password of a URL's userinfo, any scheme.

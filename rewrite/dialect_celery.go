@@ -29,6 +29,11 @@ var celeryDialect = dialect{
 		out, notes, err := uriDialect.toSocket(strings.TrimPrefix(val, celeryPrefix), dir, port)
 		return celeryPrefix + out, notes, err
 	},
+	socketPath: func(val string) string { return uriDialect.socketPath(strings.TrimPrefix(val, celeryPrefix)) },
+	fromSocket: func(val, host string, port int) (string, error) {
+		out, err := uriDialect.fromSocket(strings.TrimPrefix(val, celeryPrefix), host, port)
+		return celeryPrefix + out, err
+	},
 	redact: func(s string) string {
 		rest, _ := celeryURL(s)
 		return celeryPrefix + libpq.Redact(rest)

@@ -43,7 +43,15 @@ var dsnDialect = dialect{
 		out, ns, err := libpq.SocketSSLDSN(val)
 		return out, notesOf(ns), err
 	},
-	redact: libpq.Redact,
+	socketPath: func(val string) string {
+		if d, err := libpq.ParseDSN(val); err == nil {
+			s, _ := d.Get("host")
+			return s
+		}
+		return ""
+	},
+	fromSocket: libpq.DSNFromSocket,
+	redact:     libpq.Redact,
 	socketFile: func(v *validator, at func(code, msg string), _, _, val string) string {
 		dir, ok := dsnSocketDir(val)
 		if !ok {

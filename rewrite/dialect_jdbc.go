@@ -40,6 +40,21 @@ var jdbcDialect = dialect{
 		out, ns, err := jdbc.ToSocket(val, dir+"/.s.PGSQL."+strconv.Itoa(port))
 		return out, notesOf(ns), err
 	},
+	socketPath: func(val string) string {
+		if u, err := jdbc.Parse(val); err == nil {
+			s, _ := u.Param("socketFactoryArg")
+			return s
+		}
+		return ""
+	},
+	fromSocket: func(val, host string, _ int) (string, error) {
+		// Keep the port as written (the migration kept it on localhost).
+		port := ""
+		if u, err := jdbc.Parse(val); err == nil && len(u.Hosts) == 1 {
+			port = u.Hosts[0].Port
+		}
+		return jdbc.FromSocket(val, host, port)
+	},
 	redact:     jdbc.Redact,
 	socketFile: (*validator).jdbcSocketFile,
 }

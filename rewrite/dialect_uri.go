@@ -59,6 +59,14 @@ var uriDialect = dialect{
 		out, ns, err := libpq.SocketSSLURI(val)
 		return out, notesOf(ns), err
 	},
+	socketPath: func(val string) string {
+		if u, err := libpq.ParseURI(val); err == nil {
+			s, _ := u.SocketDir()
+			return s
+		}
+		return ""
+	},
+	fromSocket: libpq.URIFromSocket,
 	redact:     libpq.Redact,
 	socketFile: (*validator).uriSocketFile,
 }

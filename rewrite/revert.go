@@ -10,8 +10,6 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/uds-migrate/uds-migrate/internal/interp"
-	"github.com/uds-migrate/uds-migrate/jdbc"
-	"github.com/uds-migrate/uds-migrate/libpq"
 )
 
 // Revert is the inverse migration, for moving to Kubernetes or to separate
@@ -140,25 +138,7 @@ func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool 
 			unused = false
 			continue
 		}
-		var out string
-		switch dialect {
-		case DialectJDBC:
-			// Keep the port as written (the migration kept it on localhost).
-			port := ""
-			if u, perr := jdbc.Parse(mk.Value); perr == nil && len(u.Hosts) == 1 {
-				port = u.Hosts[0].Port
-			}
-			out, err = jdbc.FromSocket(mk.Value, db.name, port)
-		case DialectURI:
-			out, err = libpq.URIFromSocket(mk.Value, db.name, db.port)
-		case DialectDSN:
-			out, err = libpq.DSNFromSocket(mk.Value, db.name, db.port)
-		case DialectCelery:
-			out, err = libpq.URIFromSocket(strings.TrimPrefix(mk.Value, celeryPrefix), db.name, db.port)
-			out = celeryPrefix + out
-		default:
-			err = fmt.Errorf("revert does not handle %s values", dialect)
-		}
+		out, err := fromSocket(dialect, mk.Value, db.name, db.port)
 		if err != nil {
 			pl.findings.add("UDS111", ent.pos, service, ent.key, fmt.Sprintf("%s cannot be reverted as written; point it at %s:%d by hand", ent.key, db.name, db.port))
 			unused = false
@@ -176,31 +156,6 @@ func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool 
 		}
 	}
 	return unused
-}
-
-// socketPathOf returns the socket directory or file a socket-form value
-// names.
-func socketPathOf(val, dialect string) string {
-	switch dialect {
-	case DialectJDBC:
-		if u, err := jdbc.Parse(val); err == nil {
-			s, _ := u.Param("socketFactoryArg")
-			return s
-		}
-	case DialectURI:
-		if u, err := libpq.ParseURI(val); err == nil {
-			s, _ := u.SocketDir()
-			return s
-		}
-	case DialectDSN:
-		if d, err := libpq.ParseDSN(val); err == nil {
-			s, _ := d.Get("host")
-			return s
-		}
-	case DialectCelery:
-		return socketPathOf(strings.TrimPrefix(val, celeryPrefix), DialectURI)
-	}
-	return ""
 }
 
 // removeItem deletes a volumes: entry; when it was the only one, the
