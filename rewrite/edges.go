@@ -258,6 +258,12 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		pl.findings.add(code, Pos{v.file, v.line, v.col}, v.service, v.key, msg)
 		return
 	}
+	if pl.keepPGSSLMode[v.service] && e.cfg == nil {
+		out, _ = withSSLDisable(e.dialect, out)
+		if e.dialect == DialectPGHOST {
+			pl.pghostOnSocket[v.service] = true
+		}
+	}
 	if enclose != nil {
 		m, out = enclose(m, out)
 	}
@@ -268,6 +274,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 	if !pl.setValue(v, m, out) {
 		return
 	}
+	pl.migratedPos[posKey(v.file, v.line, v.col)] = true
 	pl.warnDroppedRefs(v, m, out, e.db.name)
 	pl.warnDefault(v)
 	switch e.dialect {
@@ -340,7 +347,16 @@ func toSocket(dialect, value, dir string, port int) (string, []note, error) {
 	case DialectR2DBC:
 		return r2dbcToSocket(value, dir, port)
 	case DialectNpgsql:
-		return npgsqlToSocket(value, dir, port)
+		out, notes, err := npgsqlToSocket(value, dir, port)
+		if err != nil {
+			return out, notes, err
+		}
+		// Not for PDO: its DSN goes to libpq, which ignores sslmode on a
+		// socket and rejects "Disable" (its values are lower case).
+		if pairs, ok := npgsqlParse(out); ok {
+			out, notes = npgsqlSocketSSL(out, pairs)
+		}
+		return out, notes, nil
 	case DialectPDO:
 		out, notes, err := npgsqlToSocket(strings.TrimPrefix(value, "pgsql:"), dir, port)
 		return "pgsql:" + out, notes, err
@@ -546,7 +562,7 @@ func (pl *planner) warnNotDB(v envVar, hosts []string) {
 			continue // a database left on TCP for another reason says why itself
 		}
 		pl.findings.add("UDS165", Pos{v.file, v.line, v.col}, v.service, v.key,
-			fmt.Sprintf("%s/%s connects to %s, which the tool does not recognise as a PostgreSQL server (image %q): left on TCP; if it is one, rerun with --db %s", v.service, v.key, svc.Name, svc.Image, svc.Name))
+			fmt.Sprintf("%s/%s connects to %s, which the tool does not recognise as a PostgreSQL server (%s): left on TCP; if it is one, rerun with --db %s", v.service, v.key, svc.Name, pl.p.imageText(svc), svc.Name))
 		return
 	}
 }

@@ -116,7 +116,7 @@ func migrateLoaded(p *project, opts Options) (*Result, error) {
 // nothingReason explains an empty migration.
 func (pl *planner) nothingReason(dbs []*dbService) string {
 	if len(dbs) == 0 {
-		return "no PostgreSQL service found (images postgres, postgis/postgis, timescale/timescaledb*, bitnami/postgresql, sclorg postgresql-NN; name others with --db SERVICE), and no reverse proxy reaches an app server over TCP" + pl.externalHint()
+		return "no PostgreSQL service found (images postgres = docker.io/library/postgres, postgis/postgis, timescale/timescaledb*, pgvector/pgvector, bitnami/postgresql, sclorg postgresql-NN; name others with --db SERVICE), and no reverse proxy reaches an app server over TCP" + pl.externalHint()
 	}
 	var names []string
 	for _, db := range dbs {

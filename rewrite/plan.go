@@ -29,11 +29,19 @@ type planner struct {
 	sslClients   map[string]bool                // services with a libpq socket value (PGSSLMODE applies)
 	removedItems map[*yaml.Node]int             // revert: items removed per volumes: list
 	topAdded     map[string]bool
-	newTop       map[*Source][]string // volumes for a top-level section to create
-	javaWarn     map[string]bool
-	dbs          []*dbService
-	extra        []FileResult         // files other than the compose files, in edit order
-	dropTop      map[*Source][]string // revert: top-level volumes to remove
+	// reservedVolumes are socket volume names already picked (socketVolumeName).
+	reservedVolumes map[string]bool
+	// keepPGSSLMode: services whose PGSSLMODE stays because some value of
+	// theirs stays on TCP (pgsslmode.go); pghostOnSocket: of those, the
+	// ones whose PGHOST moved to the socket.
+	keepPGSSLMode, pghostOnSocket map[string]bool
+	// migratedPos: posKey of every environment value rewritten to socket form.
+	migratedPos map[string]bool
+	newTop      map[*Source][]string // volumes for a top-level section to create
+	javaWarn    map[string]bool
+	dbs         []*dbService
+	extra       []FileResult         // files other than the compose files, in edit order
+	dropTop     map[*Source][]string // revert: top-level volumes to remove
 
 	fileEdits map[string]*fileEdits // edits of non-compose files (env files)
 	fileOrder []string
@@ -46,7 +54,7 @@ type planner struct {
 func newPlanner(p *project, opts Options) *planner {
 	return &planner{p: p, opts: opts,
 		edited: map[*yaml.Node]bool{}, appended: map[*yaml.Node]map[string]bool{},
-		topAdded: map[string]bool{}, cfgSocket: map[string]string{}, cfgDone: map[string]bool{}, clientPaths: map[string][]string{}, sysprop: map[string]string{}, sslClients: map[string]bool{}, newTop: map[*Source][]string{}, javaWarn: map[string]bool{}}
+		topAdded: map[string]bool{}, reservedVolumes: map[string]bool{}, keepPGSSLMode: map[string]bool{}, pghostOnSocket: map[string]bool{}, migratedPos: map[string]bool{}, cfgSocket: map[string]string{}, cfgDone: map[string]bool{}, clientPaths: map[string][]string{}, sysprop: map[string]string{}, sslClients: map[string]bool{}, newTop: map[*Source][]string{}, javaWarn: map[string]bool{}}
 }
 
 func (pl *planner) add(e edit) {
@@ -87,6 +95,7 @@ func (pl *planner) run() error {
 	edges := append(pl.keepSharedEnv(pl.collectEdges(dbs)), pl.collectConfigEdges(dbs)...)
 	edges = append(edges, pl.railsEdges(dbs)...)
 	pl.warnHidden(dbs, edges)
+	pl.planKeepPGSSLMode(edges)
 	for _, db := range dbs {
 		var mine []*edge
 		for _, e := range edges {
@@ -110,9 +119,6 @@ func (pl *planner) prepareDB(db *dbService) {
 	src, node := pl.p.serviceNode(db.name)
 	_, ms := pl.p.mounts(src, node)
 	db.volume = pl.opts.Volume
-	if db.volume == "" {
-		db.volume = db.name + "-socket"
-	}
 	if pl.opts.BindMount != "" {
 		db.volume, db.bind = pl.opts.BindMount, true
 	}
@@ -139,6 +145,9 @@ func (pl *planner) prepareDB(db *dbService) {
 			pl.findings.add("UDS106", nodePos(m.src, m.node), db.name, "volumes",
 				fmt.Sprintf("the socket directory %s is a host bind mount (%s): it is root-owned, so Postgres may fail to create its lock file (rootless Docker, user:), and Docker Desktop on macOS cannot pass sockets through it; a named volume avoids both", db.socketDir, m.source))
 		}
+	}
+	if db.volume == "" {
+		db.volume, db.renamedVolume = pl.socketVolumeName(db.name + "-socket")
 	}
 }
 
@@ -216,6 +225,11 @@ func (pl *planner) migrateDB(db *dbService, edges []*edge) {
 	if !db.bind {
 		pl.ensureTopVolume(dbSrc, db.volume)
 	}
+	if db.renamedVolume {
+		kn, _ := ownKey(deref(pl.servicesNode(dbSrc)), db.name)
+		pl.findings.add("UDS112", nodePos(dbSrc, kn), db.name, "volumes",
+			fmt.Sprintf("the project already has a volume named %s-socket for something else: the socket volume is %s instead (mounting that volume would hand its files to every client); name it with --volume", db.name, db.volume))
+	}
 	if db.family == familyBitnami.Name && db.existing == nil {
 		kn, _ := ownKey(deref(pl.servicesNode(dbSrc)), db.name)
 		pl.findings.add("UDS109", nodePos(dbSrc, kn), db.name, "volumes",
@@ -227,6 +241,11 @@ func (pl *planner) migrateDB(db *dbService, edges []*edge) {
 		kn, _ := ownKey(deref(pl.servicesNode(dbSrc)), db.name)
 		pl.findings.add("UDS102", nodePos(dbSrc, kn), db.name, "",
 			"the official image trusts local socket connections: any container that mounts "+db.volume+" can log in as any database user, superuser included, without a password; set POSTGRES_INITDB_ARGS=--auth-local=scram-sha-256 (applies to a new data directory only) or add a pg_hba.conf local line")
+	}
+	if db.family == familyUnknown && !poolerOf(db.svc.Image) {
+		kn, _ := ownKey(deref(pl.servicesNode(dbSrc)), db.name)
+		pl.findings.add("UDS113", nodePos(dbSrc, kn), db.name, "",
+			fmt.Sprintf("the tool does not know how the image %q authenticates socket connections: its pg_hba.conf local lines decide, not the host lines the clients used over TCP; peer fails across containers (a client runs as another user), trust lets any container that mounts %s in as any database user; check them before relying on the socket", db.svc.Image, db.volume))
 	}
 	pl.warnPlacement(db.name)
 	mountPath := map[string]string{}

@@ -85,6 +85,11 @@ func socketRepair(key, val string) (out, dialect string, notes []note, socket bo
 			out, ns, err = libpq.SocketSSLDSN(val)
 		}
 		dialect = DialectDSN
+	case npgsqlSSLProblem(val):
+		// Npgsql, not libpq: PGSSLMODE is not its business (socket false).
+		pairs, _ := npgsqlParse(val)
+		out, notes = npgsqlSocketSSL(val, pairs)
+		return out, DialectNpgsql, notes, false
 	case isHostVar(key) && strings.HasPrefix(val, "/"):
 		if _, file := socketFilePort(val); file {
 			return path.Dir(val), DialectPGHOST, []note{fileHostNote(val)}, key == "PGHOST"
@@ -130,6 +135,12 @@ func (pl *planner) fixPGSSLMode() {
 	for _, name := range pl.p.serviceOrder() {
 		if !pl.sslClients[name] {
 			continue
+		}
+		if pgssl, fails := pl.failingPGSSLMode(name); fails {
+			if tcp := pl.p.tcpValues(name, pl.migratedPos); pl.keepPGSSLMode[name] || len(tcp) > 0 {
+				pl.warnKeptPGSSLMode(name, pgssl, tcp)
+				continue
+			}
 		}
 		for _, v := range pl.p.serviceEnv(name) {
 			if v.key != "PGSSLMODE" {
