@@ -195,11 +195,14 @@ func sortFindings(srcs []*Source, fs []Finding) {
 type ValidationError struct {
 	Findings []Finding
 	InInput  bool // the input already failed validation
+	Revert   bool // the output of revert, not of the migration
 }
 
 func (e *ValidationError) Error() string {
 	var b strings.Builder
-	if e.InInput {
+	if e.Revert {
+		b.WriteString("the reverted output fails validation (a value revert did not bring back to TCP while its socket mount was removed), nothing printed:")
+	} else if e.InInput {
 		b.WriteString("the input's socket setup is already broken and the migration does not repair it (run uds-migrate validate on the input); nothing printed:")
 	} else {
 		b.WriteString("the migrated output fails validation (a value shared with a service left on TCP, through an anchor, extends or an env file, is a common cause), nothing printed:")

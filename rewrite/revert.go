@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/url"
 	"path"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -59,8 +61,14 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err
 		for _, f := range res.Files[:len(inputs)] {
 			again = append(again, Input{Path: f.Path, Data: f.After})
 		}
-		if _, err := load(ctx, again, opts); err != nil {
+		opts2 := opts
+		opts2.ReadFile = overlay(res.Files[len(inputs):], opts.ReadFile)
+		out, err := load(ctx, again, opts2)
+		if err != nil {
 			return nil, fmt.Errorf("internal error: the reverted output does not load: %w", err)
+		}
+		if bad := newErrors(validateLoaded(p, opts), validateLoaded(out, opts2)); len(bad) > 0 {
+			return nil, &ValidationError{Findings: bad, Revert: true}
 		}
 	}
 	return res, nil
@@ -127,9 +135,22 @@ func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool 
 			continue
 		}
 		_, dialect, socket := classify(val)
+		if !socket {
+			continue
+		}
+		// A socket value whose path revert cannot read (a JDBC factory
+		// that takes the path from elsewhere): it may use this mount, so
+		// the mount stays, loudly.
+		spRaw := socketPathOf(val, dialect)
+		if spRaw == "" {
+			pl.findings.add("UDS111", Pos{ent.file, ent.line, ent.col}, service, ent.key,
+				fmt.Sprintf("%s/%s is in socket form, and revert cannot tell which socket it uses: the mount of %s stays; point it at %s:%d by hand, then remove the mount", service, ent.key, m.source, db.name, db.port))
+			unused = false
+			continue
+		}
 		// Inside the mount, not a sibling that shares its prefix
 		// (/var/run/postgresql-pgbouncer is not in /var/run/postgresql).
-		if sp := path.Clean(socketPathOf(val, dialect)); !socket || (sp != m.target && !strings.HasPrefix(sp, m.target+"/")) {
+		if sp := path.Clean(spRaw); sp != m.target && !strings.HasPrefix(sp, m.target+"/") {
 			continue
 		}
 		mk, err := interp.Mask(raw)
@@ -144,6 +165,9 @@ func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool 
 			port := ""
 			if u, perr := jdbc.Parse(mk.Value); perr == nil && len(u.Hosts) == 1 {
 				port = u.Hosts[0].Port
+				if uriSchemePath(u) != "" && db.port != 5432 {
+					port = strconv.Itoa(db.port) // the host was the socket's file: URI
+				}
 			}
 			out, err = jdbc.FromSocket(mk.Value, db.name, port)
 		case DialectURI:
@@ -153,11 +177,15 @@ func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool 
 		case DialectCelery:
 			out, err = libpq.URIFromSocket(strings.TrimPrefix(mk.Value, celeryPrefix), db.name, db.port)
 			out = celeryPrefix + out
+		case DialectNpgsql, DialectPDO:
+			out, err = npgsqlFromSocket(mk.Value, db.name, db.port)
+		case DialectR2DBC:
+			out, err = r2dbcFromSocket(mk.Value, db.name, db.port)
 		default:
 			err = fmt.Errorf("revert does not handle %s values", dialect)
 		}
 		if err != nil {
-			pl.findings.add("UDS111", Pos{ent.file, ent.line, ent.col}, service, ent.key, fmt.Sprintf("%s cannot be reverted as written; point it at %s:%d by hand", ent.key, db.name, db.port))
+			pl.findings.add("UDS111", Pos{ent.file, ent.line, ent.col}, service, ent.key, fmt.Sprintf("%s/%s cannot be reverted as written (%s): the mount of %s stays; point it at %s:%d by hand, then remove the mount", service, ent.key, redactErr(err), m.source, db.name, db.port))
 			unused = false
 			continue
 		}
@@ -178,8 +206,10 @@ func socketPathOf(val, dialect string) string {
 	switch dialect {
 	case DialectJDBC:
 		if u, err := jdbc.Parse(val); err == nil {
-			s, _ := u.Param("socketFactoryArg")
-			return s
+			if s, ok := u.Param("socketFactoryArg"); ok {
+				return s
+			}
+			return uriSchemePath(u)
 		}
 	case DialectURI:
 		if u, err := libpq.ParseURI(val); err == nil {
@@ -193,6 +223,26 @@ func socketPathOf(val, dialect string) string {
 		}
 	case DialectCelery:
 		return socketPathOf(strings.TrimPrefix(val, celeryPrefix), DialectURI)
+	case DialectNpgsql, DialectPDO:
+		return npgsqlSocketDir(val)
+	case DialectR2DBC:
+		return r2dbcSocketDir(val)
+	}
+	return ""
+}
+
+// uriSchemePath returns the socket file of junixsocket's $URIScheme form,
+// whose host is the URL-encoded file:///DIR/.s.PGSQL.PORT, or "".
+func uriSchemePath(u *jdbc.URL) string {
+	if len(u.Hosts) != 1 {
+		return ""
+	}
+	h, err := url.PathUnescape(u.Hosts[0].Name)
+	if err != nil {
+		return ""
+	}
+	if p, ok := strings.CutPrefix(h, "file://"); ok && strings.HasPrefix(p, "/") {
+		return p
 	}
 	return ""
 }
@@ -232,7 +282,7 @@ func (pl *planner) removeItem(src *Source, svc *yaml.Node, m mountRef) {
 		}
 	}
 	if kn == nil || seq == nil || seq.Kind != yaml.SequenceNode || seq.Style&yaml.FlowStyle != 0 || m.src != src {
-		pl.findings.add("UDS111", nodePos(src, m.node), "", "volumes", "remove the volume "+m.source+" from this service by hand")
+		pl.findings.add("UDS111", nodePos(src, m.node), pl.serviceOf(svc), "volumes", pl.serviceOf(svc)+": remove the volume "+m.source+" from this service by hand")
 		return
 	}
 	if len(seq.Content) == 1 {
@@ -313,6 +363,33 @@ func revertHost(val, server string) (dir, tcp string) {
 		return h, net.JoinHostPort(server, p)
 	}
 	return val, server
+}
+
+// newErrors returns the validate errors of after that before did not have
+// (same code, service and key): what the revert broke, such as a client
+// left pointing at a socket directory it no longer mounts (UDS205).
+func newErrors(before, after []Finding) []Finding {
+	had := map[string]bool{}
+	for _, f := range before {
+		had[f.Code+"\x00"+f.Service+"\x00"+f.Key] = true
+	}
+	var out []Finding
+	for _, f := range after {
+		if f.Severity == SevError && !had[f.Code+"\x00"+f.Service+"\x00"+f.Key] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// serviceOf names the service whose mapping is svc.
+func (pl *planner) serviceOf(svc *yaml.Node) string {
+	for _, name := range pl.p.serviceOrder() {
+		if _, n := pl.p.serviceNode(name); n == svc {
+			return name
+		}
+	}
+	return ""
 }
 
 // splitAt splits "file:line".
