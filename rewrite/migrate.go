@@ -122,14 +122,43 @@ func (pl *planner) nothingReason(dbs []*dbService) string {
 	for _, db := range dbs {
 		names = append(names, db.name)
 	}
-	for _, f := range pl.findings {
-		// A value left on TCP on purpose (shared env value, an image or
-		// a variable that takes no socket) is a connection, not none.
-		if f.Code == "UDS160" || f.Code == "UDS151" || f.Code == "UDS120" {
-			return fmt.Sprintf("every connection to %s found is left on TCP: see the warnings above", strings.Join(names, ", "))
+	// A value left on TCP with a warning (a variable nothing vouches
+	// for, a shared env value, a pooler, a value that does not parse) is a
+	// connection, not none: the summary must not contradict the warnings.
+	if left := pl.leftOnTCP(); len(left) > 0 {
+		what := "1 connection value is"
+		if len(left) > 1 {
+			what = fmt.Sprintf("%d connection values are", len(left))
 		}
+		return fmt.Sprintf("%s left on TCP (%s): see the warnings above", what, strings.Join(left, ", "))
 	}
 	return fmt.Sprintf("no service connects to %s over TCP (values already in socket form are left as they are)", strings.Join(names, ", "))
+}
+
+// leftOnTCPCodes are the findings that leave a client's connection value
+// on TCP.
+var leftOnTCPCodes = map[string]bool{"UDS110": true, "UDS111": true, "UDS120": true, "UDS121": true, "UDS122": true, "UDS127": true,
+	"UDS131": true, "UDS140": true, "UDS141": true, "UDS142": true, "UDS151": true, "UDS160": true, "UDS163": true, "UDS165": true}
+
+// leftOnTCP lists, as service/key and in finding order, the values the
+// findings leave on TCP.
+func (pl *planner) leftOnTCP() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range pl.findings {
+		if !leftOnTCPCodes[f.Code] || f.Service == "" {
+			continue
+		}
+		id := f.Service
+		if f.Key != "" {
+			id += "/" + f.Key
+		}
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // externalHint names connection values that point at hosts outside the
