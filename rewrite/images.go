@@ -96,6 +96,11 @@ func familyOf(image string) (imageFamily, bool) {
 	switch {
 	// pgvector/pgvector is built FROM postgres:$PG_MAJOR (pgvector/pgvector
 	// Dockerfile, commit 6e3101d).
+	// timescale/timescaledb-ha is not built FROM postgres, but its
+	// docker-entrypoint.sh "started out as" the official one: initdb
+	// without --auth-local (local trust), socket directory
+	// /var/run/postgresql (timescale/timescaledb-docker-ha
+	// docker-entrypoint.sh, commit 0581239).
 	case officialRepos[repo] || repo == "postgis/postgis" || strings.HasPrefix(repo, "timescale/timescaledb") || repo == "pgvector/pgvector":
 		return familyOfficial, true
 	case strings.HasPrefix(repo, "bitnami/postgresql"):
