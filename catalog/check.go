@@ -67,6 +67,9 @@ func (e *Entry) checkVars(bad func(string, ...any)) {
 		default:
 			bad("var %s: role %q, want host, port or url", v.Key, v.Role)
 		}
+		if v.NoQueryPort && (v.Role != RoleURL || !v.Directory) {
+			bad("var %s: no_query_port is for a url variable that takes the socket form", v.Key)
+		}
 		if strings.TrimSpace(v.Reason) == "" {
 			bad("var %s: no reason", v.Key)
 		}

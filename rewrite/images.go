@@ -96,12 +96,16 @@ func familyOf(image string) (imageFamily, bool) {
 	switch {
 	// pgvector/pgvector is built FROM postgres:$PG_MAJOR (pgvector/pgvector
 	// Dockerfile, commit 6e3101d).
+	// ghcr.io/immich-app/postgres is built FROM pgvector/pgvector and its
+	// entrypoint execs the official docker-entrypoint.sh
+	// (immich-app/base-images postgres/Dockerfile, commit 1f6a591;
+	// postgres/immich-docker-entrypoint.sh).
 	// timescale/timescaledb-ha is not built FROM postgres, but its
 	// docker-entrypoint.sh "started out as" the official one: initdb
 	// without --auth-local (local trust), socket directory
 	// /var/run/postgresql (timescale/timescaledb-docker-ha
 	// docker-entrypoint.sh, commit 0581239).
-	case officialRepos[repo] || repo == "postgis/postgis" || strings.HasPrefix(repo, "timescale/timescaledb") || repo == "pgvector/pgvector":
+	case officialRepos[repo] || repo == "postgis/postgis" || strings.HasPrefix(repo, "timescale/timescaledb") || repo == "pgvector/pgvector" || repo == "immich-app/postgres":
 		return familyOfficial, true
 	case strings.HasPrefix(repo, "bitnami/postgresql"):
 		return familyBitnami, true

@@ -279,7 +279,7 @@ func (pl *planner) result() (*Result, error) {
 			res.Files = append(res.Files, FileResult{Path: src.Path, Before: src.Data, After: out, Changed: true})
 		}
 	}
-	res.Files = append(res.Files, pl.extra...)
+	res.Files = append(res.Files, pl.other.extra...)
 	for _, db := range pl.dbs {
 		res.DBs = append(res.DBs, DBInfo{Service: db.name, Family: db.family, SocketDir: db.socketDir, Port: db.port, Volume: db.volume, Names: db.names})
 	}

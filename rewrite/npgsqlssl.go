@@ -61,3 +61,19 @@ func npgsqlSSLProblem(val string) bool {
 	_, notes := npgsqlSocketSSL(s, pairs)
 	return len(notes) > 0
 }
+
+// npgsqlToSocketSSL is npgsqlToSocket with the SSL mode rule. Not for PDO:
+// its DSN goes to libpq, which ignores sslmode on a socket and rejects
+// "Disable" (its values are lower case).
+func npgsqlToSocketSSL(s, dir string, port int) (string, []note, error) {
+	out, notes, err := npgsqlToSocket(s, dir, port)
+	if err != nil {
+		return out, notes, err
+	}
+	if pairs, ok := npgsqlParse(out); ok {
+		var more []note
+		out, more = npgsqlSocketSSL(out, pairs)
+		notes = append(notes, more...)
+	}
+	return out, notes, nil
+}

@@ -23,7 +23,7 @@ import (
 func (p *project) tcpValues(service string, migrated map[string]bool) []envVar {
 	var out []envVar
 	for _, v := range p.serviceEnv(service) {
-		if migrated[posKey(v.file, v.line, v.col)] || v.value == "" {
+		if migrated[v.pos.String()] || v.value == "" {
 			continue
 		}
 		if v.key == "PGHOST" || v.key == "PGHOSTADDR" {
@@ -63,12 +63,12 @@ func (pl *planner) planKeepPGSSLMode(edges []*edge) {
 	migrated := map[string]bool{}
 	for _, e := range edges {
 		if e.cfg == nil {
-			migrated[posKey(e.v.file, e.v.line, e.v.col)] = true
+			migrated[e.v.pos.String()] = true
 		}
 	}
 	for _, name := range pl.p.serviceOrder() {
 		if _, fails := pl.failingPGSSLMode(name); fails && len(pl.p.tcpValues(name, migrated)) > 0 {
-			pl.keepPGSSLMode[name] = true
+			pl.clients.keepPGSSLMode[name] = true
 		}
 	}
 }
@@ -116,9 +116,9 @@ func (pl *planner) warnKeptPGSSLMode(name string, pgssl envVar, tcp []envVar) {
 	}
 	sort.Strings(keys)
 	socketNote := "the socket values of " + name + " set sslmode=disable themselves, which wins over PGSSLMODE"
-	if pl.pghostOnSocket[name] {
+	if pl.clients.pghostOnSocket[name] {
 		socketNote += "; PGHOST on the socket has no sslmode of its own: libpq, pgx and psycopg ignore PGSSLMODE there, but node pg and sqlx fail with it (\"The server does not support SSL connections\"), so such a client needs a connection URL with sslmode=disable instead"
 	}
-	pl.findings.add("UDS114", Pos{pgssl.file, pgssl.line, pgssl.col}, name, pgssl.key,
+	pl.findings.add("UDS114", pgssl.pos, name, pgssl.key,
 		fmt.Sprintf("%s/PGSSLMODE=%s is left as it is for the values that stay on TCP and rely on it for TLS (%s); %s", name, pgssl.value, strings.Join(keys, ", "), socketNote))
 }

@@ -37,7 +37,7 @@ func (pl *planner) poolerHop(name string, dbs []*dbService) []*edge {
 // one of dbs; such a value stays on TCP.
 func (pl *planner) catalogueKeeps(v envVar, find func(host string) *dbService) bool {
 	e, cv := pl.catalogueVar(v.service, v.key)
-	if cv == nil || cv.Role != catalog.RoleURL || cv.Directory {
+	if cv == nil || cv.Role != catalog.RoleURL || cv.Directory && !cv.NoQueryPort {
 		return false
 	}
 	var db *dbService
@@ -54,7 +54,15 @@ func (pl *planner) catalogueKeeps(v envVar, find func(host string) *dbService) b
 		return false
 	}
 	b := catalogueBasis(e, cv.Reason)
-	pl.findings.add("UDS151", Pos{v.file, v.line, v.col}, v.service, v.key,
+	if cv.Directory {
+		// The driver takes ?host= but not ?port=: only a server on 5432
+		// is reached through the socket form.
+		if db.port == 5432 {
+			return false
+		}
+		b.Detail = fmt.Sprintf("the image's driver takes the socket directory from ?host= and ignores ?port= (it opens .s.PGSQL.5432), while %s listens on %d", db.name, db.port)
+	}
+	pl.findings.add("UDS151", v.pos, v.service, v.key,
 		fmt.Sprintf("%s/%s names %s, but %s (%s); left on TCP", v.service, v.key, db.name, b.Detail, b.cite())).Basis = &b
 	return true
 }

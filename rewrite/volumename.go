@@ -18,7 +18,7 @@ func (pl *planner) socketVolumeName(base string) (name string, renamed bool) {
 	for n := 2; taken[name]; n++ {
 		name, renamed = fmt.Sprintf("%s-%d", base, n), true
 	}
-	pl.reservedVolumes[name] = true
+	pl.compose.reserved[name] = true
 	return name, renamed
 }
 
@@ -30,7 +30,7 @@ func (pl *planner) socketVolumeName(base string) (name string, renamed bool) {
 // a second run a no-op.
 func (pl *planner) volumesInUse() map[string]bool {
 	taken := map[string]bool{}
-	for name := range pl.reservedVolumes {
+	for name := range pl.compose.reserved {
 		taken[name] = true
 	}
 	for name := range pl.p.model.Volumes {
@@ -52,7 +52,7 @@ func (pl *planner) volumesInUse() map[string]bool {
 		}
 	}
 	for name, only := range socketOnly {
-		if only && !pl.reservedVolumes[name] {
+		if only && !pl.compose.reserved[name] {
 			delete(taken, name)
 		}
 	}
