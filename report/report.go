@@ -140,9 +140,12 @@ func FromResult(command string, r *rewrite.Result) Plan {
 	for _, c := range r.Changes {
 		p.Changes = append(p.Changes, Change{Kind: c.Kind, File: c.File, Line: c.Line, Column: c.Col, Service: c.Service, Key: c.Key, Dialect: c.Dialect, Before: c.Before, After: c.After, Reason: c.Reason, Source: sourceOf(c.Basis), Evidence: evidenceOf(c.Basis)})
 	}
-	seen := map[string]bool{}
 	for _, f := range r.Findings {
 		p.Findings = append(p.Findings, Finding{File: f.File, Line: f.Line, Column: f.Col, Severity: string(f.Severity), Code: f.Code, Service: f.Service, Key: f.Key, Message: f.Message, Source: sourceOf(f.Basis)})
+	}
+	// One step per line of a file, naming every service it concerns.
+	seen := map[string]bool{}
+	for _, f := range MergeShared(p.Findings) {
 		if code, _ := rewrite.LookupCode(f.Code); code.Manual && !seen[f.Code+f.Service+f.Message] {
 			seen[f.Code+f.Service+f.Message] = true
 			p.ManualSteps = append(p.ManualSteps, fmt.Sprintf("%s (%s:%d)", f.Message, f.File, f.Line))

@@ -10,7 +10,7 @@ import (
 // the form migrate prints on stderr and validate on stdout.
 func Lines(w io.Writer, p Plan) error {
 	var b strings.Builder
-	for _, f := range p.Findings {
+	for _, f := range MergeShared(p.Findings) {
 		b.WriteString(line(f))
 		b.WriteByte('\n')
 	}
@@ -61,7 +61,7 @@ func Text(w io.Writer, p Plan) error {
 	}
 	if len(p.Findings) > 0 {
 		b.WriteString("findings:\n")
-		for _, f := range p.Findings {
+		for _, f := range MergeShared(p.Findings) {
 			fmt.Fprintf(&b, "  %s:%d:%d: %s %s: %s\n", f.File, f.Line, f.Column, f.Severity, f.Code, f.Message)
 		}
 	}

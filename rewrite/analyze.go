@@ -31,10 +31,12 @@ type dbService struct {
 	svc      types.ServiceConfig
 
 	// Socket volume: an existing mount at socketDir, or the one to add.
-	volume     string
-	bind       bool
-	existing   *mountRef // the mount already at socketDir, if any
-	trustLocal bool      // local connections use the image's default trust
+	volume   string
+	bind     bool
+	existing *mountRef // the mount already at socketDir, if any
+	// renamedVolume: <name>-socket was taken, volume is a fresh name.
+	renamedVolume bool
+	trustLocal    bool // local connections use the image's default trust
 }
 
 // mountRef is a volumes: entry as written in YAML.
@@ -142,7 +144,7 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 		unknown := false
 		if slices.Contains(opts.DBs, name) {
 			if !ok {
-				fam = imageFamily{Name: "--db", SocketDir: familyOfficial.SocketDir}
+				fam = imageFamily{Name: familyUnknown, SocketDir: familyOfficial.SocketDir}
 				unknown = true
 			}
 			ok = true
@@ -345,6 +347,25 @@ func (p *project) builtFamily(svc types.ServiceConfig) (imageFamily, bool) {
 		return imageFamily{}, false
 	}
 	return familyOf(dockerfileFrom(data))
+}
+
+// imageText names a service's image for messages: `image "x"`, or the
+// Dockerfile's FROM for a service built here.
+func (p *project) imageText(svc types.ServiceConfig) string {
+	if svc.Image != "" || svc.Build == nil {
+		return fmt.Sprintf("image %q", svc.Image)
+	}
+	df := svc.Build.Dockerfile
+	if df == "" {
+		df = "Dockerfile"
+	}
+	if !filepath.IsAbs(df) {
+		df = filepath.Join(svc.Build.Context, df)
+	}
+	if data, err := p.readFile(p.displayPath(df)); err == nil && dockerfileFrom(data) != "" {
+		return fmt.Sprintf("built FROM %q", dockerfileFrom(data))
+	}
+	return "built from " + p.displayPath(svc.Build.Context)
 }
 
 // clientTools are programs of the postgres image that run as clients.

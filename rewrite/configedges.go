@@ -48,6 +48,11 @@ func (pl *planner) collectConfigEdges(dbs []*dbService) []*edge {
 			}
 			rel, _ := filepath.Rel(pl.p.model.WorkingDir, abs)
 			format, ok := configfile.For(filepath.ToSlash(rel))
+			secretKey, secret := pl.secretFiles(name)[abs]
+			if secret {
+				// A secret holds the value alone, whatever its name.
+				format, ok = configfile.Format{Name: "secret", Values: configfile.WholeFile}, true
+			}
 			if !ok {
 				continue
 			}
@@ -61,6 +66,9 @@ func (pl *planner) collectConfigEdges(dbs []*dbService) []*edge {
 				continue
 			}
 			for _, v := range vals {
+				if secret {
+					v.Key = secretKey
+				}
 				if e := pl.configEdge(name, path, data, v, dbs); e != nil {
 					out = append(out, e)
 				}

@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"fmt"
+	"net/url"
 	"path"
 	"strconv"
 	"strings"
@@ -42,16 +43,21 @@ var jdbcDialect = dialect{
 	},
 	socketPath: func(val string) string {
 		if u, err := jdbc.Parse(val); err == nil {
-			s, _ := u.Param("socketFactoryArg")
-			return s
+			if s, ok := u.Param("socketFactoryArg"); ok {
+				return s
+			}
+			return uriSchemePath(u)
 		}
 		return ""
 	},
-	fromSocket: func(val, host string, _ int) (string, error) {
+	fromSocket: func(val, host string, dbPort int) (string, error) {
 		// Keep the port as written (the migration kept it on localhost).
 		port := ""
 		if u, err := jdbc.Parse(val); err == nil && len(u.Hosts) == 1 {
 			port = u.Hosts[0].Port
+			if uriSchemePath(u) != "" && dbPort != 5432 {
+				port = strconv.Itoa(dbPort) // the host was the socket's file: URI
+			}
 		}
 		return jdbc.FromSocket(val, host, port)
 	},
@@ -92,4 +98,20 @@ func (v *validator) jdbcSocketFile(at func(code, msg string), service, _, val st
 		}
 	}
 	return sockFile
+}
+
+// uriSchemePath returns the socket file of junixsocket's $URIScheme form,
+// whose host is the URL-encoded file:///DIR/.s.PGSQL.PORT, or "".
+func uriSchemePath(u *jdbc.URL) string {
+	if len(u.Hosts) != 1 {
+		return ""
+	}
+	h, err := url.PathUnescape(u.Hosts[0].Name)
+	if err != nil {
+		return ""
+	}
+	if p, ok := strings.CutPrefix(h, "file://"); ok && strings.HasPrefix(p, "/") {
+		return p
+	}
+	return ""
 }

@@ -24,8 +24,10 @@ var npgsqlDialect = dialect{
 		return strings.Split(h, ","), false, true
 	},
 	port:       npgsqlPort,
-	toSocket:   npgsqlToSocket,
+	toSocket:   npgsqlToSocketSSL,
 	redact:     npgsqlRedact,
+	socketPath: npgsqlSocketDir,
+	fromSocket: npgsqlFromSocket,
 	socketFile: (*validator).npgsqlSocketFile,
 }
 

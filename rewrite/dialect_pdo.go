@@ -21,6 +21,8 @@ var pdoDialect = dialect{
 	},
 	port:       func(val string) string { return npgsqlPort(strings.TrimPrefix(val, "pgsql:")) },
 	redact:     pdoRedact,
+	socketPath: npgsqlSocketDir,
+	fromSocket: npgsqlFromSocket,
 	socketFile: (*validator).npgsqlSocketFile,
 }
 

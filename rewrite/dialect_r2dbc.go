@@ -28,7 +28,9 @@ var r2dbcDialect = dialect{
 		}
 		return hosts, false, true
 	},
-	toSocket: r2dbcToSocket,
+	toSocket:   r2dbcToSocket,
+	socketPath: r2dbcSocketDir,
+	fromSocket: r2dbcFromSocket,
 	redact: func(s string) string {
 		for _, p := range r2dbcPrefixes {
 			if strings.HasPrefix(s, p) {

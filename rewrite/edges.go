@@ -173,6 +173,12 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		pl.findings.add(code, v.pos, v.service, v.key, msg)
 		return
 	}
+	if pl.clients.keepPGSSLMode[v.service] && e.cfg == nil {
+		out, _ = withSSLDisable(e.dialect, out)
+		if e.dialect == DialectPGHOST {
+			pl.clients.pghostOnSocket[v.service] = true
+		}
+	}
 	if enclose != nil {
 		m, out = enclose(m, out)
 	}
@@ -183,6 +189,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 	if !pl.setValue(v, m, out) {
 		return
 	}
+	pl.clients.migratedPos[v.pos.String()] = true
 	pl.warnDroppedRefs(v, m, out, e.db.name)
 	pl.warnDefault(v)
 	switch e.dialect {
@@ -366,7 +373,7 @@ func (pl *planner) warnNotDB(v envVar, hosts []string) {
 			continue // a database left on TCP for another reason says why itself
 		}
 		pl.findings.add("UDS165", v.pos, v.service, v.key,
-			fmt.Sprintf("%s/%s connects to %s, which the tool does not recognise as a PostgreSQL server (image %q): left on TCP; if it is one, rerun with --db %s", v.service, v.key, svc.Name, svc.Image, svc.Name))
+			fmt.Sprintf("%s/%s connects to %s, which the tool does not recognise as a PostgreSQL server (%s): left on TCP; if it is one, rerun with --db %s", v.service, v.key, svc.Name, pl.p.imageText(svc), svc.Name))
 		return
 	}
 }

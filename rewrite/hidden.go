@@ -2,7 +2,9 @@ package rewrite
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
@@ -66,8 +68,16 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 				fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it, and no file of the project reaches it (no build context here, no mounted source): the connection is baked into the image %s or built by a script; point it at %s (socket directory) or add the socket volume by hand", name, key, dep.name, name, svc.Image, pl.opts.MountPath))
 			continue
 		}
+		where := "a mounted config file"
+		if secrets := pl.secretFiles(name); len(secrets) > 0 {
+			var files []string
+			for _, f := range slices.Sorted(maps.Keys(secrets)) {
+				files = append(files, pl.p.displayPath(f)+" ("+secrets[f]+")")
+			}
+			where = "a secret file it reads (" + strings.Join(files, ", ") + ") in a form the tool does not edit, a mounted config file"
+		}
 		pl.findings.add("UDS131", nodePos(src, kn), name, key,
-			fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it: the connection is in a mounted config file, baked into the image or built by a script, which the tool cannot see; point it at %s (socket directory) or add the socket volume by hand", name, key, dep.name, name, pl.opts.MountPath))
+			fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it: the connection is in %s, baked into the image or built by a script, which the tool cannot see; point it at %s (socket directory) or add the socket volume by hand", name, key, dep.name, name, where, pl.opts.MountPath))
 	}
 }
 

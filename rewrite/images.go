@@ -25,6 +25,10 @@ var (
 	familySclorg = imageFamily{"sclorg", "/var/run/postgresql"}
 )
 
+// familyUnknown is the family of a --db service whose image the tool does
+// not recognise (a pooler, a vendor's postgres build).
+const familyUnknown = "--db"
+
 var sclorgRE = regexp.MustCompile(`^postgresql-\d+(-c\d+s|-rhel\d+)?$`)
 
 // poolerOf recognises connection poolers: clients that reach one talk to the
@@ -75,6 +79,15 @@ func repository(image string) string {
 	return strings.Join(parts, "/")
 }
 
+// officialRepos are the official image's repository paths: Docker Hub's
+// library namespace ("postgres" is short for "library/postgres" there;
+// mirror.gcr.io mirrors it under the same path) and ECR Public's copy of
+// the Docker Official Images (public.ecr.aws/docker/library/postgres).
+// Any other "<namespace>/postgres" (supabase/postgres, cimg/postgres, a
+// company's own) is another image: its socket directory and pg_hba.conf
+// are unknown, so its clients get UDS165 and --db/--socket-dir decide.
+var officialRepos = map[string]bool{"postgres": true, "library/postgres": true, "docker/library/postgres": true}
+
 // familyOf recognises PostgreSQL images by repository. ok is false for
 // anything else (including poolers such as pgbouncer).
 func familyOf(image string) (imageFamily, bool) {
@@ -83,7 +96,16 @@ func familyOf(image string) (imageFamily, bool) {
 	switch {
 	// pgvector/pgvector is built FROM postgres:$PG_MAJOR (pgvector/pgvector
 	// Dockerfile, commit 6e3101d).
-	case last == "postgres" || repo == "postgis/postgis" || strings.HasPrefix(repo, "timescale/timescaledb") || repo == "pgvector/pgvector":
+	// ghcr.io/immich-app/postgres is built FROM pgvector/pgvector and its
+	// entrypoint execs the official docker-entrypoint.sh
+	// (immich-app/base-images postgres/Dockerfile, commit 1f6a591;
+	// postgres/immich-docker-entrypoint.sh).
+	// timescale/timescaledb-ha is not built FROM postgres, but its
+	// docker-entrypoint.sh "started out as" the official one: initdb
+	// without --auth-local (local trust), socket directory
+	// /var/run/postgresql (timescale/timescaledb-docker-ha
+	// docker-entrypoint.sh, commit 0581239).
+	case officialRepos[repo] || repo == "postgis/postgis" || strings.HasPrefix(repo, "timescale/timescaledb") || repo == "pgvector/pgvector" || repo == "immich-app/postgres":
 		return familyOfficial, true
 	case strings.HasPrefix(repo, "bitnami/postgresql"):
 		return familyBitnami, true

@@ -113,28 +113,52 @@ func migrateLoaded(p *project, opts Options) (*Result, error) {
 	return res, nil
 }
 
-// leftOnTCP are the codes of findings about a client connection that
-// stays on TCP.
-var leftOnTCP = []string{"UDS111", "UDS120", "UDS127", "UDS131", "UDS151", "UDS160"}
-
 // nothingReason explains an empty migration.
 func (pl *planner) nothingReason(dbs []*dbService) string {
 	if len(dbs) == 0 {
-		return "no PostgreSQL service found (images postgres, postgis/postgis, timescale/timescaledb*, bitnami/postgresql, sclorg postgresql-NN; name others with --db SERVICE), and no reverse proxy reaches an app server over TCP" + pl.externalHint()
+		return "no PostgreSQL service found (images postgres = docker.io/library/postgres, postgis/postgis, timescale/timescaledb*, pgvector/pgvector, bitnami/postgresql, sclorg postgresql-NN; name others with --db SERVICE), and no reverse proxy reaches an app server over TCP" + pl.externalHint()
 	}
 	var names []string
 	for _, db := range dbs {
 		names = append(names, db.name)
 	}
-	for _, f := range pl.findings {
-		// A connection left on TCP (a shared env value, a variable that
-		// takes no socket or nothing vouches for, one the tool cannot see
-		// or edit) is a connection, not none.
-		if contains(leftOnTCP, f.Code) {
-			return fmt.Sprintf("every connection to %s found is left on TCP: see the warnings above", strings.Join(names, ", "))
+	// A value left on TCP with a warning (a variable nothing vouches
+	// for, a shared env value, a pooler, a value that does not parse) is a
+	// connection, not none: the summary must not contradict the warnings.
+	if left := pl.leftOnTCP(); len(left) > 0 {
+		what := "1 connection value is"
+		if len(left) > 1 {
+			what = fmt.Sprintf("%d connection values are", len(left))
 		}
+		return fmt.Sprintf("%s left on TCP (%s): see the warnings above", what, strings.Join(left, ", "))
 	}
 	return fmt.Sprintf("no service connects to %s over TCP (values already in socket form are left as they are)", strings.Join(names, ", "))
+}
+
+// leftOnTCPCodes are the findings that leave a client's connection value
+// on TCP.
+var leftOnTCPCodes = map[string]bool{"UDS110": true, "UDS111": true, "UDS120": true, "UDS121": true, "UDS122": true, "UDS127": true,
+	"UDS131": true, "UDS140": true, "UDS141": true, "UDS142": true, "UDS151": true, "UDS160": true, "UDS163": true, "UDS165": true}
+
+// leftOnTCP lists, as service/key and in finding order, the values the
+// findings leave on TCP.
+func (pl *planner) leftOnTCP() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range pl.findings {
+		if !leftOnTCPCodes[f.Code] || f.Service == "" {
+			continue
+		}
+		id := f.Service
+		if f.Key != "" {
+			id += "/" + f.Key
+		}
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // externalHint names connection values that point at hosts outside the
@@ -200,11 +224,14 @@ func sortFindings(srcs []*Source, fs []Finding) {
 type ValidationError struct {
 	Findings []Finding
 	InInput  bool // the input already failed validation
+	Revert   bool // the output of revert, not of the migration
 }
 
 func (e *ValidationError) Error() string {
 	var b strings.Builder
-	if e.InInput {
+	if e.Revert {
+		b.WriteString("the reverted output fails validation (a value revert did not bring back to TCP while its socket mount was removed), nothing printed:")
+	} else if e.InInput {
 		b.WriteString("the input's socket setup is already broken and the migration does not repair it (run uds-migrate validate on the input); nothing printed:")
 	} else {
 		b.WriteString("the migrated output fails validation (a value shared with a service left on TCP, through an anchor, extends or an env file, is a common cause), nothing printed:")

@@ -38,6 +38,7 @@ type composeEdits struct {
 	appended map[*yaml.Node]map[string]bool // items appended per sequence
 	newKeys  []*pendingKey                  // volumes: keys to add, written by finish
 	topAdded map[string]bool                // top-level volumes declared in this run
+	reserved map[string]bool                // socket volume names already picked (socketVolumeName)
 	newTop   map[*Source][]string           // volumes for a top-level section to create
 }
 
@@ -55,6 +56,11 @@ type clientState struct {
 	sysprop     map[string]string   // --jdbc-factory sysprop: the socket file per service
 	sslClients  map[string]bool     // services with a libpq socket value (PGSSLMODE applies)
 	javaWarn    map[string]bool     // services already told about junixsocket (UDS101)
+	// keepPGSSLMode: services whose PGSSLMODE stays because some value of
+	// theirs stays on TCP (pgsslmode.go); pghostOnSocket: of those, the
+	// ones whose PGHOST moved to the socket.
+	keepPGSSLMode, pghostOnSocket map[string]bool
+	migratedPos                   map[string]bool // Pos.String() of every environment value rewritten to socket form
 }
 
 // configState is what the configuration-file steps found.
@@ -72,8 +78,9 @@ type revertState struct {
 
 func newPlanner(p *project, opts Options) *planner {
 	return &planner{p: p, opts: opts,
-		compose: composeEdits{edited: map[*yaml.Node]bool{}, appended: map[*yaml.Node]map[string]bool{}, topAdded: map[string]bool{}, newTop: map[*Source][]string{}},
-		clients: clientState{clientPaths: map[string][]string{}, sysprop: map[string]string{}, sslClients: map[string]bool{}, javaWarn: map[string]bool{}},
+		compose: composeEdits{edited: map[*yaml.Node]bool{}, appended: map[*yaml.Node]map[string]bool{}, topAdded: map[string]bool{}, reserved: map[string]bool{}, newTop: map[*Source][]string{}},
+		clients: clientState{clientPaths: map[string][]string{}, sysprop: map[string]string{}, sslClients: map[string]bool{}, javaWarn: map[string]bool{},
+			keepPGSSLMode: map[string]bool{}, pghostOnSocket: map[string]bool{}, migratedPos: map[string]bool{}},
 		configs: configState{cfgSocket: map[string]string{}, cfgDone: map[string]bool{}}}
 }
 
@@ -88,9 +95,6 @@ func (pl *planner) prepareDB(db *dbService) {
 	src, node := pl.p.serviceNode(db.name)
 	_, ms := pl.p.mounts(src, node)
 	db.volume = pl.opts.Volume
-	if db.volume == "" {
-		db.volume = db.name + "-socket"
-	}
 	if pl.opts.BindMount != "" {
 		db.volume, db.bind = pl.opts.BindMount, true
 	}
@@ -117,6 +121,9 @@ func (pl *planner) prepareDB(db *dbService) {
 			pl.findings.add("UDS106", nodePos(m.src, m.node), db.name, "volumes",
 				fmt.Sprintf("the socket directory %s is a host bind mount (%s): it is root-owned, so Postgres may fail to create its lock file (rootless Docker, user:), and Docker Desktop on macOS cannot pass sockets through it; a named volume avoids both", db.socketDir, m.source))
 		}
+	}
+	if db.volume == "" {
+		db.volume, db.renamedVolume = pl.socketVolumeName(db.name + "-socket")
 	}
 }
 
@@ -194,6 +201,11 @@ func (pl *planner) migrateDB(db *dbService, edges []*edge) {
 	if !db.bind {
 		pl.ensureTopVolume(dbSrc, db.volume)
 	}
+	if db.renamedVolume {
+		kn, _ := ownKey(deref(pl.servicesNode(dbSrc)), db.name)
+		pl.findings.add("UDS112", nodePos(dbSrc, kn), db.name, "volumes",
+			fmt.Sprintf("the project already has a volume named %s-socket for something else: the socket volume is %s instead (mounting that volume would hand its files to every client); name it with --volume", db.name, db.volume))
+	}
 	if db.family == familyBitnami.Name && db.existing == nil {
 		kn, _ := ownKey(deref(pl.servicesNode(dbSrc)), db.name)
 		pl.findings.add("UDS109", nodePos(dbSrc, kn), db.name, "volumes",
@@ -205,6 +217,11 @@ func (pl *planner) migrateDB(db *dbService, edges []*edge) {
 		kn, _ := ownKey(deref(pl.servicesNode(dbSrc)), db.name)
 		pl.findings.add("UDS102", nodePos(dbSrc, kn), db.name, "",
 			"the official image trusts local socket connections: any container that mounts "+db.volume+" can log in as any database user, superuser included, without a password; set POSTGRES_INITDB_ARGS=--auth-local=scram-sha-256 (applies to a new data directory only) or add a pg_hba.conf local line")
+	}
+	if db.family == familyUnknown && !poolerOf(db.svc.Image) {
+		kn, _ := ownKey(deref(pl.servicesNode(dbSrc)), db.name)
+		pl.findings.add("UDS113", nodePos(dbSrc, kn), db.name, "",
+			fmt.Sprintf("the tool does not know how the image %q authenticates socket connections: its pg_hba.conf local lines decide, not the host lines the clients used over TCP; peer fails across containers (a client runs as another user), trust lets any container that mounts %s in as any database user; check them before relying on the socket", db.svc.Image, db.volume))
 	}
 	pl.warnPlacement(db.name)
 	mountPath := map[string]string{}

@@ -2,8 +2,10 @@ package rewrite
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/uds-migrate/uds-migrate/nginx"
 )
@@ -164,10 +166,25 @@ func (pp *proxyPlanner) migrateApp(a *appSide) {
 	appSrc, appNode := pp.p.serviceNode(a.name)
 	// A second proxy run keeps the directory the app already mounts.
 	_, ms := pp.p.mounts(appSrc, appNode)
+	// Only a volume its server already listens in (a first run's
+	// app.sock): a volume of that name mounted for anything else (media,
+	// data) must not reach nginx.
+	mounted := false
+	svc := pp.p.model.Services[a.name]
+	listens := strings.Join(append(append([]string{}, svc.Entrypoint...), svc.Command...), " ")
 	for _, m := range ms {
-		if m.source == a.volume {
-			a.dir = m.target
+		if m.source == a.volume && strings.Contains(listens, path.Clean(m.target)+"/"+sockName) {
+			a.dir, mounted = m.target, true
 		}
+	}
+	if !mounted && pp.pl.volumesInUse()[a.volume] {
+		// Another volume of that name (the app's data, say): never share it
+		// with nginx (UDS112).
+		taken := a.volume
+		a.volume, _ = pp.pl.socketVolumeName(a.volume)
+		kn, _ := ownKey(deref(pp.pl.servicesNode(appSrc)), a.name)
+		pp.pl.findings.add("UDS112", nodePos(appSrc, kn), a.name, "volumes",
+			fmt.Sprintf("the project already has a volume named %s for something else: %s's socket volume is %s instead (mounting that volume would hand its files to nginx)", taken, a.name, a.volume))
 	}
 	sock := a.dir + "/" + sockName
 	if !pp.listenOnSocket(a, sock) {

@@ -61,10 +61,61 @@ func (pp *proxyPlanner) appNotes(a *appSide, plan *appserver.Plan, sock string) 
 		pp.note("UDS305", a.name, "command",
 			fmt.Sprintf("--drop-tcp: %s no longer listens on TCP port %d; healthchecks, \"nc -z %s %d\" waits and other clients of that port stop working", a.name, a.port, a.name, a.port))
 	}
-	if u := pp.p.model.Services[a.name].User; u != "" && u != "root" && u != "0" && !strings.HasPrefix(u, "0:") {
+	if u, from, makesDir := pp.pl.runUser(a.name, a.dir); u != "" && !makesDir {
 		pp.note("UDS308", a.name, "user",
-			fmt.Sprintf("%s runs as user %s: the new volume %s is created root-owned (0755) at %s unless the image has that directory, and the server cannot create its socket there; add RUN mkdir -p %s && chown %s %s to the image (a named volume copies the directory's owner)", a.name, u, a.volume, a.dir, a.dir, u, a.dir))
+			fmt.Sprintf("%s runs as user %s (%s): the new volume %s is created root-owned (0755) at %s unless the image has that directory, and the server cannot create its socket there; add RUN mkdir -p %s && chown %s %s to the image (a named volume copies the directory's owner), or mount the volume at a directory %s owns", a.name, u, from, a.volume, a.dir, a.dir, u, a.dir, u))
 	}
+}
+
+// runUser returns the non-root user a service's processes run as: compose's
+// user:, else the last USER of the Dockerfile built here (its final stage),
+// with where it is set; "" for root or unknown. makesDir reports that the
+// Dockerfile creates dir itself (a RUN mkdir naming it after that FROM).
+func (pl *planner) runUser(service, dir string) (user, from string, makesDir bool) {
+	svc := pl.p.model.Services[service]
+	user, from = svc.User, "user: in the compose file"
+	if b := svc.Build; b != nil && b.Context != "" {
+		df := b.Dockerfile
+		if df == "" {
+			df = "Dockerfile"
+		}
+		if !filepath.IsAbs(df) {
+			df = filepath.Join(b.Context, df)
+		}
+		if data, err := pl.readFile(pl.p.displayPath(df)); err == nil {
+			u, mk := dockerfileUser(data, dir)
+			makesDir = mk
+			if user == "" && u != "" {
+				user, from = u, "USER in "+pl.p.displayPath(df)
+			}
+		}
+	}
+	if user == "" || user == "root" || user == "0" || strings.HasPrefix(user, "0:") || strings.HasPrefix(user, "root:") {
+		return "", "", false
+	}
+	return user, from, makesDir
+}
+
+// dockerfileUser returns the last USER of a Dockerfile's final stage and
+// whether a RUN of that stage runs mkdir on dir.
+func dockerfileUser(data []byte, dir string) (user string, makesDir bool) {
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		switch strings.ToUpper(f[0]) {
+		case "FROM":
+			user, makesDir = "", false
+		case "USER":
+			user = f[1]
+		case "RUN":
+			if strings.Contains(line, "mkdir") && strings.Contains(line, dir) {
+				makesDir = true
+			}
+		}
+	}
+	return user, makesDir
 }
 
 // rewriteCommand plans and writes the listener change in command: or

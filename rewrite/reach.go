@@ -1,14 +1,17 @@
 package rewrite
 
 import (
+	"maps"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/uds-migrate/uds-migrate/evidence"
 )
 
 // reachingFiles lists the project's files and directories (absolute) that
 // reach a service's container: the COPY/ADD sources of a Dockerfile built
-// here, bind-mount sources and file-based configs:. Paths outside the
+// here, bind-mount sources, file-based configs: and secrets:. Paths outside the
 // project directory are left out: they are not the project's to read.
 func (pl *planner) reachingFiles(service string) []string {
 	svc := pl.p.model.Services[service]
@@ -25,6 +28,37 @@ func (pl *planner) reachingFiles(service string) []string {
 		if cfg, ok := pl.p.model.Configs[c.Source]; ok && cfg.File != "" {
 			out = append(out, cfg.File)
 		}
+	}
+	secrets := pl.secretFiles(service)
+	return append(out, slices.Sorted(maps.Keys(secrets))...)
+}
+
+// secretFiles maps the files of the compose secrets a service reads
+// (secrets: NAME, file: ./secrets/x.txt) to the variable that names the
+// secret's path in the container (DATABASE_URL_FILE=/run/secrets/NAME), or
+// to "secret NAME" when no variable does.
+func (pl *planner) secretFiles(service string) map[string]string {
+	svc := pl.p.model.Services[service]
+	out := map[string]string{}
+	for _, ref := range svc.Secrets {
+		sec, ok := pl.p.model.Secrets[ref.Source]
+		if !ok || sec.File == "" {
+			continue
+		}
+		target := ref.Target
+		if target == "" {
+			target = ref.Source
+		}
+		if !strings.HasPrefix(target, "/") {
+			target = "/run/secrets/" + target
+		}
+		key := "secret " + ref.Source
+		for k, v := range svc.Environment {
+			if v != nil && *v == target {
+				key = k
+			}
+		}
+		out[sec.File] = key
 	}
 	return out
 }

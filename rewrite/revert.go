@@ -58,8 +58,14 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err
 		for _, f := range res.Files[:len(inputs)] {
 			again = append(again, Input{Path: f.Path, Data: f.After})
 		}
-		if _, err := load(ctx, again, opts); err != nil {
+		opts2 := opts
+		opts2.ReadFile = overlay(res.Files[len(inputs):], opts.ReadFile)
+		out, err := load(ctx, again, opts2)
+		if err != nil {
 			return nil, fmt.Errorf("internal error: the reverted output does not load: %w", err)
+		}
+		if bad := newErrors(validateLoaded(p, opts), validateLoaded(out, opts2)); len(bad) > 0 {
+			return nil, &ValidationError{Findings: bad, Revert: true}
 		}
 	}
 	return res, nil
@@ -126,9 +132,22 @@ func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool 
 			continue
 		}
 		_, dialect, socket := classify(val)
+		if !socket {
+			continue
+		}
+		// A socket value whose path revert cannot read (a JDBC factory
+		// that takes the path from elsewhere): it may use this mount, so
+		// the mount stays, loudly.
+		spRaw := socketPathOf(val, dialect)
+		if spRaw == "" {
+			pl.findings.add("UDS111", ent.pos, service, ent.key,
+				fmt.Sprintf("%s/%s is in socket form, and revert cannot tell which socket it uses: the mount of %s stays; point it at %s:%d by hand, then remove the mount", service, ent.key, m.source, db.name, db.port))
+			unused = false
+			continue
+		}
 		// Inside the mount, not a sibling that shares its prefix
 		// (/var/run/postgresql-pgbouncer is not in /var/run/postgresql).
-		if sp := path.Clean(socketPathOf(val, dialect)); !socket || (sp != m.target && !strings.HasPrefix(sp, m.target+"/")) {
+		if sp := path.Clean(spRaw); sp != m.target && !strings.HasPrefix(sp, m.target+"/") {
 			continue
 		}
 		// A ${VAR:-default} whose default compose uses had its default
@@ -140,7 +159,7 @@ func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool 
 		}
 		out, err := fromSocket(dialect, mk.Value, db.name, db.port)
 		if err != nil {
-			pl.findings.add("UDS111", ent.pos, service, ent.key, fmt.Sprintf("%s cannot be reverted as written; point it at %s:%d by hand", ent.key, db.name, db.port))
+			pl.findings.add("UDS111", ent.pos, service, ent.key, fmt.Sprintf("%s/%s cannot be reverted as written (%s): the mount of %s stays; point it at %s:%d by hand, then remove the mount", service, ent.key, redactErr(err), m.source, db.name, db.port))
 			unused = false
 			continue
 		}
@@ -193,7 +212,7 @@ func (pl *planner) removeItem(src *Source, svc *yaml.Node, m mountRef) {
 		}
 	}
 	if kn == nil || seq == nil || seq.Kind != yaml.SequenceNode || seq.Style&yaml.FlowStyle != 0 || m.src != src {
-		pl.findings.add("UDS111", nodePos(src, m.node), "", "volumes", "remove the volume "+m.source+" from this service by hand")
+		pl.findings.add("UDS111", nodePos(src, m.node), pl.serviceOf(svc), "volumes", pl.serviceOf(svc)+": remove the volume "+m.source+" from this service by hand")
 		return
 	}
 	if len(seq.Content) == 1 {
@@ -274,6 +293,33 @@ func revertHost(val, server string) (dir, tcp string) {
 		return h, net.JoinHostPort(server, p)
 	}
 	return val, server
+}
+
+// newErrors returns the validate errors of after that before did not have
+// (same code, service and key): what the revert broke, such as a client
+// left pointing at a socket directory it no longer mounts (UDS205).
+func newErrors(before, after []Finding) []Finding {
+	had := map[string]bool{}
+	for _, f := range before {
+		had[f.Code+"\x00"+f.Service+"\x00"+f.Key] = true
+	}
+	var out []Finding
+	for _, f := range after {
+		if f.Severity == SevError && !had[f.Code+"\x00"+f.Service+"\x00"+f.Key] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// serviceOf names the service whose mapping is svc.
+func (pl *planner) serviceOf(svc *yaml.Node) string {
+	for _, name := range pl.p.serviceOrder() {
+		if _, n := pl.p.serviceNode(name); n == svc {
+			return name
+		}
+	}
+	return ""
 }
 
 // splitAt splits "file:line".

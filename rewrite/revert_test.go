@@ -17,8 +17,6 @@ var revertExceptions = map[string]string{
 	"07-jdbc-sslmode.txtar":               "sslmode=require was removed (it fails over a socket) and is not restored",
 	"10-alias-container-name.txtar":       "the alias names pg-main and database became localhost; revert writes the service name",
 	"12-half-migrated-bind-mount.txtar":   "the input was not TCP",
-	"dialects.txtar":                      "revert handles JDBC, libpq URIs and DSNs, not R2DBC or Npgsql (it warns and keeps their mount)",
-	"npgsql-grammar.txtar":                "revert handles JDBC, libpq URIs and DSNs, not Npgsql (it warns and keeps their mount)",
 	"comments.txtar":                      "the URI had no port; revert writes the server port explicitly",
 	"rw-airflow.txtar":                    "the URI had no port; revert writes the server port explicitly",
 	"22-known-images.txtar":               "the Celery URI had no port; revert writes the server port explicitly",
@@ -40,6 +38,9 @@ var revertExceptions = map[string]string{
 	"trial-19-dropped-refs-variant.txtar": "the host and port references were dropped (UDS164); revert writes the service name and port",
 	"trial-23-pgbouncer-db.txtar":         "the pooler is a database only with --db pgbouncer, which this test does not pass",
 	"trial-23-socket-dir-service.txtar":   "the pooler is a database only with --db pool, which this test does not pass",
+	"trial3-08-pgsslmode-tcp.txtar":       "sslmode=disable was added to the socket value (PGSSLMODE stays for the TCP values) and is not removed",
+	"trial3-07-revert-dialects.txtar":     "the input was not TCP (the golden is revert's: want/compose.yml is the reverted file)",
+	"trial3-04-npgsql-sslmode.txtar":      "SSL Mode=Require became Disable (Npgsql fails with it over a socket) and is not restored",
 	"20-spring-config-files.txtar":        "values in configuration files are not reverted, so the mounts of the services that read them stay",
 	"21-rails-database-yml.txtar":         "the edited database.yml default is not reverted, so jobs keeps its mount",
 	"config-files.txtar":                  "values in configuration files are not reverted, so the mounts of the services that read them stay",
@@ -106,5 +107,20 @@ func TestRevertRoundTrip(t *testing.T) {
 	}
 	if tested < 5 {
 		t.Fatalf("only %d goldens round-tripped; the golden layout changed?", tested)
+	}
+}
+
+func TestRevertNewErrors(t *testing.T) {
+	before := []Finding{
+		newFinding("UDS205", Pos{"c.yml", 3, 5}, "api", "DB", "old"),
+	}
+	after := []Finding{
+		newFinding("UDS205", Pos{"c.yml", 4, 5}, "api", "DB", "old, moved a line"),
+		newFinding("UDS205", Pos{"c.yml", 9, 5}, "php", "DB_DSN", "new"),
+		newFinding("UDS104", Pos{"c.yml", 9, 5}, "php", "DB_DSN", "a warning"),
+	}
+	got := newErrors(before, after)
+	if len(got) != 1 || got[0].Service != "php" || got[0].Code != "UDS205" {
+		t.Fatalf("newErrors = %+v; want only php's UDS205", got)
 	}
 }

@@ -50,6 +50,12 @@ func (pl *planner) repairSocketValue(v envVar) {
 // when it needs none, its dialect, the notes, and whether it is a libpq
 // socket value at all (URI, DSN or PGHOST naming an absolute path).
 func socketRepair(key, val string) (out, dialect string, notes []note, socket bool) {
+	if npgsqlSSLProblem(val) {
+		// Npgsql, not libpq: PGSSLMODE is not its business (socket false).
+		pairs, _ := npgsqlParse(val)
+		out, notes = npgsqlSocketSSL(val, pairs)
+		return out, DialectNpgsql, notes, false
+	}
 	if d := recognise(val); d != nil && d.socketSSL != nil {
 		dir, ok := d.socketDir(val)
 		if !ok {
@@ -105,6 +111,12 @@ func (pl *planner) fixPGSSLMode() {
 	for _, name := range pl.p.serviceOrder() {
 		if !pl.clients.sslClients[name] {
 			continue
+		}
+		if pgssl, fails := pl.failingPGSSLMode(name); fails {
+			if tcp := pl.p.tcpValues(name, pl.clients.migratedPos); pl.clients.keepPGSSLMode[name] || len(tcp) > 0 {
+				pl.warnKeptPGSSLMode(name, pgssl, tcp)
+				continue
+			}
 		}
 		for _, v := range pl.p.serviceEnv(name) {
 			if v.key != "PGSSLMODE" {

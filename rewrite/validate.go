@@ -149,7 +149,7 @@ func (v *validator) checkValue(service string, ent envVar, ms []mountRef) {
 	if v.checkHostShape(at, service, ent.key, val, ms) {
 		return
 	}
-	if _, _, _, socket := socketRepair(ent.key, val); socket {
+	if _, _, _, socket := socketRepair(ent.key, val); socket || npgsqlSSLProblem(val) {
 		checkSSLMode(at, service, ent.key, val)
 	}
 	sockFile := v.socketFile(at, service, ent.key, val)

@@ -81,6 +81,9 @@ func checkSSLMode(at func(code, msg string), service, key, val string) {
 	var out string
 	var err error
 	switch {
+	case npgsqlSSLProblem(val):
+		at("UDS216", service+"/"+key+": over a Unix socket Npgsql's SSL Mode must be Disable, Allow or Prefer: with Require, VerifyCA or VerifyFull it throws \"SSL connection requested. No SSL enabled connection from this host is configured.\" (PostgreSQL offers no TLS on a socket)")
+		return
 	case libpq.IsURI(val):
 		out, _, err = libpq.SocketSSLURI(val)
 	case libpq.IsDSN(val):
@@ -94,20 +97,28 @@ func checkSSLMode(at func(code, msg string), service, key, val string) {
 }
 
 // checkPGSSLMode reports PGSSLMODE with a mode some driver fails on in a
-// service that reaches PostgreSQL through a libpq socket value.
+// service that reaches PostgreSQL through a libpq socket value relying on
+// it. A URI or DSN with its own sslmode does not rely on it (its own wins;
+// checkSSLMode judges that one). A service that also connects over TCP
+// keeps PGSSLMODE for those values (UDS114): its socket PGHOST is then
+// left to migrate's warning, since lowering PGSSLMODE would turn TLS off
+// on the TCP connections.
 func (v *validator) checkPGSSLMode(service string) {
-	socket := false
+	relies := false
 	var mode *envVar
 	for _, e := range v.p.serviceEnv(service) {
 		if e.key == "PGSSLMODE" {
 			e := e
 			mode = &e
 		}
-		if _, _, _, s := socketRepair(e.key, e.value); s {
-			socket = true
+		if _, _, _, s := socketRepair(e.key, e.value); s && !ownSSLMode(e.value) {
+			relies = true
 		}
 	}
-	if !socket || mode == nil {
+	if !relies || mode == nil {
+		return
+	}
+	if len(v.p.tcpValues(service, nil)) > 0 {
 		return
 	}
 	if fails, _ := libpq.SSLModeFailsOnSocket(mode.value); fails {
@@ -127,4 +138,25 @@ var serverClientVars = []string{"PGHOST", "PGHOSTADDR"}
 // the entrypoint clears them for its own psql only, PR #808).
 func serverEnvProblem(db string, key string) string {
 	return fmt.Sprintf("%s sets %s, a client setting: init scripts in /docker-entrypoint-initdb.d that run psql inherit it and fail on first start (the temporary server listens on no TCP address, and on its own socket directory only; docker-library/postgres#474, #807); remove %s from the database service", db, key, key)
+}
+
+// ownSSLMode reports whether a URI or DSN sets sslmode itself.
+func ownSSLMode(val string) bool {
+	switch {
+	case libpq.IsURI(val):
+		u, err := libpq.ParseURI(strings.TrimPrefix(val, "db+"))
+		if err != nil {
+			return false
+		}
+		_, ok := u.Param("sslmode")
+		return ok
+	case libpq.IsDSN(val):
+		d, err := libpq.ParseDSN(val)
+		if err != nil {
+			return false
+		}
+		_, ok := d.Get("sslmode")
+		return ok
+	}
+	return false
 }

@@ -1,0 +1,124 @@
+package rewrite
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/uds-migrate/uds-migrate/internal/interp"
+	"github.com/uds-migrate/uds-migrate/libpq"
+)
+
+// A service's PGSSLMODE applies to every libpq-style value it has, not only
+// to the one moved to the socket. When some of them stay on TCP (a remote
+// database, a value left with a warning), lowering PGSSLMODE would turn
+// their TLS off. libpq, pgx and psycopg ignore sslmode on a socket anyway;
+// node pg and sqlx fail with require/verify-* there (FACTS.md), and a
+// value's own sslmode wins over PGSSLMODE in all of them, so the migrated
+// value gets sslmode=disable and PGSSLMODE stays (UDS114).
+
+// tcpValues lists the connection values of service that stay on TCP:
+// values that name a network host and are not among migrated (posKey of
+// the values the migration rewrites), and PGHOST/PGHOSTADDR naming one.
+func (p *project) tcpValues(service string, migrated map[string]bool) []envVar {
+	var out []envVar
+	for _, v := range p.serviceEnv(service) {
+		if migrated[v.pos.String()] || v.value == "" {
+			continue
+		}
+		if v.key == "PGHOST" || v.key == "PGHOSTADDR" {
+			if !strings.HasPrefix(v.value, "/") && !strings.HasPrefix(v.value, "@") {
+				out = append(out, v)
+			}
+			continue
+		}
+		if hosts, dialect, socket := classify(v.value); dialect != "" && !socket && len(hosts) > 0 {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// failingPGSSLMode returns service's PGSSLMODE when some driver fails with
+// it over a socket.
+func (pl *planner) failingPGSSLMode(service string) (envVar, bool) {
+	for _, v := range pl.p.serviceEnv(service) {
+		if v.key != "PGSSLMODE" {
+			continue
+		}
+		m, err := interp.Mask(v.raw)
+		if err != nil {
+			return v, false
+		}
+		fails, _ := libpq.SSLModeFailsOnSocket(m.Value)
+		return v, fails
+	}
+	return envVar{}, false
+}
+
+// planKeepPGSSLMode marks the services whose failing PGSSLMODE must stay
+// because a value of theirs stays on TCP; edges are the values the
+// migration is about to rewrite.
+func (pl *planner) planKeepPGSSLMode(edges []*edge) {
+	migrated := map[string]bool{}
+	for _, e := range edges {
+		if e.cfg == nil {
+			migrated[e.v.pos.String()] = true
+		}
+	}
+	for _, name := range pl.p.serviceOrder() {
+		if _, fails := pl.failingPGSSLMode(name); fails && len(pl.p.tcpValues(name, migrated)) > 0 {
+			pl.clients.keepPGSSLMode[name] = true
+		}
+	}
+}
+
+// withSSLDisable adds sslmode=disable to a migrated libpq-style value that
+// sets no sslmode of its own (one it sets is already disable: the socket
+// rule). ok is false for dialects that do not read PGSSLMODE.
+func withSSLDisable(dialect, out string) (string, bool) {
+	switch dialect {
+	case DialectURI, DialectCelery:
+		rest := out
+		if dialect == DialectCelery {
+			rest = strings.TrimPrefix(out, "db+")
+		}
+		u, err := libpq.ParseURI(rest)
+		if err != nil {
+			return out, false
+		}
+		if _, has := u.Param("sslmode"); has {
+			return out, true
+		}
+		if strings.Contains(out, "?") {
+			return out + "&sslmode=" + libpq.SocketSSLMode, true
+		}
+		return out + "?sslmode=" + libpq.SocketSSLMode, true
+	case DialectDSN:
+		d, err := libpq.ParseDSN(out)
+		if err != nil {
+			return out, false
+		}
+		if _, has := d.Get("sslmode"); has {
+			return out, true
+		}
+		return out + " sslmode=" + libpq.SocketSSLMode, true
+	}
+	return out, false
+}
+
+// warnKeptPGSSLMode explains a PGSSLMODE left as it is (UDS114): which
+// values keep relying on it over TCP, and what the socket values got.
+func (pl *planner) warnKeptPGSSLMode(name string, pgssl envVar, tcp []envVar) {
+	var keys []string
+	for _, v := range tcp {
+		keys = append(keys, name+"/"+v.key)
+	}
+	sort.Strings(keys)
+	socketNote := "the socket values of " + name + " set sslmode=disable themselves, which wins over PGSSLMODE"
+	if pl.clients.pghostOnSocket[name] {
+		socketNote += "; PGHOST on the socket has no sslmode of its own: libpq, pgx and psycopg ignore PGSSLMODE there, but node pg and sqlx fail with it (\"The server does not support SSL connections\"), so such a client needs a connection URL with sslmode=disable instead"
+	}
+	pl.findings.add("UDS114", pgssl.pos, name, pgssl.key,
+		fmt.Sprintf("%s/PGSSLMODE=%s is left as it is for the values that stay on TCP and rely on it for TLS (%s); %s", name, pgssl.value, strings.Join(keys, ", "), socketNote))
+}
