@@ -61,6 +61,12 @@ type Var struct {
 	// Reason says what the image does with the value; for a variable that
 	// does not take a directory it is the warning's explanation.
 	Reason string `yaml:"reason"`
+	// URIHost, for a url variable that takes the socket form: the host the
+	// URL's authority keeps ("localhost") beside ?host=DIR, because the
+	// application checks the URL with WHATWG new URL(), which rejects an
+	// empty host (Prisma apps: Umami). Empty: the authority stays empty
+	// (asyncpg needs that, FACTS.md).
+	URIHost string `yaml:"uri_host,omitempty"`
 	// HostPort: the value is host[:port], and a directory takes the
 	// :port suffix the same way (/var/run/postgresql:5432).
 	HostPort bool `yaml:"host_port,omitempty"`

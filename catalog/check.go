@@ -67,6 +67,9 @@ func (e *Entry) checkVars(bad func(string, ...any)) {
 		default:
 			bad("var %s: role %q, want host, port or url", v.Key, v.Role)
 		}
+		if v.URIHost != "" && (v.Role != RoleURL || !v.Directory || v.URIHost != "localhost") {
+			bad("var %s: uri_host %q wants a url variable that takes the socket form, and localhost", v.Key, v.URIHost)
+		}
 		if strings.TrimSpace(v.Reason) == "" {
 			bad("var %s: no reason", v.Key)
 		}
