@@ -67,6 +67,13 @@ type Var struct {
 	// empty host (Prisma apps: Umami). Empty: the authority stays empty
 	// (asyncpg needs that, FACTS.md).
 	URIHost string `yaml:"uri_host,omitempty"`
+	// ExtensionDir, for a url variable that takes the socket form: the
+	// form needs a library the image does not ship (a JDBC image without
+	// junixsocket), and this is the directory the image loads extra jars
+	// from (/opt/keycloak/providers). The value is migrated only when the
+	// service builds its own image (build:) or mounts something at, under or
+	// above this directory; otherwise it stays on TCP with Reason (UDS151).
+	ExtensionDir string `yaml:"extension_dir,omitempty"`
 	// HostPort: the value is host[:port], and a directory takes the
 	// :port suffix the same way (/var/run/postgresql:5432).
 	HostPort bool `yaml:"host_port,omitempty"`

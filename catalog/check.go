@@ -70,6 +70,9 @@ func (e *Entry) checkVars(bad func(string, ...any)) {
 		if v.URIHost != "" && (v.Role != RoleURL || !v.Directory || v.URIHost != "localhost") {
 			bad("var %s: uri_host %q wants a url variable that takes the socket form, and localhost", v.Key, v.URIHost)
 		}
+		if v.ExtensionDir != "" && (v.Role != RoleURL || !v.Directory || !strings.HasPrefix(v.ExtensionDir, "/")) {
+			bad("var %s: extension_dir %q wants a url variable that takes the socket form, and an absolute directory", v.Key, v.ExtensionDir)
+		}
 		if strings.TrimSpace(v.Reason) == "" {
 			bad("var %s: no reason", v.Key)
 		}
