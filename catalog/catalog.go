@@ -77,6 +77,11 @@ type Var struct {
 	// HostPort: the value is host[:port], and a directory takes the
 	// :port suffix the same way (/var/run/postgresql:5432).
 	HostPort bool `yaml:"host_port,omitempty"`
+	// NoQueryPort: for a url variable, the image's driver takes the socket
+	// directory from ?host= but ignores ?port= and always opens
+	// .s.PGSQL.5432 (knex 0.21's and Sequelize 6's URL parsers): a server
+	// on another port stays on TCP.
+	NoQueryPort bool `yaml:"no_query_port,omitempty"`
 	// Port names the variable that holds the port beside a host variable
 	// (it stays: the port names the socket file .s.PGSQL.<port>).
 	Port string `yaml:"port,omitempty"`

@@ -35,6 +35,7 @@ func TestSchemaRejects(t *testing.T) {
 		"source no read":         "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, reason: r}\nsources:\n  - {url: u}\n",
 		"tagged image":           "family: x\nimages: [x:1]\nvars:\n  - {key: H, role: host, reason: r}\nsources:\n  - {url: u, read: r}\n",
 		"port only":              "family: x\nimages: [x]\nvars:\n  - {key: P, role: port, reason: r}\nsources:\n  - {url: u, read: r}\n",
+		"query port host":        "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: true, no_query_port: true, reason: r}\nsources:\n  - {url: u, read: r}\n",
 	}
 	for name, body := range cases {
 		if _, err := load(fstest.MapFS{"images/x.yaml": {Data: []byte(body)}}); err == nil {

@@ -73,6 +73,9 @@ func (e *Entry) checkVars(bad func(string, ...any)) {
 		if v.ExtensionDir != "" && (v.Role != RoleURL || !v.Directory || !strings.HasPrefix(v.ExtensionDir, "/")) {
 			bad("var %s: extension_dir %q wants a url variable that takes the socket form, and an absolute directory", v.Key, v.ExtensionDir)
 		}
+		if v.NoQueryPort && (v.Role != RoleURL || !v.Directory) {
+			bad("var %s: no_query_port is for a url variable that takes the socket form", v.Key)
+		}
 		if strings.TrimSpace(v.Reason) == "" {
 			bad("var %s: no reason", v.Key)
 		}

@@ -72,8 +72,8 @@ type Source struct {
 }
 
 func sourceOf(b *rewrite.Basis) *Source {
-	if b == nil {
-		return nil
+	if b == nil || b.Kind == rewrite.BasisEvidence {
+		return nil // evidenceOf: the plan's evidence, with file and line
 	}
 	return &Source{Kind: b.Kind, Name: b.Name, Cite: b.Cite, Detail: b.Detail}
 }
@@ -138,7 +138,7 @@ func FromResult(command string, r *rewrite.Result) Plan {
 		p.Databases = append(p.Databases, Database{Service: d.Service, Family: d.Family, SocketDir: d.SocketDir, Port: d.Port, Volume: d.Volume, Names: d.Names})
 	}
 	for _, c := range r.Changes {
-		p.Changes = append(p.Changes, Change{Kind: c.Kind, File: c.File, Line: c.Line, Column: c.Col, Service: c.Service, Key: c.Key, Dialect: c.Dialect, Before: c.Before, After: c.After, Reason: c.Reason, Source: sourceOf(c.Basis), Evidence: evidenceOf(c.Evidence)})
+		p.Changes = append(p.Changes, Change{Kind: c.Kind, File: c.File, Line: c.Line, Column: c.Col, Service: c.Service, Key: c.Key, Dialect: c.Dialect, Before: c.Before, After: c.After, Reason: c.Reason, Source: sourceOf(c.Basis), Evidence: evidenceOf(c.Basis)})
 	}
 	seen := map[string]bool{}
 	for _, f := range r.Findings {
@@ -151,9 +151,9 @@ func FromResult(command string, r *rewrite.Result) Plan {
 	return p
 }
 
-func evidenceOf(e *rewrite.Evidence) *Evidence {
-	if e == nil {
+func evidenceOf(b *rewrite.Basis) *Evidence {
+	if b == nil || b.Kind != rewrite.BasisEvidence {
 		return nil
 	}
-	return &Evidence{Source: e.Source, File: e.File, Line: e.Line, Driver: e.Driver, Reason: e.Reason}
+	return &Evidence{Source: b.Kind, File: b.At.File, Line: b.At.Line, Driver: b.Name, Reason: b.Detail}
 }

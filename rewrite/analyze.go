@@ -49,13 +49,12 @@ type mountRef struct {
 
 // edge is one client value that connects to a database over TCP.
 type edge struct {
-	v        envVar
-	dialect  string // DialectJDBC, DialectURI, DialectDSN
-	db       *dbService
-	basis    *Basis       // what a host variable's migration rests on
-	port     int          // the socket file's port: db.port, or the client's when db.portSet is false
-	evidence *Evidence    // why a host variable was trusted, when it was
-	cfg      *configValue // the value is in a configuration file, not the environment
+	v       envVar
+	dialect string // DialectJDBC, DialectURI, DialectDSN
+	db      *dbService
+	basis   *Basis       // why a host variable was trusted, when it was
+	port    int          // the socket file's port: db.port, or the client's when db.portSet is false
+	cfg     *configValue // the value is in a configuration file, not the environment
 	// railsVar is the variable whose ERB default (database.yml) the edge edits.
 	railsVar string
 }
@@ -121,7 +120,7 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 			src := p.sources[0]
 			kn, _ := ownKey(src.Root, "services")
 			known := slices.Sorted(mapsKeys(p.model.Services))
-			return nil, &PosError{File: src.Path, Line: kn.Line, Col: kn.Column, Msg: fmt.Sprintf("--db %s: no such service (services: %s)", name, strings.Join(known, ", "))}
+			return nil, &PosError{Pos: nodePos(src, kn), Msg: fmt.Sprintf("--db %s: no such service (services: %s)", name, strings.Join(known, ", "))}
 		}
 	}
 	if err := p.checkOptions(opts); err != nil {
@@ -403,7 +402,7 @@ func (p *project) checkVolumeFlag(opts Options) error {
 				continue
 			}
 			n := deref(m.node)
-			return &PosError{File: src.Path, Line: n.Line, Col: n.Column,
+			return &PosError{Pos: nodePos(src, n),
 				Msg: fmt.Sprintf("--volume %s: %s already mounts that volume at %s; the socket volume must be a volume of its own", opts.Volume, name, m.target)}
 		}
 	}
@@ -416,12 +415,14 @@ var volumeNameRE = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`)
 // checkOptions rejects flag values that would produce a broken project.
 func (p *project) checkOptions(opts Options) error {
 	src := p.sources[0]
-	bad := func(format string, a ...any) error { return &PosError{File: src.Path, Msg: fmt.Sprintf(format, a...)} }
+	bad := func(format string, a ...any) error {
+		return &PosError{Pos: Pos{File: src.Path}, Msg: fmt.Sprintf(format, a...)}
+	}
 	if mp := path.Clean(opts.MountPath); !path.IsAbs(opts.MountPath) || mp == "/" {
 		return bad("--mount-path %q: want an absolute directory other than /", opts.MountPath)
 	}
 	if err := p.checkSocketDirs(opts); err != nil {
-		return &PosError{File: src.Path, Msg: err.Error()}
+		return &PosError{Pos: Pos{File: src.Path}, Msg: err.Error()}
 	}
 	if f := opts.JDBCFactory; f != "" && f != JDBCFactoryArg && f != JDBCFactoryURI && f != JDBCFactorySysprop {
 		return bad("--jdbc-factory %q: want factoryarg, uri or sysprop", f)

@@ -134,7 +134,7 @@ func newFinding(code string, at Pos, service, key, msg string) Finding {
 	if !ok {
 		panic("rewrite: finding code " + code + " is not in the registry (codes.go)")
 	}
-	return Finding{File: at.File, Line: at.Line, Col: at.Col, Severity: c.Severity, Code: code, Service: service, Key: key, Message: msg}
+	return Finding{Pos: at, Severity: c.Severity, Code: code, Service: service, Key: key, Message: msg}
 }
 
 // findingList is where a planner or a validator collects findings.

@@ -74,13 +74,13 @@ func (pl *planner) collectConfigEdges(dbs []*dbService) []*edge {
 func (pl *planner) configEdge(service, path string, data []byte, v configfile.Value, dbs []*dbService) *edge {
 	hosts, dialect, socket := classify(v.Value)
 	if socket {
-		pl.cfgSocket[service] = fmt.Sprintf("%s:%d", path, v.Line)
+		pl.configs.cfgSocket[service] = fmt.Sprintf("%s:%d", path, v.Line)
 		return nil
 	}
 	if dialect == "" {
 		return nil
 	}
-	ev := envVar{service: service, key: v.Key, raw: v.Value, value: v.Value, file: path, line: v.Line, col: v.Col}
+	ev := envVar{service: service, key: v.Key, raw: v.Value, value: v.Value, pos: Pos{path, v.Line, v.Col}}
 	var hit *dbService
 	for _, h := range hosts {
 		if db := pl.dbAt(dbs, ev, h); db != nil {
@@ -118,16 +118,16 @@ func (pl *planner) clientServices(dbs []*dbService) []string {
 // in place. A file mounted on several services is edited once.
 func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 	v, cv := e.v, e.cfg
-	if e.dialect == DialectJDBC && !pl.javaWarn[v.service] {
-		pl.javaWarn[v.service] = true
-		pl.findings.add("UDS101", Pos{v.file, v.line, v.col}, v.service, v.key,
-			v.service+" connects with pgjdbc through junixsocket ("+v.key+" in "+v.file+", written with a single $ in $FactoryArg: nothing interpolates this file): the application needs com.kohlschutter.junixsocket:junixsocket-core:2.10.1 (type pom) on its classpath, and a java.io.tmpdir where native code may be unpacked and executed")
+	if e.dialect == DialectJDBC && !pl.clients.javaWarn[v.service] {
+		pl.clients.javaWarn[v.service] = true
+		pl.findings.add("UDS101", v.pos, v.service, v.key,
+			v.service+" connects with pgjdbc through junixsocket ("+v.key+" in "+v.pos.File+", written with a single $ in $FactoryArg: nothing interpolates this file): the application needs com.kohlschutter.junixsocket:junixsocket-core:2.10.1 (type pom) on its classpath, and a java.io.tmpdir where native code may be unpacked and executed")
 	}
 	key := cv.path + ":" + strconv.Itoa(cv.val.Start)
-	if pl.cfgDone[key] {
+	if pl.configs.cfgDone[key] {
 		return
 	}
-	pl.cfgDone[key] = true
+	pl.configs.cfgDone[key] = true
 	out, notes, err := toSocket(e.dialect, v.value, mp, e.db.port)
 	if err == nil && e.dialect == DialectJDBC {
 		style := pl.opts.JDBCFactory
@@ -137,21 +137,21 @@ func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 		out, err = jdbcStyle(out, style)
 	}
 	if err != nil {
-		pl.findings.add("UDS111", Pos{v.file, v.line, v.col}, v.service, v.key,
-			fmt.Sprintf("%s in %s cannot be rewritten as written (%v); set it to the socket form by hand", v.key, v.file, redactErr(err)))
+		pl.findings.add("UDS111", v.pos, v.service, v.key,
+			fmt.Sprintf("%s in %s cannot be rewritten as written (%v); set it to the socket form by hand", v.key, v.pos.File, redactErr(err)))
 		return
 	}
 	pl.editFile(cv.path, cv.data, cv.val.Start, cv.val.End, cv.val.Render(out))
 	pl.noteEvidence(e, mp)
 	pl.noteRailsDefault(e, mp)
 	if e.dialect == DialectURI && strings.HasSuffix(cv.path, "database.yml") {
-		pl.findings.add("UDS123", Pos{v.file, v.line, v.col}, v.service, v.key,
-			fmt.Sprintf("%s reads url from %s: Rails 7.0 and later read ?host= there; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER@%s/DB)", v.service, v.file, strings.ReplaceAll(mp, "/", "%2F")))
+		pl.findings.add("UDS123", v.pos, v.service, v.key,
+			fmt.Sprintf("%s reads url from %s: Rails 7.0 and later read ?host= there; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER@%s/DB)", v.service, v.pos.File, strings.ReplaceAll(mp, "/", "%2F")))
 	}
 	for _, n := range notes {
-		pl.findings.add(n.Code, Pos{v.file, v.line, v.col}, v.service, v.key, v.service+" "+v.file+" "+v.key+": "+n.Message)
+		pl.findings.add(n.Code, v.pos, v.service, v.key, v.service+" "+v.pos.File+" "+v.key+": "+n.Message)
 	}
-	pl.changes = append(pl.changes, Change{Kind: "value", File: v.file, Line: v.line, Col: v.col,
+	pl.changes = append(pl.changes, Change{Kind: "value", Pos: v.pos,
 		Service: v.service, Key: v.key, Dialect: e.dialect, Before: redact(e.dialect, v.value), After: redact(e.dialect, out),
-		Reason: fmt.Sprintf("reach %s through its socket in %s (a configuration file %s reads; not interpolated by compose)", e.db.name, mp, v.service), Evidence: e.evidence})
+		Reason: fmt.Sprintf("reach %s through its socket in %s (a configuration file %s reads; not interpolated by compose)", e.db.name, mp, v.service), Basis: e.basis})
 }

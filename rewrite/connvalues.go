@@ -25,14 +25,12 @@ func (p *project) checkConnValues(opts Options) map[string]Finding {
 		}
 		for _, v := range p.serviceEnv(name) {
 			if err := malformedConn(v.raw, v.value); err != nil {
-				out[posKey(v.file, v.line, v.col)] = newFinding("UDS163", Pos{v.file, v.line, v.col}, name, v.key, malformedMsg(name+"/"+v.key, v.value, err))
+				out[v.pos.String()] = newFinding("UDS163", v.pos, name, v.key, malformedMsg(name+"/"+v.key, v.value, err))
 			}
 		}
 	}
 	return out
 }
-
-func posKey(file string, line, col int) string { return fmt.Sprintf("%s:%d:%d", file, line, col) }
 
 // malformedMsg explains why a value does not parse. An unencoded '@' in a
 // URI's password is read differently by each driver: Go's net/url (pgx,

@@ -65,7 +65,7 @@ func (pl *planner) warnDefault(v envVar) {
 	if d.op == "-" {
 		when = d.name + " set to anything, even the empty string,"
 	}
-	pl.findings.add("UDS143", Pos{v.file, v.line, v.col}, v.service, v.key,
+	pl.findings.add("UDS143", v.pos, v.service, v.key,
 		fmt.Sprintf("%s/%s is ${%s%s...}: the default inside the reference now reaches the socket, but %s in the environment or .env overrides it and stays as it is (on TCP)", v.service, v.key, d.name, d.op, when))
 }
 

@@ -8,15 +8,8 @@ import (
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
 
-// More dialects of connection values (issue 4): R2DBC URLs and Npgsql
-// connection strings.
-const (
-	DialectR2DBC  = "r2dbc"
-	DialectNpgsql = "npgsql"
-	// DialectPDO is PHP's PDO_PGSQL DSN, "pgsql:host=db;port=5432;dbname=app";
-	// PDO hands host to libpq, which takes a directory for a socket.
-	DialectPDO = "pdo-pgsql"
-)
+// Grammar helpers of the R2DBC and Npgsql dialects (dialect_r2dbc.go,
+// dialect_npgsql.go, dialect_pdo.go).
 
 var r2dbcPrefixes = []string{"r2dbc:postgresql://", "r2dbc:pool:postgresql://", "r2dbcs:postgresql://"}
 

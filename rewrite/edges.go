@@ -2,25 +2,18 @@ package rewrite
 
 import (
 	"errors"
+	"fmt"
+	"net"
 	"regexp"
 	"slices"
-
-	"fmt"
-	"github.com/compose-spec/compose-go/v2/types"
-	"net"
 	"strconv"
 	"strings"
+
+	"github.com/compose-spec/compose-go/v2/types"
 
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/jdbc"
 	"github.com/uds-migrate/uds-migrate/libpq"
-)
-
-// Dialects of connection values.
-const (
-	DialectJDBC = "jdbc"
-	DialectURI  = "libpq-uri"
-	DialectDSN  = "libpq-dsn"
 )
 
 // collectEdges walks the environment of every client service and returns
@@ -43,17 +36,17 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 		}
 		pl.warnCommand(name, dbs)
 		for _, v := range pl.p.serviceEnv(name) {
-			if _, bad := pl.p.badConn[posKey(v.file, v.line, v.col)]; bad {
+			if _, bad := pl.p.badConn[v.pos.String()]; bad {
 				continue
 			}
 			find := func(host string) *dbService { return pl.dbAt(dbs, v, host) }
 			if fixed := fixFactoryArg(v.raw); fixed != v.raw {
 				m, err := interp.Mask(fixed)
 				if err == nil && pl.setValue(v, m, m.Value) {
-					pl.changes = append(pl.changes, Change{Kind: "repair", File: v.file, Line: v.line, Col: v.col,
+					pl.changes = append(pl.changes, Change{Kind: "repair", Pos: v.pos,
 						Service: name, Key: v.key, Dialect: DialectJDBC, Before: redact(DialectJDBC, v.raw), After: redact(DialectJDBC, fixed),
 						Reason: "write $$FactoryArg so compose does not interpolate it away"})
-					pl.findings.add("UDS105", Pos{v.file, v.line, v.col}, name, v.key,
+					pl.findings.add("UDS105", v.pos, name, v.key,
 						"$FactoryArg was written with one $: compose interpolates it to an empty string and pgjdbc fails with NoSuchMethodException; written $$FactoryArg")
 				}
 				continue
@@ -70,7 +63,7 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 				if e := pl.splitVar(v, find); e != nil {
 					out = append(out, e)
 				} else if db := unknownURL(v.value, find); db != nil {
-					pl.findings.add("UDS122", Pos{v.file, v.line, v.col}, name, v.key,
+					pl.findings.add("UDS122", v.pos, name, v.key,
 						fmt.Sprintf("%s/%s looks like a connection URL for %s in a form the tool does not know; left unchanged: point it at %s's socket in %s by hand if its driver supports Unix sockets", name, v.key, db.name, db.name, pl.opts.MountPath))
 				}
 				continue
@@ -81,7 +74,7 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 					hit = db
 				}
 				if pooler := pl.poolerFor(name, h); pooler != "" {
-					pl.findings.add("UDS121", Pos{v.file, v.line, v.col}, name, v.key,
+					pl.findings.add("UDS121", v.pos, name, v.key,
 						fmt.Sprintf("%s/%s reaches the pooler %s, not PostgreSQL: left on TCP; to move that hop to a socket, name the pooler with --db %s --socket-dir DIR (its unix_socket_dir)", name, v.key, pooler, pooler))
 				}
 			}
@@ -90,19 +83,19 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 				continue
 			}
 			if hit.noSocket {
-				pl.findings.add("UDS161", Pos{v.file, v.line, v.col}, name, v.key,
+				pl.findings.add("UDS161", v.pos, name, v.key,
 					fmt.Sprintf("%s/%s reaches %s, whose command sets unix_socket_directories empty: that server creates no Unix socket, so the value is left on TCP; give %s a socket directory to migrate it", name, v.key, hit.name, hit.name))
 				continue
 			}
 			if len(hosts) > 1 {
-				pl.findings.add("UDS110", Pos{v.file, v.line, v.col}, name, v.key,
+				pl.findings.add("UDS110", v.pos, name, v.key,
 					fmt.Sprintf("%s/%s lists several hosts for failover; a Unix socket reaches one server on this host and cannot fail over, so the value is left on TCP", name, v.key))
 				continue
 			}
 			if dialect == DialectJDBC {
 				if u, err := jdbc.Parse(v.value); err == nil {
 					if f, ok := u.Param("socketFactory"); ok {
-						pl.findings.add("UDS129", Pos{v.file, v.line, v.col}, name, v.key,
+						pl.findings.add("UDS129", v.pos, name, v.key,
 							fmt.Sprintf("%s/%s had socketFactory=%s, which the junixsocket factory replaces; if the application relied on it (a proxy or TLS factory), keep it on TCP with --exclude %s", name, v.key, f, name))
 					}
 				}
@@ -125,91 +118,13 @@ func (pl *planner) edgePort(v envVar, dialect string, db *dbService) int {
 		return db.port
 	}
 	if !db.portSet {
-		pl.findings.add("UDS128", Pos{v.file, v.line, v.col}, v.service, v.key,
+		pl.findings.add("UDS128", v.pos, v.service, v.key,
 			fmt.Sprintf("%s/%s names port %d, and the compose file does not show the port %s listens on (its image is not one the tool knows): the socket form keeps port %d (socket file .s.PGSQL.%d), the port that worked over TCP; check that %s's socket is named after it", v.service, v.key, p, db.name, p, p, db.name))
 		return p
 	}
-	pl.findings.add("UDS128", Pos{v.file, v.line, v.col}, v.service, v.key,
+	pl.findings.add("UDS128", v.pos, v.service, v.key,
 		fmt.Sprintf("%s/%s names port %d, but %s listens on %d as far as the compose file says (command, PGPORT): the socket file is named .s.PGSQL.%d; if the server is configured elsewhere (a mounted postgresql.conf, config_file), rerun with the right setup", v.service, v.key, p, db.name, db.port, db.port))
 	return db.port
-}
-
-// classify recognises a connection value and returns the hosts it names,
-// its dialect ("" when it is not a PostgreSQL connection value) and whether
-// it already uses a Unix socket.
-func classify(val string) (hosts []string, dialect string, socket bool) {
-	if rest, ok := celeryURL(val); ok {
-		return classifyCelery(rest)
-	}
-	switch {
-	case jdbc.IsJDBC(val):
-		u, err := jdbc.Parse(val)
-		if err != nil {
-			return nil, "", false
-		}
-		for _, h := range u.Hosts {
-			hosts = append(hosts, h.Name)
-		}
-		if !u.HasAuthority {
-			hosts = []string{"localhost"}
-		}
-		return hosts, DialectJDBC, u.IsUnixSocket()
-	case libpq.IsURI(val):
-		u, err := libpq.ParseURI(val)
-		if err != nil {
-			return nil, "", false
-		}
-		if _, ok := u.SocketDir(); ok {
-			return nil, DialectURI, true
-		}
-		for _, h := range u.Hosts {
-			if h.Name != "" {
-				hosts = append(hosts, h.Name)
-			}
-		}
-		if h, ok := u.Param("host"); ok && len(hosts) == 0 {
-			hosts = strings.Split(h, ",") // postgres:///app?host=db
-		}
-		return hosts, DialectURI, false
-	case strings.HasPrefix(val, "r2dbc"):
-		_, u, ok := r2dbcSplit(val)
-		if !ok {
-			return nil, "", false
-		}
-		if _, ok := u.Param("socket"); ok {
-			return nil, DialectR2DBC, true
-		}
-		for _, h := range u.Hosts {
-			hosts = append(hosts, h.Name)
-		}
-		return hosts, DialectR2DBC, false
-	case libpq.IsDSN(val):
-		d, err := libpq.ParseDSN(val)
-		if err != nil {
-			return nil, "", false
-		}
-		h, _ := d.Get("host")
-		if strings.HasPrefix(h, "/") || strings.HasPrefix(h, "@") {
-			return nil, DialectDSN, true
-		}
-		for _, x := range strings.Split(h, ",") {
-			hosts = append(hosts, strings.TrimSpace(x))
-		}
-		return hosts, DialectDSN, false
-	}
-	if rest, ok := strings.CutPrefix(val, "pgsql:"); ok {
-		if h, ok := npgsqlHost(rest); ok {
-			return strings.Split(h, ","), DialectPDO, strings.HasPrefix(h, "/")
-		}
-		return nil, "", false
-	}
-	if h, ok := npgsqlHost(val); ok {
-		if strings.HasPrefix(h, "/") {
-			return nil, DialectNpgsql, true
-		}
-		return strings.Split(h, ","), DialectNpgsql, false
-	}
-	return nil, "", false
 }
 
 // rewriteEdge rewrites one value to reach the database's socket through the
@@ -223,7 +138,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 	v := e.v
 	m, enclose, err := pl.maskValue(v)
 	if err != nil {
-		pl.findings.add("UDS111", Pos{v.file, v.line, v.col}, v.service, v.key, err.Error())
+		pl.findings.add("UDS111", v.pos, v.service, v.key, err.Error())
 		return
 	}
 	out, notes, err := toSocket(e.dialect, m.Value, mp, e.port)
@@ -237,8 +152,8 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		if style == JDBCFactorySysprop {
 			// One JVM property per process: a second socket file in the
 			// same service keeps the $FactoryArg form.
-			if prev, ok := pl.sysprop[v.service]; ok && prev != file {
-				pl.findings.add("UDS130", Pos{v.file, v.line, v.col}, v.service, v.key,
+			if prev, ok := pl.clients.sysprop[v.service]; ok && prev != file {
+				pl.findings.add("UDS130", v.pos, v.service, v.key,
 					fmt.Sprintf("%s already reaches %s through the JVM property; %s keeps the $FactoryArg form for %s", v.service, prev, v.key, file))
 				style = JDBCFactoryArg
 			} else {
@@ -258,7 +173,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 			// (the shell environment): say what the variable must hold.
 			msg = fmt.Sprintf("%s/%s is %s, set outside the project files; set it to %s", v.service, v.key, v.raw, redact(e.dialect, want))
 		}
-		pl.findings.add(code, Pos{v.file, v.line, v.col}, v.service, v.key, msg)
+		pl.findings.add(code, v.pos, v.service, v.key, msg)
 		return
 	}
 	if enclose != nil {
@@ -275,27 +190,27 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 	pl.warnDefault(v)
 	switch e.dialect {
 	case DialectURI, DialectDSN, DialectPGHOST:
-		pl.sslClients[v.service] = true
+		pl.clients.sslClients[v.service] = true
 	}
-	if sysprop != "" && pl.sysprop[v.service] == "" {
-		pl.sysprop[v.service] = sysprop
+	if sysprop != "" && pl.clients.sysprop[v.service] == "" {
+		pl.clients.sysprop[v.service] = sysprop
 		pl.setJavaOpt(v, "-D"+sockdefaultProp+"="+sysprop)
 	}
 	for _, n := range notes {
-		pl.findings.add(n.Code, Pos{v.file, v.line, v.col}, v.service, v.key, v.service+"/"+v.key+": "+n.Message)
+		pl.findings.add(n.Code, v.pos, v.service, v.key, v.service+"/"+v.key+": "+n.Message)
 	}
 	if e.dialect == DialectURI && mentionsRails(pl.p.model.Services[v.service]) {
-		pl.findings.add("UDS123", Pos{v.file, v.line, v.col}, v.service, v.key,
+		pl.findings.add("UDS123", v.pos, v.service, v.key,
 			fmt.Sprintf("%s looks like a Rails app: Rails 7.0 and later read ?host= from DATABASE_URL; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER:PASSWORD@%s/DB)", v.service, strings.ReplaceAll(mp, "/", "%2F")))
 	}
-	if e.dialect == DialectJDBC && !pl.javaWarn[v.service] {
-		pl.javaWarn[v.service] = true
-		pl.findings.add("UDS101", Pos{v.file, v.line, v.col}, v.service, v.key,
+	if e.dialect == DialectJDBC && !pl.clients.javaWarn[v.service] {
+		pl.clients.javaWarn[v.service] = true
+		pl.findings.add("UDS101", v.pos, v.service, v.key,
 			v.service+" connects with pgjdbc through junixsocket: the application needs com.kohlschutter.junixsocket:junixsocket-core:2.10.1 (type pom) on its classpath, and a java.io.tmpdir where native code may be unpacked and executed")
 	}
-	pl.changes = append(pl.changes, Change{Kind: "value", File: v.file, Line: v.line, Col: v.col,
+	pl.changes = append(pl.changes, Change{Kind: "value", Pos: v.pos,
 		Service: v.service, Key: v.key, Dialect: e.dialect, Before: pl.redactValue(e.dialect, v.raw), After: pl.redactValue(e.dialect, newRaw),
-		Reason: edgeReason(e, mp), Basis: e.basis, Evidence: e.evidence})
+		Reason: edgeReason(e, mp), Basis: e.basis})
 	pl.noteEvidence(e, mp)
 }
 
@@ -305,80 +220,11 @@ type note struct{ Code, Message string }
 // host variable was migrated (plan's text form shows it).
 func edgeReason(e *edge, mp string) string {
 	r := fmt.Sprintf("reach %s through its socket in %s", e.db.name, mp)
-	if e.basis != nil {
+	if e.basis != nil && e.basis.Kind != BasisEvidence { // evidence: UDS170 and the plan's evidence say it
 		r += " (" + e.basis.cite() + ")"
 	}
 	return r
 }
-
-// toSocket rewrites a (masked) value of the given dialect to reach the
-// socket directory dir of a server listening on port.
-func toSocket(dialect, value, dir string, port int) (string, []note, error) {
-	var notes []note
-	switch dialect {
-	case DialectJDBC:
-		out, ns, err := jdbc.ToSocket(value, dir+"/.s.PGSQL."+strconv.Itoa(port))
-		for _, n := range ns {
-			notes = append(notes, note(n))
-		}
-		return out, notes, err
-	case DialectURI:
-		out, ns, err := libpq.URIToSocket(value, dir, port)
-		for _, n := range ns {
-			notes = append(notes, note(n))
-		}
-		return out, notes, err
-	case DialectDSN:
-		out, ns, err := libpq.DSNToSocket(value, dir, port)
-		for _, n := range ns {
-			notes = append(notes, note(n))
-		}
-		return out, notes, err
-	case DialectPGHOST, DialectHostDir:
-		return dir, nil, nil
-	case DialectCelery:
-		return celeryToSocket(value, dir, port)
-	case DialectHostDirPort:
-		return hostDirPort(value, dir)
-	case DialectR2DBC:
-		return r2dbcToSocket(value, dir, port)
-	case DialectNpgsql:
-		return npgsqlToSocket(value, dir, port)
-	case DialectPDO:
-		out, notes, err := npgsqlToSocket(strings.TrimPrefix(value, "pgsql:"), dir, port)
-		return "pgsql:" + out, notes, err
-	}
-	return "", nil, fmt.Errorf("unknown dialect %q", dialect)
-}
-
-// redact masks passwords for reports and messages.
-func redact(dialect, s string) string {
-	if rest, ok := celeryURL(s); ok {
-		return celeryPrefix + libpq.Redact(rest)
-	}
-	if dialect == "" {
-		// A URL of a scheme no parser here knows (postgis://): mask the
-		// password of its userinfo all the same.
-		s = userinfoPasswordRE.ReplaceAllString(s, "${1}****@")
-	}
-	switch dialect {
-	case DialectJDBC:
-		return jdbc.Redact(s)
-	case DialectNpgsql, DialectPDO:
-		return npgsqlPasswordRE.ReplaceAllString(s, "${1}****")
-	case DialectR2DBC:
-		for _, p := range r2dbcPrefixes {
-			if strings.HasPrefix(s, p) {
-				return p + strings.TrimPrefix(libpq.Redact("postgresql://"+s[len(p):]), "postgresql://")
-			}
-		}
-	}
-	return libpq.Redact(s)
-}
-
-var userinfoPasswordRE = regexp.MustCompile(`(://[^:/@\s]*:)[^@/\s]*@`)
-
-var npgsqlPasswordRE = regexp.MustCompile(`(?i)((?:^|;)\s*(?:password|pwd)\s*=)[^;]*`)
 
 // redactErr keeps parser errors from echoing a password back.
 func redactErr(err error) string {
@@ -472,34 +318,6 @@ func (pl *planner) warnCommand(service string, dbs []*dbService) {
 // envNameRE matches a shell variable assignment's name (NAME=value).
 var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// urlPort returns the port a TCP connection value names, or 0.
-func urlPort(val, dialect string) int {
-	var p string
-	switch dialect {
-	case DialectJDBC:
-		if u, err := jdbc.Parse(val); err == nil && len(u.Hosts) == 1 {
-			p = u.Hosts[0].Port
-		}
-	case DialectURI:
-		if u, err := libpq.ParseURI(val); err == nil {
-			if len(u.Hosts) == 1 {
-				p = u.Hosts[0].Port
-			}
-			if q, ok := u.Param("port"); ok {
-				p = q
-			}
-		}
-	case DialectDSN:
-		if d, err := libpq.ParseDSN(val); err == nil {
-			p, _ = d.Get("port")
-		}
-	case DialectCelery:
-		return urlPort(strings.TrimPrefix(val, celeryPrefix), DialectURI)
-	}
-	n, _ := atoiPort(p)
-	return n
-}
-
 // setJavaOpt adds a JVM option to the service's JAVA_TOOL_OPTIONS (the JVM
 // reads it at start), creating the variable next to v when absent.
 func (pl *planner) setJavaOpt(v envVar, opt string) {
@@ -514,7 +332,7 @@ func (pl *planner) setJavaOpt(v envVar, opt string) {
 		if err == nil && pl.setValue(o, m, strings.TrimSpace(m.Value+" "+opt)) {
 			return
 		}
-		pl.findings.add("UDS111", Pos{o.file, o.line, o.col}, v.service, "JAVA_TOOL_OPTIONS", "add "+opt+" to JAVA_TOOL_OPTIONS by hand")
+		pl.findings.add("UDS111", o.pos, v.service, "JAVA_TOOL_OPTIONS", "add "+opt+" to JAVA_TOOL_OPTIONS by hand")
 		return
 	}
 	pl.addEnvAfter(v, "JAVA_TOOL_OPTIONS", opt, "junixsocket's $SystemProperty factory reads the socket path from this JVM property")
@@ -534,7 +352,7 @@ func (pl *planner) warnDroppedRefs(v envVar, m interp.Masked, out, db string) {
 		if sub := refNameRE.FindStringSubmatch(ref); sub != nil {
 			name = sub[1]
 		}
-		pl.findings.add("UDS164", Pos{v.file, v.line, v.col}, v.service, v.key,
+		pl.findings.add("UDS164", v.pos, v.service, v.key,
 			fmt.Sprintf("%s/%s: %s stood for the host or port and is gone from the socket form, which always reaches %s's socket: setting %s elsewhere (--env-file prod.env, the shell) no longer changes where %s connects", v.service, v.key, ref, db, name, v.service))
 	}
 }
@@ -548,7 +366,7 @@ func (pl *planner) warnNotDB(v envVar, hosts []string) {
 		if !ok || poolerOf(svc.Image) || svc.Name == v.service || slices.ContainsFunc(pl.dbs, func(d *dbService) bool { return d.name == svc.Name }) {
 			continue // a database left on TCP for another reason says why itself
 		}
-		pl.findings.add("UDS165", Pos{v.file, v.line, v.col}, v.service, v.key,
+		pl.findings.add("UDS165", v.pos, v.service, v.key,
 			fmt.Sprintf("%s/%s connects to %s, which the tool does not recognise as a PostgreSQL server (image %q): left on TCP; if it is one, rerun with --db %s", v.service, v.key, svc.Name, svc.Image, svc.Name))
 		return
 	}

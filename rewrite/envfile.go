@@ -21,9 +21,7 @@ type envVar struct {
 	key     string
 	raw     string // compose interpolation text, references intact, literal $ as $$
 	value   string // effective value, as compose computes it
-	file    string // path for messages and edits
-	line    int
-	col     int
+	pos     Pos    // where the value is written (its file: the path for messages and edits)
 
 	// YAML location
 	src    *Source
@@ -100,7 +98,7 @@ func (p *project) yamlEnv(name string, src *Source, node *yaml.Node, seen map[st
 			out = append(out, v)
 			continue
 		}
-		out = append(out, envVar{service: name, key: e.key, raw: raw, value: val, file: src.Path, line: e.node.Line, col: e.node.Column,
+		out = append(out, envVar{service: name, key: e.key, raw: raw, value: val, pos: Pos{src.Path, e.node.Line, e.node.Column},
 			src: src, node: e.node, prefix: e.prefix, inFlow: e.inFlow, passthrough: e.passthrough})
 	}
 	if depth > 8 {
@@ -261,7 +259,7 @@ func (p *project) envFileVars(service, abs string) []envVar {
 				break
 			}
 		}
-		out = append(out, envVar{service: service, key: key, raw: raw, value: val, file: path, line: n + 1, col: el.start - (off - len(line)) + 1, env: &e})
+		out = append(out, envVar{service: service, key: key, raw: raw, value: val, pos: Pos{path, n + 1, el.start - (off - len(line)) + 1}, env: &e})
 	}
 	return out
 }
@@ -334,7 +332,7 @@ func (pl *planner) setValue(v envVar, m interp.Masked, out string) bool {
 	}
 	text, err := envFileText(v.env, m, out)
 	if err != nil {
-		pl.findings.add("UDS111", Pos{v.file, v.line, v.col}, v.service, v.key, err.Error())
+		pl.findings.add("UDS111", v.pos, v.service, v.key, err.Error())
 		return false
 	}
 	pl.editFile(v.env.path, v.env.data, v.env.start, v.env.end, text)
@@ -381,14 +379,14 @@ func envFileText(el *envLine, m interp.Masked, out string) (string, error) {
 
 // editFile records a replacement in a file that is not a compose file.
 func (pl *planner) editFile(path string, data []byte, start, end int, text string) {
-	if pl.fileEdits == nil {
-		pl.fileEdits = map[string]*fileEdits{}
+	if pl.other.fileEdits == nil {
+		pl.other.fileEdits = map[string]*fileEdits{}
 	}
-	fe := pl.fileEdits[path]
+	fe := pl.other.fileEdits[path]
 	if fe == nil {
 		fe = &fileEdits{data: data}
-		pl.fileEdits[path] = fe
-		pl.fileOrder = append(pl.fileOrder, path)
+		pl.other.fileEdits[path] = fe
+		pl.other.fileOrder = append(pl.other.fileOrder, path)
 	}
 	for _, e := range fe.edits {
 		if e.start == start && e.end == end {
@@ -405,8 +403,8 @@ type fileEdits struct {
 
 // flushFiles applies the edits of non-compose files and records them.
 func (pl *planner) flushFiles() error {
-	for _, path := range pl.fileOrder {
-		fe := pl.fileEdits[path]
+	for _, path := range pl.other.fileOrder {
+		fe := pl.other.fileEdits[path]
 		src := &Source{Path: path, Data: fe.data}
 		for i := range fe.edits {
 			fe.edits[i].src = src

@@ -36,9 +36,9 @@ func checkFileRefs(srcs []*Source, projectDir string) error {
 				switch {
 				case err != nil:
 				case !fi.Mode().IsRegular():
-					return &PosError{File: s.Path, Line: n.Line, Col: n.Column, Msg: fmt.Sprintf("%s is %s, not a regular file: compose would read it whole", n.Value, fileKind(fi.Mode()))}
+					return &PosError{Pos: nodePos(s, n), Msg: fmt.Sprintf("%s is %s, not a regular file: compose would read it whole", n.Value, fileKind(fi.Mode()))}
 				case fi.Size() > MaxFileSize:
-					return &PosError{File: s.Path, Line: n.Line, Col: n.Column, Msg: fmt.Sprintf("%s is larger than %d MiB: not a compose or env file", n.Value, MaxFileSize>>20)}
+					return &PosError{Pos: nodePos(s, n), Msg: fmt.Sprintf("%s is larger than %d MiB: not a compose or env file", n.Value, MaxFileSize>>20)}
 				}
 			}
 		}

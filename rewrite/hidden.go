@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/uds-migrate/uds-migrate/catalog"
 )
 
 // warnHidden reports clients that depend on a database (depends_on, links)
@@ -54,6 +56,11 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 		src, _ := pl.p.serviceNode(name)
 		kn, _ := ownKey(deref(pl.servicesNode(src)), name)
 		key := pl.dependencyKey(name, dep.name)
+		if hint := pl.catalogueHint(name, dep.name); hint != "" {
+			pl.findings.add("UDS131", nodePos(src, kn), name, key,
+				fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it: %s", name, key, dep.name, name, hint))
+			continue
+		}
 		if len(pl.reachingFiles(name)) == 0 {
 			pl.findings.add("UDS131", nodePos(src, kn), name, key,
 				fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it, and no file of the project reaches it (no build context here, no mounted source): the connection is baked into the image %s or built by a script; point it at %s (socket directory) or add the socket volume by hand", name, key, dep.name, name, svc.Image, pl.opts.MountPath))
@@ -66,7 +73,7 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 
 // usesSocket reports whether a service already has a socket-form value.
 func (pl *planner) usesSocket(service string) bool {
-	if pl.cfgSocket[service] != "" {
+	if pl.configs.cfgSocket[service] != "" {
 		return true
 	}
 	for _, v := range pl.p.serviceEnv(service) {
@@ -106,7 +113,40 @@ func (pl *planner) warnUnsetPassthrough(v envVar, dbs []*dbService) bool {
 	if len(dbs) == 1 {
 		target = dbs[0].name
 	}
-	pl.findings.add("UDS111", Pos{v.file, v.line, v.col}, v.service, v.key,
+	pl.findings.add("UDS111", v.pos, v.service, v.key,
 		fmt.Sprintf("%s/%s is passed through from the environment docker compose runs in (\"- %s\" with no value) and is set neither in the project files nor in .env, so the tool cannot see or edit it; if it connects to %s, set it in socket form where it is set (mount path %s), and add the socket volume to %s by hand", v.service, v.key, v.key, target, pl.opts.MountPath, v.service))
 	return true
+}
+
+// catalogueHint says, for a client whose catalogued image reads its host
+// from a variable the service leaves unset (the image then connects to its
+// own default), which variable to set to the socket directory, or why the
+// image takes no socket there. It is "" for an image the catalogue does
+// not know.
+func (pl *planner) catalogueHint(service, db string) string {
+	e := catalog.Lookup(pl.p.model.Services[service].Image)
+	if e == nil {
+		return ""
+	}
+	for _, v := range e.Vars {
+		if v.Role != catalog.RoleHost || pl.clientEnv(service, v.Key) != "" || pl.anySet(service, v.Unless) {
+			continue
+		}
+		b := catalogueBasis(e, v.Reason)
+		if !v.Directory {
+			return fmt.Sprintf("the image reads its host from %s, which is unset here, and %s takes no socket directory: %s (%s)", v.Key, v.Key, v.Reason, b.cite())
+		}
+		return fmt.Sprintf("the image reads its host from %s, which is unset here (the image then uses its own default); set %s=%s, which it hands to a driver that takes a socket directory, and mount %s's socket volume (%s)", v.Key, v.Key, pl.opts.MountPath, db, b.cite())
+	}
+	return ""
+}
+
+// anySet reports whether the service sets any of keys.
+func (pl *planner) anySet(service string, keys []string) bool {
+	for _, k := range keys {
+		if pl.clientEnv(service, k) != "" {
+			return true
+		}
+	}
+	return false
 }

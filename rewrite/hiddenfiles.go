@@ -38,12 +38,35 @@ func (pl *planner) hiddenConnection(service string, db *dbService) (string, int)
 		if err != nil || bytes.IndexByte(data, 0) >= 0 {
 			continue
 		}
-		sc := bufio.NewScanner(bytes.NewReader(data))
-		for n := 1; sc.Scan(); n++ {
-			if line := sc.Text(); connWordRE.MatchString(line) && nameRE.MatchString(line) {
-				return path, n
-			}
+		if n := connectionLine(data, nameRE); n > 0 {
+			return path, n
 		}
 	}
 	return "", 0
+}
+
+// hostWordRE marks a line that names a host: a host or URL key, or URL
+// syntax.
+var hostWordRE = regexp.MustCompile(`(?i)host|url|jdbc|dsn|server|@|//`)
+
+// connectionLine returns the line of data that names one of nameRE's host
+// names as a host, else the first connection line naming one (0 if none).
+// A database named like its server ("NAME": "postgres" above "HOST":
+// "postgres", as in Sentry's sentry.conf.py) is not the host line.
+func connectionLine(data []byte, nameRE *regexp.Regexp) int {
+	first := 0
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if !nameRE.MatchString(line) || !connWordRE.MatchString(line) {
+			continue
+		}
+		if hostWordRE.MatchString(nameRE.ReplaceAllString(line, "$1$3")) {
+			return n
+		}
+		if first == 0 {
+			first = n
+		}
+	}
+	return first
 }

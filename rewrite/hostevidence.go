@@ -7,17 +7,6 @@ import (
 	"github.com/uds-migrate/uds-migrate/evidence"
 )
 
-// Evidence is why the tool trusted a host variable: a knowledge source
-// (evidence in the project, the user's flag, the image catalogue), the
-// file and line it rests on, and the driver it implies.
-type Evidence struct {
-	Source string // "evidence"
-	File   string // relative to the project directory
-	Line   int
-	Driver string
-	Reason string
-}
-
 // hostVarEvidence turns a split host variable into an edge when the
 // project's own code shows a libpq-family driver reading it. A host:port
 // value is never a directory, so it gets no edge. handled reports that the
@@ -32,7 +21,7 @@ func (pl *planner) hostVarEvidence(v envVar, db *dbService, port string) (e *edg
 		return nil, false
 	}
 	if !verdict.Directory {
-		pl.findings.add("UDS120", Pos{v.file, v.line, v.col}, v.service, v.key,
+		pl.findings.add("UDS120", v.pos, v.service, v.key,
 			fmt.Sprintf("%s/%s names %s, and the project shows its consumer: %s:%d: %s. Left unchanged: write that URL in socket form (jdbc:postgresql://localhost:%d/DB?socketFactory=org.newsclub.net.unix.AFUNIXSocketFactory$FactoryArg&socketFactoryArg=%s/.s.PGSQL.%d, a single $ in a file compose does not read) and mount %s's socket volume",
 				v.service, v.key, db.name, verdict.File, verdict.Line, verdict.Reason, db.port, pl.opts.MountPath, db.port, db.name))
 		return nil, true
@@ -42,13 +31,13 @@ func (pl *planner) hostVarEvidence(v envVar, db *dbService, port string) (e *edg
 		// the default 5432 unless the sibling port variable says otherwise.
 		portKey := portSibling(v.key)
 		if p, _ := atoiPort(pl.clientEnv(v.service, portKey)); p != db.port {
-			pl.findings.add("UDS120", Pos{v.file, v.line, v.col}, v.service, v.key,
+			pl.findings.add("UDS120", v.pos, v.service, v.key,
 				fmt.Sprintf("%s/%s reaches %s (evidence: %s:%d), but %s listens on port %d and %s/%s does not say %d: the driver would open .s.PGSQL.5432 or the port it is given, so the value is left on TCP; set %s=%d and %s=%s together by hand",
 					v.service, v.key, verdict.Driver, verdict.File, verdict.Line, db.name, db.port, v.service, portKey, db.port, portKey, db.port, v.key, pl.opts.MountPath))
 			return nil, true
 		}
 	}
-	return &edge{v: v, dialect: DialectHostDir, db: db, port: db.port, evidence: &Evidence{Source: verdict.Source, File: verdict.File, Line: verdict.Line, Driver: verdict.Driver, Reason: verdict.Reason}}, true
+	return &edge{v: v, dialect: DialectHostDir, db: db, port: db.port, basis: evidenceBasis(verdict.File, verdict.Line, verdict.Driver, verdict.Reason)}, true
 }
 
 // portSibling names the port variable that goes with a host variable:
@@ -68,11 +57,17 @@ func portSibling(key string) string {
 // noteEvidence says, once the value is rewritten, which evidence the
 // rewrite rests on (UDS170).
 func (pl *planner) noteEvidence(e *edge, mp string) {
-	if e.evidence == nil || e.railsVar != "" {
+	if e.basis == nil || e.basis.Kind != BasisEvidence || e.railsVar != "" {
 		return // noteRailsDefault says it for an edited ERB default
 	}
-	b := e.evidence
-	pl.findings.add("UDS170", Pos{e.v.file, e.v.line, e.v.col}, e.v.service, e.v.key,
+	b := e.basis
+	pl.findings.add("UDS170", e.v.pos, e.v.service, e.v.key,
 		fmt.Sprintf("%s/%s set to the socket directory %s on evidence: %s:%d: %s; %s takes an absolute directory as the socket directory, and the port (%d) names .s.PGSQL.%d",
-			e.v.service, e.v.key, mp, b.File, b.Line, b.Reason, b.Driver, e.db.port, e.db.port))
+			e.v.service, e.v.key, mp, b.At.File, b.At.Line, b.Detail, b.Name, e.db.port, e.db.port))
+}
+
+// evidenceBasis is the basis of a host variable trusted on evidence in
+// the project: the file and line, the driver it implies, and why.
+func evidenceBasis(file string, line int, driver, reason string) *Basis {
+	return &Basis{Kind: BasisEvidence, Name: driver, At: Pos{File: file, Line: line}, Detail: reason}
 }

@@ -2,37 +2,32 @@ package rewrite
 
 import (
 	"fmt"
-	"net"
 	"slices"
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
+	"github.com/uds-migrate/uds-migrate/evidence"
 )
-
-// DialectHostDir is an application's own host variable that the image or
-// application hands to a libpq-family driver (or PgBouncer) as host: the
-// socket directory goes there, and its port variable stays.
-const DialectHostDir = "host-dir"
-
-// DialectHostDirPort is a host variable written host:port whose reader
-// takes DIR:port the same way (Gitea's [database] HOST).
-const DialectHostDirPort = "host-dir-port"
 
 // Kinds of Basis, in the order they are consulted.
 const (
-	BasisUser      = "user"      // --host-var SERVICE/KEY
-	BasisEvidence  = "evidence"  // code or config in the project that reads the variable
-	BasisCatalogue = "catalogue" // catalog/images: what a published image does
+	BasisUser      = "user"              // --host-var SERVICE/KEY
+	BasisEvidence  = evidence.SourceName // code or config in the project that reads the variable
+	BasisCatalogue = "catalogue"         // catalog/images: what a published image does
 )
 
 // Basis is what a decision about a connection value rests on.
 type Basis struct {
 	Kind string // BasisUser, BasisEvidence or BasisCatalogue
-	// Name is the catalogue family, the evidence's reader, or "--host-var".
+	// Name is the catalogue family, the driver the evidence implies, or
+	// "--host-var".
 	Name string
 	// Cite is where the fact was read: URLs or repo:file for the
-	// catalogue, file:line for evidence; empty for the user's word.
+	// catalogue; empty for evidence (see At) and for the user's word.
 	Cite []string
+	// At is the file (relative to the project directory) and line of the
+	// evidence; zero for the other kinds.
+	At Pos
 	// Detail says what the source says about the variable.
 	Detail string
 }
@@ -129,12 +124,12 @@ func catalogueBasis(e *catalog.Entry, detail string) Basis {
 func (pl *planner) applyHostVerdict(v envVar, db *dbService, port string, hv hostVerdict) *edge {
 	who := v.service + "/" + v.key
 	if !hv.takesDir {
-		pl.findings.add("UDS151", Pos{v.file, v.line, v.col}, v.service, v.key,
+		pl.findings.add("UDS151", v.pos, v.service, v.key,
 			fmt.Sprintf("%s names %s, but %s (%s); left on TCP", who, db.name, hv.basis.Detail, hv.basis.cite()))
 		return nil
 	}
 	if port != "" && !hv.hostPort {
-		pl.findings.add("UDS120", Pos{v.file, v.line, v.col}, v.service, v.key,
+		pl.findings.add("UDS120", v.pos, v.service, v.key,
 			fmt.Sprintf("%s holds host and port together (%s); %s takes a socket directory there only without the port: set it to %s and put the port %d in its own variable", who, v.value, v.key, pl.opts.MountPath, db.port))
 		return nil
 	}
@@ -151,7 +146,7 @@ func (pl *planner) applyHostVerdict(v envVar, db *dbService, port string, hv hos
 	if hv.basis.Kind == BasisUser {
 		code, msg = "UDS152", fmt.Sprintf("%s set to the socket directory %s on the user's word: --host-var %s vouches that the application hands it to a driver that takes a socket directory as host; the tool has no evidence of its own", who, pl.opts.MountPath, who)
 	}
-	pl.findings.add(code, Pos{v.file, v.line, v.col}, v.service, v.key, msg).Basis = &hv.basis
+	pl.findings.add(code, v.pos, v.service, v.key, msg).Basis = &hv.basis
 	dialect := DialectHostDir
 	if port != "" {
 		dialect = DialectHostDirPort
@@ -196,15 +191,8 @@ func (pl *planner) dirHostVar(service, key string) bool {
 	return cv != nil && cv.Role == catalog.RoleHost && cv.Directory
 }
 
-// hostDirPort rewrites host:port to dir:port.
-func hostDirPort(value, dir string) (string, []note, error) {
-	_, port, err := net.SplitHostPort(value)
-	if err != nil {
-		return "", nil, err
-	}
-	return dir + ":" + port, nil, nil
-}
-
+// hostDialect is the dialect of a host variable a source of knowledge
+// vouches for: PGHOST by its name, any other an application's own.
 func hostDialect(key string) string {
 	if key == "PGHOST" {
 		return DialectPGHOST

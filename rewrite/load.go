@@ -35,7 +35,7 @@ type project struct {
 	// edited like the compose files, but not part of the -f set.
 	extSources []*Source
 	read       func(string) ([]byte, error)
-	// badConn are the findings (UDS135) of connection values that do not
+	// badConn are the findings (UDS163) of connection values that do not
 	// parse, keyed by "file:line:col": they are skipped, the rest migrated.
 	badConn map[string]Finding
 	names   map[string][]carrier // host name → services carrying it; see nameIndex
@@ -170,7 +170,7 @@ func interpolationEnv(dir string, opts Options) (env, origin map[string]string, 
 			if !explicit && errors.Is(err, os.ErrNotExist) {
 				continue
 			}
-			return nil, nil, &PosError{File: f, Msg: "cannot read env file: " + err.Error()}
+			return nil, nil, &PosError{Pos: Pos{File: f}, Msg: "cannot read env file: " + err.Error()}
 		}
 		vals, err := dotenv.UnmarshalBytesWithLookup(data, func(k string) (string, bool) {
 			if v, ok := osEnv[k]; ok {
@@ -180,7 +180,7 @@ func interpolationEnv(dir string, opts Options) (env, origin map[string]string, 
 			return v, ok
 		})
 		if err != nil {
-			return nil, nil, &PosError{File: f, Msg: hideValues(err.Error())}
+			return nil, nil, &PosError{Pos: Pos{File: f}, Msg: hideValues(err.Error())}
 		}
 		for k, v := range vals {
 			env[k], origin[k] = v, f
@@ -224,13 +224,13 @@ func composeError(srcs []*Source, err error) error {
 	}
 	if loc != "" {
 		if n := lookupPath(src.Root, strings.Split(loc, ".")); n != nil {
-			return &PosError{File: src.Path, Line: n.Line, Col: n.Column, Msg: msg}
+			return &PosError{Pos: nodePos(src, n), Msg: msg}
 		}
 	}
 	if s, n := errorNode(srcs, msg); n != nil {
-		return &PosError{File: s.Path, Line: n.Line, Col: n.Column, Msg: msg}
+		return &PosError{Pos: nodePos(s, n), Msg: msg}
 	}
-	return &PosError{File: src.Path, Msg: msg}
+	return &PosError{Pos: Pos{File: src.Path}, Msg: msg}
 }
 
 // lookupPath walks keys from the root as far as they exist and returns the
@@ -264,17 +264,17 @@ func ReadInputs(paths []string) ([]Input, error) {
 	for _, p := range paths {
 		fi, err := os.Stat(p)
 		if err != nil {
-			return nil, &PosError{File: p, Msg: "cannot read: " + strings.TrimPrefix(err.Error(), "stat "+p+": ")}
+			return nil, &PosError{Pos: Pos{File: p}, Msg: "cannot read: " + strings.TrimPrefix(err.Error(), "stat "+p+": ")}
 		}
 		if fi.IsDir() {
-			return nil, &PosError{File: p, Msg: "is a directory, want a compose file"}
+			return nil, &PosError{Pos: Pos{File: p}, Msg: "is a directory, want a compose file"}
 		}
 		if fi.Size() > MaxFileSize {
 			return nil, tooLarge(p)
 		}
 		b, err := readLimited(p)
 		if err != nil {
-			return nil, &PosError{File: p, Msg: "cannot read: " + err.Error()}
+			return nil, &PosError{Pos: Pos{File: p}, Msg: "cannot read: " + err.Error()}
 		}
 		out = append(out, Input{Path: p, Data: b})
 	}

@@ -113,6 +113,10 @@ func migrateLoaded(p *project, opts Options) (*Result, error) {
 	return res, nil
 }
 
+// leftOnTCP are the codes of findings about a client connection that
+// stays on TCP.
+var leftOnTCP = []string{"UDS111", "UDS120", "UDS127", "UDS131", "UDS151", "UDS160"}
+
 // nothingReason explains an empty migration.
 func (pl *planner) nothingReason(dbs []*dbService) string {
 	if len(dbs) == 0 {
@@ -123,9 +127,10 @@ func (pl *planner) nothingReason(dbs []*dbService) string {
 		names = append(names, db.name)
 	}
 	for _, f := range pl.findings {
-		// A value left on TCP on purpose (shared env value, an image or
-		// a variable that takes no socket) is a connection, not none.
-		if f.Code == "UDS160" || f.Code == "UDS151" || f.Code == "UDS120" {
+		// A connection left on TCP (a shared env value, a variable that
+		// takes no socket or nothing vouches for, one the tool cannot see
+		// or edit) is a connection, not none.
+		if contains(leftOnTCP, f.Code) {
 			return fmt.Sprintf("every connection to %s found is left on TCP: see the warnings above", strings.Join(names, ", "))
 		}
 	}
@@ -247,7 +252,7 @@ func (pl *planner) result() (*Result, error) {
 			res.Files = append(res.Files, FileResult{Path: src.Path, Before: src.Data, After: out, Changed: true})
 		}
 	}
-	res.Files = append(res.Files, pl.extra...)
+	res.Files = append(res.Files, pl.other.extra...)
 	for _, db := range pl.dbs {
 		res.DBs = append(res.DBs, DBInfo{Service: db.name, Family: db.family, SocketDir: db.socketDir, Port: db.port, Volume: db.volume, Names: db.names})
 	}

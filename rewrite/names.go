@@ -190,11 +190,11 @@ func (pl *planner) dbAt(dbs []*dbService, v envVar, host string) *dbService {
 		return db
 	}
 	for _, f := range pl.findings {
-		if f.Code == code && f.File == v.file && f.Line == v.line && f.Col == v.col && f.Key == v.key {
+		if f.Code == code && f.File == v.pos.File && f.Line == v.pos.Line && f.Col == v.pos.Col && f.Key == v.key {
 			return nil
 		}
 	}
-	pl.findings.add(code, Pos{v.file, v.line, v.col}, v.service, v.key,
+	pl.findings.add(code, v.pos, v.service, v.key,
 		fmt.Sprintf("%s/%s names the host %s, but %s; left on TCP", v.service, v.key, host, why))
 	return nil
 }

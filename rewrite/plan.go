@@ -2,106 +2,84 @@ package rewrite
 
 import (
 	"bytes"
-
 	"fmt"
-	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"path"
 	"regexp"
 	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/uds-migrate/uds-migrate/internal/interp"
 )
 
-// planner decides the edits and findings for one project.
+// planner decides the edits and findings for one project. Its steps (see
+// steps) write into the shared plan (edits, findings, changes, the
+// bookkeeping of compose and other file edits); the state only one kind
+// of step needs is grouped by that owner.
 type planner struct {
 	p        *project
 	opts     Options
+	dbs      []*dbService
 	edits    []edit
 	findings findingList
 	changes  []Change
 
-	edited       map[*yaml.Node]bool            // scalars already rewritten (anchors are shared)
-	appended     map[*yaml.Node]map[string]bool // items appended per sequence
-	newKeys      []*pendingKey                  // volumes: keys to add, written by finish
-	clientPaths  map[string][]string            // socket mount paths given to each client in this run
-	sysprop      map[string]string              // --jdbc-factory sysprop: the socket file per service
-	sslClients   map[string]bool                // services with a libpq socket value (PGSSLMODE applies)
-	removedItems map[*yaml.Node]int             // revert: items removed per volumes: list
-	topAdded     map[string]bool
-	newTop       map[*Source][]string // volumes for a top-level section to create
-	javaWarn     map[string]bool
-	dbs          []*dbService
-	extra        []FileResult         // files other than the compose files, in edit order
-	dropTop      map[*Source][]string // revert: top-level volumes to remove
+	compose composeEdits // the compose-file editor's bookkeeping
+	other   otherFiles   // edits of files other than the compose files
+	clients clientState  // client values: what the client steps decided per service
+	configs configState  // connection values in application configuration files
+	revert  revertState  // revert only
+}
 
-	fileEdits map[string]*fileEdits // edits of non-compose files (env files)
+// composeEdits is what the compose-file editor remembers between edits.
+type composeEdits struct {
+	edited   map[*yaml.Node]bool            // scalars already rewritten (anchors are shared)
+	appended map[*yaml.Node]map[string]bool // items appended per sequence
+	newKeys  []*pendingKey                  // volumes: keys to add, written by finish
+	topAdded map[string]bool                // top-level volumes declared in this run
+	newTop   map[*Source][]string           // volumes for a top-level section to create
+}
+
+// otherFiles are the edits of files other than the compose files (env
+// files, configuration files, nginx files).
+type otherFiles struct {
+	extra     []FileResult          // their results, in edit order
+	fileEdits map[string]*fileEdits // pending edits per path
 	fileOrder []string
+}
 
+// clientState is what the client steps decided per service.
+type clientState struct {
+	clientPaths map[string][]string // socket mount paths given to each client in this run
+	sysprop     map[string]string   // --jdbc-factory sysprop: the socket file per service
+	sslClients  map[string]bool     // services with a libpq socket value (PGSSLMODE applies)
+	javaWarn    map[string]bool     // services already told about junixsocket (UDS101)
+}
+
+// configState is what the configuration-file steps found.
+type configState struct {
 	scopeFiles map[string][]string // project files reaching each service (evidenceScope)
 	cfgSocket  map[string]string   // service → "file:line" of a socket-form value it reads from a configuration file
 	cfgDone    map[string]bool     // configuration file values edited ("path:offset")
 }
 
+// revertState is what revert removes.
+type revertState struct {
+	removedItems map[*yaml.Node]int   // items removed per volumes: list
+	dropTop      map[*Source][]string // top-level volumes to remove
+}
+
 func newPlanner(p *project, opts Options) *planner {
 	return &planner{p: p, opts: opts,
-		edited: map[*yaml.Node]bool{}, appended: map[*yaml.Node]map[string]bool{},
-		topAdded: map[string]bool{}, cfgSocket: map[string]string{}, cfgDone: map[string]bool{}, clientPaths: map[string][]string{}, sysprop: map[string]string{}, sslClients: map[string]bool{}, newTop: map[*Source][]string{}, javaWarn: map[string]bool{}}
+		compose: composeEdits{edited: map[*yaml.Node]bool{}, appended: map[*yaml.Node]map[string]bool{}, topAdded: map[string]bool{}, newTop: map[*Source][]string{}},
+		clients: clientState{clientPaths: map[string][]string{}, sysprop: map[string]string{}, sslClients: map[string]bool{}, javaWarn: map[string]bool{}},
+		configs: configState{cfgSocket: map[string]string{}, cfgDone: map[string]bool{}}}
 }
 
 func (pl *planner) add(e edit) {
 	e.seq = len(pl.edits)
 	pl.edits = append(pl.edits, e)
-}
-
-// nodePos is the position of a YAML node in a source; a nil node stands
-// for the file as a whole.
-func nodePos(src *Source, n *yaml.Node) Pos {
-	if n == nil {
-		return Pos{File: src.Path}
-	}
-	return Pos{src.Path, n.Line, n.Column}
-}
-
-// run plans the whole migration.
-func (pl *planner) run() error {
-	dbs, err := pl.p.findDBs(pl.opts)
-	if err != nil {
-		return err
-	}
-	pl.dbs = dbs
-	for _, k := range slices.Sorted(mapsKeys(pl.p.badConn)) {
-		pl.findings = append(pl.findings, pl.p.badConn[k])
-	}
-	if len(dbs) > 1 && pl.opts.Volume != "" {
-		return fmt.Errorf("--volume names one socket volume, but the project has %d PostgreSQL services; two servers must not share a socket directory", len(dbs))
-	}
-	for _, db := range dbs {
-		pl.prepareDB(db)
-	}
-	isDB := map[string]bool{}
-	for _, db := range dbs {
-		isDB[db.name] = true
-	}
-	pl.repairSocketValues(isDB)
-	edges := append(pl.keepSharedEnv(pl.collectEdges(dbs)), pl.collectConfigEdges(dbs)...)
-	edges = append(edges, pl.railsEdges(dbs)...)
-	pl.warnHidden(dbs, edges)
-	for _, db := range dbs {
-		var mine []*edge
-		for _, e := range edges {
-			if e.db == db {
-				mine = append(mine, e)
-			}
-		}
-		if len(mine) > 0 {
-			pl.migrateDB(db, mine)
-		}
-	}
-	pl.fixPGSSLMode()
-	pl.migrateProxies()
-	pl.finish()
-	return pl.flushFiles()
 }
 
 // prepareDB finds what is already mounted at the socket directory and
@@ -118,7 +96,7 @@ func (pl *planner) prepareDB(db *dbService) {
 	}
 	for _, ent := range pl.p.serviceEnv(db.name) {
 		if contains(serverClientVars, ent.key) {
-			pl.findings.add("UDS133", Pos{ent.file, ent.line, ent.col}, db.name, ent.key, serverEnvProblem(db.name, ent.key))
+			pl.findings.add("UDS133", ent.pos, db.name, ent.key, serverEnvProblem(db.name, ent.key))
 		}
 	}
 	if msg := initSocketProblem(db); msg != "" {
@@ -172,7 +150,7 @@ func (pl *planner) makeWritable(db *dbService, m mountRef) {
 	if target == nil || !pl.replaceScalar(m.src, target, "", newVal, false) {
 		return
 	}
-	pl.changes = append(pl.changes, Change{Kind: "repair", File: m.src.Path, Line: target.Line, Col: target.Column,
+	pl.changes = append(pl.changes, Change{Kind: "repair", Pos: nodePos(m.src, target),
 		Service: db.name, Key: "volumes", Before: target.Value, After: newVal,
 		Reason: "Postgres must create its socket and lock file in " + db.socketDir})
 	pl.findings.add("UDS107", nodePos(m.src, m.node), db.name, "volumes",
@@ -183,7 +161,7 @@ func (pl *planner) makeWritable(db *dbService, m mountRef) {
 // style. It reports false (with a finding) when the value cannot be located
 // exactly.
 func (pl *planner) replaceScalar(src *Source, n *yaml.Node, prefix, v string, inFlow bool) bool {
-	if pl.edited[n] {
+	if pl.compose.edited[n] {
 		return true
 	}
 	sp, err := src.scalarSpan(n, inFlow)
@@ -191,7 +169,7 @@ func (pl *planner) replaceScalar(src *Source, n *yaml.Node, prefix, v string, in
 		pl.findings.add("UDS111", nodePos(src, n), "", "", err.Error())
 		return false
 	}
-	pl.edited[n] = true
+	pl.compose.edited[n] = true
 	pl.add(edit{src: src, start: sp.Start, end: sp.End, text: renderScalar(prefix+v, n.Style, inFlow)})
 	return true
 }
@@ -264,14 +242,14 @@ func (pl *planner) clientMount(db *dbService, client string) string {
 	}
 	// Mounts this run already gave the client (a client of two databases
 	// needs two directories: one path cannot hold two volumes).
-	for _, t := range pl.clientPaths[client] {
+	for _, t := range pl.clients.clientPaths[client] {
 		taken[t] = true
 	}
 	mp := path.Clean(pl.opts.MountPath)
 	if taken[mp] {
 		mp = mp + "-" + db.name
 	}
-	pl.clientPaths[client] = append(pl.clientPaths[client], mp)
+	pl.clients.clientPaths[client] = append(pl.clients.clientPaths[client], mp)
 	pl.addMount(src, node, client, db.volume+":"+mp+":ro",
 		"read-only is enough to connect to "+db.name+"'s socket")
 	return mp
@@ -283,14 +261,14 @@ func (pl *planner) clientMount(db *dbService, client string) string {
 // service gets its own list (merge keys are shallow: a list of its own
 // replaces the anchor's, so the anchor's items are copied).
 func (pl *planner) addMount(src *Source, svc *yaml.Node, service, item, reason string) {
-	line, col := svc.Line, svc.Column
+	at := nodePos(src, svc)
 	if kn, _ := ownKey(deref(pl.servicesNode(src)), service); kn != nil {
-		line, col = kn.Line, kn.Column
+		at = nodePos(src, kn)
 	}
-	pl.changes = append(pl.changes, Change{Kind: "mount", File: src.Path, Line: line, Col: col, Service: service, Key: "volumes", After: item, Reason: reason})
+	pl.changes = append(pl.changes, Change{Kind: "mount", Pos: at, Service: service, Key: "volumes", After: item, Reason: reason})
 	kn, seq := ownKey(svc, "volumes")
 	if kn == nil {
-		for _, pk := range pl.newKeys {
+		for _, pk := range pl.compose.newKeys {
 			if pk.svc == svc {
 				if !contains(pk.items, item) {
 					pk.items = append(pk.items, item)
@@ -307,7 +285,7 @@ func (pl *planner) addMount(src *Source, svc *yaml.Node, service, item, reason s
 			}
 			base = items
 		}
-		pl.newKeys = append(pl.newKeys, &pendingKey{src: src, svc: svc, items: append(base, item)})
+		pl.compose.newKeys = append(pl.compose.newKeys, &pendingKey{src: src, svc: svc, items: append(base, item)})
 		return
 	}
 	seq = deref(seq)
@@ -315,13 +293,13 @@ func (pl *planner) addMount(src *Source, svc *yaml.Node, service, item, reason s
 		pl.findings.add("UDS111", nodePos(src, kn), service, "volumes", "volumes: is not a list; add "+item+" by hand")
 		return
 	}
-	if pl.appended[seq] == nil {
-		pl.appended[seq] = map[string]bool{}
+	if pl.compose.appended[seq] == nil {
+		pl.compose.appended[seq] = map[string]bool{}
 	}
-	if pl.appended[seq][item] {
+	if pl.compose.appended[seq][item] {
 		return
 	}
-	pl.appended[seq][item] = true
+	pl.compose.appended[seq][item] = true
 	if len(seq.Content) == 0 && seq.Style&yaml.FlowStyle == 0 {
 		pl.insertAfterLine(src, kn.Line, strings.Repeat(" ", kn.Column-1+detectLayout(src).seqIndent)+"- "+item+"\n")
 		return
@@ -364,7 +342,7 @@ func contains(list []string, s string) bool { return slices.Contains(list, s) }
 
 // readFile reads a file that is not a compose file (see Options.ReadFile).
 func (pl *planner) readFile(p string) ([]byte, error) {
-	for _, f := range pl.extra {
+	for _, f := range pl.other.extra {
 		if f.Path == p {
 			return f.After, nil
 		}
@@ -379,13 +357,13 @@ func (pl *planner) readFile(p string) ([]byte, error) {
 // the path as reports and -w use it (relative to the working directory,
 // like the compose file paths).
 func (pl *planner) putFile(p string, before, after []byte) {
-	for i, f := range pl.extra {
+	for i, f := range pl.other.extra {
 		if f.Path == p {
-			pl.extra[i].After, pl.extra[i].Changed = after, !bytes.Equal(f.Before, after)
+			pl.other.extra[i].After, pl.other.extra[i].Changed = after, !bytes.Equal(f.Before, after)
 			return
 		}
 	}
-	pl.extra = append(pl.extra, FileResult{Path: p, Before: before, After: after, Changed: !bytes.Equal(before, after)})
+	pl.other.extra = append(pl.other.extra, FileResult{Path: p, Before: before, After: after, Changed: !bytes.Equal(before, after)})
 }
 
 // dropTmpfs removes a tmpfs on the database's socket directory (common with
@@ -429,7 +407,7 @@ func (pl *planner) dropTmpfs(db *dbService, src *Source, node *yaml.Node, ms []m
 		kn, _ := ownKey(deref(pl.servicesNode(src)), db.name)
 		pl.findings.add("UDS108", nodePos(src, kn), db.name, "tmpfs",
 			fmt.Sprintf("the tmpfs on %s is private to the %s container, so clients could never see the socket: replaced by the socket volume", db.socketDir, db.name))
-		pl.changes = append(pl.changes, Change{Kind: "repair", File: src.Path, Service: db.name, Key: "tmpfs", Before: db.socketDir, After: "socket volume", Reason: "a tmpfs is not shared between containers"})
+		pl.changes = append(pl.changes, Change{Kind: "repair", Pos: Pos{File: src.Path}, Service: db.name, Key: "tmpfs", Before: db.socketDir, After: "socket volume", Reason: "a tmpfs is not shared between containers"})
 	}
 }
 
@@ -476,7 +454,7 @@ func (pl *planner) setAuthLocal(db *dbService, src *Source, node *yaml.Node) {
 		pl.insertAfterLine(src, src.blockEnd(lastKey.Line, lastKey.Column, true), ind+"environment:\n"+ind+strings.Repeat(" ", detectLayout(src).unit)+"POSTGRES_INITDB_ARGS: "+arg+"\n")
 	}
 done:
-	pl.changes = append(pl.changes, Change{Kind: "value", File: src.Path, Line: kn.Line, Col: kn.Column, Service: db.name, Key: "POSTGRES_INITDB_ARGS", After: arg,
+	pl.changes = append(pl.changes, Change{Kind: "value", Pos: nodePos(src, kn), Service: db.name, Key: "POSTGRES_INITDB_ARGS", After: arg,
 		Reason: "local (socket) connections need a password instead of the image's default trust"})
 	pl.findings.add("UDS125", nodePos(src, kn), db.name, "POSTGRES_INITDB_ARGS",
 		"POSTGRES_INITDB_ARGS="+arg+" takes effect only when the data directory is created: an existing cluster keeps trust for local connections until pg_hba.conf is changed (local all all "+pl.opts.AuthLocal+") and the server reloads")

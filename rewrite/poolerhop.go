@@ -43,7 +43,8 @@ func (pl *planner) catalogueKeeps(v envVar, find func(host string) *dbService) b
 	if cv == nil || cv.Role != catalog.RoleURL {
 		return false
 	}
-	if cv.Directory && (cv.ExtensionDir == "" || pl.extensionReaches(v.service, cv.ExtensionDir)) {
+	missingLib := cv.Directory && cv.ExtensionDir != "" && !pl.extensionReaches(v.service, cv.ExtensionDir)
+	if cv.Directory && !cv.NoQueryPort && !missingLib {
 		return false
 	}
 	var db *dbService
@@ -60,7 +61,15 @@ func (pl *planner) catalogueKeeps(v envVar, find func(host string) *dbService) b
 		return false
 	}
 	b := catalogueBasis(e, cv.Reason)
-	pl.findings.add("UDS151", Pos{v.file, v.line, v.col}, v.service, v.key,
+	if cv.Directory && !missingLib {
+		// The driver takes ?host= but not ?port=: only a server on 5432
+		// is reached through the socket form.
+		if db.port == 5432 {
+			return false
+		}
+		b.Detail = fmt.Sprintf("the image's driver takes the socket directory from ?host= and ignores ?port= (it opens .s.PGSQL.5432), while %s listens on %d", db.name, db.port)
+	}
+	pl.findings.add("UDS151", v.pos, v.service, v.key,
 		fmt.Sprintf("%s/%s names %s, but %s (%s); left on TCP", v.service, v.key, db.name, b.Detail, b.cite())).Basis = &b
 	return true
 }

@@ -30,16 +30,34 @@ type proxyTarget struct {
 // sockName is the socket file inside the socket directory.
 const sockName = "app.sock"
 
-// migrateProxies moves nginx reverse proxies in front of app servers
-// (issue 7) to a Unix socket in a named volume shared by the two: the
-// nginx addresses that reach a compose service are rewritten in the
-// mounted configuration files, the app server is told to listen on the
-// socket as well (its command or its unicorn config), and both services
-// mount the volume. An app whose server the tool cannot reconfigure stays
-// on TCP, with a warning.
-func (pl *planner) migrateProxies() {
-	files := map[string]*confFile{}
-	proxies := pl.findProxies(files)
+// proxyPlanner plans the nginx → app server migration, a step of its own
+// beside the PostgreSQL one: it reads the nginx configuration files and
+// keeps their edits itself, and writes compose edits, findings and changes
+// into the shared plan (pl).
+type proxyPlanner struct {
+	pl    *planner
+	p     *project
+	opts  Options
+	files map[string]*confFile // nginx files read, by host path; nil: not readable
+}
+
+// migrateProxies is the proxy step of a plan.
+func (pl *planner) migrateProxies() error {
+	pp := &proxyPlanner{pl: pl, p: pl.p, opts: pl.opts, files: map[string]*confFile{}}
+	pp.run()
+	return nil
+}
+
+// run moves nginx reverse proxies in front of app servers to a Unix
+// socket in a named volume shared by the two: the nginx addresses that
+// reach a compose service are rewritten in the mounted configuration
+// files, the app server is told to listen on the socket as well (its
+// command or its unicorn config), and both services mount the volume. An
+// app whose server the tool cannot reconfigure stays on TCP, with a
+// warning.
+func (pp *proxyPlanner) run() {
+	files := pp.files
+	proxies := pp.findProxies()
 	var cfgs []*nginx.Config
 	upstreams := map[string]bool{}
 	for _, p := range slices.Sorted(mapsKeys(files)) {
@@ -51,12 +69,12 @@ func (pl *planner) migrateProxies() {
 		}
 	}
 	protocols := nginx.UpstreamProtocols(cfgs)
-	apps := pl.proxyApps(proxies, upstreams, protocols)
+	apps := pp.proxyApps(proxies, upstreams, protocols)
 	for _, a := range apps {
 		if len(apps) > 1 {
 			a.dir = "/run/" + a.name
 		}
-		pl.migrateApp(a)
+		pp.migrateApp(a)
 	}
 	for _, p := range slices.Sorted(mapsKeys(files)) {
 		cf := files[p]
@@ -65,17 +83,17 @@ func (pl *planner) migrateProxies() {
 		}
 		out, err := nginx.Apply(cf.data, cf.edits)
 		if err != nil {
-			pl.findings.add("UDS111", Pos{File: cf.path}, "", "", err.Error())
+			pp.pl.findings.add("UDS111", Pos{File: cf.path}, "", "", err.Error())
 			continue
 		}
-		pl.putFile(cf.path, cf.data, out)
+		pp.pl.putFile(cf.path, cf.data, out)
 	}
 }
 
 // proxyApps groups the nginx targets of every proxy by the app service
 // they reach, in the order the services are written. Variable addresses
 // are reported (UDS302); addresses outside the project are left alone.
-func (pl *planner) proxyApps(proxies []*proxyService, upstreams map[string]bool, protocols map[string]string) []*appSide {
+func (pp *proxyPlanner) proxyApps(proxies []*proxyService, upstreams map[string]bool, protocols map[string]string) []*appSide {
 	byName := map[string]*appSide{}
 	seen := map[*confFile]map[int]bool{}
 	for _, px := range proxies {
@@ -88,7 +106,7 @@ func (pl *planner) proxyApps(proxies []*proxyService, upstreams map[string]bool,
 				seen[cf][t.Arg.Start] = true
 				if t.Variable {
 					if first {
-						pl.findings.add("UDS302", Pos{cf.path, t.Line, t.Col}, px.name, t.Directive,
+						pp.pl.findings.add("UDS302", Pos{cf.path, t.Line, t.Col}, px.name, t.Directive,
 							fmt.Sprintf("%s %s is resolved per request from a variable: left on TCP; if it names an app of this project, write its socket form by hand", t.Directive, t.Arg.Value))
 					}
 					continue
@@ -96,7 +114,7 @@ func (pl *planner) proxyApps(proxies []*proxyService, upstreams map[string]bool,
 				if t.Scheme == "https" || t.Scheme == "grpcs" || t.Scheme == "suwsgi" {
 					continue // TLS to the app: its certificate setup is not ours to move
 				}
-				app := pl.serviceForHost(px.name, t.Host)
+				app := pp.serviceForHost(px.name, t.Host)
 				if app == "" {
 					continue
 				}
@@ -107,7 +125,7 @@ func (pl *planner) proxyApps(proxies []*proxyService, upstreams map[string]bool,
 				}
 				if t.Port != a.port {
 					if first {
-						pl.findings.add("UDS310", Pos{cf.path, t.Line, t.Col}, px.name, t.Directive,
+						pp.pl.findings.add("UDS310", Pos{cf.path, t.Line, t.Col}, px.name, t.Directive,
 							fmt.Sprintf("%s is reached on port %d and on port %d; one socket serves one listener, so %s stays on TCP", app, a.port, t.Port, t.Arg.Value))
 					}
 					continue
@@ -122,7 +140,7 @@ func (pl *planner) proxyApps(proxies []*proxyService, upstreams map[string]bool,
 		}
 	}
 	var out []*appSide
-	for _, name := range pl.p.serviceOrder() {
+	for _, name := range pp.p.serviceOrder() {
 		if a := byName[name]; a != nil {
 			out = append(out, a)
 		}
@@ -133,8 +151,8 @@ func (pl *planner) proxyApps(proxies []*proxyService, upstreams map[string]bool,
 // serviceForHost returns the service that host names from the proxy's
 // network view (service name, container_name, hostname, aliases, links),
 // or "".
-func (pl *planner) serviceForHost(proxy, host string) string {
-	if r := pl.p.resolve(proxy, host); len(r.services) == 1 {
+func (pp *proxyPlanner) serviceForHost(proxy, host string) string {
+	if r := pp.p.resolve(proxy, host); len(r.services) == 1 {
 		return r.services[0]
 	}
 	return ""
@@ -142,40 +160,40 @@ func (pl *planner) serviceForHost(proxy, host string) string {
 
 // migrateApp moves one app and its proxies to the socket, when the app
 // server can be told to listen on it.
-func (pl *planner) migrateApp(a *appSide) {
-	appSrc, appNode := pl.p.serviceNode(a.name)
+func (pp *proxyPlanner) migrateApp(a *appSide) {
+	appSrc, appNode := pp.p.serviceNode(a.name)
 	// A second proxy run keeps the directory the app already mounts.
-	_, ms := pl.p.mounts(appSrc, appNode)
+	_, ms := pp.p.mounts(appSrc, appNode)
 	for _, m := range ms {
 		if m.source == a.volume {
 			a.dir = m.target
 		}
 	}
 	sock := a.dir + "/" + sockName
-	if !pl.listenOnSocket(a, sock) {
+	if !pp.listenOnSocket(a, sock) {
 		return
 	}
 	for _, pt := range a.targets {
 		after := pt.t.SocketForm(sock)
 		pt.file.edits = append(pt.file.edits, pt.t.Replace(after))
-		pl.changes = append(pl.changes, Change{Kind: "value", File: pt.file.path, Line: pt.t.Line, Col: pt.t.Col, Service: pt.proxy, Key: pt.t.Directive,
+		pp.pl.changes = append(pp.pl.changes, Change{Kind: "value", Pos: Pos{pt.file.path, pt.t.Line, pt.t.Col}, Service: pt.proxy, Key: pt.t.Directive,
 			Dialect: "nginx", Before: pt.t.Arg.Value, After: after, Reason: "reach " + a.name + " through its socket in " + a.dir})
 		if !pt.t.HostHeader {
-			pl.findings.add("UDS307", Pos{pt.file.path, pt.t.Line, pt.t.Col}, pt.proxy, pt.t.Directive,
+			pp.pl.findings.add("UDS307", Pos{pt.file.path, pt.t.Line, pt.t.Col}, pt.proxy, pt.t.Directive,
 				fmt.Sprintf("nginx sends \"Host: localhost\" to a Unix socket where it sent \"Host: %s\"; add proxy_set_header Host $host; if %s checks the host name (Django ALLOWED_HOSTS, Rails config.hosts)", hostPort(pt.t), a.name))
 		}
 	}
-	if !pl.hasMountOf(a.name, a.volume) {
-		pl.addMount(appSrc, appNode, a.name, a.volume+":"+a.dir, "read-write: the app server creates its socket in "+a.dir)
+	if !pp.hasMountOf(a.name, a.volume) {
+		pp.pl.addMount(appSrc, appNode, a.name, a.volume+":"+a.dir, "read-write: the app server creates its socket in "+a.dir)
 	}
 	for _, px := range a.proxies {
-		if pl.hasMountOf(px, a.volume) {
+		if pp.hasMountOf(px, a.volume) {
 			continue
 		}
-		src, node := pl.p.serviceNode(px)
-		pl.addMount(src, node, px, a.volume+":"+a.dir+":ro", "read-only is enough for nginx to connect to "+a.name+"'s socket")
+		src, node := pp.p.serviceNode(px)
+		pp.pl.addMount(src, node, px, a.volume+":"+a.dir+":ro", "read-only is enough for nginx to connect to "+a.name+"'s socket")
 	}
-	pl.ensureTopVolume(appSrc, a.volume)
+	pp.pl.ensureTopVolume(appSrc, a.volume)
 }
 
 func hostPort(t nginx.Target) string {
@@ -186,9 +204,9 @@ func hostPort(t nginx.Target) string {
 }
 
 // hasMountOf reports whether service already mounts volume.
-func (pl *planner) hasMountOf(service, volume string) bool {
-	src, node := pl.p.serviceNode(service)
-	_, ms := pl.p.mounts(src, node)
+func (pp *proxyPlanner) hasMountOf(service, volume string) bool {
+	src, node := pp.p.serviceNode(service)
+	_, ms := pp.p.mounts(src, node)
 	for _, m := range ms {
 		if m.source == volume {
 			return true
@@ -197,18 +215,17 @@ func (pl *planner) hasMountOf(service, volume string) bool {
 	return false
 }
 
-// serviceKey is the position of a service's key, for findings about the
+// servicePos is the position of a service's key, for findings about the
 // service as a whole.
-func (pl *planner) serviceKey(service string) (*Source, int, int) {
-	src, node := pl.p.serviceNode(service)
-	if kn, _ := ownKey(deref(pl.servicesNode(src)), service); kn != nil {
-		return src, kn.Line, kn.Column
+func (pp *proxyPlanner) servicePos(service string) Pos {
+	src, node := pp.p.serviceNode(service)
+	if kn, _ := ownKey(deref(pp.pl.servicesNode(src)), service); kn != nil {
+		return nodePos(src, kn)
 	}
-	return src, node.Line, node.Column
+	return nodePos(src, node)
 }
 
 // note adds a finding about a service at its key.
-func (pl *planner) note(code, service, key, msg string) {
-	src, line, col := pl.serviceKey(service)
-	pl.findings.add(code, Pos{src.Path, line, col}, service, key, msg)
+func (pp *proxyPlanner) note(code, service, key, msg string) {
+	pp.pl.findings.add(code, pp.servicePos(service), service, key, msg)
 }

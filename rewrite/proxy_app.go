@@ -18,9 +18,9 @@ import (
 // It reports false, with a UDS304 warning, when no known server is found
 // there: nginx must then stay on TCP, since nothing would create the
 // socket.
-func (pl *planner) listenOnSocket(a *appSide, sock string) bool {
-	src, node := pl.p.serviceNode(a.name)
-	o := appserver.Options{Socket: sock, Protocol: a.protocol, Port: a.port, DropTCP: pl.opts.DropTCP}
+func (pp *proxyPlanner) listenOnSocket(a *appSide, sock string) bool {
+	src, node := pp.p.serviceNode(a.name)
+	o := appserver.Options{Socket: sock, Protocol: a.protocol, Port: a.port, DropTCP: pp.opts.DropTCP}
 	if o.Port == 0 && a.protocol == "http" {
 		o.Port = 80
 	}
@@ -29,17 +29,17 @@ func (pl *planner) listenOnSocket(a *appSide, sock string) bool {
 		if v = deref(v); v == nil {
 			continue
 		}
-		plan, ok := pl.rewriteCommand(src, a.name, key, v, o)
+		plan, ok := pp.rewriteCommand(src, a.name, key, v, o)
 		if !ok {
 			continue
 		}
-		pl.appNotes(a, plan, sock)
+		pp.appNotes(a, plan, sock)
 		if plan.ConfigFile != "" {
-			pl.unicornConfig(a, plan.ConfigFile, o)
+			pp.unicornConfig(a, plan.ConfigFile, o)
 		}
 		return true
 	}
-	pl.note("UDS304", a.name, "command",
+	pp.note("UDS304", a.name, "command",
 		fmt.Sprintf("nginx reaches %s on port %d, but no gunicorn, uvicorn, puma, uwsgi or unicorn command is written in its command: or entrypoint:; it stays on TCP. Make the server listen on %s too (gunicorn --bind unix:%s --umask 0, uvicorn --uds %s, puma -b 'unix://%s?umask=0000', uwsgi --socket %s --chmod-socket=666, unicorn listen \"%s\") and run again",
 			a.name, o.Port, sock, sock, sock, sock, sock, sock))
 	return false
@@ -47,22 +47,22 @@ func (pl *planner) listenOnSocket(a *appSide, sock string) bool {
 
 // appNotes reports how the socket becomes connectable (UDS301) and what the
 // reviewer must know about the listener change.
-func (pl *planner) appNotes(a *appSide, plan *appserver.Plan, sock string) {
+func (pp *proxyPlanner) appNotes(a *appSide, plan *appserver.Plan, sock string) {
 	if plan.Done {
 		return
 	}
 	proxies := strings.Join(a.proxies, ", ")
-	pl.note("UDS301", a.name, "command",
+	pp.note("UDS301", a.name, "command",
 		fmt.Sprintf("%s listens on %s; nginx's worker (uid 101 in the official image) must be able to write the socket file (else \"13: Permission denied\"): %s. Only %s and %s mount %s", a.name, sock, plan.Permission, a.name, proxies, a.volume))
 	for _, n := range plan.Notes {
-		pl.note("UDS305", a.name, "command", a.name+": "+n)
+		pp.note("UDS305", a.name, "command", a.name+": "+n)
 	}
-	if pl.opts.DropTCP {
-		pl.note("UDS305", a.name, "command",
+	if pp.opts.DropTCP {
+		pp.note("UDS305", a.name, "command",
 			fmt.Sprintf("--drop-tcp: %s no longer listens on TCP port %d; healthchecks, \"nc -z %s %d\" waits and other clients of that port stop working", a.name, a.port, a.name, a.port))
 	}
-	if u := pl.p.model.Services[a.name].User; u != "" && u != "root" && u != "0" && !strings.HasPrefix(u, "0:") {
-		pl.note("UDS308", a.name, "user",
+	if u := pp.p.model.Services[a.name].User; u != "" && u != "root" && u != "0" && !strings.HasPrefix(u, "0:") {
+		pp.note("UDS308", a.name, "user",
 			fmt.Sprintf("%s runs as user %s: the new volume %s is created root-owned (0755) at %s unless the image has that directory, and the server cannot create its socket there; add RUN mkdir -p %s && chown %s %s to the image (a named volume copies the directory's owner)", a.name, u, a.volume, a.dir, a.dir, u, a.dir))
 	}
 }
@@ -70,7 +70,7 @@ func (pl *planner) appNotes(a *appSide, plan *appserver.Plan, sock string) {
 // rewriteCommand plans and writes the listener change in command: or
 // entrypoint: v (a string or a list). ok is false when v names no known
 // server.
-func (pl *planner) rewriteCommand(src *Source, service, key string, v *yaml.Node, o appserver.Options) (*appserver.Plan, bool) {
+func (pp *proxyPlanner) rewriteCommand(src *Source, service, key string, v *yaml.Node, o appserver.Options) (*appserver.Plan, bool) {
 	inFlow := false
 	switch v.Kind {
 	case yaml.ScalarNode:
@@ -78,8 +78,8 @@ func (pl *planner) rewriteCommand(src *Source, service, key string, v *yaml.Node
 		if err != nil {
 			return nil, false
 		}
-		if out != v.Value && pl.replaceScalar(src, v, "", out, inFlow) {
-			pl.commandChange(src, v, service, key, plan, v.Value, out)
+		if out != v.Value && pp.pl.replaceScalar(src, v, "", out, inFlow) {
+			pp.commandChange(src, v, service, key, plan, v.Value, out)
 		}
 		return plan, true
 	case yaml.SequenceNode:
@@ -102,8 +102,8 @@ func (pl *planner) rewriteCommand(src *Source, service, key string, v *yaml.Node
 				if err != nil {
 					continue
 				}
-				if out != it.Value && pl.replaceScalar(src, it, "", out, v.Style&yaml.FlowStyle != 0) {
-					pl.commandChange(src, it, service, key, plan, it.Value, out)
+				if out != it.Value && pp.pl.replaceScalar(src, it, "", out, v.Style&yaml.FlowStyle != 0) {
+					pp.commandChange(src, it, service, key, plan, it.Value, out)
 				}
 				return plan, true
 			}
@@ -113,16 +113,16 @@ func (pl *planner) rewriteCommand(src *Source, service, key string, v *yaml.Node
 			return nil, false
 		}
 		if len(plan.Edits) > 0 {
-			pl.editItems(src, v, plan.Edits)
-			pl.commandChange(src, v, service, key, plan, strings.Join(words, " "), strings.Join(appserver.Apply(words, plan.Edits), " "))
+			pp.editItems(src, v, plan.Edits)
+			pp.commandChange(src, v, service, key, plan, strings.Join(words, " "), strings.Join(appserver.Apply(words, plan.Edits), " "))
 		}
 		return plan, true
 	}
 	return nil, false
 }
 
-func (pl *planner) commandChange(src *Source, n *yaml.Node, service, key string, plan *appserver.Plan, before, after string) {
-	pl.changes = append(pl.changes, Change{Kind: "value", File: src.Path, Line: n.Line, Col: n.Column, Service: service, Key: key,
+func (pp *proxyPlanner) commandChange(src *Source, n *yaml.Node, service, key string, plan *appserver.Plan, before, after string) {
+	pp.pl.changes = append(pp.pl.changes, Change{Kind: "value", Pos: nodePos(src, n), Service: service, Key: key,
 		Dialect: string(plan.Server), Before: before, After: after, Reason: "listen on the socket nginx now uses"})
 }
 
@@ -185,13 +185,13 @@ func requote(raw, inner string) string {
 // editItems applies word edits to a list-form command: a replaced word
 // keeps its item (extra words follow it), inserted words become new items
 // after theirs, written in that item's quoting.
-func (pl *planner) editItems(src *Source, seq *yaml.Node, edits []appserver.Edit) {
+func (pp *proxyPlanner) editItems(src *Source, seq *yaml.Node, edits []appserver.Edit) {
 	flow := seq.Style&yaml.FlowStyle != 0
 	for _, e := range edits {
 		it := deref(seq.Content[e.At])
 		words := e.Words
 		if e.Replace {
-			if !pl.replaceScalar(src, it, "", words[0], flow) {
+			if !pp.pl.replaceScalar(src, it, "", words[0], flow) {
 				return
 			}
 			words = words[1:]
@@ -202,49 +202,49 @@ func (pl *planner) editItems(src *Source, seq *yaml.Node, edits []appserver.Edit
 		if flow {
 			sp, err := src.scalarSpan(it, true)
 			if err != nil {
-				pl.findings.add("UDS111", nodePos(src, it), "", "", "cannot find the end of this item; add "+strings.Join(words, " ")+" by hand")
+				pp.pl.findings.add("UDS111", nodePos(src, it), "", "", "cannot find the end of this item; add "+strings.Join(words, " ")+" by hand")
 				return
 			}
 			var b strings.Builder
 			for _, w := range words {
 				b.WriteString(", " + renderScalar(w, it.Style, true))
 			}
-			pl.add(edit{src: src, start: sp.End, end: sp.End, text: b.String()})
+			pp.pl.add(edit{src: src, start: sp.End, end: sp.End, text: b.String()})
 			continue
 		}
 		var b strings.Builder
 		for _, w := range words {
 			b.WriteString(strings.Repeat(" ", seq.Column-1) + "- " + renderScalar(w, it.Style, false) + "\n")
 		}
-		pl.insertAfterLine(src, src.blockEnd(it.Line, seq.Column, false), b.String())
+		pp.pl.insertAfterLine(src, src.blockEnd(it.Line, seq.Column, false), b.String())
 	}
 }
 
 // unicornConfig adds the socket listener to the unicorn config file named
 // by -c, found through the app's bind mounts or its build context; when it
 // is in neither, a warning (UDS303) gives the line to add.
-func (pl *planner) unicornConfig(a *appSide, cfgPath string, o appserver.Options) {
-	host, fromBuild := pl.appFile(a.name, cfgPath)
+func (pp *proxyPlanner) unicornConfig(a *appSide, cfgPath string, o appserver.Options) {
+	host, fromBuild := pp.appFile(a.name, cfgPath)
 	line := `listen "` + o.Socket + `"`
 	if host == "" {
-		pl.note("UDS303", a.name, "command",
+		pp.note("UDS303", a.name, "command",
 			fmt.Sprintf("%s's unicorn config %s is not reachable from the compose file (no bind mount or build context holds it): add the line %s to it, or nginx gets \"2: No such file or directory\"", a.name, cfgPath, line))
 		return
 	}
-	data, err := pl.readFile(host)
+	data, err := pp.pl.readFile(host)
 	if err != nil {
-		pl.note("UDS303", a.name, "command", fmt.Sprintf("cannot read %s (%v): add the line %s to it", host, err, line))
+		pp.note("UDS303", a.name, "command", fmt.Sprintf("cannot read %s (%v): add the line %s to it", host, err, line))
 		return
 	}
 	out, done := appserver.UnicornListen(data, o.Socket, o.Port, o.DropTCP)
 	if done {
 		return
 	}
-	pl.putFile(host, data, out)
-	pl.changes = append(pl.changes, Change{Kind: "value", File: host, Service: a.name, Key: "listen", Dialect: string(appserver.Unicorn),
+	pp.pl.putFile(host, data, out)
+	pp.pl.changes = append(pp.pl.changes, Change{Kind: "value", Pos: Pos{File: host}, Service: a.name, Key: "listen", Dialect: string(appserver.Unicorn),
 		After: line, Reason: "listen on the socket nginx now uses"})
 	if fromBuild {
-		pl.note("UDS309", a.name, "build",
+		pp.note("UDS309", a.name, "build",
 			fmt.Sprintf("%s is part of %s's build context, not mounted: rebuild the image (docker compose build %s) for the new listener to take effect", host, a.name, a.name))
 	}
 }
@@ -254,20 +254,20 @@ func (pl *planner) unicornConfig(a *appSide, cfgPath string, o appserver.Options
 // else inside its build context (the path itself, or the longest tail of
 // an absolute path that exists there: a Dockerfile usually copies the
 // context to its WORKDIR). fromBuild says which.
-func (pl *planner) appFile(service, p string) (host string, fromBuild bool) {
-	svc := pl.p.model.Services[service]
+func (pp *proxyPlanner) appFile(service, p string) (host string, fromBuild bool) {
+	svc := pp.p.model.Services[service]
 	abs := p
 	if !path.IsAbs(p) && svc.WorkingDir != "" {
 		abs = path.Join(svc.WorkingDir, p)
 	}
 	if path.IsAbs(abs) {
-		src, node := pl.p.serviceNode(service)
-		_, ms := pl.p.mounts(src, node)
+		src, node := pp.p.serviceNode(service)
+		_, ms := pp.p.mounts(src, node)
 		for _, m := range ms {
 			if !m.bind || !(abs == m.target || strings.HasPrefix(abs, m.target+"/")) {
 				continue
 			}
-			if base, ok := pl.hostPath(m.source); ok {
+			if base, ok := pp.hostPath(m.source); ok {
 				h := filepath.Join(base, filepath.FromSlash(strings.TrimPrefix(abs[len(m.target):], "/")))
 				if isFile(h) {
 					return h, false
@@ -278,7 +278,7 @@ func (pl *planner) appFile(service, p string) (host string, fromBuild bool) {
 	if svc.Build == nil || strings.Contains(svc.Build.Context, "://") {
 		return "", false
 	}
-	ctx, ok := pl.buildContext(svc.Build.Context)
+	ctx, ok := pp.buildContext(svc.Build.Context)
 	if !ok {
 		return "", false
 	}
@@ -307,13 +307,13 @@ func isFile(p string) bool {
 // compose file paths: compose-go makes contexts absolute even when asked
 // not to resolve paths, so one inside the project directory is made
 // relative to it again.
-func (pl *planner) buildContext(ctx string) (string, bool) {
+func (pp *proxyPlanner) buildContext(ctx string) (string, bool) {
 	if filepath.IsAbs(ctx) {
-		if abs, err := filepath.Abs(pl.projectDir()); err == nil {
+		if abs, err := filepath.Abs(pp.projectDir()); err == nil {
 			if rel, err := filepath.Rel(abs, ctx); err == nil && filepath.IsLocal(rel) {
-				return filepath.Join(pl.projectDir(), rel), true
+				return filepath.Join(pp.projectDir(), rel), true
 			}
 		}
 	}
-	return pl.hostPath(ctx)
+	return pp.hostPath(ctx)
 }

@@ -41,45 +41,46 @@ func isNginxImage(image string) bool {
 
 // projectDir is the directory compose resolves relative paths against:
 // the first compose file's directory, as the user wrote it.
-func (pl *planner) projectDir() string {
-	return filepath.Dir(pl.p.sources[0].Path)
+func (pp *proxyPlanner) projectDir() string {
+	return filepath.Dir(pp.p.sources[0].Path)
 }
 
 // hostPath maps a bind-mount source to a path on this machine, relative
 // sources joined to the project directory as compose does; ok is false
 // for sources the tool cannot follow (~, variables left unset).
-func (pl *planner) hostPath(source string) (string, bool) {
+func (pp *proxyPlanner) hostPath(source string) (string, bool) {
 	switch {
 	case source == "" || strings.HasPrefix(source, "~"):
 		return "", false
 	case filepath.IsAbs(source):
 		return filepath.Clean(source), true
 	}
-	return filepath.Join(pl.projectDir(), source), true
+	return filepath.Join(pp.projectDir(), source), true
 }
 
 // findProxies lists the nginx services whose configuration is mounted from
 // the host: an nginx image, or any service mounting a file or directory
-// into an nginx configuration directory. files caches parsed files by
+// into an nginx configuration directory. pp.files caches parsed files by
 // path, so a file two proxies mount is edited once.
-func (pl *planner) findProxies(files map[string]*confFile) []*proxyService {
+func (pp *proxyPlanner) findProxies() []*proxyService {
+	files := pp.files
 	var out []*proxyService
-	for _, name := range pl.p.serviceOrder() {
-		src, node := pl.p.serviceNode(name)
-		_, ms := pl.p.mounts(src, node)
+	for _, name := range pp.p.serviceOrder() {
+		src, node := pp.p.serviceNode(name)
+		_, ms := pp.p.mounts(src, node)
 		px := &proxyService{name: name}
 		for _, m := range ms {
 			if !m.bind || !underAny(m.target, nginxConfDirs) {
 				continue
 			}
-			host, ok := pl.hostPath(m.source)
+			host, ok := pp.hostPath(m.source)
 			if !ok {
 				continue
 			}
 			for _, p := range confPaths(host) {
 				cf, seen := files[p]
 				if !seen {
-					cf = pl.readConf(p)
+					cf = pp.readConf(p)
 					files[p] = cf
 				}
 				if cf != nil && !slices.Contains(px.files, cf) {
@@ -87,7 +88,7 @@ func (pl *planner) findProxies(files map[string]*confFile) []*proxyService {
 				}
 			}
 		}
-		if len(px.files) > 0 || isNginxImage(pl.p.model.Services[name].Image) {
+		if len(px.files) > 0 || isNginxImage(pp.p.model.Services[name].Image) {
 			out = append(out, px)
 		}
 	}
@@ -142,8 +143,8 @@ func confPaths(host string) []string {
 
 // readConf reads and parses one configuration file; a file nginx would
 // reject is reported (UDS306) and left alone.
-func (pl *planner) readConf(p string) *confFile {
-	data, err := pl.readFile(p)
+func (pp *proxyPlanner) readConf(p string) *confFile {
+	data, err := pp.pl.readFile(p)
 	if err != nil {
 		return nil
 	}
@@ -153,7 +154,7 @@ func (pl *planner) readConf(p string) *confFile {
 		if se, ok := err.(*nginx.SyntaxError); ok {
 			at.Line, at.Col, msg = se.Line, se.Col, se.Msg
 		}
-		pl.findings.add("UDS306", at, "", "", "cannot read this nginx configuration ("+msg+"); its upstreams stay on TCP")
+		pp.pl.findings.add("UDS306", at, "", "", "cannot read this nginx configuration ("+msg+"); its upstreams stay on TCP")
 		return nil
 	}
 	return &confFile{path: p, data: data, cfg: cfg}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/configfile"
-	"github.com/uds-migrate/uds-migrate/evidence"
 )
 
 // railsEdges finds Rails clients whose config/database.yml (reaching the
@@ -54,19 +53,18 @@ func (pl *planner) railsEdge(service, abs string, env map[string]string, dbs []*
 		return nil
 	}
 	if strings.HasPrefix(v.Value, "/") {
-		pl.cfgSocket[service] = fmt.Sprintf("%s:%d", path, v.Line)
+		pl.configs.cfgSocket[service] = fmt.Sprintf("%s:%d", path, v.Line)
 		return nil
 	}
-	ev := envVar{service: service, key: "host", raw: v.Value, value: v.Value, file: path, line: v.Line, col: v.Col}
+	ev := envVar{service: service, key: "host", raw: v.Value, value: v.Value, pos: Pos{path, v.Line, v.Col}}
 	db := pl.dbAt(dbs, ev, v.Value)
 	if db == nil {
 		return nil
 	}
 	e := &edge{v: ev, dialect: DialectHostDir, db: db, port: db.port, cfg: &configValue{path: path, data: data, val: v}}
-	e.evidence = &Evidence{Source: evidence.SourceName, File: path, Line: v.Line, Driver: "pg gem (libpq)",
-		Reason: fmt.Sprintf("Rails' %s (%s, adapter %s) sets host itself", path, railsEnv, adapter.Value)}
+	e.basis = evidenceBasis(path, v.Line, "pg gem (libpq)", fmt.Sprintf("Rails' %s (%s, adapter %s) sets host itself", path, railsEnv, adapter.Value))
 	if envKey != "" {
-		e.evidence.Reason = fmt.Sprintf("Rails' %s (%s, adapter %s) falls back to the ERB default %q because %s does not set %s", path, railsEnv, adapter.Value, v.Value, service, envKey)
+		e.basis.Detail = fmt.Sprintf("Rails' %s (%s, adapter %s) falls back to the ERB default %q because %s does not set %s", path, railsEnv, adapter.Value, v.Value, service, envKey)
 		e.railsVar = envKey
 	}
 	return e
@@ -88,9 +86,9 @@ func (pl *planner) noteRailsDefault(e *edge, mp string) {
 		return
 	}
 	v := e.v
-	pl.findings.add("UDS171", Pos{v.file, v.line, v.col}, v.service, e.railsVar,
+	pl.findings.add("UDS171", v.pos, v.service, e.railsVar,
 		fmt.Sprintf("%s does not set %s, so its host is the ERB default in %s:%d (%q), which the pg gem hands to libpq: the default is now the socket directory %s. Every service that reads this file without %s gets the socket directory too (one that sets %s keeps its own value)",
-			v.service, e.railsVar, v.file, v.line, v.value, mp, e.railsVar, e.railsVar))
+			v.service, e.railsVar, v.pos.File, v.pos.Line, v.value, mp, e.railsVar, e.railsVar))
 }
 
 // railsURLEdge handles a literal `url:` in database.yml: a libpq URI that

@@ -66,16 +66,16 @@ func (pl *planner) evidenceScope(service string) evidence.Scope {
 		Read:       func(p string) ([]byte, error) { return pl.readFile(pl.p.displayPath(p)) },
 	}
 	// The walk is done once per service: several readers ask for it.
-	if pl.scopeFiles == nil {
-		pl.scopeFiles = map[string][]string{}
+	if pl.configs.scopeFiles == nil {
+		pl.configs.scopeFiles = map[string][]string{}
 	}
-	list, ok := pl.scopeFiles[service]
+	list, ok := pl.configs.scopeFiles[service]
 	if !ok {
 		list = s.Files()
 		if list == nil {
 			list = []string{}
 		}
-		pl.scopeFiles[service] = list
+		pl.configs.scopeFiles[service] = list
 	}
 	s.List = list
 	return s

@@ -28,12 +28,13 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err
 		return nil, err
 	}
 	pl := newPlanner(p, opts)
-	dbs, err := p.findDBs(opts)
+	a, err := analyze(p, opts)
 	if err != nil {
 		return nil, err
 	}
+	dbs := a.dbs
 	pl.dbs = dbs
-	pl.dropTop = map[*Source][]string{}
+	pl.revert.dropTop = map[*Source][]string{}
 	// Configuration files are not reverted: note which clients read a
 	// socket value from one, so their mount stays.
 	pl.collectConfigEdges(dbs)
@@ -42,7 +43,7 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err
 		pl.revertDB(db)
 	}
 	for _, src := range p.sources {
-		pl.removeTopVolumes(src, pl.dropTop[src])
+		pl.removeTopVolumes(src, pl.revert.dropTop[src])
 	}
 	if err := pl.flushFiles(); err != nil {
 		return nil, err
@@ -89,7 +90,7 @@ func (pl *planner) revertDB(db *dbService) {
 			if m.source != sock.source {
 				continue
 			}
-			if at := pl.cfgSocket[name]; at != "" {
+			if at := pl.configs.cfgSocket[name]; at != "" {
 				file, line := splitAt(at)
 				pl.findings.add("UDS111", Pos{file, line, 1}, name, file,
 					fmt.Sprintf("%s reads the socket from %s, a configuration file revert does not edit: its socket mount stays; point that value back at %s:%d by hand, then remove the mount", name, at, db.name, db.port))
@@ -109,7 +110,7 @@ func (pl *planner) revertDB(db *dbService) {
 		return
 	}
 	pl.removeItem(dbSrc, dbNode, *sock)
-	pl.dropTop[dbSrc] = append(pl.dropTop[dbSrc], sock.source)
+	pl.revert.dropTop[dbSrc] = append(pl.revert.dropTop[dbSrc], sock.source)
 }
 
 // revertClient rewrites the values of one client that use the socket in
@@ -121,7 +122,7 @@ func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool 
 		if dir, tcp := revertHost(val, db.name); (ent.key == "PGHOST" || pl.dirHostVar(service, ent.key) || appHostRE.MatchString(ent.key)) && path.Clean(dir) == m.target {
 			mk, _ := interp.Mask(raw)
 			if pl.setValue(ent, mk, tcp) {
-				pl.changes = append(pl.changes, Change{Kind: "value", File: ent.file, Line: ent.line, Col: ent.col, Service: service, Key: ent.key,
+				pl.changes = append(pl.changes, Change{Kind: "value", Pos: ent.pos, Service: service, Key: ent.key,
 					Dialect: hostDialect(ent.key), Before: raw, After: tcp, Reason: "reach " + db.name + " over TCP"})
 			}
 			continue
@@ -157,13 +158,13 @@ func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool 
 			err = fmt.Errorf("revert does not handle %s values", dialect)
 		}
 		if err != nil {
-			pl.findings.add("UDS111", Pos{ent.file, ent.line, ent.col}, service, ent.key, fmt.Sprintf("%s cannot be reverted as written; point it at %s:%d by hand", ent.key, db.name, db.port))
+			pl.findings.add("UDS111", ent.pos, service, ent.key, fmt.Sprintf("%s cannot be reverted as written; point it at %s:%d by hand", ent.key, db.name, db.port))
 			unused = false
 			continue
 		}
 		newRaw := mk.Unmask(out)
 		if pl.setValue(ent, mk, out) {
-			pl.changes = append(pl.changes, Change{Kind: "value", File: ent.file, Line: ent.line, Col: ent.col, Service: service, Key: ent.key,
+			pl.changes = append(pl.changes, Change{Kind: "value", Pos: ent.pos, Service: service, Key: ent.key,
 				Dialect: dialect, Before: redact(dialect, raw), After: redact(dialect, newRaw), Reason: "reach " + db.name + " over TCP"})
 		} else {
 			unused = false
@@ -242,10 +243,10 @@ func (pl *planner) removeItem(src *Source, svc *yaml.Node, m mountRef) {
 	pl.deleteLines(src, m.node.Line, src.blockEnd(m.node.Line, seq.Column, false))
 	// Every item removed one by one: the key goes too (an empty
 	// "volumes:" is null, which compose's schema refuses).
-	if pl.removedItems == nil {
-		pl.removedItems = map[*yaml.Node]int{}
+	if pl.revert.removedItems == nil {
+		pl.revert.removedItems = map[*yaml.Node]int{}
 	}
-	if pl.removedItems[seq]++; pl.removedItems[seq] == len(seq.Content) && kn.Line < seq.Content[0].Line {
+	if pl.revert.removedItems[seq]++; pl.revert.removedItems[seq] == len(seq.Content) && kn.Line < seq.Content[0].Line {
 		pl.deleteLines(src, kn.Line, kn.Line)
 	}
 }

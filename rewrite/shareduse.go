@@ -16,13 +16,11 @@ import (
 type varUse struct {
 	service string
 	path    string // key path inside the service: "command", "build.args.DATABASE_URL"
-	file    string
-	line    int
-	col     int
+	pos     Pos
 }
 
 func (u varUse) String() string {
-	return fmt.Sprintf("%s's %s (%s:%d:%d)", u.service, u.path, u.file, u.line, u.col)
+	return fmt.Sprintf("%s's %s (%s)", u.service, u.path, u.pos)
 }
 
 var refNameRE = regexp.MustCompile(`^\$\{?([A-Za-z_][A-Za-z0-9_]*)`)
@@ -40,7 +38,7 @@ func (p *project) varUses(name string) []varUse {
 			svc := svcs.Content[i].Value
 			walkScalars(svcs.Content[i+1], "", 0, func(path string, n *yaml.Node) {
 				if refersTo(n.Value, name) {
-					out = append(out, varUse{service: svc, path: path, file: src.Path, line: n.Line, col: n.Column})
+					out = append(out, varUse{service: svc, path: path, pos: nodePos(src, n)})
 				}
 			})
 		}
@@ -116,6 +114,7 @@ func (pl *planner) keepSharedEnv(edges []*edge) []*edge {
 		var kept []*edge
 		for _, e := range edges {
 			if other := pl.otherUses(e, mounted); len(other) > 0 {
+				pl.withdrawDecision(e)
 				pl.warnShared(e, other)
 				changed = true
 				continue
@@ -126,6 +125,15 @@ func (pl *planner) keepSharedEnv(edges []*edge) []*edge {
 	}
 	pl.dropFollowedCommands(edges)
 	return edges
+}
+
+// withdrawDecision removes the note that a host variable was set to the
+// socket directory (UDS150, UDS152, UDS170) when its value stays on TCP
+// after all: the note would contradict the UDS160 that replaces it.
+func (pl *planner) withdrawDecision(e *edge) {
+	pl.findings = slices.DeleteFunc(pl.findings, func(f Finding) bool {
+		return f.Service == e.v.service && f.Key == e.v.key && (f.Code == "UDS150" || f.Code == "UDS152" || f.Code == "UDS170")
+	})
 }
 
 // dropFollowedCommands withdraws UDS127 ("edit the command by hand") for a
@@ -180,10 +188,10 @@ func (pl *planner) otherUses(e *edge, mounted map[string]bool) []string {
 
 func (pl *planner) warnShared(e *edge, other []string) {
 	v := e.v
-	what := v.key + " in " + v.file
+	what := v.key + " in " + v.pos.File
 	if v.ref != "" {
-		what = v.ref + " in " + v.file
+		what = v.ref + " in " + v.pos.File
 	}
-	pl.findings.add("UDS160", Pos{v.file, v.line, v.col}, v.service, v.key,
+	pl.findings.add("UDS160", v.pos, v.service, v.key,
 		fmt.Sprintf("%s/%s comes from %s, which is also used by %s without the socket volume: rewriting it would break them, so %s/%s is left on TCP; give %s its own value in environment: to migrate it", v.service, v.key, what, strings.Join(other, ", "), v.service, v.key, v.service))
 }

@@ -34,15 +34,15 @@ func (pl *planner) repairSocketValue(v envVar) {
 	}
 	out, dialect, notes, socket := socketRepair(v.key, m.Value)
 	if socket && dialect != "" {
-		pl.sslClients[v.service] = true
+		pl.clients.sslClients[v.service] = true
 	}
 	if out == "" || out == m.Value || !pl.setValue(v, m, out) {
 		return
 	}
 	for _, n := range notes {
-		pl.findings.add(n.Code, Pos{v.file, v.line, v.col}, v.service, v.key, v.service+"/"+v.key+": "+n.Message)
+		pl.findings.add(n.Code, v.pos, v.service, v.key, v.service+"/"+v.key+": "+n.Message)
 	}
-	pl.changes = append(pl.changes, Change{Kind: "repair", File: v.file, Line: v.line, Col: v.col, Service: v.service, Key: v.key, Dialect: dialect,
+	pl.changes = append(pl.changes, Change{Kind: "repair", Pos: v.pos, Service: v.service, Key: v.key, Dialect: dialect,
 		Before: redact(dialect, v.raw), After: redact(dialect, m.Unmask(out)), Reason: "a socket value every driver accepts"})
 }
 
@@ -50,56 +50,31 @@ func (pl *planner) repairSocketValue(v envVar) {
 // when it needs none, its dialect, the notes, and whether it is a libpq
 // socket value at all (URI, DSN or PGHOST naming an absolute path).
 func socketRepair(key, val string) (out, dialect string, notes []note, socket bool) {
-	var ns []libpq.Note
-	var err error
-	switch {
-	case libpq.IsURI(val):
-		u, perr := libpq.ParseURI(val)
-		if perr != nil {
-			return "", "", nil, false
-		}
-		dir, ok := u.SocketDir()
+	if d := recognise(val); d != nil && d.socketSSL != nil {
+		dir, ok := d.socketDir(val)
 		if !ok {
 			return "", "", nil, false
 		}
+		var err error
 		if port, file := socketFilePort(dir); file {
-			notes = append(notes, fileHostNote(dir))
-			out, ns, err = libpq.URIToSocket(val, path.Dir(dir), port)
+			var more []note
+			out, more, err = d.toSocket(val, path.Dir(dir), port)
+			notes = append([]note{fileHostNote(dir)}, more...)
 		} else {
-			out, ns, err = libpq.SocketSSLURI(val)
+			out, notes, err = d.socketSSL(val)
 		}
-		dialect = DialectURI
-	case libpq.IsDSN(val):
-		d, perr := libpq.ParseDSN(val)
-		if perr != nil {
-			return "", "", nil, false
+		if err != nil {
+			return "", d.name, nil, true
 		}
-		h, _ := d.Get("host")
-		if !strings.HasPrefix(h, "/") {
-			return "", "", nil, false
-		}
-		if port, file := socketFilePort(h); file {
-			notes = append(notes, fileHostNote(h))
-			out, ns, err = libpq.DSNToSocket(val, path.Dir(h), port)
-		} else {
-			out, ns, err = libpq.SocketSSLDSN(val)
-		}
-		dialect = DialectDSN
-	case isHostVar(key) && strings.HasPrefix(val, "/"):
+		return out, d.name, notes, true
+	}
+	if isHostVar(key) && strings.HasPrefix(val, "/") {
 		if _, file := socketFilePort(val); file {
 			return path.Dir(val), DialectPGHOST, []note{fileHostNote(val)}, key == "PGHOST"
 		}
 		return "", DialectPGHOST, nil, key == "PGHOST"
-	default:
-		return "", "", nil, false
 	}
-	if err != nil {
-		return "", dialect, nil, true
-	}
-	for _, n := range ns {
-		notes = append(notes, note(n))
-	}
-	return out, dialect, notes, true
+	return "", "", nil, false
 }
 
 // socketFilePort reports whether p names a socket file (.s.PGSQL.<port>)
@@ -128,7 +103,7 @@ func isHostVar(key string) bool {
 // every service that reaches PostgreSQL through a libpq socket value.
 func (pl *planner) fixPGSSLMode() {
 	for _, name := range pl.p.serviceOrder() {
-		if !pl.sslClients[name] {
+		if !pl.clients.sslClients[name] {
 			continue
 		}
 		for _, v := range pl.p.serviceEnv(name) {
@@ -147,8 +122,8 @@ func (pl *planner) fixPGSSLMode() {
 			if unknown {
 				from = "PGSSLMODE (set from a variable, whose value no longer applies)"
 			}
-			pl.findings.add(libpq.CodeSSLOnSocket, Pos{v.file, v.line, v.col}, name, v.key, name+"/PGSSLMODE: "+libpq.SocketSSLMessage(from, "PGSSLMODE="+libpq.SocketSSLMode))
-			pl.changes = append(pl.changes, Change{Kind: "value", File: v.file, Line: v.line, Col: v.col, Service: name, Key: v.key, Dialect: DialectPGHOST,
+			pl.findings.add(libpq.CodeSSLOnSocket, v.pos, name, v.key, name+"/PGSSLMODE: "+libpq.SocketSSLMessage(from, "PGSSLMODE="+libpq.SocketSSLMode))
+			pl.changes = append(pl.changes, Change{Kind: "value", Pos: v.pos, Service: name, Key: v.key, Dialect: DialectPGHOST,
 				Before: v.value, After: libpq.SocketSSLMode, Reason: "TLS does not apply on a Unix socket"})
 		}
 	}

@@ -9,11 +9,6 @@ import (
 	"strings"
 )
 
-// DialectPGHOST is a libpq PGHOST variable: libpq (and pgx, psycopg,
-// node-postgres) take a directory there as the socket directory (PostgreSQL
-// docs §34.15 "Environment Variables").
-const DialectPGHOST = "pghost"
-
 // appHostRE matches application-specific host variables (DB_HOST,
 // POSTGRES_HOST, KC_DB_URL_HOST, GITEA__database__HOST ...).
 var appHostRE = regexp.MustCompile(`(?i)(^|_)(HOST|HOSTNAME|SERVER|ADDR|ADDRESS)$`)
@@ -41,7 +36,7 @@ func (pl *planner) splitVar(v envVar, find func(host string) *dbService) *edge {
 				fmt.Sprintf("%s listens on port %d and the port names the socket file (.s.PGSQL.%d)", db.name, db.port, db.port))
 		}
 		if pl.clientEnv(v.service, "PGHOSTADDR") != "" {
-			pl.findings.add("UDS120", Pos{v.file, v.line, v.col}, v.service, v.key, "PGHOSTADDR forces TCP whatever PGHOST says: remove it from "+v.service)
+			pl.findings.add("UDS120", v.pos, v.service, v.key, "PGHOSTADDR forces TCP whatever PGHOST says: remove it from "+v.service)
 		}
 		return &edge{v: v, dialect: DialectPGHOST, db: db, port: db.port}
 	}
@@ -58,7 +53,7 @@ func (pl *planner) splitVar(v envVar, find func(host string) *dbService) *edge {
 	if port != "" {
 		extra = fmt.Sprintf(" It holds host and port together (%s): an application that pastes it into a URL must not end up with @/var/run/postgresql:%s/.", val, port)
 	}
-	pl.findings.add("UDS120", Pos{v.file, v.line, v.col}, v.service, v.key,
+	pl.findings.add("UDS120", v.pos, v.service, v.key,
 		fmt.Sprintf("%s/%s names %s for the application to build its own connection; the tool cannot know whether the application accepts a socket directory. If it hands the value to libpq, pgx or psycopg as host, set it to %s (port %d picks .s.PGSQL.%d); otherwise build the connection URL in socket form yourself. No evidence in the project shows its consumer (the tool reads the code of images built here and of mounted sources: Django, SQLAlchemy/psycopg, Rails database.yml, node-postgres, pgx, lib/pq); to vouch for it yourself, rerun with --host-var %s/%s.%s",
 			v.service, v.key, db.name, pl.opts.MountPath, db.port, db.port, v.service, v.key, extra))
 	return nil
@@ -91,7 +86,7 @@ func (pl *planner) addEnvAfter(v envVar, key, value, reason string) {
 	case v.env != nil:
 		end := bytes.IndexByte(v.env.data[v.env.end:], '\n')
 		if end < 0 {
-			pl.findings.add("UDS111", Pos{v.file, v.line, v.col}, v.service, key, "add "+key+"="+value+" by hand: "+reason)
+			pl.findings.add("UDS111", v.pos, v.service, key, "add "+key+"="+value+" by hand: "+reason)
 			return
 		}
 		at := v.env.end + end + 1
@@ -108,8 +103,8 @@ func (pl *planner) addEnvAfter(v envVar, key, value, reason string) {
 		}
 		pl.insertAfterLine(v.src, v.node.Line, text)
 	default:
-		pl.findings.add("UDS111", Pos{v.file, v.line, v.col}, v.service, key, "add "+key+"="+value+" by hand: "+reason)
+		pl.findings.add("UDS111", v.pos, v.service, key, "add "+key+"="+value+" by hand: "+reason)
 		return
 	}
-	pl.changes = append(pl.changes, Change{Kind: "value", File: v.file, Line: v.line, Col: v.col, Service: v.service, Key: key, Dialect: DialectPGHOST, After: value, Reason: reason})
+	pl.changes = append(pl.changes, Change{Kind: "value", Pos: v.pos, Service: v.service, Key: key, Dialect: DialectPGHOST, After: value, Reason: reason})
 }

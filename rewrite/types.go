@@ -2,11 +2,12 @@
 // PostgreSQL service over TCP to a Unix-domain socket shared through a named
 // volume.
 //
-// The pipeline is load → analyze → plan → apply → verify (see DESIGN.md):
-// compose-go gives the meaning of the files (interpolation, merges,
-// profiles), yaml.v3 node positions say where each value is written, and
-// edits are spliced into the original bytes so that everything the
-// migration does not change stays byte-identical.
+// The pipeline is load → analyze → plan (named steps, see steps.go) →
+// apply → verify (Migrate validates its own output and migrates it
+// again, expecting no change): compose-go gives the meaning of the files
+// (interpolation, merges, profiles), yaml.v3 node positions say where
+// each value is written, and edits are spliced into the original bytes so
+// that everything the migration does not change stays byte-identical.
 package rewrite
 
 import "fmt"
@@ -87,43 +88,35 @@ const (
 // value that could not be migrated, or an error in a socket setup. Code is
 // stable (documented in README); Message never holds a password.
 type Finding struct {
-	File      string
-	Line, Col int
-	Severity  Severity
-	Code      string
-	Service   string
-	Key       string
-	Message   string
+	Pos
+	Severity Severity
+	Code     string
+	Service  string
+	Key      string
+	Message  string
 	// Basis, when set, is the knowledge the finding rests on.
 	Basis *Basis
 }
 
 func (f Finding) String() string {
-	pos := f.File
-	if f.Line > 0 {
-		pos = fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Col)
-	}
-	return fmt.Sprintf("%s: %s %s: %s", pos, f.Severity, f.Code, f.Message)
+	return fmt.Sprintf("%s: %s %s: %s", f.Pos, f.Severity, f.Code, f.Message)
 }
 
 // Change is one edit, for reports: a rewritten connection value, an added
 // mount or volume, or a repair.
 type Change struct {
-	Kind      string // "value", "mount", "volume", "repair"
-	File      string
-	Line, Col int
-	Service   string
-	Key       string
-	Dialect   string // for Kind "value": jdbc, libpq-uri, libpq-dsn
-	Before    string // passwords masked
-	After     string // passwords masked
-	Reason    string
-	// Basis, when set, is the knowledge the change rests on (a host
-	// variable migrated on the catalogue's, the evidence's or the user's word).
+	Kind string // "value", "mount", "volume", "repair"
+	Pos
+	Service string
+	Key     string
+	Dialect string // for Kind "value": jdbc, libpq-uri, libpq-dsn
+	Before  string // passwords masked
+	After   string // passwords masked
+	Reason  string
+	// Basis, when set, is why a host variable was trusted: the
+	// catalogue's, the project's evidence's or the user's word (nil for
+	// values whose dialect the tool knows by itself).
 	Basis *Basis
-	// Evidence is why a host variable was trusted (nil for values whose
-	// dialect the tool knows by itself).
-	Evidence *Evidence
 }
 
 // FileResult is the migrated content of one input file.
@@ -163,11 +156,4 @@ type DBInfo struct {
 	Port      int    // server port inside the container
 	Volume    string // socket volume (named volume or bind source)
 	Names     []string
-}
-
-// Pos is where something is written: a file (as the user named it) and a
-// 1-based line and column; Line 0 stands for the file as a whole.
-type Pos struct {
-	File      string
-	Line, Col int
 }

@@ -6,12 +6,8 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/uds-migrate/uds-migrate/jdbc"
-	"github.com/uds-migrate/uds-migrate/libpq"
 )
 
 // socketFileRE matches PostgreSQL's socket file name, .s.PGSQL.<port>.
@@ -47,20 +43,19 @@ type validator struct {
 }
 
 func (v *validator) run() {
-	for _, k := range slices.Sorted(mapsKeys(v.p.badConn)) {
-		v.findings = append(v.findings, v.p.badConn[k])
-	}
-	dbs, err := v.p.findDBs(v.opts)
+	a, err := analyze(v.p, v.opts)
+	v.findings = append(v.findings, v.p.badConnFindings()...)
 	if err != nil {
 		return
 	}
+	dbs := a.dbs
 	v.dbMount = map[string]*dbService{}
 	isDB := map[string]bool{}
 	for _, db := range dbs {
 		isDB[db.name] = true
 		if msg := initSocketProblem(db); msg != "" {
 			s, kn := v.p.settingsNode(db.name)
-			v.findings.add("UDS132", Pos{s.Path, kn.Line, kn.Column}, db.name, "command", msg)
+			v.findings.add("UDS132", nodePos(s, kn), db.name, "command", msg)
 		}
 		src, node := v.p.serviceNode(db.name)
 		_, ms := v.p.mounts(src, node)
@@ -72,17 +67,17 @@ func (v *validator) run() {
 			key := v.sourceKey(m)
 			n := deref(m.node)
 			if other, ok := v.dbMount[key]; ok {
-				v.findings.add("UDS210", Pos{src.Path, n.Line, n.Column}, db.name, "volumes",
+				v.findings.add("UDS210", nodePos(src, n), db.name, "volumes",
 					fmt.Sprintf("%s and %s share the socket volume %s: both servers would create .s.PGSQL.<port> in one directory; give each its own volume", other.name, db.name, m.source))
 			}
 			db.existing, db.volume, db.bind = &m, m.source, m.bind
 			v.dbMount[key] = db
 			if m.readOnly {
-				v.findings.add("UDS208", Pos{src.Path, n.Line, n.Column}, db.name, "volumes",
+				v.findings.add("UDS208", nodePos(src, n), db.name, "volumes",
 					fmt.Sprintf("%s mounts its socket directory %s read-only: Postgres cannot create its socket (\"Read-only file system\"); drop :ro", db.name, db.socketDir))
 			}
 			if m.bind {
-				v.findings.add("UDS209", Pos{src.Path, n.Line, n.Column}, db.name, "volumes",
+				v.findings.add("UDS209", nodePos(src, n), db.name, "volumes",
 					fmt.Sprintf("the socket directory %s is a host bind mount (%s): root-owned, so Postgres may fail to create its lock file (rootless Docker, user:), and Docker Desktop on macOS cannot pass sockets through it; use a named volume", db.socketDir, m.source))
 			}
 		}
@@ -93,7 +88,7 @@ func (v *validator) run() {
 		for _, m := range ms {
 			if socketFileRE.MatchString(path.Base(m.target)) || socketFileRE.MatchString(path.Base(m.source)) {
 				n := deref(m.node)
-				v.findings.add("UDS212", Pos{src.Path, n.Line, n.Column}, name, "volumes",
+				v.findings.add("UDS212", nodePos(src, n), name, "volumes",
 					"the socket file is mounted instead of its directory: the mount goes stale when Postgres restarts (\"Connection refused\"); mount the directory")
 			}
 		}
@@ -101,7 +96,7 @@ func (v *validator) run() {
 		for _, m := range ms {
 			if other, ok := targets[m.target]; ok && m.source != "" && other != m.source {
 				n := deref(m.node)
-				v.findings.add("UDS214", Pos{src.Path, n.Line, n.Column}, name, "volumes",
+				v.findings.add("UDS214", nodePos(src, n), name, "volumes",
 					fmt.Sprintf("%s mounts both %s and %s at %s: one path holds one volume (compose keeps the last), so a client of two databases needs two directories", name, other, m.source, m.target))
 			}
 			if m.source != "" {
@@ -111,7 +106,7 @@ func (v *validator) run() {
 		if isDB[name] {
 			for _, ent := range v.p.serviceEnv(name) {
 				if contains(serverClientVars, ent.key) {
-					v.findings.add("UDS133", Pos{ent.file, ent.line, ent.col}, name, ent.key, serverEnvProblem(name, ent.key))
+					v.findings.add("UDS133", ent.pos, name, ent.key, serverEnvProblem(name, ent.key))
 				}
 			}
 			continue
@@ -140,7 +135,7 @@ func (v *validator) sourceKey(m mountRef) string {
 func (v *validator) checkValue(service string, ent envVar, ms []mountRef) {
 	raw := ent.raw
 	at := func(code, msg string) {
-		v.findings.add(code, Pos{ent.file, ent.line, ent.col}, service, ent.key, msg)
+		v.findings.add(code, ent.pos, service, ent.key, msg)
 	}
 	if fixFactoryArg(raw) != raw {
 		at("UDS201",
@@ -157,99 +152,7 @@ func (v *validator) checkValue(service string, ent envVar, ms []mountRef) {
 	if _, _, _, socket := socketRepair(ent.key, val); socket {
 		checkSSLMode(at, service, ent.key, val)
 	}
-	var sockFile string
-	switch {
-	case jdbc.IsJDBC(val):
-		u, err := jdbc.Parse(val)
-		if err != nil || !u.IsUnixSocket() {
-			return
-		}
-		factory, _ := u.Param("socketFactory")
-		for _, h := range u.Hosts {
-			if h.Name != "localhost" && !strings.HasSuffix(factory, "$URIScheme") {
-				at("UDS202",
-					fmt.Sprintf("junixsocket only connects to host localhost, not %q (\"Can only connect to endpoints of type AFUNIXSocketAddress\"); write jdbc:postgresql://localhost/...", h.Name))
-			}
-		}
-		javaOpts := ""
-		for _, o := range v.p.serviceEnv(service) {
-			if o.key == "JAVA_TOOL_OPTIONS" {
-				javaOpts = o.value
-			}
-		}
-		sockFile, _ = jdbcSocketFile(u, javaOpts)
-		if !socketFileRE.MatchString(path.Base(sockFile)) {
-			at("UDS203",
-				fmt.Sprintf("socketFactoryArg must name the socket file (%s/.s.PGSQL.<port>), not %q", strings.TrimSuffix(sockFile, "/"), sockFile))
-			return
-		}
-		for _, k := range []string{"sslmode", "ssl"} {
-			if s, ok := u.Param(k); ok && (s == "require" || s == "verify-ca" || s == "verify-full" || (k == "ssl" && s == "true")) {
-				at("UDS211",
-					fmt.Sprintf("%s=%s fails over a Unix socket with pgjdbc (\"The server does not support SSL.\"); drop it", k, s))
-			}
-		}
-	case libpq.IsURI(val):
-		u, err := libpq.ParseURI(val)
-		if err != nil {
-			return
-		}
-		dir, ok := u.SocketDir()
-		if !ok {
-			return
-		}
-		if len(u.Hosts) == 1 && u.Hosts[0].Name != "" && strings.Contains(strings.ToLower(u.Scheme), "asyncpg") {
-			at("UDS213", fmt.Sprintf("asyncpg reads ?host= only when the URL host is empty: %s@%s/... stays on TCP; write %s://USER@/DB?host=%s", u.Scheme, u.Hosts[0].Name, u.Scheme, dir))
-		}
-		port, _ := u.Param("port")
-		sockFile = v.libpqSocket(at, dir, port)
-	case libpq.IsDSN(val):
-		d, err := libpq.ParseDSN(val)
-		if err != nil {
-			return
-		}
-		dir, _ := d.Get("host")
-		if !strings.HasPrefix(dir, "/") {
-			return
-		}
-		port, _ := d.Get("port")
-		sockFile = v.libpqSocket(at, dir, port)
-	case ent.key == "PGHOST" && strings.HasPrefix(val, "/"):
-		port := ""
-		for _, o := range v.p.serviceEnv(service) {
-			if o.key == "PGPORT" {
-				port = o.value
-			}
-		}
-		sockFile = v.libpqSocket(at, val, port)
-	case strings.HasPrefix(val, "r2dbc"):
-		_, u, ok := r2dbcSplit(val)
-		if !ok {
-			return
-		}
-		if sockFile, ok = u.Param("socket"); !ok {
-			return
-		}
-		if !socketFileRE.MatchString(path.Base(sockFile)) {
-			at("UDS203", fmt.Sprintf("R2DBC socket= must name the socket file (%s/.s.PGSQL.<port>), not %q", strings.TrimSuffix(sockFile, "/"), sockFile))
-			return
-		}
-	default:
-		// PHP PDO hands "pgsql:host=...;dbname=..." to libpq (issue 15).
-		h, ok := npgsqlHost(strings.TrimPrefix(val, "pgsql:"))
-		if !ok || !strings.HasPrefix(h, "/") {
-			return
-		}
-		port := ""
-		if pairs, ok := npgsqlParse(strings.TrimPrefix(val, "pgsql:")); ok {
-			for _, p := range pairs {
-				if p.key == "port" {
-					port = strings.TrimSpace(strings.TrimPrefix(val, "pgsql:")[p.start:p.end])
-				}
-			}
-		}
-		sockFile = v.libpqSocket(at, h, port)
-	}
+	sockFile := v.socketFile(at, service, ent.key, val)
 	if sockFile == "" {
 		return
 	}
@@ -334,6 +237,6 @@ func (pl *planner) warnForeignSocket(v envVar, dialect string, dbs []*dbService)
 				return
 			}
 		}
-		pl.findings.add("UDS162", Pos{v.file, v.line, v.col}, v.service, v.key, foreignSocketMsg(v.service+"/"+v.key, m.source, m.target))
+		pl.findings.add("UDS162", v.pos, v.service, v.key, foreignSocketMsg(v.service+"/"+v.key, m.source, m.target))
 	}
 }

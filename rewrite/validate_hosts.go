@@ -111,7 +111,7 @@ func (v *validator) checkPGSSLMode(service string) {
 		return
 	}
 	if fails, _ := libpq.SSLModeFailsOnSocket(mode.value); fails {
-		v.findings.add("UDS216", Pos{mode.file, mode.line, mode.col}, service, "PGSSLMODE",
+		v.findings.add("UDS216", mode.pos, service, "PGSSLMODE",
 			fmt.Sprintf("%s/PGSSLMODE=%s applies to its socket connections: node pg fails on every sslmode but disable, pgjdbc and sqlx on require and verify-*; write PGSSLMODE=disable (TLS does not apply on a socket)", service, mode.value))
 	}
 }

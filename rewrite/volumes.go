@@ -102,18 +102,18 @@ func (pl *planner) addKeyWithItems(src *Source, m *yaml.Node, key string, items 
 // ensureTopVolume declares a named volume under the top-level volumes:,
 // creating the key at the end of the file when absent.
 func (pl *planner) ensureTopVolume(src *Source, name string) {
-	if _, ok := pl.p.model.Volumes[name]; ok || pl.topAdded[name] {
+	if _, ok := pl.p.model.Volumes[name]; ok || pl.compose.topAdded[name] {
 		return
 	}
-	pl.topAdded[name] = true
-	pl.changes = append(pl.changes, Change{Kind: "volume", File: src.Path, Key: "volumes", After: name,
+	pl.compose.topAdded[name] = true
+	pl.changes = append(pl.changes, Change{Kind: "volume", Pos: Pos{File: src.Path}, Key: "volumes", After: name,
 		Reason: "named volume: it copies the image directory's owner and mode, unlike a root-owned host directory"})
 	kn, vols := ownKey(src.Root, "volumes")
 	lay := detectLayout(src)
 	switch {
 	case kn == nil:
 		// Written by finish, after every other edit at the end of the file.
-		pl.newTop[src] = append(pl.newTop[src], name)
+		pl.compose.newTop[src] = append(pl.compose.newTop[src], name)
 	case vols.Kind == yaml.ScalarNode && vols.Tag == "!!null":
 		pl.insertAfterLine(src, kn.Line, strings.Repeat(" ", lay.unit)+name+":\n")
 	case vols.Kind == yaml.MappingNode && vols.Style&yaml.FlowStyle != 0:
@@ -140,12 +140,12 @@ func (pl *planner) ensureTopVolume(src *Source, name string) {
 // finish adds the top-level volumes: sections that did not exist, at the
 // end of each file.
 func (pl *planner) finish() {
-	for _, pk := range pl.newKeys {
+	for _, pk := range pl.compose.newKeys {
 		pl.addKeyWithItems(pk.src, pk.svc, "volumes", pk.items)
 	}
-	pl.newKeys = nil
+	pl.compose.newKeys = nil
 	for _, src := range pl.p.sources {
-		names := pl.newTop[src]
+		names := pl.compose.newTop[src]
 		if len(names) == 0 {
 			continue
 		}

@@ -37,10 +37,10 @@ func readInputs(files []string, stdin io.Reader) ([]rewrite.Input, error) {
 		seen = true
 		data, err := io.ReadAll(io.LimitReader(stdin, rewrite.MaxFileSize+1))
 		if err != nil {
-			return nil, &rewrite.PosError{File: stdinName, Msg: "cannot read standard input: " + err.Error()}
+			return nil, &rewrite.PosError{Pos: rewrite.Pos{File: stdinName}, Msg: "cannot read standard input: " + err.Error()}
 		}
 		if len(data) > rewrite.MaxFileSize {
-			return nil, &rewrite.PosError{File: stdinName, Msg: fmt.Sprintf("standard input is larger than %d MiB: not a compose file", rewrite.MaxFileSize>>20)}
+			return nil, &rewrite.PosError{Pos: rewrite.Pos{File: stdinName}, Msg: fmt.Sprintf("standard input is larger than %d MiB: not a compose file", rewrite.MaxFileSize>>20)}
 		}
 		out = append(out, rewrite.Input{Path: stdinName, Data: data})
 	}

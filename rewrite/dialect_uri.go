@@ -1,0 +1,82 @@
+package rewrite
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/uds-migrate/uds-migrate/libpq"
+)
+
+// uriDialect is libpq's connection URI, postgresql://user@host:port/db
+// (PostgreSQL docs §34.1.1.2); over a socket the host is empty and
+// ?host=/dir names the socket directory.
+var uriDialect = dialect{
+	name:  DialectURI,
+	match: libpq.IsURI,
+	hosts: func(val string) ([]string, bool, bool) {
+		u, err := libpq.ParseURI(val)
+		if err != nil {
+			return nil, false, false
+		}
+		if _, ok := u.SocketDir(); ok {
+			return nil, true, true
+		}
+		var hosts []string
+		for _, h := range u.Hosts {
+			if h.Name != "" {
+				hosts = append(hosts, h.Name)
+			}
+		}
+		if h, ok := u.Param("host"); ok && len(hosts) == 0 {
+			hosts = strings.Split(h, ",") // postgres:///app?host=db
+		}
+		return hosts, false, true
+	},
+	port: func(val string) string {
+		p := ""
+		if u, err := libpq.ParseURI(val); err == nil {
+			if len(u.Hosts) == 1 {
+				p = u.Hosts[0].Port
+			}
+			if q, ok := u.Param("port"); ok {
+				p = q
+			}
+		}
+		return p
+	},
+	toSocket: func(val, dir string, port int) (string, []note, error) {
+		out, ns, err := libpq.URIToSocket(val, dir, port)
+		return out, notesOf(ns), err
+	},
+	socketDir: func(val string) (string, bool) {
+		u, err := libpq.ParseURI(val)
+		if err != nil {
+			return "", false
+		}
+		return u.SocketDir()
+	},
+	socketSSL: func(val string) (string, []note, error) {
+		out, ns, err := libpq.SocketSSLURI(val)
+		return out, notesOf(ns), err
+	},
+	redact:     libpq.Redact,
+	socketFile: (*validator).uriSocketFile,
+}
+
+// uriSocketFile checks a libpq URI with a socket directory (UDS213 for
+// asyncpg) and returns its socket file.
+func (v *validator) uriSocketFile(at func(code, msg string), _, _, val string) string {
+	u, err := libpq.ParseURI(val)
+	if err != nil {
+		return ""
+	}
+	dir, ok := u.SocketDir()
+	if !ok {
+		return ""
+	}
+	if len(u.Hosts) == 1 && u.Hosts[0].Name != "" && strings.Contains(strings.ToLower(u.Scheme), "asyncpg") {
+		at("UDS213", fmt.Sprintf("asyncpg reads ?host= only when the URL host is empty: %s@%s/... stays on TCP; write %s://USER@/DB?host=%s", u.Scheme, u.Hosts[0].Name, u.Scheme, dir))
+	}
+	port, _ := u.Param("port")
+	return v.libpqSocket(at, dir, port)
+}

@@ -1,0 +1,122 @@
+package rewrite
+
+import (
+	"fmt"
+	"slices"
+)
+
+// analysis is what a loaded project holds before anything is planned: its
+// PostgreSQL services and the connection values that do not parse.
+type analysis struct {
+	dbs     []*dbService
+	badConn []Finding // UDS163, in "file:line:col" order
+}
+
+// analyze finds the databases of a loaded project and the connection
+// values every command skips; the error is a --db or --socket-dir that
+// names no usable service.
+func analyze(p *project, opts Options) (analysis, error) {
+	dbs, err := p.findDBs(opts)
+	if err != nil {
+		return analysis{}, err
+	}
+	return analysis{dbs: dbs, badConn: p.badConnFindings()}, nil
+}
+
+// badConnFindings are the findings of the connection values that do not
+// parse, in "file:line:col" order.
+func (p *project) badConnFindings() []Finding {
+	var out []Finding
+	for _, k := range slices.Sorted(mapsKeys(p.badConn)) {
+		out = append(out, p.badConn[k])
+	}
+	return out
+}
+
+// isDB is the set of database service names.
+func (a analysis) isDB() map[string]bool {
+	out := map[string]bool{}
+	for _, db := range a.dbs {
+		out[db.name] = true
+	}
+	return out
+}
+
+// step is one named part of a migration plan.
+type step struct {
+	name string
+	run  func() error
+}
+
+// steps lists the parts of a migration plan in the order they run; each
+// reads the analysis and what the steps before it planned.
+func (pl *planner) steps(a analysis) []step {
+	var edges []*edge // the clients' connection values, found by "clients"
+	return []step{
+		{"databases: socket directories and their repairs", func() error {
+			for _, db := range a.dbs {
+				pl.prepareDB(db)
+			}
+			return nil
+		}},
+		{"socket values already written: repairs", func() error {
+			pl.repairSocketValues(a.isDB())
+			return nil
+		}},
+		{"clients: connection values", func() error {
+			edges = append(pl.keepSharedEnv(pl.collectEdges(a.dbs)), pl.collectConfigEdges(a.dbs)...)
+			edges = append(edges, pl.railsEdges(a.dbs)...)
+			pl.warnHidden(a.dbs, edges)
+			return nil
+		}},
+		{"databases: socket volumes, client values and mounts", func() error {
+			pl.migrateDBs(a.dbs, edges)
+			return nil
+		}},
+		{"PGSSLMODE beside socket values", func() error {
+			pl.fixPGSSLMode()
+			return nil
+		}},
+		{"nginx reverse proxies to app servers", pl.migrateProxies},
+		{"volumes: keys and top-level declarations", func() error {
+			pl.finish()
+			return nil
+		}},
+		{"files other than the compose files", pl.flushFiles},
+	}
+}
+
+// run plans the whole migration: analyze, then each step in order.
+func (pl *planner) run() error {
+	a, err := analyze(pl.p, pl.opts)
+	if err != nil {
+		return err
+	}
+	pl.dbs = a.dbs
+	pl.findings = append(pl.findings, a.badConn...)
+	if len(a.dbs) > 1 && pl.opts.Volume != "" {
+		return fmt.Errorf("--volume names one socket volume, but the project has %d PostgreSQL services; two servers must not share a socket directory", len(a.dbs))
+	}
+	for _, s := range pl.steps(a) {
+		if err := s.run(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// migrateDBs migrates each database with the connection values that reach
+// it.
+func (pl *planner) migrateDBs(dbs []*dbService, edges []*edge) {
+	for _, db := range dbs {
+		var mine []*edge
+		for _, e := range edges {
+			if e.db == db {
+				mine = append(mine, e)
+			}
+		}
+		if len(mine) > 0 {
+			pl.migrateDB(db, mine)
+		}
+	}
+}
