@@ -74,6 +74,12 @@ type Var struct {
 	// service builds its own image (build:) or mounts something at, under or
 	// above this directory; otherwise it stays on TCP with Reason (UDS151).
 	ExtensionDir string `yaml:"extension_dir,omitempty"`
+	// UnlessConf names a setting of a configuration file in the container
+	// that the image reads instead of this variable when the file sets it
+	// (Odoo: db_host in /etc/odoo/odoo.conf). When the compose file
+	// bind-mounts that file and it sets the key, the variable stays on TCP
+	// with a warning naming the file and line.
+	UnlessConf *ConfKey `yaml:"unless_conf,omitempty"`
 	// HostPort: the value is host[:port], and a directory takes the
 	// :port suffix the same way (/var/run/postgresql:5432).
 	HostPort bool `yaml:"host_port,omitempty"`
@@ -90,6 +96,12 @@ type Var struct {
 	Unless []string `yaml:"unless,omitempty"`
 	// Also lists variables that must change with this one.
 	Also []Also `yaml:"also,omitempty"`
+}
+
+// ConfKey is a key of an INI-style file at an absolute container path.
+type ConfKey struct {
+	File string `yaml:"file"`
+	Key  string `yaml:"key"`
 }
 
 // Also is a variable to set beside a migrated host variable.

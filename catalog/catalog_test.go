@@ -32,6 +32,7 @@ func TestSchemaRejects(t *testing.T) {
 		"uri_host on a host":     "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: true, uri_host: localhost, reason: r}\nsources:\n  - {url: u, read: r}\n",
 		"uri_host no dir":        "family: x\nimages: [x]\nvars:\n  - {key: U, role: url, directory: false, uri_host: localhost, reason: r}\nsources:\n  - {url: u, read: r}\n",
 		"extension_dir relative": "family: x\nimages: [x]\nvars:\n  - {key: U, role: url, directory: true, extension_dir: providers, reason: r}\nsources:\n  - {url: u, read: r}\n",
+		"unless_conf relative":   "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: true, unless_conf: {file: odoo.conf, key: db_host}, reason: r}\nsources:\n  - {url: u, read: r}\n",
 		"source no read":         "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, reason: r}\nsources:\n  - {url: u}\n",
 		"tagged image":           "family: x\nimages: [x:1]\nvars:\n  - {key: H, role: host, reason: r}\nsources:\n  - {url: u, read: r}\n",
 		"port only":              "family: x\nimages: [x]\nvars:\n  - {key: P, role: port, reason: r}\nsources:\n  - {url: u, read: r}\n",

@@ -73,6 +73,9 @@ func (e *Entry) checkVars(bad func(string, ...any)) {
 		if v.ExtensionDir != "" && (v.Role != RoleURL || !v.Directory || !strings.HasPrefix(v.ExtensionDir, "/")) {
 			bad("var %s: extension_dir %q wants a url variable that takes the socket form, and an absolute directory", v.Key, v.ExtensionDir)
 		}
+		if c := v.UnlessConf; c != nil && (!strings.HasPrefix(c.File, "/") || !keyRE.MatchString(c.Key)) {
+			bad("var %s: unless_conf %+v wants an absolute file and a key", v.Key, *c)
+		}
 		if v.NoQueryPort && (v.Role != RoleURL || !v.Directory) {
 			bad("var %s: no_query_port is for a url variable that takes the socket form", v.Key)
 		}
