@@ -77,12 +77,20 @@ func run(ctx context.Context, ep *Endpoints, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	var roots []int
+	if pm := localPostmaster(ctx, ep.Socket); pm > 0 {
+		roots = append(roots, pm)
+	}
 	m := StartMachine()
+	cpu := WatchCPU(roots...)
 	rounds, err := InterleaveClients(ctx, clients, cfg.Plan, cfg.Step)
 	if err != nil {
 		return nil, err
 	}
 	m.LoadAfter = LoadAverage()
+	if len(roots) > 0 { // else the server's own CPU would count as other work
+		m.OtherCores = cpu.OtherCores()
+	}
 	rep, err := analyzeClients(clients, rounds, m, w.Script.Queries())
 	if err != nil {
 		return nil, err

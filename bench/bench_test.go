@@ -6,11 +6,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/uds-migrate/uds-migrate/internal/pgtest"
 )
@@ -90,21 +93,34 @@ func benchPgx(b *testing.B, dsn string, t Transport, w *Workload) {
 	}
 	defer conn.Close(ctx)
 	c := &PgxClient{Mode: Prepared}
-	r := w.Script.NewRunner(w.Defines, 1)
+	pc := &pgxConn{conn: conn, runner: w.Script.NewRunner(w.Defines, 1), stmts: map[string]*pgconn.StatementDescription{}}
 	for range w.Script.Queries() { // prepare every statement before timing
-		if _, err := c.query(ctx, conn, r); err != nil {
+		if _, err := c.query(pc); err != nil {
 			b.Fatal(err)
 		}
 	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	cpu0 := processCPU()
 	start := time.Now()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := c.query(ctx, conn, r); err != nil {
+		if _, err := c.query(pc); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "queries/s")
+	b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/float64(b.N), "client-cpu-µs/query")
+}
+
+// processCPU is this process's user+system CPU time so far.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkMedianCI times the bootstrap for a default run's 14 rounds.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -41,10 +42,12 @@ type ComposeTarget struct {
 	Service string
 	// Image is the database service's image; the sidecar runs the same one.
 	Image string
-	// Volume is the named volume the database mounts at SocketDir.
-	Volume    string
-	SocketDir string
-	Port      int
+	// Volume is the named volume the database mounts at SocketDir, or
+	// with VolumeType "bind" the host directory it bind-mounts there.
+	Volume     string
+	VolumeType string // "volume" or "bind" (compose's mount types)
+	SocketDir  string
+	Port       int
 	// User, Database and Password come from the service's POSTGRES_USER,
 	// POSTGRES_DB and POSTGRES_PASSWORD (interpolated), with the official
 	// image's defaults.
@@ -62,6 +65,20 @@ var postgresImageRE = regexp.MustCompile(`(^|/)(postgres|postgis|timescaledb[a-z
 // or timescaledb. The database must mount a named volume at its socket
 // directory (/var/run/postgresql for those images; uds-migrate adds it).
 func LoadCompose(ctx context.Context, files []string, service string) (*ComposeTarget, error) {
+	return loadCompose(ctx, files, service, OfficialSocketDir, 0)
+}
+
+// LoadComposeAt is LoadCompose for a database whose socket directory and
+// port are known, as uds-migrate's plan determines them for the image
+// (/tmp for bitnami/postgresql, a unix_socket_directories or port set on
+// the command line); port 0 means "read it as LoadCompose does". The
+// socket directory may be a named volume or a host bind mount (a
+// half-migrated project keeps the user's bind mount).
+func LoadComposeAt(ctx context.Context, files []string, service, socketDir string, port int) (*ComposeTarget, error) {
+	return loadCompose(ctx, files, service, socketDir, port)
+}
+
+func loadCompose(ctx context.Context, files []string, service, socketDir string, port int) (*ComposeTarget, error) {
 	opts, err := cli.NewProjectOptions(files,
 		cli.WithOsEnv, cli.WithDotEnv, cli.WithProfiles([]string{"*"}),
 		cli.WithName("uds-bench"))
@@ -76,29 +93,30 @@ func LoadCompose(ctx context.Context, files []string, service string) (*ComposeT
 	if err != nil {
 		return nil, err
 	}
-	ct := &ComposeTarget{Files: files, Service: svc.Name, Image: svc.Image, SocketDir: OfficialSocketDir, Port: 5432}
+	ct := &ComposeTarget{Files: files, Service: svc.Name, Image: svc.Image, SocketDir: path.Clean(socketDir), Port: 5432}
 	for _, v := range svc.Volumes {
-		if v.Type == types.VolumeTypeVolume && filepath.Clean(v.Target) == ct.SocketDir {
-			ct.Volume = v.Source
+		if (v.Type == types.VolumeTypeVolume || v.Type == types.VolumeTypeBind) && path.Clean(v.Target) == ct.SocketDir {
+			ct.Volume, ct.VolumeType = v.Source, v.Type
 		}
 	}
 	if ct.Volume == "" {
 		return nil, fmt.Errorf("service %s mounts no named volume at %s: migrate the file first (uds-migrate -w %s)", svc.Name, ct.SocketDir, files[0])
 	}
+	ct.credentials(svc)
 	env := func(k, def string) string {
 		if v := svc.Environment[k]; v != nil && *v != "" {
 			return *v
 		}
 		return def
 	}
-	ct.User = env("POSTGRES_USER", "postgres")
-	ct.Database = env("POSTGRES_DB", ct.User)
-	ct.Password = env("POSTGRES_PASSWORD", "")
 	if p, err := strconv.Atoi(env("PGPORT", "")); err == nil {
 		ct.Port = p
 	}
 	if m := regexp.MustCompile(`\bport=(\d+)`).FindStringSubmatch(strings.Join(svc.Command, " ")); m != nil {
 		ct.Port, _ = strconv.Atoi(m[1])
+	}
+	if port > 0 {
+		ct.Port = port
 	}
 	for n := range svc.Networks {
 		ct.Networks = append(ct.Networks, n)
@@ -151,10 +169,17 @@ func (ct *ComposeTarget) RenderOverride(scriptsDir string) ([]byte, error) {
 	var b bytes.Buffer
 	err = t.Execute(&b, map[string]any{
 		"Sidecar": SidecarName, "Profile": SidecarProf, "Image": ct.Image, "Service": ct.Service,
-		"Networks": ct.Networks, "Volume": ct.Volume, "SocketDir": ct.SocketDir,
+		"Networks": ct.Networks, "Volume": ct.Volume, "VolumeType": ct.volumeType(), "SocketDir": ct.SocketDir,
 		"ScriptsDir": scriptsDir, "ScriptsMount": ScriptsMount,
 	})
 	return b.Bytes(), err
+}
+
+func (ct *ComposeTarget) volumeType() string {
+	if ct.VolumeType == "" {
+		return types.VolumeTypeVolume
+	}
+	return ct.VolumeType
 }
 
 // yamlQuote writes s as a double-quoted YAML scalar with $ doubled, so

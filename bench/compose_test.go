@@ -21,7 +21,7 @@ func TestLoadComposeFindsDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &ComposeTarget{
-		Files: []string{migratedCompose}, Service: "db", Image: "postgres:16-alpine", Volume: "db-socket",
+		Files: []string{migratedCompose}, Service: "db", Image: "postgres:16-alpine", Volume: "db-socket", VolumeType: "volume",
 		SocketDir: "/var/run/postgresql", Port: 5432, User: "app", Database: "appdb", Password: "s3cret-pw",
 		Networks: []string{"backend"},
 	}
@@ -172,5 +172,38 @@ func TestRunComposeCommandLines(t *testing.T) {
 	}
 	if strings.Contains(rep.Target+rep.TCP+rep.Socket, "s3cret") {
 		t.Errorf("report shows the password: %+v", rep)
+	}
+}
+
+// TestLoadComposeAtBitnamiBind reads a Bitnami database whose socket
+// directory (/tmp, the plan's, not /var/run/postgresql) is a host bind
+// mount, with Bitnami's own credential variables; the sidecar mounts the
+// same host directory.
+func TestLoadComposeAtBitnamiBind(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "compose.yml")
+	os.WriteFile(f, []byte(`services:
+  pg:
+    image: bitnami/postgresql:16
+    environment:
+      POSTGRESQL_USERNAME: app
+      POSTGRESQL_PASSWORD: s3cret-pw
+    volumes:
+      - ./socket:/tmp
+`), 0o644)
+	if _, err := LoadCompose(context.Background(), []string{f}, "pg"); err == nil {
+		t.Error("LoadCompose found a socket volume at /var/run/postgresql")
+	}
+	ct, err := LoadComposeAt(context.Background(), []string{f}, "pg", "/tmp", 5433)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ct.SocketDir != "/tmp" || ct.Port != 5433 || ct.VolumeType != "bind" || ct.Volume != filepath.Join(dir, "socket") ||
+		ct.User != "app" || ct.Database != "postgres" || ct.Password != "s3cret-pw" {
+		t.Errorf("got %+v", ct)
+	}
+	ov, err := ct.RenderOverride("/s")
+	if err != nil || !strings.Contains(string(ov), `type: "bind"`) || !strings.Contains(string(ov), `target: "/tmp"`) {
+		t.Errorf("override %s, %v", ov, err)
 	}
 }

@@ -1,13 +1,17 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Mode is the query protocol, named as pgbench -M names it.
@@ -47,7 +51,12 @@ func (m Mode) pgxMode() pgx.QueryExecMode {
 }
 
 // PgxClient runs a Script in this process with github.com/jackc/pgx/v5,
-// one goroutine per connection, timing every query.
+// one goroutine per connection, timing every query. Queries go through
+// pgx's protocol layer (pgconn) as libpq sends them for pgbench: text
+// parameters, text results, rows read and discarded, a statement prepared
+// once per connection with -M prepared. Each connection's goroutine holds
+// its own OS thread and waits for answers in a blocking read (blockingDial),
+// so the figures measure the transport, not Go's scheduler.
 type PgxClient struct {
 	// Configs holds the connection for each transport; the socket one's
 	// Host is a directory.
@@ -65,11 +74,21 @@ type PgxClient struct {
 // Name implements Client.
 func (*PgxClient) Name() string { return "pgx" }
 
+// pgxConn is one connection with its prepared statements (by SQL text)
+// and the buffers its commands are bound into.
+type pgxConn struct {
+	conn   *pgx.Conn
+	runner *Runner
+	stmts  map[string]*pgconn.StatementDescription
+	cmd    Command
+}
+
 // Run implements Client: it opens Conns connections over t, checks the
 // server saw that transport (inet_client_addr() is NULL exactly for a
 // socket), runs one untimed pass of the script on each (statements get
 // prepared, caches warm), then runs the script for d and stops each
-// connection at its first query ending after d.
+// connection at its first query ending after d. Cancelling ctx shuts the
+// connections down.
 func (c *PgxClient) Run(ctx context.Context, t Transport, d time.Duration) (Sample, error) {
 	cfg, ok := c.Configs[t]
 	if !ok {
@@ -80,23 +99,23 @@ func (c *PgxClient) Run(ctx context.Context, t Transport, d time.Duration) (Samp
 	seed := c.runs * 1000
 	c.mu.Unlock()
 
-	conns := make([]*pgx.Conn, 0, c.Conns)
+	conns := make([]*pgxConn, 0, c.Conns)
 	defer func() {
-		for _, conn := range conns {
-			conn.Close(context.Background())
+		for _, pc := range conns {
+			pc.conn.Close(context.Background())
 		}
 	}()
-	runners := make([]*Runner, c.Conns)
 	for i := range c.Conns {
 		conn, err := connect(ctx, cfg, t, c.Mode)
 		if err != nil {
 			return Sample{}, err
 		}
-		conns = append(conns, conn)
-		runners[i] = c.Script.NewRunner(c.Defines, seed+uint64(i))
+		pc := &pgxConn{conn: conn, runner: c.Script.NewRunner(c.Defines, seed+uint64(i)), stmts: map[string]*pgconn.StatementDescription{}}
+		conns = append(conns, pc)
+		defer context.AfterFunc(ctx, func() { conn.PgConn().Conn().SetDeadline(time.Now()) })()
 		for range c.Script.Queries() {
-			if _, err := c.query(ctx, conn, runners[i]); err != nil {
-				return Sample{}, err
+			if _, err := c.query(pc); err != nil {
+				return Sample{}, cmp.Or(ctx.Err(), err)
 			}
 		}
 	}
@@ -107,13 +126,15 @@ func (c *PgxClient) Run(ctx context.Context, t Transport, d time.Duration) (Samp
 	var wg sync.WaitGroup
 	start := time.Now()
 	deadline := start.Add(d)
-	for i, conn := range conns {
+	for i, pc := range conns {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			lat[i] = make([]time.Duration, 0, 4096)
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			lat[i] = make([]time.Duration, 0, 1<<14)
 			for {
-				took, err := c.query(ctx, conn, runners[i])
+				took, err := c.query(pc)
 				if err != nil {
 					errs[i] = err
 					return
@@ -127,9 +148,18 @@ func (c *PgxClient) Run(ctx context.Context, t Transport, d time.Duration) (Samp
 		}()
 	}
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return Sample{}, err
+	}
 	if err := errors.Join(errs...); err != nil {
 		return Sample{}, err
 	}
+	return sampleOf(t, start, ends, lat), nil
+}
+
+// sampleOf pools the connections' latencies; the run ends when the last
+// connection's last query does.
+func sampleOf(t Transport, start time.Time, ends []time.Time, lat [][]time.Duration) Sample {
 	s := Sample{Transport: t}
 	var end time.Time
 	var sum time.Duration
@@ -147,39 +177,71 @@ func (c *PgxClient) Run(ctx context.Context, t Transport, d time.Duration) (Samp
 	if s.Queries > 0 {
 		s.MeanLatency = sum / time.Duration(s.Queries)
 	}
-	return s, nil
+	return s
 }
 
 // query sends the runner's next command and reads every row (discarding
-// them, as pgbench does), returning the round trip.
-func (c *PgxClient) query(ctx context.Context, conn *pgx.Conn, r *Runner) (time.Duration, error) {
-	b, err := r.Next()
-	if err != nil {
+// them, as pgbench does), returning the round trip. It runs without a
+// context (no per-query watcher): Run's context shuts the socket down.
+func (c *PgxClient) query(pc *pgxConn) (time.Duration, error) {
+	if err := pc.runner.NextCommand(&pc.cmd, c.Mode == Simple); err != nil {
 		return 0, err
 	}
-	sql, args := b.SQL, b.Args
-	if c.Mode == Simple {
-		sql, args = b.Literal, nil
-	}
 	t0 := time.Now()
-	rows, err := conn.Query(ctx, sql, args...)
-	if err != nil {
-		return 0, fmt.Errorf("%s: %w", oneLine(sql), err)
-	}
-	for rows.Next() {
-	}
-	rows.Close()
+	err := c.exec(pc)
 	took := time.Since(t0)
-	if err := rows.Err(); err != nil {
+	if err != nil {
+		sql := pc.cmd.SQL
+		if c.Mode == Simple {
+			sql = string(pc.cmd.Literal)
+		}
 		return 0, fmt.Errorf("%s: %w", oneLine(sql), err)
 	}
 	return took, nil
+}
+
+// exec sends pc.cmd with c.Mode's messages: simple Query; extended
+// Parse/Bind/Describe/Execute/Sync of the unnamed statement; prepared
+// Bind/Execute/Sync of a statement prepared on first use.
+func (c *PgxClient) exec(pc *pgxConn) error {
+	ctx := context.Background()
+	pg := pc.conn.PgConn()
+	cmd := &pc.cmd
+	var rr *pgconn.ResultReader
+	switch c.Mode {
+	case Simple:
+		mrr := pg.Exec(ctx, string(cmd.Literal))
+		for mrr.NextResult() {
+			rr := mrr.ResultReader()
+			for rr.NextRow() {
+			}
+		}
+		return mrr.Close()
+	case Extended:
+		rr = pg.ExecParams(ctx, cmd.SQL, cmd.Params, nil, nil, nil)
+	default:
+		sd := pc.stmts[cmd.SQL]
+		if sd == nil {
+			var err error
+			sd, err = pg.Prepare(ctx, "uds_bench_"+strconv.Itoa(len(pc.stmts)), cmd.SQL, nil)
+			if err != nil {
+				return err
+			}
+			pc.stmts[cmd.SQL] = sd
+		}
+		rr = pg.ExecStatement(ctx, sd, cmd.Params, nil, nil)
+	}
+	for rr.NextRow() {
+	}
+	_, err := rr.Close()
+	return err
 }
 
 // connect opens one connection and proves it uses transport t.
 func connect(ctx context.Context, cfg *pgx.ConnConfig, t Transport, m Mode) (*pgx.Conn, error) {
 	cfg = cfg.Copy()
 	cfg.DefaultQueryExecMode = m.pgxMode()
+	cfg.DialFunc = blockingDial
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("connecting over %s: %w", t, err)

@@ -80,7 +80,8 @@ func TestVerdictNeedsMinRoundsAndAQuietMachine(t *testing.T) {
 		{"too few", steady(MinRounds-1, 1.2), quiet, TooFewRounds, "5 rounds: a verdict needs at least 6"},
 		{"busy machine", steady(10, 1.2), Machine{Cores: 2, LoadBefore: 7.5, LoadAfter: 9}, Unreliable, "load average 7.50 above 2 cores before the run"},
 		{"unknown load", steady(10, 1.2), Machine{Cores: 2, LoadBefore: -1, LoadAfter: -1}, SocketFaster, ""},
-		{"rounds spread", append(steady(4, 1.2), steady(4, 0.9)...), quiet, Unreliable, "paired ratios spread"},
+		{"rounds spread", append(steady(4, 1.3), steady(4, 0.8)...), quiet, Unreliable, "paired ratios spread"},
+		{"other processes busy", steady(10, 1.2), Machine{Cores: 2, LoadBefore: 0.2, LoadAfter: 1, OtherCores: 0.9}, Unreliable, "other processes used 0.90 cores during the rounds"},
 	}
 	for _, c := range cases {
 		r, err := Analyze(c.rounds, c.m, 1)

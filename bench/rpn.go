@@ -3,7 +3,6 @@ package bench
 import (
 	"strconv"
 	"strings"
-	"unicode"
 )
 
 // rpn writes e in reverse Polish notation for the JDBC client's
@@ -37,7 +36,7 @@ func jdbcSQL(sql string, known map[string]bool) (string, []string) {
 			continue
 		}
 		j := i + 1
-		for j < len(sql) && (sql[j] == '_' || unicode.IsLetter(rune(sql[j])) || unicode.IsDigit(rune(sql[j]))) {
+		for j < len(sql) && isNameByte(sql[j]) {
 			j++
 		}
 		if !known[sql[i+1:j]] {

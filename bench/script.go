@@ -38,7 +38,8 @@ type step struct {
 	setVar string
 	expr   expr
 	// SQL
-	sql string
+	sql    string
+	tokens []sqlToken
 }
 
 // Queries returns how many SQL commands one pass of the script runs: the
@@ -63,7 +64,8 @@ func ParseScript(name, text string) (*Script, error) {
 	sqlLine := 0
 	flush := func() {
 		if q := strings.TrimSpace(sql.String()); q != "" {
-			s.steps = append(s.steps, step{line: sqlLine, sql: strings.TrimSuffix(q, ";")})
+			q = strings.TrimSuffix(q, ";")
+			s.steps = append(s.steps, step{line: sqlLine, sql: q, tokens: sqlTokens(q)})
 		}
 		sql.Reset()
 	}
@@ -159,6 +161,7 @@ type Runner struct {
 	vars   map[string]int64
 	rng    *rand.Rand
 	pos    int
+	cache  []bindCache // per step, for NextCommand
 }
 
 // NewRunner starts at the top of s with the given defines; seed fixes the
@@ -195,27 +198,21 @@ func (r *Runner) Next() (Bound, error) {
 func bindVars(sql string, vars map[string]int64) Bound {
 	var ps, lit strings.Builder
 	var args []any
-	for i := 0; i < len(sql); i++ {
-		c := sql[i]
-		if c != ':' || (i > 0 && sql[i-1] == ':') || (i+1 < len(sql) && sql[i+1] == ':') {
-			ps.WriteByte(c)
-			lit.WriteByte(c)
-			continue
-		}
-		j := i + 1
-		for j < len(sql) && (sql[j] == '_' || unicode.IsLetter(rune(sql[j])) || unicode.IsDigit(rune(sql[j]))) {
-			j++
-		}
-		v, ok := vars[sql[i+1:j]]
-		if !ok {
-			ps.WriteByte(c)
-			lit.WriteByte(c)
+	for _, t := range sqlTokens(sql) {
+		v, ok := vars[t.name]
+		if t.name == "" || !ok {
+			ps.WriteString(t.text)
+			lit.WriteString(t.text)
 			continue
 		}
 		args = append(args, v)
 		ps.WriteString("$" + strconv.Itoa(len(args)))
 		lit.WriteString(strconv.FormatInt(v, 10))
-		i = j - 1
 	}
 	return Bound{SQL: ps.String(), Args: args, Literal: lit.String()}
+}
+
+// isNameByte is pgbench's variable-name character: a letter, digit or _.
+func isNameByte(c byte) bool {
+	return c == '_' || unicode.IsLetter(rune(c)) || unicode.IsDigit(rune(c))
 }

@@ -317,7 +317,9 @@ func ensureUser(ctx context.Context, srv *pgtest.Server, e edge) error {
 // would use pgxpool.New): they are dropped, and returned, because libpq
 // rejects them and pgx.Connect would send them to the server as settings.
 func probeString(e edge, tmp string) (conn string, dropped []string, err error) {
-	if e.dialect == "pgenv" || e.dialect == "hostdir" {
+	if e.dialect == "pgenv" || e.dialect == "hostdir" || e.dialect == "npgsql" {
+		// Npgsql: no .NET here; libpq opens the same socket file
+		// (dir/.s.PGSQL.port) with the same user and database.
 		return fmt.Sprintf("host=%s port=%d user=%s dbname=%s", quoteKeyword(tmp), e.port, quoteKeyword(e.user), quoteKeyword(e.database)), nil, nil
 	}
 	s, ok := substituteDir(e.value, e.dir, tmp)

@@ -14,7 +14,7 @@ import (
 type edge struct {
 	service string
 	key     string // environment variable, or command[i] / entrypoint[i]
-	dialect string // "jdbc", "uri", "dsn" (libpq keywords), "pgenv" (PGHOST=/dir) or "hostdir" (an application's host variable)
+	dialect string // "jdbc", "uri", "dsn" (libpq keywords), "npgsql", "pgenv" (PGHOST=/dir) or "hostdir" (an application's host variable)
 	value   string // interpolated, as the container sees it
 	// dir is the socket directory as the client sees it, and port the
 	// number in the socket file name the client will open.
@@ -210,7 +210,7 @@ func quoteKeyword(v string) string {
 
 // classify returns the socket-form edge value holds, if any.
 func classify(v string) (edge, bool) {
-	for _, parse := range []func(string) (edge, bool){parseJDBC, parseURI, parseDSN} {
+	for _, parse := range []func(string) (edge, bool){parseJDBC, parseURI, parseDSN, parseNpgsql} {
 		if e, ok := parse(v); ok {
 			return e, true
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/uds-migrate/uds-migrate/internal/schematest"
 	"github.com/uds-migrate/uds-migrate/libpq"
 	"github.com/uds-migrate/uds-migrate/rewrite"
 )
@@ -72,35 +73,13 @@ func goldenResults(t *testing.T) (map[string]*rewrite.Result, map[string][]strin
 	return out, secrets
 }
 
-func compile(t *testing.T, path string) *jsonschema.Schema {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource(path, doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 // TestFormatsValidateAndHideSecrets renders every golden result as JSON
 // (against docs/plan.schema.json), SARIF (against the SARIF 2.1.0 subset
 // schema) and text, and checks that no password from the inputs appears.
 func TestFormatsValidateAndHideSecrets(t *testing.T) {
 	results, secrets := goldenResults(t)
-	planSchema := compile(t, "../docs/plan.schema.json")
-	sarifSchema := compile(t, "testdata/sarif-2.1.0-subset.schema.json")
+	planSchema := schematest.Compile(t, "../docs/plan.schema.json")
+	sarifSchema := schematest.Compile(t, "testdata/sarif-2.1.0-subset.schema.json")
 	for name, res := range results {
 		var js, sa, tx bytes.Buffer
 		p := FromResult("plan", res)
@@ -118,11 +97,7 @@ func TestFormatsValidateAndHideSecrets(t *testing.T) {
 			schema *jsonschema.Schema
 			buf    *bytes.Buffer
 		}{{"json", planSchema, &js}, {"sarif", sarifSchema, &sa}} {
-			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(c.buf.Bytes()))
-			if err != nil {
-				t.Fatalf("%s %s: %v", name, c.what, err)
-			}
-			if err := c.schema.Validate(doc); err != nil {
+			if err := schematest.Validate(c.schema, c.buf.Bytes()); err != nil {
 				t.Errorf("%s: %s output does not validate: %v", name, c.what, err)
 			}
 		}
@@ -143,9 +118,8 @@ func TestFormatsValidateAndHideSecrets(t *testing.T) {
 
 // TestSchemaRejectsBadPlan proves the schema check can fail.
 func TestSchemaRejectsBadPlan(t *testing.T) {
-	s := compile(t, "../docs/plan.schema.json")
-	doc, _ := jsonschema.UnmarshalJSON(strings.NewReader(`{"schema":"uds-migrate.plan/v2","files":[],"databases":[],"changes":[],"findings":[],"manualSteps":[]}`))
-	if s.Validate(doc) == nil {
+	s := schematest.Compile(t, "../docs/plan.schema.json")
+	if schematest.Validate(s, []byte(`{"schema":"uds-migrate.plan/v2","files":[],"databases":[],"changes":[],"findings":[],"manualSteps":[]}`)) == nil {
 		t.Fatal("a plan with the wrong schema version validated")
 	}
 }
@@ -155,8 +129,8 @@ func TestSchemaRejectsBadPlan(t *testing.T) {
 // error is a SARIF result of level error at its position, so an upload of
 // a broken input is never empty.
 func TestEveryCommandShape(t *testing.T) {
-	planSchema := compile(t, "../docs/plan.schema.json")
-	sarifSchema := compile(t, "testdata/sarif-2.1.0-subset.schema.json")
+	planSchema := schematest.Compile(t, "../docs/plan.schema.json")
+	sarifSchema := schematest.Compile(t, "testdata/sarif-2.1.0-subset.schema.json")
 	docs := map[string]Plan{
 		"validate": FromFindings("validate", []rewrite.Finding{{Pos: rewrite.Pos{File: "c.yml", Line: 7, Col: 17}, Severity: rewrite.SevError, Code: "UDS201", Service: "app", Key: "JDBC_URL", Message: "single $"}}),
 		"poserror": FromError("plan", &rewrite.PosError{Pos: rewrite.Pos{File: "c.yml", Line: 3, Col: 5}, Msg: "invalid YAML: mapping values are not allowed in this context"}),
@@ -174,11 +148,7 @@ func TestEveryCommandShape(t *testing.T) {
 			s *jsonschema.Schema
 			b *bytes.Buffer
 		}{"json": {planSchema, &js}, "sarif": {sarifSchema, &sa}} {
-			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(c.b.Bytes()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := c.s.Validate(doc); err != nil {
+			if err := schematest.Validate(c.s, c.b.Bytes()); err != nil {
 				t.Errorf("%s %s does not validate: %v\n%s", name, what, err, c.b)
 			}
 		}

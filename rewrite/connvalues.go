@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/internal/interp"
@@ -70,8 +71,9 @@ func malformedConn(raw, value string) error {
 	return err
 }
 
-// parseConn parses s as the URL dialect its prefix names; nil when it
-// parses or has no such prefix.
+// parseConn parses s as the dialect its shape names (a URL prefix, a libpq
+// keyword DSN, an Npgsql/PDO string naming a host); nil when it parses or
+// has no such shape.
 func parseConn(s string) error {
 	var err error
 	switch {
@@ -79,6 +81,16 @@ func parseConn(s string) error {
 		_, err = jdbc.Parse(s)
 	case libpq.IsURI(s):
 		_, err = libpq.ParseURI(s)
+	case dsnLikeRE.MatchString(s):
+		_, err = libpq.ParseDSN(s)
+	default:
+		err = npgsqlSyntax(s)
 	}
 	return err
 }
+
+// dsnLikeRE matches text meant as a libpq keyword DSN: it starts with a
+// keyword=value pair and names a host or database. libpq rejects an
+// unbalanced quote in one (`host='db`: "unterminated quoted string in
+// connection info string"), and so does the tool's parser.
+var dsnLikeRE = regexp.MustCompile(`^\s*(?:host|hostaddr|port|dbname|user|password|sslmode|connect_timeout|application_name|options)\s*=.*(?:^|\s)(?:host|hostaddr|dbname)\s*=|^\s*(?:host|hostaddr|dbname)\s*=`)

@@ -1,14 +1,12 @@
 package rewrite
 
-import (
-	"regexp"
-	"strings"
-)
+import "strings"
 
 // npgsqlDialect is the .NET Npgsql connection string,
 // "Host=db;Port=5432;Database=app"; Npgsql takes a Host starting with / as
 // the socket directory (Npgsql docs, "Connection String Parameters"). The
-// grammar helpers are in dialects.go.
+// grammar (.NET's connection-string rules) is in npgsqlconn.go, the host,
+// port and socket form in dialects.go.
 var npgsqlDialect = dialect{
 	name: DialectNpgsql,
 	match: func(val string) bool {
@@ -25,12 +23,11 @@ var npgsqlDialect = dialect{
 		}
 		return strings.Split(h, ","), false, true
 	},
+	port:       npgsqlPort,
 	toSocket:   npgsqlToSocket,
-	redact:     func(s string) string { return npgsqlPasswordRE.ReplaceAllString(s, "${1}****") },
+	redact:     npgsqlRedact,
 	socketFile: (*validator).npgsqlSocketFile,
 }
-
-var npgsqlPasswordRE = regexp.MustCompile(`(?i)((?:^|;)\s*(?:password|pwd)\s*=)[^;]*`)
 
 // npgsqlSocketFile returns the socket file of an Npgsql connection string
 // with a directory as Host, or of a PHP PDO DSN (the same grammar behind
@@ -41,13 +38,5 @@ func (v *validator) npgsqlSocketFile(at func(code, msg string), _, _, val string
 	if !ok || !strings.HasPrefix(h, "/") {
 		return ""
 	}
-	port := ""
-	if pairs, ok := npgsqlParse(s); ok {
-		for _, p := range pairs {
-			if p.key == "port" {
-				port = strings.TrimSpace(s[p.start:p.end])
-			}
-		}
-	}
-	return v.libpqSocket(at, h, port)
+	return v.libpqSocket(at, h, npgsqlPort(s))
 }

@@ -19,6 +19,16 @@ var pdoDialect = dialect{
 		out, notes, err := npgsqlToSocket(strings.TrimPrefix(val, "pgsql:"), dir, port)
 		return "pgsql:" + out, notes, err
 	},
-	redact:     func(s string) string { return npgsqlPasswordRE.ReplaceAllString(s, "${1}****") },
+	port:       func(val string) string { return npgsqlPort(strings.TrimPrefix(val, "pgsql:")) },
+	redact:     pdoRedact,
 	socketFile: (*validator).npgsqlSocketFile,
+}
+
+// pdoRedact masks the passwords of a PDO DSN with the Npgsql grammar's
+// redactor (quoted values whole).
+func pdoRedact(s string) string {
+	if rest, ok := strings.CutPrefix(s, "pgsql:"); ok {
+		return "pgsql:" + npgsqlRedact(rest)
+	}
+	return npgsqlRedact(s)
 }

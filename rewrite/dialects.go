@@ -57,61 +57,80 @@ func r2dbcToSocket(s, dir string, port int) (string, []note, error) {
 	return out, []note{{Code: "UDS124", Message: "r2dbc-postgresql reaches a Unix socket only with netty's native epoll transport on the classpath (io.netty:netty-transport-native-epoll, classifier linux-x86_64 or linux-aarch_64)"}}, nil
 }
 
-// npgsqlPair is one key=value part of an Npgsql connection string.
-type npgsqlPair struct {
-	key        string // as written
-	start, end int    // value range
-}
-
-// npgsqlParse splits "Host=db;Port=5432;Database=app" into pairs. ok is
-// false unless it names a host (Host or Server) and a database or user.
+// npgsqlParse splits "Host=db;Port=5432;Database=app" into pairs
+// (npgsqlPairs). ok is false unless it parses and names a host (Host or
+// Server) and a database, user or password.
 func npgsqlParse(s string) ([]npgsqlPair, bool) {
-	var pairs []npgsqlPair
+	pairs, err := npgsqlPairs(s)
+	if err != nil || !strings.Contains(s, ";") {
+		return nil, false
+	}
 	host, other := false, false
-	off := 0
-	for _, part := range strings.Split(s, ";") {
-		k, _, found := strings.Cut(part, "=")
-		if !found {
-			if strings.TrimSpace(part) != "" {
-				return nil, false
-			}
-			off += len(part) + 1
-			continue
-		}
-		key := strings.ToLower(strings.TrimSpace(k))
-		switch key {
+	for _, p := range pairs {
+		switch p.key {
 		case "host", "server":
 			host = true
-		case "database", "dbname", "username", "user id", "userid", "user", "password":
+		case "database", "db", "dbname", "username", "user name", "user id", "userid", "uid", "user", "password", "psw", "pwd":
 			other = true
 		}
-		vstart := off + len(k) + 1
-		pairs = append(pairs, npgsqlPair{key: key, start: vstart, end: off + len(part)})
-		off += len(part) + 1
 	}
-	return pairs, host && other && strings.Contains(s, ";")
+	return pairs, host && other
 }
 
-// npgsqlHost returns the host an Npgsql connection string names.
+// npgsqlHost returns the host an Npgsql connection string names, each
+// host of a list without the ":port" Npgsql splits off (npgsqlSplitHostPort).
 func npgsqlHost(s string) (string, bool) {
 	pairs, ok := npgsqlParse(s)
 	if !ok {
 		return "", false
 	}
+	h := ""
 	for _, p := range pairs {
 		if p.key == "host" || p.key == "server" {
-			return strings.TrimSpace(s[p.start:p.end]), true
+			h = strings.TrimSpace(p.value) // the last one wins, as in .NET
 		}
 	}
-	return "", false
+	hosts := strings.Split(h, ",")
+	for i, x := range hosts {
+		hosts[i], _ = npgsqlSplitHostPort(strings.TrimSpace(x))
+	}
+	return strings.Join(hosts, ","), true
+}
+
+// npgsqlPort returns the port an Npgsql connection string reaches: the one
+// written in Host ("db:5433", which wins over Port=), else Port=, else "".
+func npgsqlPort(s string) string {
+	pairs, ok := npgsqlParse(s)
+	if !ok {
+		return ""
+	}
+	port := ""
+	for _, p := range pairs {
+		switch p.key {
+		case "port":
+			port = strings.TrimSpace(p.value)
+		}
+	}
+	for _, p := range pairs {
+		if p.key == "host" || p.key == "server" {
+			if _, hp := npgsqlSplitHostPort(strings.TrimSpace(p.value)); hp != "" && !strings.Contains(p.value, ",") {
+				port = hp
+			}
+		}
+	}
+	return port
 }
 
 // npgsqlToSocket sets Host to the socket directory (Npgsql treats a Host
 // starting with / as a Unix socket directory; Npgsql docs, "Connection
 // String Parameters") and Port to the server port, changing nothing else.
+// A ":port" written in Host goes with the host; Port= then carries it.
 func npgsqlToSocket(s, dir string, port int) (string, []note, error) {
 	pairs, ok := npgsqlParse(s)
 	if !ok {
+		if err := npgsqlSyntax(s); err != nil {
+			return "", nil, err
+		}
 		return "", nil, errors.New("not an Npgsql connection string")
 	}
 	out := s
@@ -121,13 +140,15 @@ func npgsqlToSocket(s, dir string, port int) (string, []note, error) {
 		p := pairs[i]
 		switch p.key {
 		case "host", "server":
-			if strings.Contains(s[p.start:p.end], ",") {
+			if strings.Contains(p.value, ",") {
 				return "", nil, libpq.ErrMultiHost
 			}
-			out = out[:p.start] + dir + out[p.end:]
+			if p.value != dir {
+				out = out[:p.start] + npgsqlQuote(dir) + out[p.end:]
+			}
 		case "port":
 			hasPort = true
-			if strings.TrimSpace(s[p.start:p.end]) != strconv.Itoa(port) {
+			if strings.TrimSpace(p.value) != strconv.Itoa(port) {
 				out = out[:p.start] + strconv.Itoa(port) + out[p.end:]
 			}
 		}

@@ -287,8 +287,10 @@ func (pl *planner) warnCommand(service string, dbs []*dbService) {
 			args = svc.Entrypoint
 		}
 		for _, a := range args {
-			for _, w := range strings.FieldsFunc(a, func(r rune) bool { return r == ' ' || r == '"' || r == '\'' || r == '\n' }) {
-				if k, v, ok := strings.Cut(w, "="); ok && (strings.HasPrefix(k, "-") || envNameRE.MatchString(k)) {
+			words := strings.FieldsFunc(a, func(r rune) bool { return r == ' ' || r == '"' || r == '\'' || r == '\n' })
+			dsns := commandDSNs(words)
+			for i, w := range append(dsns, words...) {
+				if k, v, ok := strings.Cut(w, "="); ok && i >= len(dsns) && (strings.HasPrefix(k, "-") || envNameRE.MatchString(k)) {
 					w = v // --db=postgres://..., DATABASE_URL=postgres://... ./run
 				}
 				hosts, dialect, socket := classify(w)

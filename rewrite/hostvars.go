@@ -52,27 +52,27 @@ type hostVerdict struct {
 	also     []catalog.Also // variables to set with it
 }
 
-// hostSource answers for one (service, variable) or reports ok=false.
-type hostSource func(pl *planner, v envVar) (hostVerdict, bool)
-
-// hostSources are consulted in order; the first that knows decides. The
-// user's word comes first (it can override the others), then evidence in
-// the project, then the catalogue of published images.
-var hostSources = []hostSource{
-	userHostVar,
-	// Evidence readers (Django, Rails, node-postgres, Go drivers in a
-	// build context or bind-mounted source) go here.
-	catalogueHostVar,
-}
-
-// knowHostVar returns the first verdict any source has for v.
-func (pl *planner) knowHostVar(v envVar) (hostVerdict, bool) {
-	for _, src := range hostSources {
-		if hv, ok := src(pl, v); ok {
-			return hv, true
+// knownHostVar asks the sources of knowledge about host variable v in
+// the order: the user's word (--host-var), then evidence in the
+// project, then the image catalogue, so that a project that shows how it
+// reads a catalogued image's variable (a mounted database.yml of its own)
+// is judged by that. known reports that a source decided v: e is its edge,
+// or nil when it left v on TCP with a finding of its own.
+func (pl *planner) knownHostVar(v envVar, db *dbService, port string) (e *edge, known bool) {
+	if hv, ok := userHostVar(pl, v); ok {
+		return pl.applyHostVerdict(v, db, port, hv), true
+	}
+	_, cv := pl.catalogueVar(v.service, v.key)
+	catalogued := cv != nil && cv.Role == catalog.RoleHost
+	if catalogued || appHostRE.MatchString(v.key) || v.key == "PGHOST" {
+		if e, handled := pl.hostVarEvidence(v, db, port); handled {
+			return e, true
 		}
 	}
-	return hostVerdict{}, false
+	if hv, ok := catalogueHostVar(pl, v); ok {
+		return pl.applyHostVerdict(v, db, port, hv), true
+	}
+	return nil, false
 }
 
 // userHostVar: --host-var SERVICE/KEY says the variable takes a directory.

@@ -133,7 +133,9 @@ func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool 
 		if sp := path.Clean(socketPathOf(val, dialect)); !socket || (sp != m.target && !strings.HasPrefix(sp, m.target+"/")) {
 			continue
 		}
-		mk, err := interp.Mask(raw)
+		// A ${VAR:-default} whose default compose uses had its default
+		// rewritten (UDS143): revert the default, inside the reference.
+		mk, enclose, err := pl.maskValue(ent)
 		if err != nil {
 			unused = false
 			continue
@@ -162,10 +164,13 @@ func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool 
 			unused = false
 			continue
 		}
+		if enclose != nil {
+			mk, out = enclose(mk, out)
+		}
 		newRaw := mk.Unmask(out)
 		if pl.setValue(ent, mk, out) {
 			pl.changes = append(pl.changes, Change{Kind: "value", Pos: ent.pos, Service: service, Key: ent.key,
-				Dialect: dialect, Before: redact(dialect, raw), After: redact(dialect, newRaw), Reason: "reach " + db.name + " over TCP"})
+				Dialect: dialect, Before: pl.redactValue(dialect, raw), After: pl.redactValue(dialect, newRaw), Reason: "reach " + db.name + " over TCP"})
 		} else {
 			unused = false
 		}

@@ -15,7 +15,14 @@ import (
 var (
 	// A password after a key that names one: password=x (JDBC, DSN),
 	// Password=x; (Npgsql, PDO), "password": "x".
-	secretKeyRE = regexp.MustCompile(`(?i)(?:password|passwd|pwd)["']?\s*[=:]\s*["']?([^\s"';&,}\]]+)`)
+	// Npgsql also takes PSW and "SSL Password" (npgsqlSecretKeys).
+	secretKeyRE = regexp.MustCompile(`(?i)(?:password|passwd|pwd|psw)["']?\s*[=:]\s*["']?([^\s"';&,}\]]+)`)
+	// A quoted password (Npgsql/ADO.NET 'a;b' or "a""b", libpq 'a b'): the
+	// whole text between the quotes, which the pattern above cuts short.
+	secretQuotedRE = []*regexp.Regexp{
+		regexp.MustCompile(`(?i)(?:password|passwd|pwd|psw)\s*=\s*'((?:[^'\\\n]|''|\\.)*)'`),
+		regexp.MustCompile(`(?i)(?:password|passwd|pwd|psw)\s*=\s*"((?:[^"\n]|"")*)"`),
+	}
 	// The password of a URL's userinfo, any scheme.
 	secretUserinfoRE = regexp.MustCompile(`[a-zA-Z0-9+.-]+://[^\s:/@"'\[\]]*:([^\s/@"']+)@`)
 	// Variables whose whole value is a secret (PGPASSWORD, DB_PASSWORD,
@@ -23,8 +30,9 @@ var (
 	secretVarRE = regexp.MustCompile(`(?i)(PASSWORD|PASSWD|PWD|SECRET)$`)
 )
 
-// minSecret is the shortest password scrub masks by text: a shorter one
-// ("pw") would mask ordinary words; the structural redactors cover it.
+// minSecret is the shortest password scrub masks wherever it occurs; a
+// shorter one ("pw") is masked only where it stands as a whole word
+// (scrubShort), so that it cannot mask parts of ordinary words.
 const minSecret = 4
 
 // secretsIn counts the passwords written in text.
@@ -32,6 +40,16 @@ func secretsIn(text string, into map[string]int) {
 	for _, re := range []*regexp.Regexp{secretKeyRE, secretUserinfoRE} {
 		for _, m := range re.FindAllStringSubmatch(text, -1) {
 			into[m[1]]++
+		}
+	}
+	for _, re := range secretQuotedRE {
+		for _, m := range re.FindAllStringSubmatch(text, -1) {
+			into[m[1]]++
+			for _, q := range []string{"'", `"`} {
+				if d := strings.ReplaceAll(m[1], q+q, q); d != m[1] {
+					into[d]++ // the decoded password, as a parser hands it on
+				}
+			}
 		}
 	}
 }
@@ -100,7 +118,7 @@ func inputSecrets(inputs []Input) []string {
 func secretList(count map[string]int, text string) []string {
 	var out []string
 	for s, n := range count {
-		if len(s) >= minSecret && !strings.Contains(s, "*") && strings.Count(text, s) <= n && !toolWord(s) {
+		if s != "" && !strings.Contains(s, "*") && occurrences(text, s) <= n && !toolWord(s) {
 			out = append(out, s)
 		}
 	}
@@ -114,11 +132,54 @@ func secretList(count map[string]int, text string) []string {
 // scrub masks every secret in s.
 func scrub(s string, secrets []string) string {
 	for _, sec := range secrets {
-		if strings.Contains(s, sec) {
+		switch {
+		case !strings.Contains(s, sec):
+		case len(sec) < minSecret:
+			s = scrubShort(s, sec)
+		default:
 			s = strings.ReplaceAll(s, sec, "****")
 		}
 	}
 	return s
+}
+
+// occurrences counts sec in text: anywhere for a long secret, as a whole
+// word for a short one (the way scrub masks it).
+func occurrences(text, sec string) int {
+	if len(sec) >= minSecret {
+		return strings.Count(text, sec)
+	}
+	return len(wordAt(text, sec))
+}
+
+// scrubShort masks each whole-word occurrence of a short secret.
+func scrubShort(s, sec string) string {
+	at := wordAt(s, sec)
+	for i := len(at) - 1; i >= 0; i-- {
+		s = s[:at[i]] + "****" + s[at[i]+len(sec):]
+	}
+	return s
+}
+
+// wordAt returns the offsets where sec occurs in s not touching a letter,
+// digit or underscore on either side.
+func wordAt(s, sec string) []int {
+	var at []int
+	for i := 0; ; {
+		j := strings.Index(s[i:], sec)
+		if j < 0 {
+			return at
+		}
+		j += i
+		if (j == 0 || !wordByte(s[j-1])) && (j+len(sec) == len(s) || !wordByte(s[j+len(sec)])) {
+			at = append(at, j)
+		}
+		i = j + 1
+	}
+}
+
+func wordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80
 }
 
 func scrubFindings(fs []Finding, secrets []string) {

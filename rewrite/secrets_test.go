@@ -41,3 +41,44 @@ func TestScrub(t *testing.T) {
 		t.Errorf("scrubErr left the password: %v", err)
 	}
 }
+
+// TestScrubNpgsqlAndShort checks the passwords of Npgsql's other keywords
+// (PSW, SSL Password), quoted values whole (a ';' or a doubled quote
+// inside), and passwords shorter than minSecret, which are masked where
+// they stand as a word and nowhere else.
+func TestScrubNpgsqlAndShort(t *testing.T) {
+	doc := `services:
+  db:
+    image: postgres:16
+    environment:
+      POSTGRES_PASSWORD: k3
+  app:
+    image: x
+    environment:
+      A: Host=db;Username=app;PSW=Psw9Secret;Database=app
+      B: Host=db;Username=app;SSL Password=Ssl9Secret;Database=app
+      C: Host=db;Username=app;Password='Qu;9Secret';Database=app
+      D: 'Host=db;Username=app;Password="Dq""9Secret";Database=app'
+      E: postgres://app:Q7@db/app
+`
+	p, err := load(context.Background(), []Input{{Path: filepath.Join(t.TempDir(), "compose.yml"), Data: []byte(doc)}}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	secrets := p.secrets()
+	msg := `app/X: Psw9Secret Ssl9Secret Qu;9Secret Dq"9Secret Q7 k3 (Q7x uses k3's port)`
+	want := `app/X: **** **** **** **** **** **** (Q7x uses ****'s port)`
+	if got := scrub(msg, secrets); got != want {
+		t.Errorf("scrub(%q) = %q, want %q (secrets %q)", msg, got, want, secrets)
+	}
+	for _, c := range []struct{ in, want string }{
+		{"Host=db;PSW=x;Pwd=y;SSL Password=z;SslPassword=w;Database=a", "Host=db;PSW=****;Pwd=****;SSL Password=****;SslPassword=****;Database=a"},
+		{"Host=db;Password='a;b';Database=a", "Host=db;Password=****;Database=a"},
+		{`Host=db;Password="a""b";Database=a`, "Host=db;Password=****;Database=a"},
+		{"Host=db;Password='a;b;Database=a", "Host=db;Password=****"},
+	} {
+		if got := redact(DialectNpgsql, c.in); got != c.want {
+			t.Errorf("redact(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

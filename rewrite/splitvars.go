@@ -40,14 +40,11 @@ func (pl *planner) splitVar(v envVar, find func(host string) *dbService) *edge {
 		}
 		return &edge{v: v, dialect: DialectPGHOST, db: db, port: db.port}
 	}
-	if hv, ok := pl.knowHostVar(v); ok {
-		return pl.applyHostVerdict(v, db, port, hv)
+	if e, known := pl.knownHostVar(v, db, port); known {
+		return e
 	}
 	if !appHostRE.MatchString(v.key) && v.key != "PGHOST" {
 		return nil
-	}
-	if e, handled := pl.hostVarEvidence(v, db, port); handled {
-		return e
 	}
 	extra := ""
 	if port != "" {

@@ -123,6 +123,7 @@ fuzz_targets=(
 	"./libpq FuzzParseDSN"
 	"./libpq FuzzDSNToSocket"
 	"./rewrite FuzzMigrate"
+	"./cmd/uds-migrate FuzzNoPasswordLeak"
 )
 for t in "${fuzz_targets[@]}"; do
 	read -r pkg target <<<"$t"

@@ -238,7 +238,7 @@ func Run(ctx context.Context, files []rewrite.FileResult, opts Options) (*Report
 		return rep, nil
 	}
 	logf("benchmarking lookup-small in the compose project (docker compose run)...")
-	rep.Bench, err = composeBench(ctx, files, p, dbs[0].Service, opts)
+	rep.Bench, err = composeBench(ctx, files, p, dbs[0], opts)
 	return rep, err
 }
 
@@ -310,7 +310,9 @@ func embeddedBench(ctx context.Context, srv *pgtest.Server, dir string, port int
 // migrated compose files may exist only in memory (no -w), so changed ones
 // are written next to their originals under a hidden temporary name, where
 // relative paths still resolve, and removed afterwards.
-func composeBench(ctx context.Context, files []rewrite.FileResult, p *project, dbService string, opts Options) (*bench.Report, error) {
+// The bench reaches the database at the socket directory and port the
+// plan determined for its image (db), not the official image's default.
+func composeBench(ctx context.Context, files []rewrite.FileResult, p *project, db rewrite.DBInfo, opts Options) (*bench.Report, error) {
 	cfg, err := benchConfig(opts)
 	if err != nil {
 		return nil, err
@@ -332,7 +334,7 @@ func composeBench(ctx context.Context, files []rewrite.FileResult, p *project, d
 		}
 		paths = append(paths, f.Name())
 	}
-	ct, err := bench.LoadCompose(ctx, paths, dbService)
+	ct, err := bench.LoadComposeAt(ctx, paths, db.Service, db.SocketDir, db.Port)
 	if err != nil {
 		return nil, err
 	}

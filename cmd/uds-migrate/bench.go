@@ -18,13 +18,16 @@ import (
 )
 
 // Defaults keep `uds-migrate bench` under a minute on a 2-core machine:
-// 2 × 1 s warm-up + 14 rounds × 2 transports × 1.5 s = 44 s, plus about
-// 3 s to start and set up the embedded server (47 s measured). Many short
-// rounds beat few long ones: drift between runs is the enemy (FACTS.md,
-// "Measured here"), and the interval narrows with the number of rounds.
+// 2 × 1 s warm-up + 50 rounds × 2 transports × 0.4 s = 42 s, plus the
+// connections (one per run) and about 3 s to start and set up the
+// embedded server. Many short rounds beat few long ones: the median's
+// error shrinks with the square root of the number of rounds, and every
+// run draws its connections (and their placement) afresh (14 rounds of
+// 1.5 s gave five quiet runs spread -2.5%..+3.6% around their median:
+// docs/benchmarks.md).
 const (
-	defaultRounds   = 14
-	defaultDuration = 1500 * time.Millisecond
+	defaultRounds   = 50
+	defaultDuration = 400 * time.Millisecond
 	defaultWarmup   = time.Second
 )
 
@@ -48,8 +51,9 @@ script pgbench runs (random_zipfian, \sleep, \gset, \if ...).
 over each transport once, in a rotating order, on one server; the report
 gives each client's socket/TCP verdict and compares the clients round by
 round. A verdict needs at least 6 rounds; with a load average above the
-core count before the run, or paired ratios spreading more than 10%
-between rounds, it says "figure unreliable" and warns on stderr.
+core count before the run, other processes using more than 0.3 cores
+during the rounds, or paired ratios spreading more than 30% between
+rounds, it says "figure unreliable" and warns on stderr.
 
 --compose runs pgbench (not this binary) in a one-off sidecar built from
 the database service's image, mounting the socket volume:

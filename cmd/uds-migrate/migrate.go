@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/rogpeppe/go-internal/diff"
 	"github.com/urfave/cli/v2"
 
 	"github.com/uds-migrate/uds-migrate/internal/atomicfile"
@@ -212,7 +211,7 @@ func deliver(c *cli.Context, res *rewrite.Result, verb string, stdout, stderr io
 				if outside && !c.Bool("quiet") {
 					fmt.Fprintf(stderr, "uds-migrate: %s is outside the working directory: the diff names it from / (apply it with: git apply --directory=/ --unsafe-paths -p1, or run -d from a directory that holds it)\n", f.Path)
 				}
-				stdout.Write(diff.Diff("a/"+name, f.Before, "b/"+name, f.After))
+				stdout.Write(unifiedDiff("a/"+name, f.Before, "b/"+name, f.After))
 			}
 		}
 		if res.Changed() {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -13,10 +15,12 @@ import (
 // stands for a password unique to the case; the test checks that the case
 // does produce its code (it cannot pass by producing nothing) and that the
 // password appears in no output.
-var secretCases = []struct {
+type secretCase struct {
 	name, code, doc string
 	env             []string // shell environment (a value set outside the files)
-}{
+}
+
+var secretCases = []secretCase{
 	{"UDS111 value set in the shell, URI userinfo", "UDS111", `
   app:
     image: x
@@ -46,6 +50,10 @@ var secretCases = []struct {
   job:
     image: x
     command: sh -c "pg_dump postgresql://app:SECRET@db/app > /backup/app.sql"`, nil},
+	{"UDS127 keyword DSN in a shell command", "UDS127", `
+  job:
+    image: x
+    command: sh -c "psql 'host=db dbname=app user=app password=SECRET' -f /m.sql"`, nil},
 	{"UDS110 multi-host URI", "UDS110", `
   app:
     image: x
@@ -169,6 +177,36 @@ var secretCases = []struct {
     image: x
     environment:
       DATABASE_URL: ${DATABASE_URL:-postgres://app:SECRET@db:5432/app}`, nil},
+	{"UDS128 Npgsql PSW synonym", "UDS128", `
+  app:
+    image: x
+    environment:
+      NPGSQL: Host=db;Port=6543;Username=app;PSW=SECRET;Database=app`, nil},
+	{"UDS128 Npgsql host:port, SSL Password", "UDS128", `
+  app:
+    image: x
+    environment:
+      NPGSQL: Host=db:6543;Username=app;Password=pw1;SSL Password=SECRET;Database=app`, nil},
+	{"UDS128 Npgsql single-quoted password with ;", "UDS128", `
+  app:
+    image: x
+    environment:
+      NPGSQL: Host=db;Port=6543;Username=app;Password='PW;SECRET';Database=app`, nil},
+	{"UDS128 Npgsql doubled double quote", "UDS128", `
+  app:
+    image: x
+    environment:
+      NPGSQL: 'Host=db;Port=6543;Username=app;Password="a""SECRET";Database=app'`, nil},
+	{"UDS163 Npgsql unterminated quote", "UDS163", `
+  app:
+    image: x
+    environment:
+      NPGSQL: Host=db;Username=app;Password='PW;SECRET;Database=app`, nil},
+	{"UDS163 DSN unterminated quote", "UDS163", `
+  app:
+    image: x
+    environment:
+      PG_DSN: host='db dbname=app password=SECRET`, nil},
 	{"error: port out of range, URI userinfo", "outside 1..65535", `
   app:
     image: x
@@ -187,32 +225,11 @@ func TestNoPasswordInAnyFinding(t *testing.T) {
 	for i, c := range secretCases {
 		t.Run(c.name, func(t *testing.T) {
 			secret := "Pw" + strings.Repeat("x", i%3) + "Z9q" + string(rune('a'+i%26)) + "Secret"
-			dir := t.TempDir()
-			t.Chdir(dir)
-			for _, kv := range c.env {
-				k, v, _ := strings.Cut(kv, "=")
-				t.Setenv(k, strings.ReplaceAll(v, "SECRET", secret))
-			}
-			doc := "services:\n  db:\n    image: postgres:16\n    volumes: [\"db-socket:/var/run/postgresql\"]" +
-				strings.ReplaceAll(c.doc, "SECRET", secret) + "\nvolumes:\n  db-socket:\n"
-			if err := os.WriteFile(filepath.Join(dir, "compose.yml"), []byte(doc), 0o644); err != nil {
-				t.Fatal(err)
-			}
 			var all strings.Builder
-			for _, args := range [][]string{
-				{"compose.yml"}, {"--check", "compose.yml"}, {"-d", "compose.yml"},
-				{"plan", "compose.yml"}, {"plan", "--format", "json", "compose.yml"}, {"plan", "--format", "sarif", "compose.yml"},
-				{"validate", "compose.yml"}, {"revert", "compose.yml"},
-			} {
-				var out, errb bytes.Buffer
-				run(append([]string{"uds-migrate"}, args...), &out, &errb)
-				text := errb.String()
-				if args[0] != "compose.yml" && args[0] != "revert" && args[0] != "-d" {
-					text += out.String() // stdout is the compose file itself for migrate and revert, a diff of it for -d
-				}
-				all.WriteString(text)
-				if strings.Contains(text, secret) {
-					t.Errorf("uds-migrate %s shows the password:\n%s", strings.Join(args, " "), trim(text))
+			for _, o := range secretOutputs(t, c.doc, c.env, secret) {
+				all.WriteString(o.text)
+				if strings.Contains(o.text, secret) {
+					t.Errorf("uds-migrate %s shows the password:\n%s", o.args, trim(o.text))
 				}
 			}
 			if !strings.Contains(all.String(), c.code) {
@@ -220,6 +237,59 @@ func TestNoPasswordInAnyFinding(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestNoShortPasswordInAnyFinding runs each secret case with a password of
+// two characters, shorter than scrub's textual masking takes anywhere: it
+// stands where the structure says a password is (userinfo, a password
+// keyword, a password variable), so it is masked as a whole word.
+func TestNoShortPasswordInAnyFinding(t *testing.T) {
+	const secret = "Q7"
+	word := regexp.MustCompile(`(^|[^A-Za-z0-9_])` + secret + `($|[^A-Za-z0-9_])`)
+	for _, c := range secretCases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, o := range secretOutputs(t, c.doc, c.env, secret) {
+				if word.MatchString(o.text) {
+					t.Errorf("uds-migrate %s shows the password %q:\n%s", o.args, secret, trim(o.text))
+				}
+			}
+		})
+	}
+}
+
+type secretOutput struct{ args, text string }
+
+// secretOutputs writes the case's project with secret for SECRET and
+// returns what each command and format prints that must not hold a
+// password: stderr always, stdout except where it is the compose file
+// itself (migrate, revert) or a diff of it (-d).
+func secretOutputs(t *testing.T, doc string, env []string, secret string) []secretOutput {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, strings.ReplaceAll(v, "SECRET", secret))
+	}
+	doc = "services:\n  db:\n    image: postgres:16\n    volumes: [\"db-socket:/var/run/postgresql\"]" +
+		strings.ReplaceAll(doc, "SECRET", secret) + "\nvolumes:\n  db-socket:\n"
+	if err := os.WriteFile(filepath.Join(dir, "compose.yml"), []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var outs []secretOutput
+	for _, args := range [][]string{
+		{"compose.yml"}, {"--check", "compose.yml"}, {"-d", "compose.yml"},
+		{"plan", "compose.yml"}, {"plan", "--format", "json", "compose.yml"}, {"plan", "--format", "sarif", "compose.yml"},
+		{"plan", "--format", "gcc", "compose.yml"}, {"validate", "compose.yml"}, {"revert", "compose.yml"}, {"revert", "--check", "compose.yml"},
+	} {
+		var out, errb bytes.Buffer
+		run(append([]string{"uds-migrate"}, args...), &out, &errb)
+		text := errb.String()
+		if args[0] != "compose.yml" && args[0] != "revert" && args[0] != "-d" {
+			text += out.String()
+		}
+		outs = append(outs, secretOutput{strings.Join(args, " "), text})
+	}
+	return outs
 }
 
 // FuzzNoPasswordLeak puts a fuzzed password into each secret case (every
@@ -234,15 +304,26 @@ func FuzzNoPasswordLeak(f *testing.F) {
 	for i := range secretCases {
 		f.Add(uint8(i), "a.b-c_d~e")
 	}
+	f.Add(uint8(slices.IndexFunc(secretCases, func(c secretCase) bool { return strings.Contains(c.doc, "'PW;SECRET'") })), "a;b=c'd")
 	f.Fuzz(func(t *testing.T, which uint8, pw string) {
 		c := secretCases[int(which)%len(secretCases)]
+		// Inside an ADO.NET single-quoted value (Npgsql) a password may
+		// also hold ';', '=' and a quote (written doubled).
+		adoQuoted := strings.Contains(c.doc, "'PW;SECRET'")
 		clean := strings.Map(func(r rune) rune {
 			if r < 128 && (r == '.' || r == '-' || r == '_' || r == '~' || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9')) {
+				return r
+			}
+			if adoQuoted && (r == ';' || r == '=' || r == '\'') {
 				return r
 			}
 			return -1
 		}, pw)
 		secret := "Pq" + clean + "Zq9"
+		written := secret
+		if adoQuoted {
+			written = strings.ReplaceAll(secret, "'", "''")
+		}
 		dir := t.TempDir()
 		t.Chdir(dir)
 		for _, kv := range c.env {
@@ -250,7 +331,7 @@ func FuzzNoPasswordLeak(f *testing.F) {
 			t.Setenv(k, strings.ReplaceAll(v, "SECRET", secret))
 		}
 		doc := "services:\n  db:\n    image: postgres:16\n    volumes: [\"db-socket:/var/run/postgresql\"]" +
-			strings.ReplaceAll(c.doc, "SECRET", secret) + "\nvolumes:\n  db-socket:\n"
+			strings.ReplaceAll(c.doc, "SECRET", written) + "\nvolumes:\n  db-socket:\n"
 		if err := os.WriteFile(filepath.Join(dir, "compose.yml"), []byte(doc), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -260,7 +341,7 @@ func FuzzNoPasswordLeak(f *testing.F) {
 		} {
 			var out, errb bytes.Buffer
 			run(append([]string{"uds-migrate"}, args...), &out, &errb)
-			if text := errb.String() + out.String(); strings.Contains(text, secret) {
+			if text := errb.String() + out.String(); strings.Contains(text, secret) || strings.Contains(text, written) {
 				t.Fatalf("%s: uds-migrate %s shows the password %q:\n%s", c.name, strings.Join(args, " "), secret, trim(text))
 			}
 		}

@@ -1,0 +1,101 @@
+//go:build unix
+
+package bench
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"syscall"
+	"time"
+)
+
+// blockingDial dials like net.Dialer (honouring ctx), then hands the
+// socket over to a blockingConn: the in-process client then waits for the
+// server's answer in the read system call, as libpq (pgbench) does, and
+// not through Go's netpoller, whose park/wake-up per round trip costs
+// about half of the client's CPU time per query on one connection
+// (docs/benchmarks.md, "The in-process client's overhead").
+func blockingDial(ctx context.Context, network, addr string) (net.Conn, error) {
+	var d net.Dialer
+	nc, err := d.DialContext(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	defer nc.Close()
+	sc, ok := nc.(syscall.Conn)
+	if !ok {
+		return nil, errors.New("blocking dial: not a socket")
+	}
+	raw, err := sc.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	fd := -1
+	var dupErr error
+	if err := raw.Control(func(s uintptr) { fd, dupErr = syscall.Dup(int(s)) }); err != nil {
+		return nil, err
+	}
+	if dupErr != nil {
+		return nil, dupErr
+	}
+	syscall.CloseOnExec(fd)
+	if err := syscall.SetNonblock(fd, false); err != nil {
+		syscall.Close(fd)
+		return nil, err
+	}
+	return &blockingConn{fd: fd, local: nc.LocalAddr(), remote: nc.RemoteAddr()}, nil
+}
+
+// blockingConn is a net.Conn on a socket in blocking mode. Deadlines are
+// not timers: a deadline at or before now shuts the socket down, which
+// wakes a blocked read or write (how pgconn interrupts an operation when
+// its context ends); any other deadline is ignored.
+type blockingConn struct {
+	fd            int
+	local, remote net.Addr
+}
+
+func (c *blockingConn) Read(p []byte) (int, error) {
+	for {
+		n, err := syscall.Read(c.fd, p)
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err != nil:
+			return 0, &net.OpError{Op: "read", Net: c.remote.Network(), Addr: c.remote, Err: err}
+		case n == 0 && len(p) > 0:
+			return 0, io.EOF
+		}
+		return n, nil
+	}
+}
+
+func (c *blockingConn) Write(p []byte) (int, error) {
+	done := 0
+	for done < len(p) {
+		n, err := syscall.Write(c.fd, p[done:])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return done, &net.OpError{Op: "write", Net: c.remote.Network(), Addr: c.remote, Err: err}
+		}
+		done += n
+	}
+	return done, nil
+}
+
+func (c *blockingConn) Close() error         { return syscall.Close(c.fd) }
+func (c *blockingConn) LocalAddr() net.Addr  { return c.local }
+func (c *blockingConn) RemoteAddr() net.Addr { return c.remote }
+
+func (c *blockingConn) SetDeadline(t time.Time) error {
+	if !t.IsZero() && !t.After(time.Now()) {
+		return syscall.Shutdown(c.fd, syscall.SHUT_RDWR)
+	}
+	return nil
+}
+func (c *blockingConn) SetReadDeadline(t time.Time) error  { return c.SetDeadline(t) }
+func (c *blockingConn) SetWriteDeadline(t time.Time) error { return c.SetDeadline(t) }
