@@ -61,6 +61,25 @@ type Var struct {
 	// Reason says what the image does with the value; for a variable that
 	// does not take a directory it is the warning's explanation.
 	Reason string `yaml:"reason"`
+	// URIHost, for a url variable that takes the socket form: the host the
+	// URL's authority keeps ("localhost") beside ?host=DIR, because the
+	// application checks the URL with WHATWG new URL(), which rejects an
+	// empty host (Prisma apps: Umami). Empty: the authority stays empty
+	// (asyncpg needs that, FACTS.md).
+	URIHost string `yaml:"uri_host,omitempty"`
+	// ExtensionDir, for a url variable that takes the socket form: the
+	// form needs a library the image does not ship (a JDBC image without
+	// junixsocket), and this is the directory the image loads extra jars
+	// from (/opt/keycloak/providers). The value is migrated only when the
+	// service builds its own image (build:) or mounts something at, under or
+	// above this directory; otherwise it stays on TCP with Reason (UDS151).
+	ExtensionDir string `yaml:"extension_dir,omitempty"`
+	// UnlessConf names a setting of a configuration file in the container
+	// that the image reads instead of this variable when the file sets it
+	// (Odoo: db_host in /etc/odoo/odoo.conf). When the compose file
+	// bind-mounts that file and it sets the key, the variable stays on TCP
+	// with a warning naming the file and line.
+	UnlessConf *ConfKey `yaml:"unless_conf,omitempty"`
 	// HostPort: the value is host[:port], and a directory takes the
 	// :port suffix the same way (/var/run/postgresql:5432).
 	HostPort bool `yaml:"host_port,omitempty"`
@@ -77,6 +96,12 @@ type Var struct {
 	Unless []string `yaml:"unless,omitempty"`
 	// Also lists variables that must change with this one.
 	Also []Also `yaml:"also,omitempty"`
+}
+
+// ConfKey is a key of an INI-style file at an absolute container path.
+type ConfKey struct {
+	File string `yaml:"file"`
+	Key  string `yaml:"key"`
 }
 
 // Also is a variable to set beside a migrated host variable.

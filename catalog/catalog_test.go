@@ -25,14 +25,18 @@ func TestEmbeddedEntriesLoad(t *testing.T) {
 func TestSchemaRejects(t *testing.T) {
 	good := "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: true, reason: r}\nsources:\n  - {url: https://example.org, read: r}\n"
 	cases := map[string]string{
-		"no sources":      "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: true, reason: r}\n",
-		"unknown field":   good + "colour: red\n",
-		"no reason":       "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: true}\nsources:\n  - {url: u, read: r}\n",
-		"bad role":        "family: x\nimages: [x]\nvars:\n  - {key: H, role: hostname, reason: r}\nsources:\n  - {url: u, read: r}\n",
-		"source no read":  "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, reason: r}\nsources:\n  - {url: u}\n",
-		"tagged image":    "family: x\nimages: [x:1]\nvars:\n  - {key: H, role: host, reason: r}\nsources:\n  - {url: u, read: r}\n",
-		"port only":       "family: x\nimages: [x]\nvars:\n  - {key: P, role: port, reason: r}\nsources:\n  - {url: u, read: r}\n",
-		"query port host": "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: true, no_query_port: true, reason: r}\nsources:\n  - {url: u, read: r}\n",
+		"no sources":             "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: true, reason: r}\n",
+		"unknown field":          good + "colour: red\n",
+		"no reason":              "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: true}\nsources:\n  - {url: u, read: r}\n",
+		"bad role":               "family: x\nimages: [x]\nvars:\n  - {key: H, role: hostname, reason: r}\nsources:\n  - {url: u, read: r}\n",
+		"uri_host on a host":     "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: true, uri_host: localhost, reason: r}\nsources:\n  - {url: u, read: r}\n",
+		"uri_host no dir":        "family: x\nimages: [x]\nvars:\n  - {key: U, role: url, directory: false, uri_host: localhost, reason: r}\nsources:\n  - {url: u, read: r}\n",
+		"extension_dir relative": "family: x\nimages: [x]\nvars:\n  - {key: U, role: url, directory: true, extension_dir: providers, reason: r}\nsources:\n  - {url: u, read: r}\n",
+		"unless_conf relative":   "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: true, unless_conf: {file: odoo.conf, key: db_host}, reason: r}\nsources:\n  - {url: u, read: r}\n",
+		"source no read":         "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, reason: r}\nsources:\n  - {url: u}\n",
+		"tagged image":           "family: x\nimages: [x:1]\nvars:\n  - {key: H, role: host, reason: r}\nsources:\n  - {url: u, read: r}\n",
+		"port only":              "family: x\nimages: [x]\nvars:\n  - {key: P, role: port, reason: r}\nsources:\n  - {url: u, read: r}\n",
+		"query port host":        "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: true, no_query_port: true, reason: r}\nsources:\n  - {url: u, read: r}\n",
 	}
 	for name, body := range cases {
 		if _, err := load(fstest.MapFS{"images/x.yaml": {Data: []byte(body)}}); err == nil {

@@ -67,6 +67,15 @@ func (e *Entry) checkVars(bad func(string, ...any)) {
 		default:
 			bad("var %s: role %q, want host, port or url", v.Key, v.Role)
 		}
+		if v.URIHost != "" && (v.Role != RoleURL || !v.Directory || v.URIHost != "localhost") {
+			bad("var %s: uri_host %q wants a url variable that takes the socket form, and localhost", v.Key, v.URIHost)
+		}
+		if v.ExtensionDir != "" && (v.Role != RoleURL || !v.Directory || !strings.HasPrefix(v.ExtensionDir, "/")) {
+			bad("var %s: extension_dir %q wants a url variable that takes the socket form, and an absolute directory", v.Key, v.ExtensionDir)
+		}
+		if c := v.UnlessConf; c != nil && (!strings.HasPrefix(c.File, "/") || !keyRE.MatchString(c.Key)) {
+			bad("var %s: unless_conf %+v wants an absolute file and a key", v.Key, *c)
+		}
 		if v.NoQueryPort && (v.Role != RoleURL || !v.Directory) {
 			bad("var %s: no_query_port is for a url variable that takes the socket form", v.Key)
 		}

@@ -510,3 +510,33 @@ func hostEntry(host string, port int) (Host, error) {
 func invalidHost(host string) error {
 	return fmt.Errorf("libpq: invalid host %q", host)
 }
+
+// WithAuthorityHost returns a socket-form URI (URIToSocket's result) with
+// host written in its empty authority: "postgresql://u:pw@/db?host=/dir"
+// becomes "postgresql://u:pw@localhost/db?host=/dir". Consumers that check
+// the URL with WHATWG new URL() (Prisma, Umami) reject the empty host
+// ("Invalid URL"); libpq, pgx and node-postgres take the ?host= parameter
+// over the authority host, so the socket is still used (e2e
+// TestAuthorityHostSocket). A URI without a socket ?host= parameter, or
+// with a host already written, is returned unchanged.
+//
+// Errors: those of ParseURI, and a plain error for a host that is not a
+// plain name (a socket path, a list, a port).
+func WithAuthorityHost(s, host string) (string, error) {
+	if host == "" || isUnixSocketPath(host) || strings.ContainsAny(host, ",:/@?#[]") {
+		return "", fmt.Errorf("authority host %q: want a plain host name", host)
+	}
+	u, err := ParseURI(s)
+	if err != nil {
+		return "", err
+	}
+	if dir, ok := u.Param("host"); !ok || !isUnixSocketPath(dir) || !emptyAuthority(u.Hosts) {
+		return s, nil
+	}
+	u.Hosts = []Host{{Name: host}}
+	return u.String(), nil
+}
+
+func emptyAuthority(hosts []Host) bool {
+	return len(hosts) == 0 || (len(hosts) == 1 && hosts[0] == Host{})
+}

@@ -406,3 +406,21 @@ func TestURIFromSocket(t *testing.T) {
 		t.Errorf("multi-host: %v", err)
 	}
 }
+
+func TestWithAuthorityHost(t *testing.T) {
+	for in, want := range map[string]string{
+		"postgresql://u:p@/db?host=/var/run/postgresql":          "postgresql://u:p@localhost/db?host=/var/run/postgresql",
+		"postgres:///db?host=/run/pg&port=5433":                  "postgres://localhost/db?host=/run/pg&port=5433",
+		"postgresql://u:p@localhost/db?host=/var/run/postgresql": "postgresql://u:p@localhost/db?host=/var/run/postgresql",
+		"postgresql://u:p@db/db":                                 "postgresql://u:p@db/db",
+		"postgresql://u:p@/db?host=db":                           "postgresql://u:p@/db?host=db",
+	} {
+		got, err := WithAuthorityHost(in, "localhost")
+		if err != nil || got != want {
+			t.Errorf("WithAuthorityHost(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if _, err := WithAuthorityHost("postgres:///db?host=/d", "/tmp"); err == nil {
+		t.Error("a socket path as authority host: no error")
+	}
+}

@@ -142,6 +142,9 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		return
 	}
 	out, notes, err := toSocket(e.dialect, m.Value, mp, e.port)
+	if err == nil && e.dialect == DialectURI {
+		out, err = pl.authorityHost(e, out)
+	}
 	sysprop := ""
 	if err == nil && e.dialect == DialectJDBC {
 		style := pl.opts.JDBCFactory

@@ -97,6 +97,12 @@ func catalogueHostVar(pl *planner, v envVar) (hostVerdict, bool) {
 			hv.basis.Detail = fmt.Sprintf("%s is set, and the image then takes the host from %s, not from %s", k, k, v.key)
 		}
 	}
+	if c := cv.UnlessConf; c != nil && hv.takesDir {
+		if at, ok := pl.confSets(v.service, c.File, c.Key); ok {
+			hv.takesDir = false
+			hv.basis.Detail = fmt.Sprintf("%s sets %s, which the image reads instead of %s: set it there by hand (to the socket directory, if the image takes one there too), or drop it so %s applies", at, c.Key, v.key, v.key)
+		}
+	}
 	return hv, true
 }
 

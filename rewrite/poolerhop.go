@@ -2,6 +2,8 @@ package rewrite
 
 import (
 	"fmt"
+	"path"
+	"strings"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
 )
@@ -33,11 +35,16 @@ func (pl *planner) poolerHop(name string, dbs []*dbService) []*edge {
 }
 
 // catalogueKeeps reports (with a UDS151 warning) a URL variable that the
-// service's catalogued image cannot take in socket form, when it reaches
-// one of dbs; such a value stays on TCP.
+// service's catalogued image cannot take in socket form (or only with a
+// library it does not ship and nothing adds: extension_dir), when it
+// reaches one of dbs; such a value stays on TCP.
 func (pl *planner) catalogueKeeps(v envVar, find func(host string) *dbService) bool {
 	e, cv := pl.catalogueVar(v.service, v.key)
-	if cv == nil || cv.Role != catalog.RoleURL || cv.Directory && !cv.NoQueryPort {
+	if cv == nil || cv.Role != catalog.RoleURL {
+		return false
+	}
+	missingLib := cv.Directory && cv.ExtensionDir != "" && !pl.extensionReaches(v.service, cv.ExtensionDir)
+	if cv.Directory && !cv.NoQueryPort && !missingLib {
 		return false
 	}
 	var db *dbService
@@ -54,7 +61,7 @@ func (pl *planner) catalogueKeeps(v envVar, find func(host string) *dbService) b
 		return false
 	}
 	b := catalogueBasis(e, cv.Reason)
-	if cv.Directory {
+	if cv.Directory && !missingLib {
 		// The driver takes ?host= but not ?port=: only a server on 5432
 		// is reached through the socket form.
 		if db.port == 5432 {
@@ -65,4 +72,21 @@ func (pl *planner) catalogueKeeps(v envVar, find func(host string) *dbService) b
 	pl.findings.add("UDS151", v.pos, v.service, v.key,
 		fmt.Sprintf("%s/%s names %s, but %s (%s); left on TCP", v.service, v.key, db.name, b.Detail, b.cite())).Basis = &b
 	return true
+}
+
+// extensionReaches reports whether a service can have the library its
+// catalogued image lacks: it builds its own image, or mounts something at,
+// under or above dir (the image's extension directory).
+func (pl *planner) extensionReaches(service, dir string) bool {
+	svc := pl.p.model.Services[service]
+	if svc.Build != nil {
+		return true
+	}
+	for _, m := range svc.Volumes {
+		t := path.Clean(m.Target)
+		if t == dir || strings.HasPrefix(t, dir+"/") || strings.HasPrefix(dir, t+"/") {
+			return true
+		}
+	}
+	return false
 }

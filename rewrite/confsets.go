@@ -1,0 +1,58 @@
+package rewrite
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// confSets reports whether the file a service bind-mounts at the container
+// path file (mounted itself, or inside a mounted directory) has a line
+// setting key, read as the Odoo image's entrypoint reads odoo.conf
+// (grep -E "^\s*\bKEY\b\s*=", odoo/docker 17.0/entrypoint.sh check_config).
+// at is "file:line" relative to the project directory.
+func (pl *planner) confSets(service, file, key string) (at string, ok bool) {
+	host := pl.mountedSource(service, file)
+	if host == "" {
+		return "", false
+	}
+	data, err := os.ReadFile(host)
+	if err != nil {
+		return "", false
+	}
+	re := regexp.MustCompile(`^\s*\b` + regexp.QuoteMeta(key) + `\b\s*=`)
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for n := 1; sc.Scan(); n++ {
+		if re.MatchString(sc.Text()) {
+			rel, err := filepath.Rel(pl.p.model.WorkingDir, host)
+			if err != nil {
+				rel = host
+			}
+			return fmt.Sprintf("%s:%d", filepath.ToSlash(rel), n), true
+		}
+	}
+	return "", false
+}
+
+// mountedSource returns the host path behind container path file of a
+// service's bind mounts, or "".
+func (pl *planner) mountedSource(service, file string) string {
+	for _, m := range pl.p.model.Services[service].Volumes {
+		if m.Type != "bind" || m.Source == "" {
+			continue
+		}
+		t := path.Clean(m.Target)
+		if t == file {
+			return m.Source
+		}
+		if rest, ok := strings.CutPrefix(file, t+"/"); ok {
+			return filepath.Join(m.Source, filepath.FromSlash(rest))
+		}
+	}
+	return ""
+}
