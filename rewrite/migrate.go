@@ -116,7 +116,11 @@ func migrateLoaded(p *project, opts Options) (*Result, error) {
 // nothingReason explains an empty migration.
 func (pl *planner) nothingReason(dbs []*dbService) string {
 	if len(dbs) == 0 {
-		return "no PostgreSQL service found (images postgres = docker.io/library/postgres, postgis/postgis, timescale/timescaledb*, pgvector/pgvector, bitnami/postgresql, sclorg postgresql-NN; name others with --db SERVICE), and no reverse proxy reaches an app server over TCP" + pl.externalHint()
+		proxies := "no reverse proxy reaches an app server over TCP"
+		if pl.hasFinding("UDS310") {
+			proxies = "the reverse proxy's addresses stay on TCP (see the warnings above)"
+		}
+		return "no PostgreSQL service found (images postgres = docker.io/library/postgres, postgis/postgis, timescale/timescaledb*, pgvector/pgvector, bitnami/postgresql, sclorg postgresql-NN; name others with --db SERVICE), and " + proxies + pl.externalHint()
 	}
 	var names []string
 	for _, db := range dbs {
@@ -308,4 +312,14 @@ func carriedFindings(ctx context.Context, inputs []Input, opts Options) []Findin
 		}
 	}
 	return out
+}
+
+// hasFinding reports whether the plan holds a finding of code.
+func (pl *planner) hasFinding(code string) bool {
+	for _, f := range pl.findings {
+		if f.Code == code {
+			return true
+		}
+	}
+	return false
 }

@@ -20,6 +20,9 @@ type appSide struct {
 	proxies  []string // nginx services that reach it
 	volume   string
 	dir      string // socket directory, the same path in app and proxies
+	// otherPorts are ports besides port that nginx reaches the app on:
+	// then nothing of the app is migrated (UDS310).
+	otherPorts []int
 }
 
 // proxyTarget is one nginx address that reaches an app service.
@@ -126,11 +129,7 @@ func (pp *proxyPlanner) proxyApps(proxies []*proxyService, upstreams map[string]
 					byName[app] = a
 				}
 				if t.Port != a.port {
-					if first {
-						pp.pl.findings.add("UDS310", Pos{cf.path, t.Line, t.Col}, px.name, t.Directive,
-							fmt.Sprintf("%s is reached on port %d and on port %d; one socket serves one listener, so %s stays on TCP", app, a.port, t.Port, t.Arg.Value))
-					}
-					continue
+					a.otherPorts = append(a.otherPorts, t.Port)
 				}
 				if first {
 					a.targets = append(a.targets, proxyTarget{file: cf, proxy: px.name, t: t})
@@ -143,9 +142,21 @@ func (pp *proxyPlanner) proxyApps(proxies []*proxyService, upstreams map[string]
 	}
 	var out []*appSide
 	for _, name := range pp.p.serviceOrder() {
-		if a := byName[name]; a != nil {
-			out = append(out, a)
+		a := byName[name]
+		if a == nil {
+			continue
 		}
+		if len(a.otherPorts) > 0 {
+			// One socket serves one listener. Migrating one port and not
+			// the other would also not be idempotent: a second run would
+			// see the other port alone and move it to the same socket.
+			for _, pt := range a.targets {
+				pp.pl.findings.add("UDS310", Pos{pt.file.path, pt.t.Line, pt.t.Col}, pt.proxy, pt.t.Directive,
+					fmt.Sprintf("%s is reached on port %d and on port %d; one socket serves one listener, so every address of %s stays on TCP (%s here)", a.name, a.port, a.otherPorts[0], a.name, pt.t.Arg.Value))
+			}
+			continue
+		}
+		out = append(out, a)
 	}
 	return out
 }

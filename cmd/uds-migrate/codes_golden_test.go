@@ -21,13 +21,7 @@ var carried = map[string]rewrite.Severity{"UDS215": rewrite.SevWarning}
 
 // unproducible are codes no golden can show yet, each with the reason; the
 // test fails when one is produced after all, so the list cannot go stale.
-var unproducible = map[string]string{
-	// nginx reaching one app on two ports: the first run leaves the second
-	// port on TCP with UDS310, but the self-check's second run then sees
-	// that port alone and migrates it, so every such run stops with
-	// "internal error: a second migration would change ... again".
-	"UDS310": "the proxy migration is not idempotent for an app reached on two ports",
-}
+var unproducible = map[string]string{}
 
 // TestEveryCodeHasGolden fails when a finding code of the registry is
 // produced by no golden in testdata/script, or a golden shows a code with a
