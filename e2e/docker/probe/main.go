@@ -38,8 +38,9 @@ const query = "SELECT 1, current_user, current_database(), inet_client_addr() IS
 // transient matches errors of a server that is not up yet (no socket file:
 // pgx, psql and junixsocket each say so differently), or of the
 // entrypoint's temporary socket-only server (which has not created
-// POSTGRES_DB yet and is stopped right after).
-var transient = regexp.MustCompile(`(?i)no such file or directory|connection refused|starting up|shutting down|database "[^"]*" does not exist|closed the connection unexpectedly|administrator command|EOF|connection reset|The connection attempt failed`)
+// POSTGRES_DB yet and is stopped right after: a JDBC connection caught by
+// that stop fails writing, "Broken pipe").
+var transient = regexp.MustCompile(`(?i)no such file or directory|connection refused|starting up|shutting down|database "[^"]*" does not exist|closed the connection unexpectedly|administrator command|EOF|connection reset|The connection attempt failed|Broken pipe|An I/O error occurred while sending to the backend`)
 
 func main() {
 	if len(os.Args) < 2 {
