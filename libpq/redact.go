@@ -26,6 +26,12 @@ func Redact(s string) string {
 			if u.HasUserinfo {
 				if user, pw, ok := strings.Cut(u.Userinfo, ":"); ok && pw != "" {
 					u.Userinfo = user + ":" + Redacted
+					if _, err := ParseURI(u.String()); err != nil {
+						// A '%' before a ${VAR} placeholder in the password
+						// was literal; without the placeholder it would be
+						// a broken escape: write it as %25.
+						u.Userinfo = strings.ReplaceAll(user, "%", "%25") + ":" + Redacted
+					}
 				}
 			}
 			for i, p := range u.Params {
