@@ -2,9 +2,6 @@ package rewrite
 
 import (
 	"fmt"
-	"regexp"
-
-	"github.com/uds-migrate/uds-migrate/libpq"
 )
 
 // Dialects of connection values: the written forms the tool recognises,
@@ -109,22 +106,6 @@ func toSocket(name, value, dir string, port int) (string, []note, error) {
 	return "", nil, fmt.Errorf("unknown dialect %q", name)
 }
 
-// redact masks passwords for reports and messages. A Celery URL is
-// redacted as one whatever dialect the caller names; a value of no known
-// dialect (a postgis:// URL) gets its userinfo password masked.
-func redact(name, s string) string {
-	if celeryDialect.match(s) {
-		return celeryDialect.redact(s)
-	}
-	if name == "" {
-		s = userinfoPasswordRE.ReplaceAllString(s, "${1}****@")
-	}
-	if d, ok := lookupDialect(name); ok && d.redact != nil {
-		return d.redact(s)
-	}
-	return libpq.Redact(s)
-}
-
 // notesOf turns a parser package's notes (jdbc.Note, libpq.Note) into
 // findings-to-be.
 func notesOf[N ~struct{ Code, Message string }](ns []N) []note {
@@ -151,9 +132,6 @@ func fromSocket(name, val, host string, port int) (string, error) {
 	}
 	return "", fmt.Errorf("revert does not handle %s values", name)
 }
-
-// userinfoPasswordRE finds the password of a URL's userinfo, any scheme.
-var userinfoPasswordRE = regexp.MustCompile(`(://[^:/@\s]*:)[^@/\s]*@`)
 
 // urlPort returns the port a value of the given dialect names, 0 when it
 // names none (or several hosts).

@@ -171,7 +171,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		if want, _, err2 := toSocket(e.dialect, v.value, mp, e.port); err2 == nil && code == "UDS111" {
 			// The text is made of references set outside the project files
 			// (the shell environment): say what the variable must hold.
-			msg = fmt.Sprintf("%s/%s is %s, set outside the project files; set it to %s", v.service, v.key, v.raw, redact(e.dialect, want))
+			msg = fmt.Sprintf("%s/%s is %s, set outside the project files; set it to %s", v.service, v.key, redact(e.dialect, v.raw), redact(e.dialect, want))
 		}
 		pl.findings.add(code, v.pos, v.service, v.key, msg)
 		return

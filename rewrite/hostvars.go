@@ -136,7 +136,7 @@ func (pl *planner) applyHostVerdict(v envVar, db *dbService, port string, hv hos
 	}
 	if port != "" && !hv.hostPort {
 		pl.findings.add("UDS120", v.pos, v.service, v.key,
-			fmt.Sprintf("%s holds host and port together (%s); %s takes a socket directory there only without the port: set it to %s and put the port %d in its own variable", who, v.value, v.key, pl.opts.MountPath, db.port))
+			fmt.Sprintf("%s holds host and port together (%s); %s takes a socket directory there only without the port: set it to %s and put the port %d in its own variable", who, redact("", v.value), v.key, pl.opts.MountPath, db.port))
 		return nil
 	}
 	if hv.portKey != "" && pl.clientEnv(v.service, hv.portKey) == "" && db.port != 5432 {

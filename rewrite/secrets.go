@@ -23,12 +23,17 @@ var (
 		regexp.MustCompile(`(?i)(?:password|passwd|pwd|psw)\s*=\s*'((?:[^'\\\n]|''|\\.)*)'`),
 		regexp.MustCompile(`(?i)(?:password|passwd|pwd|psw)\s*=\s*"((?:[^"\n]|"")*)"`),
 	}
-	// The password of a URL's userinfo, any scheme.
-	secretUserinfoRE = regexp.MustCompile(`[a-zA-Z0-9+.-]+://[^\s:/@"'\[\]]*:([^\s/@"']+)@`)
+	// The password of a URL's userinfo, any scheme, also one a reference
+	// stands for (${DB_SCHEME:-postgresql}://u:pw@db).
+	secretUserinfoRE = regexp.MustCompile(`://[^\s:/@"'\[\]]*:([^\s/@"']+)@`)
 	// Variables whose whole value is a secret (PGPASSWORD, DB_PASSWORD,
 	// POSTGRES_PASSWORD, *_SECRET).
 	secretVarRE = regexp.MustCompile(`(?i)(PASSWORD|PASSWD|PWD|SECRET)$`)
 )
+
+// shellDirVars end in PWD but hold the shell's working directories, not a
+// password: masking them would mask the project's path in every message.
+var shellDirVars = map[string]bool{"PWD": true, "OLDPWD": true}
 
 // minSecret is the shortest password scrub masks wherever it occurs; a
 // shorter one ("pw") is masked only where it stands as a whole word
@@ -67,7 +72,7 @@ func (p *project) secrets() []string {
 	extra := map[string]int{}
 	addVar := func(k, v string) {
 		secretsIn(v, extra)
-		if secretVarRE.MatchString(k) {
+		if secretVarRE.MatchString(k) && !shellDirVars[k] {
 			extra[v]++
 		}
 	}

@@ -297,15 +297,19 @@ func secretOutputs(t *testing.T, doc string, env []string, secret string) []secr
 // or format shows it: findings, plan text/JSON/SARIF, validate, revert and
 // errors. The password is wrapped in markers so that it cannot be a word
 // the tool prints on its own, and kept to characters every dialect takes
-// unescaped.
+// unescaped. shape puts a compose reference before, inside or after the
+// password, or in place of the scheme (pwRefShapes): then neither half of
+// the password may show either.
 //
 //	go test ./cmd/uds-migrate -run '^$' -fuzz FuzzNoPasswordLeak -fuzztime 5m
 func FuzzNoPasswordLeak(f *testing.F) {
 	for i := range secretCases {
-		f.Add(uint8(i), "a.b-c_d~e")
+		for shape := range pwRefShapes {
+			f.Add(uint8(i), uint8(shape), "a.b-c_d~e")
+		}
 	}
-	f.Add(uint8(slices.IndexFunc(secretCases, func(c secretCase) bool { return strings.Contains(c.doc, "'PW;SECRET'") })), "a;b=c'd")
-	f.Fuzz(func(t *testing.T, which uint8, pw string) {
+	f.Add(uint8(slices.IndexFunc(secretCases, func(c secretCase) bool { return strings.Contains(c.doc, "'PW;SECRET'") })), uint8(0), "a;b=c'd")
+	f.Fuzz(func(t *testing.T, which, shape uint8, pw string) {
 		c := secretCases[int(which)%len(secretCases)]
 		// Inside an ADO.NET single-quoted value (Npgsql) a password may
 		// also hold ';', '=' and a quote (written doubled).
@@ -324,14 +328,17 @@ func FuzzNoPasswordLeak(f *testing.F) {
 		if adoQuoted {
 			written = strings.ReplaceAll(secret, "'", "''")
 		}
+		head, tail := written[:len(written)/2], written[len(written)/2:]
+		doc := c.doc
+		written, doc = pwRefShapes[int(shape)%len(pwRefShapes)](head, tail, doc)
 		dir := t.TempDir()
 		t.Chdir(dir)
 		for _, kv := range c.env {
 			k, v, _ := strings.Cut(kv, "=")
 			t.Setenv(k, strings.ReplaceAll(v, "SECRET", secret))
 		}
-		doc := "services:\n  db:\n    image: postgres:16\n    volumes: [\"db-socket:/var/run/postgresql\"]" +
-			strings.ReplaceAll(c.doc, "SECRET", written) + "\nvolumes:\n  db-socket:\n"
+		doc = "services:\n  db:\n    image: postgres:16\n    volumes: [\"db-socket:/var/run/postgresql\"]" +
+			strings.ReplaceAll(doc, "SECRET", written) + "\nvolumes:\n  db-socket:\n"
 		if err := os.WriteFile(filepath.Join(dir, "compose.yml"), []byte(doc), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -341,9 +348,31 @@ func FuzzNoPasswordLeak(f *testing.F) {
 		} {
 			var out, errb bytes.Buffer
 			run(append([]string{"uds-migrate"}, args...), &out, &errb)
-			if text := errb.String() + out.String(); strings.Contains(text, secret) || strings.Contains(text, written) {
-				t.Fatalf("%s: uds-migrate %s shows the password %q:\n%s", c.name, strings.Join(args, " "), secret, trim(text))
+			text := errb.String() + out.String()
+			for _, part := range []string{secret, written, head, tail} {
+				if strings.Contains(text, part) {
+					t.Fatalf("%s: uds-migrate %s shows %q of the password %q:\n%s", c.name, strings.Join(args, " "), part, secret, trim(text))
+				}
 			}
 		}
 	})
+}
+
+// pwRefShapes write a password of two halves into a case's document with
+// compose references around or inside it; each returns the password as
+// written and the document.
+var pwRefShapes = []func(head, tail, doc string) (string, string){
+	func(h, t, doc string) (string, string) { return h + t, doc },
+	func(h, t, doc string) (string, string) { return "${PW_HEAD:-" + h + "}" + t, doc },
+	func(h, t, doc string) (string, string) { return h + "${PW_MID:-}" + t, doc },
+	func(h, t, doc string) (string, string) { return h + "${PW_TAIL:-" + t + "}", doc },
+	func(h, t, doc string) (string, string) { return h + "$${PW_LITERAL}" + t, doc },
+	func(h, t, doc string) (string, string) {
+		for _, scheme := range []string{"postgresql+asyncpg", "postgresql", "postgres", "postgis"} {
+			if strings.Contains(doc, " "+scheme+"://") {
+				return h + t, strings.Replace(doc, " "+scheme+"://", " ${DB_SCHEME:-"+scheme+"}://", 1)
+			}
+		}
+		return h + t, doc
+	},
 }

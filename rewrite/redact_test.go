@@ -1,0 +1,26 @@
+package rewrite
+
+import "testing"
+
+// TestRedactReferences: a password is masked whole wherever compose
+// references stand around or inside it, and the references are kept.
+func TestRedactReferences(t *testing.T) {
+	for _, c := range []struct{ dialect, in, want string }{
+		{DialectURI, "${DB_SCHEME:-postgresql}://app:S3cretPassw0rd@db/app", "${DB_SCHEME:-postgresql}://app:****@db/app"},
+		{DialectURI, "${DATABASE_URL:-postgres://web:pw1@db:5432/web}${SUFFIX}", "${DATABASE_URL:-postgres://web:****@db:5432/web}${SUFFIX}"},
+		{DialectURI, "postgres://app:ab${MID:-cd}ef@${DB_HOST:-db}/app", "postgres://app:****@${DB_HOST:-db}/app"},
+		{DialectURI, "postgres://${U:-app}:${PW:-secret}@db/app", "postgres://${U:-app}:****@db/app"},
+		{DialectURI, "postgres://app:p/w@db/app", "postgres://app:****@db/app"},
+		{"", "${S}://u:secret@db/x", "${S}://u:****@db/x"},
+		{DialectJDBC, "jdbc:postgresql://${H:-db}/app?password=ab${X}cd&user=u", "jdbc:postgresql://${H:-db}/app?password=****&user=u"},
+		{DialectJDBC, "jdbc:postgresql://db:5432/app?user=a@b", "jdbc:postgresql://db:5432/app?user=a@b"},
+		{DialectDSN, "host=db password='a ${X:-b} c' dbname=x", "host=db password='****' dbname=x"},
+		{DialectNpgsql, "Host=db;Password=${PW:-x;y};Database=a", "Host=db;Password=****;Database=a"},
+		{DialectURI, "${URL:?postgres://u:secret@db/x is required}", "${URL:?postgres://u:****@db/x is required}"},
+		{DialectURI, "postgres://app@db/app", "postgres://app@db/app"},
+	} {
+		if got := redact(c.dialect, c.in); got != c.want {
+			t.Errorf("redact(%s, %q)\n got %q\nwant %q", c.dialect, c.in, got, c.want)
+		}
+	}
+}
