@@ -55,6 +55,10 @@ type Scope struct {
 	Read func(path string) ([]byte, error)
 	// List, when set, replaces the walk of Roots (a caller's cache of Files).
 	List []string
+	// Refused, when set, hears of each root that leads outside ProjectDir
+	// once its symbolic links are resolved (a confine.EscapeError): it is
+	// neither walked nor read.
+	Refused func(root string, err error)
 }
 
 // Find returns the first verdict a reader draws about key, in the files of

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/uds-migrate/uds-migrate/internal/confine"
 )
 
 // Scan bounds: a project's own code is small; a vendored tree is not
@@ -20,9 +22,11 @@ const (
 var skipDirs = map[string]bool{"node_modules": true, ".git": true, "vendor": true, ".venv": true, "venv": true, "__pycache__": true, "target": true, ".bundle": true}
 
 // Files lists the regular files under the roots, inside the project, in
-// lexical order, at most MaxFiles. Symbolic links are resolved and kept
-// only when they stay inside the project; directories behind links are
-// not entered.
+// lexical order, at most MaxFiles. A root counts where it leads once every
+// symbolic link in its path is resolved (./linkdir/cfg with linkdir ->
+// ../outside is outside, and Refused hears of it). Symbolic links met in
+// the walk are resolved and kept only when they stay inside the project;
+// directories behind links are not entered.
 func (s Scope) Files() []string {
 	if s.List != nil {
 		return s.List
@@ -32,6 +36,12 @@ func (s Scope) Files() []string {
 	for _, root := range s.Roots {
 		root = filepath.Clean(root)
 		if !s.inside(root) {
+			continue
+		}
+		if err := confine.Check(s.ProjectDir, root); err != nil {
+			if s.Refused != nil {
+				s.Refused(root, err)
+			}
 			continue
 		}
 		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -46,7 +56,7 @@ func (s Scope) Files() []string {
 			}
 			if d.Type()&fs.ModeSymlink != 0 {
 				real, err := filepath.EvalSymlinks(p)
-				if err != nil || !s.inside(real) {
+				if err != nil || confine.Check(s.ProjectDir, real) != nil {
 					return nil
 				}
 				if fi, err := os.Stat(real); err != nil || !fi.Mode().IsRegular() {
@@ -73,6 +83,9 @@ func (s Scope) inside(p string) bool {
 }
 
 func (s Scope) read(p string) ([]byte, error) {
+	if err := confine.Check(s.ProjectDir, p); err != nil {
+		return nil, err
+	}
 	if s.Read != nil {
 		return s.Read(p)
 	}

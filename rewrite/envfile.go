@@ -217,6 +217,10 @@ func (p *project) readFile(path string) ([]byte, error) {
 // positions as written.
 func (p *project) envFileVars(service, abs string) []envVar {
 	path := p.displayPath(abs)
+	if err := p.escapes(path); err != nil {
+		p.noteEscape(path, err)
+		return nil
+	}
 	data, err := p.readFile(path)
 	if err != nil {
 		return nil
@@ -333,6 +337,10 @@ func (pl *planner) setValue(v envVar, m interp.Masked, out string) bool {
 	text, err := envFileText(v.env, m, out)
 	if err != nil {
 		pl.findings.add("UDS111", v.pos, v.service, v.key, err.Error())
+		return false
+	}
+	if err := pl.p.escapes(v.env.path); err != nil {
+		pl.refuse(v.env.path, err)
 		return false
 	}
 	pl.editFile(v.env.path, v.env.data, v.env.start, v.env.end, text)

@@ -42,6 +42,9 @@ type project struct {
 	// included counts the sources at the end of sources that are files
 	// named by include: (see loadIncludes), not -f files.
 	included int
+	// escaped are env files that lead outside the project through a
+	// symbolic link (escapes), by path: left unread, reported as UDS172.
+	escaped map[string]error
 }
 
 // load parses every input with yaml.v3 (positions) and the whole set with

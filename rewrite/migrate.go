@@ -265,6 +265,7 @@ func overlay(files []FileResult, next func(string) ([]byte, error)) func(string)
 // result applies the planned edits to every file (compose files, files
 // named by extends, env and config files) and gathers the report.
 func (pl *planner) result() (*Result, error) {
+	pl.reportEscapes()
 	sortFindings(pl.p.sources, pl.findings)
 	res := &Result{Changes: pl.changes, Findings: pl.findings}
 	for _, src := range pl.p.sources {
@@ -284,6 +285,13 @@ func (pl *planner) result() (*Result, error) {
 		}
 	}
 	res.Files = append(res.Files, pl.other.extra...)
+	// Last line of defence: whatever planned it, no edit lands outside the
+	// project through a symbolic link (the -f files are the user's own).
+	for _, f := range res.Files[len(pl.p.sources)-pl.p.included:] {
+		if err := pl.p.escapes(f.Path); err != nil && f.Changed {
+			return nil, &PosError{Pos: Pos{File: f.Path}, Msg: "refusing to edit it: " + err.Error()}
+		}
+	}
 	for _, db := range pl.dbs {
 		res.DBs = append(res.DBs, DBInfo{Service: db.name, Family: db.family, SocketDir: db.socketDir, Port: db.port, Volume: db.volume, Names: db.names})
 	}

@@ -23,6 +23,7 @@ type planner struct {
 	dbs      []*dbService
 	edits    []edit
 	findings findingList
+	refused  map[string]bool // paths reported with UDS172 (refuse)
 	changes  []Change
 
 	compose composeEdits // the compose-file editor's bookkeeping
@@ -359,6 +360,10 @@ func contains(list []string, s string) bool { return slices.Contains(list, s) }
 
 // readFile reads a file that is not a compose file (see Options.ReadFile).
 func (pl *planner) readFile(p string) ([]byte, error) {
+	if err := pl.p.escapes(p); err != nil {
+		pl.refuse(p, err)
+		return nil, err
+	}
 	for _, f := range pl.other.extra {
 		if f.Path == p {
 			return f.After, nil

@@ -98,6 +98,7 @@ func (pl *planner) evidenceScope(service string) evidence.Scope {
 		Roots:      pl.reachingFiles(service),
 		Env:        env,
 		Read:       func(p string) ([]byte, error) { return pl.readFile(pl.p.displayPath(p)) },
+		Refused:    pl.refuse,
 	}
 	// The walk is done once per service: several readers ask for it.
 	if pl.configs.scopeFiles == nil {
