@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"slices"
 	"path/filepath"
+	"slices"
 
 	"github.com/uds-migrate/uds-migrate/internal/confine"
 )
