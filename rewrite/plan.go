@@ -85,7 +85,6 @@ func newPlanner(p *project, opts Options) *planner {
 }
 
 func (pl *planner) add(e edit) {
-	e.seq = len(pl.edits)
 	pl.edits = append(pl.edits, e)
 }
 
