@@ -131,17 +131,24 @@ func Decide(s evidence.Scope, key string) (v Verdict, ok bool) {
 	if len(uses) == 0 || onlyValidators(uses) {
 		return Verdict{}, false
 	}
+	return Combine(uses), true
+}
+
+// Combine is the verdict of a set of uses: a reader that takes no socket
+// URI decides alone (it comes first); else the form every reader takes
+// ("" when they share none).
+func Combine(uses []Use) Verdict {
 	uses = dedupe(uses)
 	for _, u := range uses {
 		if len(u.Reader.Forms) == 0 {
-			return Verdict{Uses: append([]Use{u}, without(uses, u)...)}, true
+			return Verdict{Uses: append([]Use{u}, without(uses, u)...)}
 		}
 	}
 	var rs []*Reader
 	for _, u := range uses {
 		rs = append(rs, u.Reader)
 	}
-	return Verdict{Uses: uses, Form: Choose(rs)}, true
+	return Verdict{Uses: uses, Form: Choose(rs)}
 }
 
 // connectors returns the connector uses in one file.

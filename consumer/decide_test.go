@@ -138,3 +138,26 @@ func TestDecide(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+func TestFromValue(t *testing.T) {
+	for _, c := range []struct{ uri, readers string }{
+		{"postgres://api:pw@db:5432/api?sslmode=disable&pool_max_conns=10", "pgx"},
+		{"postgresql://u:pw@db:5432/app?schema=public", "prisma"},
+		{"postgresql://u:pw@db/app?serverVersion=16&charset=utf8", "php-parse-url"},
+		{"postgresql+asyncpg://u:pw@db/app", "sqlalchemy"},
+		{"postgresql+pg8000://u:pw@db/app", "sqlalchemy,pg8000"},
+		{"postgres://u:pw@db/app?sslmode=require&connect_timeout=5", ""},
+		{"not a uri", ""},
+	} {
+		var names []string
+		for _, u := range FromValue(c.uri) {
+			names = append(names, u.Reader.Name)
+		}
+		if got := strings.Join(names, ","); got != c.readers {
+			t.Errorf("FromValue(%q) = %s, want %s", c.uri, got, c.readers)
+		}
+	}
+	if v := Combine(FromValue("postgresql+pg8000://u:pw@db/app")); v.Form != "" || v.Uses[0].Reader.Name != "pg8000" {
+		t.Errorf("pg8000: %+v, want no form, pg8000 deciding", v)
+	}
+}

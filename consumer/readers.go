@@ -47,6 +47,9 @@ type Reader struct {
 	// Forms are the socket forms the reader is known to accept; empty:
 	// none, the value stays on TCP with Reason.
 	Forms []Form `yaml:"forms"`
+	// Params are URI query parameters only this reader takes: a URI that
+	// carries one and works over TCP today is read by it.
+	Params []string `yaml:"params"`
 	// Reason says what the reader does with a URI, in one clause.
 	Reason string `yaml:"reason"`
 	// Sources say where that was read.
@@ -137,4 +140,14 @@ func Choose(readers []*Reader) Form {
 		}
 	}
 	return ""
+}
+
+// ByParam returns the reader that alone takes query parameter name, or nil.
+func ByParam(name string) *Reader {
+	for _, r := range Readers() {
+		if slices.Contains(r.Params, name) {
+			return r
+		}
+	}
+	return nil
 }

@@ -142,7 +142,7 @@ func (pl *planner) nothingReason(dbs []*dbService) string {
 // leftOnTCPCodes are the findings that leave a client's connection value
 // on TCP.
 var leftOnTCPCodes = map[string]bool{"UDS110": true, "UDS111": true, "UDS120": true, "UDS121": true, "UDS122": true, "UDS127": true,
-	"UDS131": true, "UDS140": true, "UDS141": true, "UDS142": true, "UDS151": true, "UDS160": true, "UDS163": true, "UDS165": true}
+	"UDS131": true, "UDS140": true, "UDS141": true, "UDS142": true, "UDS151": true, "UDS153": true, "UDS154": true, "UDS160": true, "UDS163": true, "UDS165": true}
 
 // leftOnTCP lists, as service/key and in finding order, the values the
 // findings leave on TCP.
