@@ -161,3 +161,24 @@ func TestFromValue(t *testing.T) {
 		t.Errorf("pg8000: %+v, want no form, pg8000 deciding", v)
 	}
 }
+
+func TestFromFile(t *testing.T) {
+	for path, want := range map[string]string{
+		"config/database.yml":         "rails",
+		"app/config/database.yml.erb": "rails",
+		"/src/config/database.yml":    "rails",
+		"database.yml":                "",
+		"config/database.yaml":        "",
+		"config/application.yml":      "",
+		"compose.yml":                 "",
+	} {
+		uses := FromFile(path)
+		got := ""
+		if len(uses) > 0 {
+			got = uses[0].Reader.Name
+		}
+		if got != want {
+			t.Errorf("FromFile(%q) = %q, want %q", path, got, want)
+		}
+	}
+}

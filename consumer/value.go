@@ -1,6 +1,7 @@
 package consumer
 
 import (
+	pathpkg "path"
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/libpq"
@@ -31,4 +32,17 @@ func FromValue(uri string) []Use {
 		}
 	}
 	return dedupe(out)
+}
+
+// FromFile returns the readers that the file holding a connection URI
+// shows by its place alone: config/database.yml (or .yml.erb) is read by
+// Rails (ActiveRecord's DatabaseConfigurations, whose
+// ConnectionUrlResolver reads url:). path is slash-separated, relative to
+// the project or absolute; File and Line are the caller's.
+func FromFile(path string) []Use {
+	dir, base := pathpkg.Split(pathpkg.Clean("/" + path))
+	if (base == "database.yml" || base == "database.yml.erb") && pathpkg.Base(dir) == "config" {
+		return []Use{{Reader: ByName("rails"), How: "is Rails' config/" + base}}
+	}
+	return nil
 }

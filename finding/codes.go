@@ -104,7 +104,7 @@ var codes = withDocs([]Code{
 	{ID: "UDS210", Severity: SevError, Title: "two servers share one socket directory"},
 	{ID: "UDS211", Severity: SevError, Title: "sslmode=require/ssl=true with pgjdbc over a socket"},
 	{ID: "UDS212", Severity: SevError, Title: "socket file mounted instead of its directory"},
-	{ID: "UDS213", Severity: SevError, Title: "asyncpg URL with a host and ?host= (asyncpg stays on TCP)"},
+	{ID: "UDS213", Severity: SevError, Title: "retired: asyncpg URL with a host and ?host= (SQLAlchemy takes the query host; see docs/findings.md)"},
 	{ID: "UDS214", Severity: SevError, Title: "two volumes mounted at one path in a service"},
 	{ID: "UDS215", Severity: SevError, Title: "relative socket directory in a host value (read as a TCP host name)", CarriedAs: SevWarning},
 	{ID: "UDS216", Severity: SevError, Title: "socket value keeps an sslmode some driver fails on"},

@@ -454,6 +454,9 @@ func (p *project) checkOptions(opts Options) error {
 	if opts.Volume != "" && !volumeNameRE.MatchString(opts.Volume) {
 		return bad("--volume %q: a volume name is letters, digits, _, . and - (starting with a letter or digit)", opts.Volume)
 	}
+	if opts.ManyProjects {
+		return p.checkConsumerNames(opts.Consumers, bad)
+	}
 	for _, list := range [][]string{opts.Only, opts.Exclude} {
 		for _, name := range list {
 			if _, ok := p.model.Services[name]; !ok {

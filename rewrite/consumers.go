@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -26,7 +27,7 @@ func (pl *planner) uriConsumer(v envVar, db *dbService) (form consumer.Form, bas
 		return f, b, true
 	}
 	verdict, found := consumer.Decide(pl.evidenceScope(v.service), v.key)
-	if own := consumer.FromValue(v.value); len(own) > 0 {
+	if own := append(consumer.FromValue(v.value), consumer.FromFile(filepath.ToSlash(v.pos.File))...); len(own) > 0 {
 		for i := range own {
 			own[i].File, own[i].Line = v.pos.File, v.pos.Line
 		}
@@ -77,11 +78,21 @@ func readersDetail(v consumer.Verdict) string {
 	return fmt.Sprintf("read by %s, which take%s the %s socket form", strings.Join(parts, ", "), map[bool]string{true: "s", false: ""}[len(parts) == 1], v.Form)
 }
 
-// userConsumer reads --consumer SERVICE/KEY=READER|FORM.
+// userConsumer reads --consumer SERVICE/KEY=READER|FORM, or KEY=... for
+// that key in every service; a SERVICE/KEY value wins over a KEY one.
 func (pl *planner) userConsumer(v envVar) (consumer.Form, *Basis, bool) {
+	for _, target := range []string{v.service + "/" + v.key, v.key} {
+		if f, b, ok := pl.userConsumerFor(v, target); ok {
+			return f, b, ok
+		}
+	}
+	return "", nil, false
+}
+
+func (pl *planner) userConsumerFor(v envVar, want string) (consumer.Form, *Basis, bool) {
 	for _, c := range pl.opts.Consumers {
 		target, name, _ := strings.Cut(c, "=")
-		if target != v.service+"/"+v.key {
+		if target != want {
 			continue
 		}
 		b := &Basis{Kind: BasisUser, Name: "--consumer", Detail: "the user named the reader (--consumer " + c + ")"}
@@ -128,15 +139,61 @@ func (p *project) checkConsumers(list []string, bad func(string, ...any) error) 
 		if !ok || name == "" {
 			return bad("--consumer %q: want SERVICE/KEY=READER or SERVICE/KEY=FORM (forms: empty, localhost; readers: %s)", c, readerNames())
 		}
-		if err := p.checkHostVars([]string{target}, func(format string, a ...any) error {
-			return bad(strings.Replace(format, "--host-var", "--consumer", 1), a...)
-		}); err != nil {
+		if err := p.checkConsumerTarget(c, target, bad); err != nil {
 			return err
 		}
 		if f, ok := consumer.ParseForm(name); ok && f != consumer.Encoded {
 			continue
 		}
 		if consumer.ByName(name) == nil {
+			return bad("--consumer %s: no reader or form %q (forms: empty, localhost; readers: %s)", c, name, readerNames())
+		}
+	}
+	return nil
+}
+
+// checkConsumerTarget checks the SERVICE/KEY or KEY of a --consumer value
+// c. A key with a dot names a value in a configuration file
+// (database.url), known only once the files are read: only its service is
+// checked.
+func (p *project) checkConsumerTarget(c, target string, bad func(string, ...any) error) error {
+	service, key, ok := strings.Cut(target, "/")
+	if !ok {
+		if target == "" {
+			return bad("--consumer %q: want SERVICE/KEY=READER, KEY=READER or a FORM instead of READER", c)
+		}
+		for name := range p.model.Services {
+			for _, v := range p.serviceEnv(name) {
+				if v.key == target {
+					return nil
+				}
+			}
+		}
+		if strings.Contains(target, ".") {
+			return nil
+		}
+		return bad("--consumer %s: no service has an environment variable %s", c, target)
+	}
+	if strings.Contains(key, ".") {
+		if _, ok := p.model.Services[service]; !ok {
+			return bad("--consumer %s: no such service (services: %s)", c, strings.Join(slices.Sorted(mapsKeys(p.model.Services)), ", "))
+		}
+		return nil
+	}
+	return p.checkHostVars([]string{target}, func(format string, a ...any) error {
+		return bad(strings.Replace(format, "--host-var", "--consumer", 1), a...)
+	})
+}
+
+// checkConsumerNames checks only the syntax and the reader or form of
+// each --consumer value (a run over several projects).
+func (p *project) checkConsumerNames(list []string, bad func(string, ...any) error) error {
+	for _, c := range list {
+		target, name, ok := strings.Cut(c, "=")
+		if !ok || name == "" || target == "" {
+			return bad("--consumer %q: want SERVICE/KEY=READER or SERVICE/KEY=FORM (forms: empty, localhost; readers: %s)", c, readerNames())
+		}
+		if f, ok := consumer.ParseForm(name); (!ok || f == consumer.Encoded) && consumer.ByName(name) == nil {
 			return bad("--consumer %s: no reader or form %q (forms: empty, localhost; readers: %s)", c, name, readerNames())
 		}
 	}

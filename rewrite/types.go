@@ -13,6 +13,10 @@ package rewrite
 // Options selects what Migrate does. The zero value is not useful; start
 // from DefaultOptions.
 type Options struct {
+	// ManyProjects: the run covers several projects, so a service named by
+	// --only, --exclude, --host-var or --consumer may belong to another
+	// of them; only the syntax of those flags is checked.
+	ManyProjects bool
 	// DBs names services to treat as PostgreSQL servers in addition to the
 	// detected image families.
 	DBs []string
