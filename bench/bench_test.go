@@ -20,34 +20,26 @@ import (
 
 // BenchmarkLookupSmall measures the in-process pgx client and pgbench on
 // the same server, over both transports, one connection, -M prepared, on
-// the lookup-small script; each sub-benchmark reports queries/s (pgbench's
-// figure excludes its connection time, as pgx's does). The sub-benchmarks
-// run one after another, so on a shared machine their ratios move with
-// the load between them: compare clients with one interleaved run,
-// `uds-migrate bench --client pgbench,pgx` (docs/benchmarks.md), not with
-// these figures.
+// the lookup-small script. Each sub-benchmark reports queries/s and what
+// the client itself spent per query: CPU (client-cpu-µs/query: the whole
+// process, user and system) and voluntary context switches
+// (client-vcsw/query: how often the client slept; pgx's querying thread,
+// pgbench's process). The sub-benchmarks run one after another, so on a
+// shared machine their queries/s move with the load between them; the
+// per-query CPU and sleeps are what to compare here, and
+// BenchmarkDefaultClient compares throughput interleaved.
 //
-//	go test -run '^$' -bench LookupSmall -benchtime 5s -count 3 ./bench
+//	go test -run '^$' -bench LookupSmall -benchtime 20000x ./bench
+//
+// With $UDS_BENCH_TCP (a libpq DSN reaching a running server over TCP)
+// and $UDS_BENCH_SOCKET_DIR (its socket directory), as bench --tcp and
+// --socket-dir take them, it measures that server instead of a throwaway
+// one, so that strace -f or valgrind see the client alone
+// (docs/runs/client-syscalls/measure.sh).
 func BenchmarkLookupSmall(b *testing.B) {
-	srv := pgtest.Shared(b)
-	ctx := context.Background()
-	if err := srv.EnsureDatabase(ctx, "bench_go", ""); err != nil {
-		b.Fatal(err)
-	}
-	w, err := LoadWorkload("lookup-small", 1000)
-	if err != nil {
-		b.Fatal(err)
-	}
-	cfgs := map[Transport]string{
-		TCP:    srv.TCPDSN(srv.SuperUser, "bench_go"),
-		Socket: srv.SocketDSN(srv.SuperUser, "bench_go"),
-	}
-	sock, _ := pgx.ParseConfig(cfgs[Socket])
-	if _, err := w.Setup(ctx, sock); err != nil {
-		b.Fatal(err)
-	}
+	ep, w := lookupSmallTarget(b)
 	for _, t := range []Transport{TCP, Socket} {
-		b.Run("pgx/"+string(t), func(b *testing.B) { benchPgx(b, cfgs[t], t, w) })
+		b.Run("pgx/"+string(t), func(b *testing.B) { benchPgx(b, ep.config(t), t, w) })
 	}
 	pgbench, err := exec.LookPath("pgbench")
 	if err != nil {
@@ -58,14 +50,14 @@ func BenchmarkLookupSmall(b *testing.B) {
 	if err := os.WriteFile(script, []byte(w.Script.Text), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	hosts := map[Transport]string{TCP: srv.Host, Socket: srv.SocketDir}
 	for _, t := range []Transport{TCP, Socket} {
 		b.Run("pgbench/"+string(t), func(b *testing.B) {
+			cfg := ep.config(t)
 			// b.N queries, rounded up to whole script passes.
 			tx := (b.N + w.Script.Queries() - 1) / w.Script.Queries()
-			cmd := exec.Command(pgbench, "-n", "-M", "prepared", "-c", "1", "-t", strconv.Itoa(tx),
-				"-D", "rows=1000", "-f", script, "-h", hosts[t], "-p", strconv.Itoa(srv.Port), "-U", srv.SuperUser, "bench_go")
-			cmd.Env = append(os.Environ(), "PGPASSWORD="+srv.SuperPassword, "PGSSLMODE=disable")
+			cmd := exec.Command(pgbench, "-n", "-M", "prepared", "-c", "1", "-j", "1", "-t", strconv.Itoa(tx),
+				"-D", "rows=1000", "-f", script, "-h", cfg.Host, "-p", strconv.Itoa(int(cfg.Port)), "-U", cfg.User, cfg.Database)
+			cmd.Env = append(os.Environ(), "PGPASSWORD="+cfg.Password, "PGSSLMODE=disable")
 			b.ResetTimer()
 			out, err := cmd.CombinedOutput()
 			b.StopTimer()
@@ -76,16 +68,59 @@ func BenchmarkLookupSmall(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			q := float64(tx * w.Script.Queries())
 			b.ReportMetric(r.TPS*float64(w.Script.Queries()), "queries/s")
+			b.ReportMetric(float64((cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime()).Microseconds())/q, "client-cpu-µs/query")
+			if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+				b.ReportMetric(float64(ru.Nvcsw)/q, "client-vcsw/query")
+			}
 		})
 	}
 }
 
-func benchPgx(b *testing.B, dsn string, t Transport, w *Workload) {
-	cfg, err := pgx.ParseConfig(dsn)
+// lookupSmallTarget returns the server the benchmarks measure, with
+// lookup-small's tables set up: $UDS_BENCH_TCP and $UDS_BENCH_SOCKET_DIR
+// when set, else the test binary's shared throwaway server.
+func lookupSmallTarget(b *testing.B) (benchEndpoints, *Workload) {
+	b.Helper()
+	ctx := context.Background()
+	var ep *Endpoints
+	var err error
+	if dsn := os.Getenv("UDS_BENCH_TCP"); dsn != "" {
+		ep, err = Existing(dsn, os.Getenv("UDS_BENCH_SOCKET_DIR"))
+	} else {
+		srv := pgtest.Shared(b)
+		if err := srv.EnsureDatabase(ctx, "bench_go", ""); err != nil {
+			b.Fatal(err)
+		}
+		ep, err = Existing(srv.TCPDSN(srv.SuperUser, "bench_go"), srv.SocketDir)
+	}
 	if err != nil {
 		b.Fatal(err)
 	}
+	if err := settleTLS(ctx, ep); err != nil {
+		b.Fatal(err)
+	}
+	w, err := LoadWorkload("lookup-small", 1000)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := w.Setup(ctx, ep.Socket); err != nil {
+		b.Fatal(err)
+	}
+	return benchEndpoints{ep}, w
+}
+
+type benchEndpoints struct{ *Endpoints }
+
+func (e benchEndpoints) config(t Transport) *pgx.ConnConfig {
+	if t == Socket {
+		return e.Socket
+	}
+	return e.TCP
+}
+
+func benchPgx(b *testing.B, cfg *pgx.ConnConfig, t Transport, w *Workload) {
 	ctx := context.Background()
 	conn, err := connect(ctx, cfg, t, Prepared)
 	if err != nil {
@@ -101,7 +136,7 @@ func benchPgx(b *testing.B, dsn string, t Transport, w *Workload) {
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	cpu0 := processCPU()
+	cpu0, sleeps0 := processCPU(), threadSleeps()
 	start := time.Now()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -112,6 +147,9 @@ func benchPgx(b *testing.B, dsn string, t Transport, w *Workload) {
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "queries/s")
 	b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/float64(b.N), "client-cpu-µs/query")
+	if sleeps0 >= 0 {
+		b.ReportMetric(float64(threadSleeps()-sleeps0)/float64(b.N), "client-vcsw/query")
+	}
 }
 
 // processCPU is this process's user+system CPU time so far.

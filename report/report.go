@@ -1,16 +1,18 @@
 // Package report is the one findings model of migrate, plan, validate and
-// revert: a Plan (docs/plan.schema.json) built from a rewrite.Result, from
-// validate's findings or from an input error, rendered as text for a
+// revert: a Plan (docs/plan.schema.json) built from an Input (what a
+// migration or revert produced), from validate's findings or from an input
+// error, rendered as text for a
 // reviewer, versioned JSON for tools, SARIF 2.1.0 for code-scanning uploads
 // or gcc-style lines for editors and CI problem matchers. Passwords are
-// already masked in the Result; nothing here reads the files again.
+// already masked in the Input; nothing here reads the files again. It
+// depends on package finding only, not on what the migration knows.
 package report
 
 import (
 	"errors"
 	"fmt"
 
-	"github.com/uds-migrate/uds-migrate/rewrite"
+	"github.com/uds-migrate/uds-migrate/finding"
 )
 
 // SchemaVersion names the JSON layout; it changes only when a field changes
@@ -57,7 +59,7 @@ type Change struct {
 	After   string  `json:"after"`
 	Reason  string  `json:"reason"`
 	Source  *Source `json:"source,omitempty"`
-	// Evidence is why a host variable was trusted (see rewrite.Evidence).
+	// Evidence is why a host variable was trusted (finding.BasisEvidence).
 	Evidence *Evidence `json:"evidence,omitempty"`
 }
 
@@ -71,8 +73,8 @@ type Source struct {
 	Detail string   `json:"detail"`
 }
 
-func sourceOf(b *rewrite.Basis) *Source {
-	if b == nil || b.Kind == rewrite.BasisEvidence {
+func sourceOf(b *finding.Basis) *Source {
+	if b == nil || b.Kind == finding.BasisEvidence {
 		return nil // evidenceOf: the plan's evidence, with file and line
 	}
 	return &Source{Kind: b.Kind, Name: b.Name, Cite: b.Cite, Detail: b.Detail}
@@ -102,24 +104,24 @@ type Finding struct {
 // InputErrorCode is the code of a finding that stands for an input the
 // tool could not read or load (exit status 2): in a SARIF log or a JSON
 // plan it carries the error's position, so an upload is never empty.
-const InputErrorCode = rewrite.InputErrorCode
+const InputErrorCode = finding.InputErrorCode
 
 func empty(command string) Plan {
 	return Plan{Schema: SchemaVersion, Command: command, Files: []File{}, Databases: []Database{}, Changes: []Change{}, Findings: []Finding{}, ManualSteps: []string{}}
 }
 
 // FromFindings builds the document of a command that only finds (validate).
-func FromFindings(command string, fs []rewrite.Finding) Plan {
-	return FromResult(command, &rewrite.Result{Findings: fs})
+func FromFindings(command string, fs []finding.Finding) Plan {
+	return FromResult(command, Input{Findings: fs})
 }
 
 // FromError builds the document for an input error: one ERROR finding
-// with code InputErrorCode at the error's position (a *rewrite.PosError),
+// with code InputErrorCode at the error's position (a *finding.PosError),
 // or without a file when the error names none.
 func FromError(command string, err error) Plan {
 	p := empty(command)
-	f := Finding{Severity: string(rewrite.SevError), Code: InputErrorCode, Message: err.Error()}
-	var pe *rewrite.PosError
+	f := Finding{Severity: string(finding.SevError), Code: InputErrorCode, Message: err.Error()}
+	var pe *finding.PosError
 	if errors.As(err, &pe) {
 		f.File, f.Line, f.Column, f.Message = pe.File, pe.Line, pe.Col, pe.Msg
 	}
@@ -127,16 +129,25 @@ func FromError(command string, err error) Plan {
 	return p
 }
 
+// Input is what a migration or revert hands to report: every input file
+// and whether it changed, the databases found, the changes and findings
+// (passwords already masked), and why nothing changed when nothing did.
+// The command fills it from rewrite's Result.
+type Input struct {
+	Files    []File
+	DBs      []Database
+	Changes  []finding.Change
+	Findings []finding.Finding
+	// NothingReason says why no edit was made, when none was.
+	NothingReason string
+}
+
 // FromResult builds the document of a migration or revert.
-func FromResult(command string, r *rewrite.Result) Plan {
+func FromResult(command string, r Input) Plan {
 	p := empty(command)
 	p.Nothing = r.NothingReason
-	for _, f := range r.Files {
-		p.Files = append(p.Files, File{Path: f.Path, Changed: f.Changed})
-	}
-	for _, d := range r.DBs {
-		p.Databases = append(p.Databases, Database{Service: d.Service, Family: d.Family, SocketDir: d.SocketDir, Port: d.Port, Volume: d.Volume, Names: d.Names})
-	}
+	p.Files = append(p.Files, r.Files...)
+	p.Databases = append(p.Databases, r.DBs...)
 	for _, c := range r.Changes {
 		p.Changes = append(p.Changes, Change{Kind: c.Kind, File: c.File, Line: c.Line, Column: c.Col, Service: c.Service, Key: c.Key, Dialect: c.Dialect, Before: c.Before, After: c.After, Reason: c.Reason, Source: sourceOf(c.Basis), Evidence: evidenceOf(c.Basis)})
 	}
@@ -146,7 +157,7 @@ func FromResult(command string, r *rewrite.Result) Plan {
 	// One step per line of a file, naming every service it concerns.
 	seen := map[string]bool{}
 	for _, f := range MergeShared(p.Findings) {
-		if code, _ := rewrite.LookupCode(f.Code); code.Manual && !seen[f.Code+f.Service+f.Message] {
+		if code, _ := finding.Lookup(f.Code); code.Manual && !seen[f.Code+f.Service+f.Message] {
 			seen[f.Code+f.Service+f.Message] = true
 			p.ManualSteps = append(p.ManualSteps, fmt.Sprintf("%s (%s:%d)", f.Message, f.File, f.Line))
 		}
@@ -154,8 +165,8 @@ func FromResult(command string, r *rewrite.Result) Plan {
 	return p
 }
 
-func evidenceOf(b *rewrite.Basis) *Evidence {
-	if b == nil || b.Kind != rewrite.BasisEvidence {
+func evidenceOf(b *finding.Basis) *Evidence {
+	if b == nil || b.Kind != finding.BasisEvidence {
 		return nil
 	}
 	return &Evidence{Source: b.Kind, File: b.At.File, Line: b.At.Line, Driver: b.Name, Reason: b.Detail}

@@ -6,11 +6,11 @@ import (
 
 	"github.com/owenrumney/go-sarif/v2/sarif"
 
-	"github.com/uds-migrate/uds-migrate/rewrite"
+	"github.com/uds-migrate/uds-migrate/finding"
 )
 
 // SARIF writes the findings as a SARIF 2.1.0 log (OASIS SARIF v2.1.0, §3)
-// with one rule per finding code from rewrite's registry (its title, its
+// with one rule per finding code from finding's registry (its title, its
 // cause and fix as fullDescription, and helpUri pointing at its section of
 // docs/findings.md), built with github.com/owenrumney/go-sarif.
 // An input error is a result of level error like any other finding.
@@ -28,7 +28,7 @@ func SARIF(w io.Writer, p Plan, version string) error {
 	sort.Strings(codes)
 	for i, c := range codes {
 		if i == 0 || codes[i-1] != c {
-			code, _ := rewrite.LookupCode(c)
+			code, _ := finding.Lookup(c)
 			rule := run.AddRule(c).WithDescription(code.Title).WithHelpURI(code.HelpURI())
 			if code.Doc != "" {
 				rule.WithFullDescription(sarif.NewMultiformatMessageString(code.Doc))

@@ -88,7 +88,7 @@ func (pl *planner) configEdge(service, path string, data []byte, v configfile.Va
 	if dialect == "" {
 		return nil
 	}
-	ev := envVar{service: service, key: v.Key, raw: v.Value, value: v.Value, pos: Pos{path, v.Line, v.Col}}
+	ev := envVar{service: service, key: v.Key, raw: v.Value, value: v.Value, pos: Pos{File: path, Line: v.Line, Col: v.Col}}
 	var hit *dbService
 	for _, h := range hosts {
 		if db := pl.dbAt(dbs, ev, h); db != nil {
@@ -99,7 +99,7 @@ func (pl *planner) configEdge(service, path string, data []byte, v configfile.Va
 		return nil
 	}
 	if len(hosts) > 1 {
-		pl.findings.add("UDS110", Pos{path, v.Line, v.Col}, service, v.Key,
+		pl.findings.add("UDS110", Pos{File: path, Line: v.Line, Col: v.Col}, service, v.Key,
 			fmt.Sprintf("%s reads %s from %s, which lists several hosts for failover; a Unix socket reaches one server and cannot fail over, so the value is left on TCP", service, v.Key, path))
 		return nil
 	}

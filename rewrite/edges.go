@@ -228,7 +228,7 @@ type note struct{ Code, Message string }
 func edgeReason(e *edge, mp string) string {
 	r := fmt.Sprintf("reach %s through its socket in %s", e.db.name, mp)
 	if e.basis != nil && e.basis.Kind != BasisEvidence { // evidence: UDS170 and the plan's evidence say it
-		r += " (" + e.basis.cite() + ")"
+		r += " (" + e.basis.Citation() + ")"
 	}
 	return r
 }

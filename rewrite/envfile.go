@@ -98,7 +98,7 @@ func (p *project) yamlEnv(name string, src *Source, node *yaml.Node, seen map[st
 			out = append(out, v)
 			continue
 		}
-		out = append(out, envVar{service: name, key: e.key, raw: raw, value: val, pos: Pos{src.Path, e.node.Line, e.node.Column},
+		out = append(out, envVar{service: name, key: e.key, raw: raw, value: val, pos: Pos{File: src.Path, Line: e.node.Line, Col: e.node.Column},
 			src: src, node: e.node, prefix: e.prefix, inFlow: e.inFlow, passthrough: e.passthrough})
 	}
 	if depth > 8 {
@@ -259,7 +259,7 @@ func (p *project) envFileVars(service, abs string) []envVar {
 				break
 			}
 		}
-		out = append(out, envVar{service: service, key: key, raw: raw, value: val, pos: Pos{path, n + 1, el.start - (off - len(line)) + 1}, env: &e})
+		out = append(out, envVar{service: service, key: key, raw: raw, value: val, pos: Pos{File: path, Line: n + 1, Col: el.start - (off - len(line)) + 1}, env: &e})
 	}
 	return out
 }

@@ -51,7 +51,7 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 			continue
 		}
 		if file, line := pl.hiddenConnection(name, dep); file != "" {
-			pl.findings.add("UDS131", Pos{file, line, 1}, name, file,
+			pl.findings.add("UDS131", Pos{File: file, Line: line, Col: 1}, name, file,
 				fmt.Sprintf("%s depends on %s and %s:%d names it in a form the tool does not edit (a literal host in code or a format it does not read): point that connection at %s (socket directory) by hand, and mount %s's socket volume on %s", name, dep.name, file, line, pl.opts.MountPath, dep.name, name))
 			continue
 		}
@@ -144,9 +144,9 @@ func (pl *planner) catalogueHint(service, db string) string {
 		}
 		b := catalogueBasis(e, v.Reason)
 		if !v.Directory {
-			return fmt.Sprintf("the image reads its host from %s, which is unset here, and %s takes no socket directory: %s (%s)", v.Key, v.Key, v.Reason, b.cite())
+			return fmt.Sprintf("the image reads its host from %s, which is unset here, and %s takes no socket directory: %s (%s)", v.Key, v.Key, v.Reason, b.Citation())
 		}
-		return fmt.Sprintf("the image reads its host from %s, which is unset here (the image then uses its own default); set %s=%s, which it hands to a driver that takes a socket directory, and mount %s's socket volume (%s)", v.Key, v.Key, pl.opts.MountPath, db, b.cite())
+		return fmt.Sprintf("the image reads its host from %s, which is unset here (the image then uses its own default); set %s=%s, which it hands to a driver that takes a socket directory, and mount %s's socket volume (%s)", v.Key, v.Key, pl.opts.MountPath, db, b.Citation())
 	}
 	return ""
 }

@@ -6,42 +6,7 @@ import (
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
-	"github.com/uds-migrate/uds-migrate/evidence"
 )
-
-// Kinds of Basis, in the order they are consulted.
-const (
-	BasisUser      = "user"              // --host-var SERVICE/KEY
-	BasisEvidence  = evidence.SourceName // code or config in the project that reads the variable
-	BasisCatalogue = "catalogue"         // catalog/images: what a published image does
-)
-
-// Basis is what a decision about a connection value rests on.
-type Basis struct {
-	Kind string // BasisUser, BasisEvidence or BasisCatalogue
-	// Name is the catalogue family, the driver the evidence implies, or
-	// "--host-var".
-	Name string
-	// Cite is where the fact was read: URLs or repo:file for the
-	// catalogue; empty for evidence (see At) and for the user's word.
-	Cite []string
-	// At is the file (relative to the project directory) and line of the
-	// evidence; zero for the other kinds.
-	At Pos
-	// Detail says what the source says about the variable.
-	Detail string
-}
-
-// cite names the source for a message: "catalogue odoo: URL ...".
-func (b Basis) cite() string {
-	s := b.Kind + " " + b.Name
-	if len(b.Cite) > 0 {
-		// The first source is the one that says what the image does;
-		// plan --format json lists them all.
-		s += ": " + b.Cite[0]
-	}
-	return s
-}
 
 // hostVerdict is what one source of knowledge says about a host variable.
 type hostVerdict struct {
@@ -131,7 +96,7 @@ func (pl *planner) applyHostVerdict(v envVar, db *dbService, port string, hv hos
 	who := v.service + "/" + v.key
 	if !hv.takesDir {
 		pl.findings.add("UDS151", v.pos, v.service, v.key,
-			fmt.Sprintf("%s names %s, but %s (%s); left on TCP", who, db.name, hv.basis.Detail, hv.basis.cite()))
+			fmt.Sprintf("%s names %s, but %s (%s); left on TCP", who, db.name, hv.basis.Detail, hv.basis.Citation()))
 		return nil
 	}
 	if port != "" && !hv.hostPort {
@@ -148,7 +113,7 @@ func (pl *planner) applyHostVerdict(v envVar, db *dbService, port string, hv hos
 			pl.addEnvAfter(v, a.Key, a.Value, a.Reason)
 		}
 	}
-	code, msg := "UDS150", fmt.Sprintf("%s set to the socket directory %s: %s (%s)", who, pl.opts.MountPath, hv.basis.Detail, hv.basis.cite())
+	code, msg := "UDS150", fmt.Sprintf("%s set to the socket directory %s: %s (%s)", who, pl.opts.MountPath, hv.basis.Detail, hv.basis.Citation())
 	if hv.basis.Kind == BasisUser {
 		code, msg = "UDS152", fmt.Sprintf("%s set to the socket directory %s on the user's word: --host-var %s vouches that the application hands it to a driver that takes a socket directory as host; the tool has no evidence of its own", who, pl.opts.MountPath, who)
 	}

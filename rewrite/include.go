@@ -101,7 +101,7 @@ func (p *project) loadIncludes(dir string) error {
 					name := displayPathFrom(p.sources[0].Path, path)
 					data, err := p.readFile(name)
 					if err != nil {
-						return &PosError{Pos: Pos{s.Path, r.item.Line, r.item.Column}, Msg: fmt.Sprintf("include %s: %v", name, err)}
+						return &PosError{Pos: Pos{File: s.Path, Line: r.item.Line, Col: r.item.Column}, Msg: fmt.Sprintf("include %s: %v", name, err)}
 					}
 					src, err := NewSource(name, data)
 					if err != nil {

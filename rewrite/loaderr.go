@@ -23,7 +23,7 @@ func notCompose(src *Source) error {
 	if api != nil && kind != nil && api.Kind == yaml.ScalarNode && kind.Kind == yaml.ScalarNode {
 		msg = fmt.Sprintf("not a compose file: a Kubernetes manifest (apiVersion: %s, kind: %s); want a compose file with services:", api.Value, kind.Value)
 	}
-	return &PosError{Pos: Pos{src.Path, src.Root.Line, src.Root.Column}, Msg: msg}
+	return &PosError{Pos: Pos{File: src.Path, Line: src.Root.Line, Col: src.Root.Column}, Msg: msg}
 }
 
 var (

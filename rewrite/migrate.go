@@ -35,7 +35,7 @@ func Migrate(ctx context.Context, inputs []Input, opts Options) (res *Result, er
 	carried := false
 	for _, f := range validateLoaded(out, opts2) {
 		switch {
-		case f.Severity == SevError && carriedCodes[f.Code]:
+		case f.Severity == SevError && carriedAs(f.Code) != "":
 			carried = true
 		case f.Severity == SevError:
 			bad = append(bad, f)
@@ -139,18 +139,13 @@ func (pl *planner) nothingReason(dbs []*dbService) string {
 	return fmt.Sprintf("no service connects to %s over TCP (values already in socket form are left as they are)", strings.Join(names, ", "))
 }
 
-// leftOnTCPCodes are the findings that leave a client's connection value
-// on TCP.
-var leftOnTCPCodes = map[string]bool{"UDS110": true, "UDS111": true, "UDS120": true, "UDS121": true, "UDS122": true, "UDS127": true,
-	"UDS131": true, "UDS140": true, "UDS141": true, "UDS142": true, "UDS151": true, "UDS160": true, "UDS163": true, "UDS165": true}
-
 // leftOnTCP lists, as service/key and in finding order, the values the
 // findings leave on TCP.
 func (pl *planner) leftOnTCP() []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, f := range pl.findings {
-		if !leftOnTCPCodes[f.Code] || f.Service == "" {
+		if c, _ := LookupCode(f.Code); !c.LeavesTCP || f.Service == "" {
 			continue
 		}
 		id := f.Service
@@ -293,11 +288,12 @@ func (pl *planner) result() (*Result, error) {
 	return res, nil
 }
 
-// carriedCodes are validate errors in values the migration cannot repair
-// with certainty (which absolute directory a relative host meant): the
-// output keeps them, and migrate reports them as warnings at the input's
-// positions instead of refusing the whole file.
-var carriedCodes = map[string]bool{"UDS215": true}
+// carriedAs is the severity migrate gives a validate error of code it
+// carries into the output (finding.Code.CarriedAs), or "".
+func carriedAs(code string) Severity {
+	c, _ := LookupCode(code)
+	return c.CarriedAs
+}
 
 func carriedFindings(ctx context.Context, inputs []Input, opts Options) []Finding {
 	before, err := Validate(ctx, inputs, opts)
@@ -306,8 +302,8 @@ func carriedFindings(ctx context.Context, inputs []Input, opts Options) []Findin
 	}
 	var out []Finding
 	for _, f := range before {
-		if f.Severity == SevError && carriedCodes[f.Code] {
-			f.Severity = SevWarning
+		if sev := carriedAs(f.Code); f.Severity == SevError && sev != "" {
+			f.Severity = sev
 			out = append(out, f)
 		}
 	}

@@ -70,7 +70,7 @@ func (pl *planner) catalogueKeeps(v envVar, find func(host string) *dbService) b
 		b.Detail = fmt.Sprintf("the image's driver takes the socket directory from ?host= and ignores ?port= (it opens .s.PGSQL.5432), while %s listens on %d", db.name, db.port)
 	}
 	pl.findings.add("UDS151", v.pos, v.service, v.key,
-		fmt.Sprintf("%s/%s names %s, but %s (%s); left on TCP", v.service, v.key, db.name, b.Detail, b.cite())).Basis = &b
+		fmt.Sprintf("%s/%s names %s, but %s (%s); left on TCP", v.service, v.key, db.name, b.Detail, b.Citation())).Basis = &b
 	return true
 }
 

@@ -111,7 +111,7 @@ func (pp *proxyPlanner) proxyApps(proxies []*proxyService, upstreams map[string]
 				seen[cf][t.Arg.Start] = true
 				if t.Variable {
 					if first {
-						pp.pl.findings.add("UDS302", Pos{cf.path, t.Line, t.Col}, px.name, t.Directive,
+						pp.pl.findings.add("UDS302", Pos{File: cf.path, Line: t.Line, Col: t.Col}, px.name, t.Directive,
 							fmt.Sprintf("%s %s is resolved per request from a variable: left on TCP; if it names an app of this project, write its socket form by hand", t.Directive, t.Arg.Value))
 					}
 					continue
@@ -151,7 +151,7 @@ func (pp *proxyPlanner) proxyApps(proxies []*proxyService, upstreams map[string]
 			// the other would also not be idempotent: a second run would
 			// see the other port alone and move it to the same socket.
 			for _, pt := range a.targets {
-				pp.pl.findings.add("UDS310", Pos{pt.file.path, pt.t.Line, pt.t.Col}, pt.proxy, pt.t.Directive,
+				pp.pl.findings.add("UDS310", Pos{File: pt.file.path, Line: pt.t.Line, Col: pt.t.Col}, pt.proxy, pt.t.Directive,
 					fmt.Sprintf("%s is reached on port %d and on port %d; one socket serves one listener, so every address of %s stays on TCP (%s here)", a.name, a.port, a.otherPorts[0], a.name, pt.t.Arg.Value))
 			}
 			continue
@@ -204,10 +204,10 @@ func (pp *proxyPlanner) migrateApp(a *appSide) {
 	for _, pt := range a.targets {
 		after := pt.t.SocketForm(sock)
 		pt.file.edits = append(pt.file.edits, pt.t.Replace(after))
-		pp.pl.changes = append(pp.pl.changes, Change{Kind: "value", Pos: Pos{pt.file.path, pt.t.Line, pt.t.Col}, Service: pt.proxy, Key: pt.t.Directive,
+		pp.pl.changes = append(pp.pl.changes, Change{Kind: "value", Pos: Pos{File: pt.file.path, Line: pt.t.Line, Col: pt.t.Col}, Service: pt.proxy, Key: pt.t.Directive,
 			Dialect: "nginx", Before: pt.t.Arg.Value, After: after, Reason: "reach " + a.name + " through its socket in " + a.dir})
 		if !pt.t.HostHeader {
-			pp.pl.findings.add("UDS307", Pos{pt.file.path, pt.t.Line, pt.t.Col}, pt.proxy, pt.t.Directive,
+			pp.pl.findings.add("UDS307", Pos{File: pt.file.path, Line: pt.t.Line, Col: pt.t.Col}, pt.proxy, pt.t.Directive,
 				fmt.Sprintf("nginx sends \"Host: localhost\" to a Unix socket where it sent \"Host: %s\"; add proxy_set_header Host $host; if %s checks the host name (Django ALLOWED_HOSTS, Rails config.hosts)", hostPort(pt.t), a.name))
 		}
 	}

@@ -56,7 +56,7 @@ func (pl *planner) railsEdge(service, abs string, env map[string]string, dbs []*
 		pl.configs.cfgSocket[service] = fmt.Sprintf("%s:%d", path, v.Line)
 		return nil
 	}
-	ev := envVar{service: service, key: "host", raw: v.Value, value: v.Value, pos: Pos{path, v.Line, v.Col}}
+	ev := envVar{service: service, key: "host", raw: v.Value, value: v.Value, pos: Pos{File: path, Line: v.Line, Col: v.Col}}
 	db := pl.dbAt(dbs, ev, v.Value)
 	if db == nil {
 		return nil

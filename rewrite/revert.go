@@ -96,7 +96,7 @@ func (pl *planner) revertDB(db *dbService) {
 			}
 			if at := pl.configs.cfgSocket[name]; at != "" {
 				file, line := splitAt(at)
-				pl.findings.add("UDS111", Pos{file, line, 1}, name, file,
+				pl.findings.add("UDS111", Pos{File: file, Line: line, Col: 1}, name, file,
 					fmt.Sprintf("%s reads the socket from %s, a configuration file revert does not edit: its socket mount stays; point that value back at %s:%d by hand, then remove the mount", name, at, db.name, db.port))
 				users++
 				continue

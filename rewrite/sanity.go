@@ -48,7 +48,7 @@ func checkBytes(path string, data []byte) error {
 		{"\xff\xfe", "UTF-16"},
 	} {
 		if bytes.HasPrefix(data, []byte(b.bom)) {
-			return &PosError{Pos: Pos{path, 1, 1}, Msg: fmt.Sprintf("the file is %s text (byte order mark); uds-migrate edits UTF-8 compose files only: convert it with iconv -f %[1]s -t UTF-8", b.name)}
+			return &PosError{Pos: Pos{File: path, Line: 1, Col: 1}, Msg: fmt.Sprintf("the file is %s text (byte order mark); uds-migrate edits UTF-8 compose files only: convert it with iconv -f %[1]s -t UTF-8", b.name)}
 		}
 	}
 	for off := 0; off < len(data); {
@@ -129,7 +129,7 @@ func bytePosError(path string, data []byte, off int, msg string) error {
 	if start == 0 && bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) && off >= 3 {
 		start = 3
 	}
-	return &PosError{Pos: Pos{path, line, utf8.RuneCount(data[start:off]) + 1}, Msg: msg}
+	return &PosError{Pos: Pos{File: path, Line: line, Col: utf8.RuneCount(data[start:off]) + 1}, Msg: msg}
 }
 
 // checkTree walks the parsed document once and rejects what compose would
@@ -153,7 +153,7 @@ type treeCheck struct {
 }
 
 func (c *treeCheck) at(n *yaml.Node, msg string) error {
-	return &PosError{Pos: Pos{c.path, n.Line, n.Column}, Msg: msg}
+	return &PosError{Pos: Pos{File: c.path, Line: n.Line, Col: n.Column}, Msg: msg}
 }
 
 func (c *treeCheck) walk(n *yaml.Node, depth int, isKey bool) error {

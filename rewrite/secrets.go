@@ -236,7 +236,7 @@ var toolWords = func() map[string]bool {
 	for _, w := range strings.Fields("password postgres postgresql socket database localhost disable require prefer secret") {
 		words[w] = true
 	}
-	for _, c := range codes {
+	for _, c := range Codes() {
 		if c.ID == InputErrorCode {
 			continue // its title is not in the messages this package writes
 		}

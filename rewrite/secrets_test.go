@@ -36,7 +36,7 @@ func TestScrub(t *testing.T) {
 	if want := "superset/X: **** **** **** **** without a password"; got != want {
 		t.Errorf("scrub(%q) = %q, want %q (secrets %q)", msg, got, want, secrets)
 	}
-	err = scrubErr(&PosError{Pos: Pos{"f", 1, 1}, Msg: "bad U9riSecret"}, secrets)
+	err = scrubErr(&PosError{Pos: Pos{File: "f", Line: 1, Col: 1}, Msg: "bad U9riSecret"}, secrets)
 	if strings.Contains(err.Error(), "U9riSecret") {
 		t.Errorf("scrubErr left the password: %v", err)
 	}

@@ -53,23 +53,23 @@ func NewSource(path string, data []byte) (*Source, error) {
 		if len(bytes.TrimSpace(data[s.bom:])) > 0 {
 			msg = "no YAML content, only comments (or ---): not a compose file"
 		}
-		return nil, &PosError{Pos: Pos{path, 1, 1}, Msg: msg}
+		return nil, &PosError{Pos: Pos{File: path, Line: 1, Col: 1}, Msg: msg}
 	}
 	if err := checkTree(path, doc); err != nil {
 		return nil, err
 	}
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
-		return nil, &PosError{Pos: Pos{path, root.Line, root.Column}, Msg: fmt.Sprintf("not a compose file: top level is a %s, want a mapping with services:", kindName(root))}
+		return nil, &PosError{Pos: Pos{File: path, Line: root.Line, Col: root.Column}, Msg: fmt.Sprintf("not a compose file: top level is a %s, want a mapping with services:", kindName(root))}
 	}
 	if root.Style&yaml.FlowStyle != 0 {
-		return nil, &PosError{Pos: Pos{path, root.Line, root.Column}, Msg: "flow-style compose files ({...}) are not supported"}
+		return nil, &PosError{Pos: Pos{File: path, Line: root.Line, Col: root.Column}, Msg: "flow-style compose files ({...}) are not supported"}
 	}
 	// New top-level keys are written at column 1, which is only part of
 	// the document when its own keys are there (FuzzMigrate e5261f36: a
 	// tag before the first key indents the whole mapping).
 	if root.Style&yaml.TaggedStyle != 0 || root.Anchor != "" || (len(root.Content) > 0 && root.Content[0].Column != 1) {
-		return nil, &PosError{Pos: Pos{path, root.Line, root.Column}, Msg: "the top-level keys must start at column 1, with no tag or anchor before them"}
+		return nil, &PosError{Pos: Pos{File: path, Line: root.Line, Col: root.Column}, Msg: "the top-level keys must start at column 1, with no tag or anchor before them"}
 	}
 	s.Root = root
 	return s, nil
@@ -254,14 +254,6 @@ func (s *Source) blockEnd(first, col int, dashContinues bool) int {
 	return last
 }
 
-// PosError is an error at a place in a file, printed file:line:col: msg.
-type PosError struct {
-	Pos
-	Msg string
-}
-
-func (e *PosError) Error() string { return e.Pos.String() + ": " + e.Msg }
-
 // yamlError turns a yaml.v3 error ("yaml: line 3: did not find ...") into a
 // PosError.
 func yamlError(path string, err error) error {
@@ -273,10 +265,10 @@ func yamlError(path string, err error) error {
 	msg = strings.TrimPrefix(msg, "yaml: ")
 	if n, _ := fmt.Sscanf(msg, "line %d:", &line); n == 1 {
 		msg = strings.TrimSpace(msg[strings.Index(msg, ":")+1:])
-		return &PosError{Pos: Pos{path, line, 1}, Msg: "invalid YAML: " + msg}
+		return &PosError{Pos: Pos{File: path, Line: line, Col: 1}, Msg: "invalid YAML: " + msg}
 	}
 	if n, _ := fmt.Sscanf(msg, "unmarshal errors:\n  line %d:", &line); n == 1 {
-		return &PosError{Pos: Pos{path, line, 1}, Msg: "invalid YAML: " + msg}
+		return &PosError{Pos: Pos{File: path, Line: line, Col: 1}, Msg: "invalid YAML: " + msg}
 	}
 	return &PosError{Pos: Pos{File: path}, Msg: "invalid YAML: " + msg}
 }

@@ -10,8 +10,6 @@
 // that everything the migration does not change stays byte-identical.
 package rewrite
 
-import "fmt"
-
 // Options selects what Migrate does. The zero value is not useful; start
 // from DefaultOptions.
 type Options struct {
@@ -73,50 +71,6 @@ type Options struct {
 // DefaultOptions returns the options the CLI starts from.
 func DefaultOptions() Options {
 	return Options{MountPath: "/var/run/postgresql"}
-}
-
-// Severity ranks findings.
-type Severity string
-
-const (
-	SevError   Severity = "ERROR"
-	SevWarning Severity = "WARNING"
-	SevInfo    Severity = "INFO"
-)
-
-// Finding is one thing a reviewer must know: a warning about a change, a
-// value that could not be migrated, or an error in a socket setup. Code is
-// stable (documented in README); Message never holds a password.
-type Finding struct {
-	Pos
-	Severity Severity
-	Code     string
-	Service  string
-	Key      string
-	Message  string
-	// Basis, when set, is the knowledge the finding rests on.
-	Basis *Basis
-}
-
-func (f Finding) String() string {
-	return fmt.Sprintf("%s: %s %s: %s", f.Pos, f.Severity, f.Code, f.Message)
-}
-
-// Change is one edit, for reports: a rewritten connection value, an added
-// mount or volume, or a repair.
-type Change struct {
-	Kind string // "value", "mount", "volume", "repair"
-	Pos
-	Service string
-	Key     string
-	Dialect string // for Kind "value": jdbc, libpq-uri, libpq-dsn
-	Before  string // passwords masked
-	After   string // passwords masked
-	Reason  string
-	// Basis, when set, is why a host variable was trusted: the
-	// catalogue's, the project's evidence's or the user's word (nil for
-	// values whose dialect the tool knows by itself).
-	Basis *Basis
 }
 
 // FileResult is the migrated content of one input file.

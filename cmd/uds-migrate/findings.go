@@ -95,3 +95,15 @@ func writeFindings(c *cli.Context, w io.Writer, p report.Plan) error {
 	}
 	return report.Lines(w, p)
 }
+
+// reportInput is what report needs of a migration's or a revert's result.
+func reportInput(res *rewrite.Result) report.Input {
+	in := report.Input{Changes: res.Changes, Findings: res.Findings, NothingReason: res.NothingReason}
+	for _, f := range res.Files {
+		in.Files = append(in.Files, report.File{Path: f.Path, Changed: f.Changed})
+	}
+	for _, d := range res.DBs {
+		in.DBs = append(in.DBs, report.Database{Service: d.Service, Family: d.Family, SocketDir: d.SocketDir, Port: d.Port, Volume: d.Volume, Names: d.Names})
+	}
+	return in
+}

@@ -300,7 +300,7 @@ func diffName(p string) (name string, outside bool) {
 // emitFindings prints a migration's findings on stderr in the --format
 // asked: text lines, or the whole plan document (json, sarif) or gcc lines.
 func emitFindings(c *cli.Context, res *rewrite.Result, verb string, stderr io.Writer) error {
-	return writeFindings(c, stderr, report.FromResult(verb, res))
+	return writeFindings(c, stderr, report.FromResult(verb, reportInput(res)))
 }
 
 func btoi(b bool) int {

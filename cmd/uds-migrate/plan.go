@@ -36,7 +36,7 @@ position (exit status still 2).`,
 			}
 			res.Findings = keepFindings(c, res.Findings)
 			explainSelection(inputs, options(c), res)
-			p := report.FromResult("plan", res)
+			p := report.FromResult("plan", reportInput(res))
 			if c.String("format") == "text" {
 				return report.Text(stdout, p)
 			}

@@ -1,4 +1,4 @@
-package rewrite
+package finding
 
 import (
 	"regexp"
@@ -27,15 +27,27 @@ func TestCodeRegistry(t *testing.T) {
 		default:
 			t.Errorf("%s: severity %q", c.ID, c.Severity)
 		}
-		if got, ok := LookupCode(c.ID); !ok || got.ID != c.ID {
-			t.Errorf("LookupCode(%s) = %v, %v", c.ID, got.ID, ok)
+		switch c.CarriedAs {
+		case "":
+		case SevWarning, SevInfo:
+			if c.Severity != SevError {
+				t.Errorf("%s: carried as %s, but only an ERROR is carried below its severity", c.ID, c.CarriedAs)
+			}
+		default:
+			t.Errorf("%s: carried as %q", c.ID, c.CarriedAs)
+		}
+		if c.LeavesTCP && c.Severity == SevError {
+			t.Errorf("%s: an ERROR (validate) cannot leave a value on TCP in a migration", c.ID)
+		}
+		if got, ok := Lookup(c.ID); !ok || got.ID != c.ID {
+			t.Errorf("Lookup(%s) = %v, %v", c.ID, got.ID, ok)
 		}
 	}
-	if _, ok := LookupCode("uds120"); !ok {
-		t.Error("LookupCode does not accept lower case")
+	if _, ok := Lookup("uds120"); !ok {
+		t.Error("Lookup does not accept lower case")
 	}
-	if _, ok := LookupCode("UDS999"); ok {
-		t.Error("LookupCode(UDS999) found a code")
+	if _, ok := Lookup("UDS999"); ok {
+		t.Error("Lookup(UDS999) found a code")
 	}
 }
 
@@ -44,8 +56,8 @@ func TestCodeRegistry(t *testing.T) {
 func TestNewFindingUnknownCode(t *testing.T) {
 	defer func() {
 		if recover() == nil {
-			t.Error("newFinding(UDS999) did not panic")
+			t.Error("New(UDS999) did not panic")
 		}
 	}()
-	newFinding("UDS999", Pos{}, "", "", "")
+	New("UDS999", Pos{}, "", "", "")
 }

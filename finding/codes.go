@@ -1,4 +1,4 @@
-package rewrite
+package finding
 
 import (
 	"slices"
@@ -21,6 +21,15 @@ type Code struct {
 	// Manual marks findings that leave work for a person: plan lists
 	// their messages as manual steps.
 	Manual bool
+	// CarriedAs, when set, is the severity migrate gives a validate error
+	// of this code that it carries into its output because it cannot
+	// repair it with certainty (which absolute directory a relative host
+	// meant): the output keeps the value, and migrate reports it at the
+	// input's position instead of refusing the whole file.
+	CarriedAs Severity
+	// LeavesTCP marks findings that leave a client's connection value on
+	// TCP; migrate's summary names those values.
+	LeavesTCP bool
 }
 
 // HelpURI is the web address of the code's section in docs/findings.md.
@@ -33,7 +42,7 @@ const InputErrorCode = "UDS001"
 // codes is the registry of finding codes, sorted by ID (TestCodeRegistry).
 // UDS215 is the one code migrate reports below its severity: a relative
 // socket directory it cannot repair is carried into the output as a
-// warning (carriedCodes), while validate reports it as an error.
+// warning (CarriedAs), while validate reports it as an error.
 var codes = withDocs([]Code{
 	{ID: "UDS001", Severity: SevError, Title: "input cannot be read or loaded as a compose project"},
 	{ID: "UDS101", Severity: SevWarning, Title: "Java client needs junixsocket on its classpath", Manual: true},
@@ -45,39 +54,39 @@ var codes = withDocs([]Code{
 	{ID: "UDS107", Severity: SevWarning, Title: "read-only socket directory made writable"},
 	{ID: "UDS108", Severity: SevWarning, Title: "tmpfs on the socket directory replaced by the socket volume"},
 	{ID: "UDS109", Severity: SevWarning, Title: "Bitnami image: the socket volume is mounted over /tmp"},
-	{ID: "UDS110", Severity: SevWarning, Title: "multi-host URL left on TCP (a socket cannot fail over)", Manual: true},
-	{ID: "UDS111", Severity: SevWarning, Title: "value or mapping the tool cannot edit exactly", Manual: true},
+	{ID: "UDS110", Severity: SevWarning, Title: "multi-host URL left on TCP (a socket cannot fail over)", Manual: true, LeavesTCP: true},
+	{ID: "UDS111", Severity: SevWarning, Title: "value or mapping the tool cannot edit exactly", Manual: true, LeavesTCP: true},
 	{ID: "UDS112", Severity: SevWarning, Title: "the default socket volume name is taken by another volume: a fresh name is used"},
 	{ID: "UDS113", Severity: SevWarning, Title: "--db image: how it authenticates socket connections is unknown", Manual: true},
 	{ID: "UDS114", Severity: SevWarning, Title: "PGSSLMODE kept: other values of the service stay on TCP; the socket values set sslmode=disable themselves", Manual: true},
-	{ID: "UDS120", Severity: SevWarning, Title: "connection split into variables: a host variable the tool cannot rewrite safely", Manual: true},
-	{ID: "UDS121", Severity: SevWarning, Title: "client reaches a connection pooler, left on TCP", Manual: true},
-	{ID: "UDS122", Severity: SevWarning, Title: "URL-shaped value for a database in a form the tool does not know", Manual: true},
+	{ID: "UDS120", Severity: SevWarning, Title: "connection split into variables: a host variable the tool cannot rewrite safely", Manual: true, LeavesTCP: true},
+	{ID: "UDS121", Severity: SevWarning, Title: "client reaches a connection pooler, left on TCP", Manual: true, LeavesTCP: true},
+	{ID: "UDS122", Severity: SevWarning, Title: "URL-shaped value for a database in a form the tool does not know", Manual: true, LeavesTCP: true},
 	{ID: "UDS123", Severity: SevWarning, Title: "Rails before 7.0 ignores ?host= in DATABASE_URL"},
 	{ID: "UDS124", Severity: SevWarning, Title: "R2DBC over a socket needs netty's native epoll transport"},
 	{ID: "UDS125", Severity: SevWarning, Title: "--auth-local applies to a new data directory only"},
 	{ID: "UDS126", Severity: SevWarning, Title: "service placed on several hosts (Swarm): a socket reaches one host only"},
-	{ID: "UDS127", Severity: SevWarning, Title: "connection string inside command:/entrypoint: left unchanged"},
+	{ID: "UDS127", Severity: SevWarning, Title: "connection string inside command:/entrypoint: left unchanged", LeavesTCP: true},
 	{ID: "UDS128", Severity: SevWarning, Title: "client names a port the compose file does not show the server listening on"},
 	{ID: "UDS129", Severity: SevWarning, Title: "an existing JDBC socketFactory was replaced by junixsocket's"},
 	{ID: "UDS130", Severity: SevWarning, Title: "--jdbc-factory sysprop: one socket file per JVM"},
-	{ID: "UDS131", Severity: SevWarning, Title: "client depends on a database but shows no connection value"},
+	{ID: "UDS131", Severity: SevWarning, Title: "client depends on a database but shows no connection value", LeavesTCP: true},
 	{ID: "UDS132", Severity: SevWarning, Title: "socket directories leave out /var/run/postgresql: the official image's first-start init fails"},
 	{ID: "UDS133", Severity: SevWarning, Title: "PGHOST/PGHOSTADDR set on the database service breaks init scripts"},
 	{ID: "UDS134", Severity: SevWarning, Title: "host named the socket file: set to its directory"},
-	{ID: "UDS140", Severity: SevWarning, Title: "extra_hosts maps a database's name elsewhere: left on TCP"},
-	{ID: "UDS141", Severity: SevWarning, Title: "a name reaches two servers on the networks a client shares with them: left on TCP"},
-	{ID: "UDS142", Severity: SevWarning, Title: "network_mode host/service:/container: changes what names mean: left on TCP"},
+	{ID: "UDS140", Severity: SevWarning, Title: "extra_hosts maps a database's name elsewhere: left on TCP", LeavesTCP: true},
+	{ID: "UDS141", Severity: SevWarning, Title: "a name reaches two servers on the networks a client shares with them: left on TCP", LeavesTCP: true},
+	{ID: "UDS142", Severity: SevWarning, Title: "network_mode host/service:/container: changes what names mean: left on TCP", LeavesTCP: true},
 	{ID: "UDS143", Severity: SevWarning, Title: "connection string in a ${VAR:-default} default rewritten: a set VAR overrides it"},
 	{ID: "UDS150", Severity: SevInfo, Title: "host variable set to the socket directory: the image catalogue says the image takes one there"},
-	{ID: "UDS151", Severity: SevWarning, Title: "host variable of a catalogued image that does not take a socket directory: left on TCP", Manual: true},
+	{ID: "UDS151", Severity: SevWarning, Title: "host variable of a catalogued image that does not take a socket directory: left on TCP", Manual: true, LeavesTCP: true},
 	{ID: "UDS152", Severity: SevInfo, Title: "host variable set to the socket directory on the user's word (--host-var)"},
-	{ID: "UDS160", Severity: SevWarning, Title: "a shared env file value is also used where the socket is not mounted; left on TCP"},
+	{ID: "UDS160", Severity: SevWarning, Title: "a shared env file value is also used where the socket is not mounted; left on TCP", LeavesTCP: true},
 	{ID: "UDS161", Severity: SevWarning, Title: "the server creates no Unix socket (empty unix_socket_directories); left on TCP"},
 	{ID: "UDS162", Severity: SevWarning, Title: "a client uses a socket in a bind-mounted host directory no project service serves (a foreign server); left as it is"},
-	{ID: "UDS163", Severity: SevWarning, Title: "a connection value that does not parse; left unchanged, the rest migrated"},
+	{ID: "UDS163", Severity: SevWarning, Title: "a connection value that does not parse; left unchanged, the rest migrated", LeavesTCP: true},
 	{ID: "UDS164", Severity: SevWarning, Title: "a ${VAR} that stood for the host or port is gone from the socket form"},
-	{ID: "UDS165", Severity: SevWarning, Title: "a connection value names a service not recognised as PostgreSQL; use --db SERVICE"},
+	{ID: "UDS165", Severity: SevWarning, Title: "a connection value names a service not recognised as PostgreSQL; use --db SERVICE", LeavesTCP: true},
 	{ID: "UDS170", Severity: SevWarning, Title: "host variable set to the socket directory on evidence in the project"},
 	{ID: "UDS171", Severity: SevWarning, Title: "Rails database.yml ERB default edited: every service without the variable gets it"},
 	{ID: "UDS201", Severity: SevError, Title: "single-$ $FactoryArg interpolates to empty"},
@@ -94,7 +103,7 @@ var codes = withDocs([]Code{
 	{ID: "UDS212", Severity: SevError, Title: "socket file mounted instead of its directory"},
 	{ID: "UDS213", Severity: SevError, Title: "asyncpg URL with a host and ?host= (asyncpg stays on TCP)"},
 	{ID: "UDS214", Severity: SevError, Title: "two volumes mounted at one path in a service"},
-	{ID: "UDS215", Severity: SevError, Title: "relative socket directory in a host value (read as a TCP host name)"},
+	{ID: "UDS215", Severity: SevError, Title: "relative socket directory in a host value (read as a TCP host name)", CarriedAs: SevWarning},
 	{ID: "UDS216", Severity: SevError, Title: "socket value keeps an sslmode some driver fails on"},
 	{ID: "UDS301", Severity: SevInfo, Title: "app server socket made connectable by nginx's worker (umask/chmod)"},
 	{ID: "UDS302", Severity: SevWarning, Title: "nginx backend address built from a variable left on TCP"},
@@ -119,9 +128,9 @@ func withDocs(cs []Code) []Code {
 // Codes returns the registry of finding codes, sorted by ID.
 func Codes() []Code { return slices.Clone(codes) }
 
-// LookupCode returns the registry entry of a code (any case), and whether
-// it exists.
-func LookupCode(id string) (Code, bool) {
+// Lookup returns the registry entry of a code (any case), and whether it
+// exists.
+func Lookup(id string) (Code, bool) {
 	i, ok := slices.BinarySearchFunc(codes, strings.ToUpper(id), func(c Code, id string) int { return strings.Compare(c.ID, id) })
 	if !ok {
 		return Code{}, false
@@ -129,22 +138,22 @@ func LookupCode(id string) (Code, bool) {
 	return codes[i], true
 }
 
-// newFinding is the one way a finding is made: code at a position, about
+// New is the one way a finding is made: code at a position, about
 // a service's key, with the severity the registry gives the code. An
 // unknown code panics: a programming error, which every golden would show.
-func newFinding(code string, at Pos, service, key, msg string) Finding {
-	c, ok := LookupCode(code)
+func New(code string, at Pos, service, key, msg string) Finding {
+	c, ok := Lookup(code)
 	if !ok {
-		panic("rewrite: finding code " + code + " is not in the registry (codes.go)")
+		panic("finding: code " + code + " is not in the registry (finding/codes.go)")
 	}
 	return Finding{Pos: at, Severity: c.Severity, Code: code, Service: service, Key: key, Message: msg}
 }
 
-// findingList is where a planner or a validator collects findings.
-type findingList []Finding
+// List is where a planner or a validator collects findings.
+type List []Finding
 
-// add appends newFinding(...) and returns it (to attach a Basis).
-func (l *findingList) add(code string, at Pos, service, key, msg string) *Finding {
-	*l = append(*l, newFinding(code, at, service, key, msg))
+// Add appends New(...) and returns it (to attach a Basis).
+func (l *List) Add(code string, at Pos, service, key, msg string) *Finding {
+	*l = append(*l, New(code, at, service, key, msg))
 	return &(*l)[len(*l)-1]
 }
