@@ -112,18 +112,25 @@ type Also struct {
 }
 
 // Source is where a fact was read: a URL, or a repository and a file in
-// it, and what it says.
+// it (at Commit, when given), and what it says.
 type Source struct {
 	URL  string `yaml:"url,omitempty"`
 	Repo string `yaml:"repo,omitempty"`
 	File string `yaml:"file,omitempty"`
-	Read string `yaml:"read"`
+	// Commit is the full 40-hex commit the file was read at, so that the
+	// citation still points at the text read after the file changes.
+	Commit string `yaml:"commit,omitempty"`
+	Read   string `yaml:"read"`
 }
 
-// Cite returns the source as one reference: the URL, or repo:file.
+// Cite returns the source as one reference: the URL, or repo:file, with
+// @ and the first 12 digits of the commit when one is recorded.
 func (s Source) Cite() string {
 	if s.URL != "" {
 		return s.URL
+	}
+	if len(s.Commit) >= 12 {
+		return s.Repo + ":" + s.File + "@" + s.Commit[:12]
 	}
 	return s.Repo + ":" + s.File
 }

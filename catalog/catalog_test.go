@@ -37,6 +37,8 @@ func TestSchemaRejects(t *testing.T) {
 		"tagged image":           "family: x\nimages: [x:1]\nvars:\n  - {key: H, role: host, reason: r}\nsources:\n  - {url: u, read: r}\n",
 		"port only":              "family: x\nimages: [x]\nvars:\n  - {key: P, role: port, reason: r}\nsources:\n  - {url: u, read: r}\n",
 		"query port host":        "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: true, no_query_port: true, reason: r}\nsources:\n  - {url: u, read: r}\n",
+		"short commit":           "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, reason: r}\nsources:\n  - {repo: o/r, file: f, commit: abc1234, read: r}\n",
+		"commit on a url":        "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, reason: r}\nsources:\n  - {url: u, commit: 0123456789abcdef0123456789abcdef01234567, read: r}\n",
 	}
 	for name, body := range cases {
 		if _, err := load(fstest.MapFS{"images/x.yaml": {Data: []byte(body)}}); err == nil {
@@ -68,6 +70,72 @@ func TestLookup(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("Lookup(%q) = %q, want %q", image, got, want)
+		}
+	}
+}
+
+// TestLookupMatchesAsDocker checks that image references are read as
+// docker reads them (distribution/reference): a first path component with a
+// dot or a port, or localhost, is a registry host and any registry
+// matches; docker.io's library/ is the official namespace; the tag and the
+// digest are not part of the repository; sibling images of one application
+// are each found (casdoor and its all-in-one image in one family, the
+// mastodon-streaming image in its own); and a look-alike
+// repository in another namespace is not.
+func TestLookupMatchesAsDocker(t *testing.T) {
+	const digest = "@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	for image, want := range map[string]string{
+		"odoo:17.0":                                     "odoo",
+		"docker.io/odoo:17.0":                           "odoo",
+		"index.docker.io/library/odoo:17.0":             "odoo",
+		"library/odoo:17.0":                             "odoo",
+		"odoo" + digest:                                 "odoo",
+		"odoo:17.0" + digest:                            "odoo",
+		"odoo:16.0" + digest:                            "", // the tag still decides min_version
+		"registry.example.com:5000/odoo:17":             "odoo",
+		"localhost:5000/library/odoo:18" + digest:       "odoo",
+		"localhost/odoo:18":                             "odoo",
+		"mirror:5000/odoo":                              "odoo",
+		"ghcr.io/goauthentik/server:2024.8":             "authentik",
+		"docker.io/goauthentik/server" + digest:         "authentik",
+		"quay.io/prometheuscommunity/postgres-exporter": "postgres-exporter",
+		"ghcr.io/mastodon/mastodon:v4.3.8":              "mastodon",
+		"ghcr.io/mastodon/mastodon-streaming:v4.3.8":    "mastodon-streaming",
+		"tootsuite/mastodon-streaming" + digest:         "mastodon-streaming",
+		"mastodon/mastodon-streaming:v4.2.0":            "", // before the split image (min_version)
+		"svhd/logto:1.27":                               "logto",
+		"ghcr.io/logto-io/logto:1.27":                   "logto",
+		"oryd/kratos:v1.3.1" + digest:                   "ory-kratos",
+		"casbin/casdoor-all-in-one:latest":              "casdoor",
+		"  Docker.IO/Redash/Redash:25.1.0 ":             "redash",
+		"someone/odoo:17.0":                             "",
+		"odoo-custom:17.0":                              "",
+		"ghcr.io/someone/mastodon:v4.3.8":               "",
+		"goauthentik/server-proxy":                      "",
+		"oryd/kratos-selfservice-ui-node:v1.3.1":        "",
+	} {
+		got := ""
+		if e := Lookup(image); e != nil {
+			got = e.Family
+		}
+		if got != want {
+			t.Errorf("Lookup(%q) = %q, want %q", image, got, want)
+		}
+	}
+}
+
+func TestSplit(t *testing.T) {
+	for image, want := range map[string][2]string{
+		"odoo":                        {"odoo", ""},
+		"docker.io/library/odoo:17.0": {"odoo", "17.0"},
+		"registry.example.com:5000/a/b:v1@sha256:00": {"a/b", "v1"},
+		"registry:5000/a/b@sha256:00":                {"a/b", ""},
+		"localhost:5000/a":                           {"a", ""},
+		"a/b/c:1":                                    {"a/b/c", "1"},
+	} {
+		repo, tag := Split(image)
+		if repo != want[0] || tag != want[1] {
+			t.Errorf("Split(%q) = %q, %q, want %q, %q", image, repo, tag, want[0], want[1])
 		}
 	}
 }

@@ -12,6 +12,7 @@ var (
 	imageRE   = regexp.MustCompile(`^[a-z0-9][a-z0-9._/-]*$`)
 	keyRE     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	versionRE = regexp.MustCompile(`^\d+(\.\d+)*$`)
+	commitRE  = regexp.MustCompile(`^[0-9a-f]{40}$`)
 )
 
 // check enforces the schema the loader cannot: every entry names its
@@ -41,6 +42,9 @@ func (e *Entry) check() error {
 	for _, s := range e.Sources {
 		if (s.URL == "") == (s.Repo == "" || s.File == "") || strings.TrimSpace(s.Read) == "" {
 			bad("source %+v: want url, or repo and file, and what was read there", s)
+		}
+		if s.Commit != "" && (s.Repo == "" || !commitRE.MatchString(s.Commit)) {
+			bad("source %s: commit %q wants a repo and 40 lower-case hex digits", s.Cite(), s.Commit)
 		}
 	}
 	return errors.Join(errs...)

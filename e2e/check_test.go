@@ -14,6 +14,7 @@ import (
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/uds-migrate/uds-migrate/consumer"
 	"github.com/uds-migrate/uds-migrate/internal/pgtest"
 	"github.com/uds-migrate/uds-migrate/internal/probe"
 )
@@ -159,7 +160,7 @@ func checkProject(ctx context.Context, srv *pgtest.Server, ar *txtar.Archive, wo
 		}
 		conn, dropped, err := probeString(e, tmp)
 		if len(dropped) > 0 {
-			out.note("%s: probing without %s (pgxpool settings: libpq rejects them and pgx.Connect sends them to the server)", e, strings.Join(dropped, ", "))
+			out.note("%s: probing without %s (the application's library takes them out: libpq rejects them and pgx.Connect sends them to the server)", e, strings.Join(dropped, ", "))
 		}
 		if err != nil {
 			out.problem("%s: %v", e, err)
@@ -313,9 +314,10 @@ func ensureUser(ctx context.Context, srv *pgtest.Server, e edge) error {
 // probeString is e's connection string with the socket directory mapped to
 // tmp. libpq forms without a user get one (user=...), standing for however
 // the app supplies it: otherwise libpq and pgx would log in as the OS user
-// running the test. URI parameters named pool_* are pgxpool's (the app
-// would use pgxpool.New): they are dropped, and returned, because libpq
-// rejects them and pgx.Connect would send them to the server as settings.
+// running the test. URI parameters that the application's own library
+// takes out before it dials (appParam) are dropped, and returned, because
+// libpq rejects them and pgx.Connect would send them to the server as
+// settings.
 func probeString(e edge, tmp string) (conn string, dropped []string, err error) {
 	if e.dialect == "pgenv" || e.dialect == "hostdir" || e.dialect == "npgsql" {
 		// Npgsql: no .NET here; libpq opens the same socket file
@@ -334,7 +336,7 @@ func probeString(e edge, tmp string) (conn string, dropped []string, err error) 
 		if base, query, ok := strings.Cut(s, "?"); ok {
 			var keep []string
 			for _, p := range strings.Split(query, "&") {
-				if strings.HasPrefix(p, "pool_") {
+				if appParam(p) {
 					dropped = append(dropped, p)
 				} else {
 					keep = append(keep, p)
@@ -355,6 +357,24 @@ func probeString(e edge, tmp string) (conn string, dropped []string, err error) 
 		}
 	}
 	return s, dropped, nil
+}
+
+// appParam reports whether the URI query parameter p (name=value) is read
+// and removed by the application's library rather than by the driver: a
+// parameter that consumer/readers.yaml gives to one reader (pgxpool's
+// pool_*, Prisma's schema and connection_limit, Doctrine's serverVersion),
+// Doctrine's charset (DsnParser turns it into a driver option), and
+// max_conns, max_idle_conns, max_conn_lifetime and max_conn_idle_time,
+// which Ory's sqlcon takes out before it dials
+// (github.com/ory/x/sqlcon/parse.go, ParseConnectionOptions), as Kratos,
+// Hydra and Keto do.
+func appParam(p string) bool {
+	name, _, _ := strings.Cut(p, "=")
+	switch name {
+	case "max_conns", "max_idle_conns", "max_conn_lifetime", "max_conn_idle_time", "charset":
+		return true
+	}
+	return strings.HasPrefix(name, "pool_") || consumer.ByParam(name) != nil
 }
 
 // runAttempts connects as planned (all JDBC attempts in one JVM) and
