@@ -65,9 +65,10 @@ type clientState struct {
 
 // configState is what the configuration-file steps found.
 type configState struct {
-	scopeFiles map[string][]string // project files reaching each service (evidenceScope)
-	cfgSocket  map[string]string   // service → "file:line" of a socket-form value it reads from a configuration file
-	cfgDone    map[string]bool     // configuration file values edited ("path:offset")
+	scopeFiles   map[string][]string // project files reaching each service (evidenceScope)
+	evidenceRoot string              // the repository holding the project (evidenceRoot)
+	cfgSocket    map[string]string   // service → "file:line" of a socket-form value it reads from a configuration file
+	cfgDone      map[string]bool     // configuration file values edited ("path:offset")
 }
 
 // revertState is what revert removes.
