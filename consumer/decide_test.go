@@ -1,8 +1,10 @@
 package consumer
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -179,6 +181,26 @@ func TestFromFile(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("FromFile(%q) = %q, want %q", path, got, want)
+		}
+	}
+}
+
+func TestJSONManifests(t *testing.T) {
+	for _, c := range []struct {
+		rel, data string
+		want      []string
+	}{
+		{"package.json", `{"name":"web","dependencies":{"pg":"8.11.0"},"devDependencies":{"prisma":"5"}}`, []string{"npm:pg@1", "npm:prisma@1"}},
+		{"app/package.json", "{\n  \"name\": \"web\",\n  \"version\": \"1.0.0\",\n  \"dependencies\": {\n    \"@prisma/client\": \"5\"\n  }\n}\n", []string{"npm:@prisma/client@5"}},
+		{"composer.json", "{\"require\": {\"php\": \">=8.2\", \"doctrine/dbal\": \"^3\"}, \"config\": {\"x/y\": \"1\"}}", []string{"composer:doctrine/dbal@1", "composer:php@1"}},
+		{"package.json", "{\n  \"dependencies\": {\n    \"pg\": \"8\",\n", []string{"npm:pg@3"}}, // not JSON: the line patterns
+	} {
+		var got []string
+		for _, d := range manifestDeps(c.rel, []byte(c.data)) {
+			got = append(got, fmt.Sprintf("%s@%d", d.pkg, d.line))
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("manifestDeps(%s, %q) = %v, want %v", c.rel, c.data, got, c.want)
 		}
 	}
 }

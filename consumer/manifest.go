@@ -1,8 +1,11 @@
 package consumer
 
 import (
+	"encoding/json"
+	"maps"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -67,6 +70,11 @@ func manifestDeps(rel string, data []byte) []dep {
 	if eco == "" {
 		return nil
 	}
+	if eco == "npm" || eco == "composer" {
+		if deps, ok := jsonDeps(eco, data); ok {
+			return deps
+		}
+	}
 	var out []dep
 	for i, line := range strings.Split(string(data), "\n") {
 		for _, re := range depREs[eco] {
@@ -86,4 +94,38 @@ func manifestDeps(rel string, data []byte) []dep {
 		}
 	}
 	return out
+}
+
+// jsonDeps reads the dependency maps of a package.json (dependencies,
+// devDependencies, peerDependencies, optionalDependencies) or a
+// composer.json (require, require-dev) as JSON, whatever its layout (a
+// one-line file included); a dependency's line is the first that names it
+// in quotes. ok is false when data is not a JSON object.
+func jsonDeps(eco string, data []byte) (out []dep, ok bool) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(data, &m) != nil {
+		return nil, false
+	}
+	sections := []string{"dependencies", "devDependencies", "peerDependencies", "optionalDependencies"}
+	if eco == "composer" {
+		sections = []string{"require", "require-dev"}
+	}
+	lines := strings.Split(string(data), "\n")
+	for _, sec := range sections {
+		var deps map[string]json.RawMessage
+		if json.Unmarshal(m[sec], &deps) != nil {
+			continue
+		}
+		for _, name := range slices.Sorted(maps.Keys(deps)) {
+			line := 1
+			for i, l := range lines {
+				if strings.Contains(l, `"`+name+`"`) {
+					line = i + 1
+					break
+				}
+			}
+			out = append(out, dep{pkg: eco + ":" + strings.ToLower(name), line: line})
+		}
+	}
+	return out, true
 }
