@@ -14,6 +14,7 @@ import (
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/uds-migrate/uds-migrate/consumer"
 	"github.com/uds-migrate/uds-migrate/internal/pgtest"
 	"github.com/uds-migrate/uds-migrate/internal/probe"
 )
@@ -359,18 +360,21 @@ func probeString(e edge, tmp string) (conn string, dropped []string, err error) 
 }
 
 // appParam reports whether the URI query parameter p (name=value) is read
-// and removed by the application's library rather than by the driver:
-// pool_* by pgxpool (pgxpool.ParseConfig), max_conns, max_idle_conns,
-// max_conn_lifetime and max_conn_idle_time by Ory's sqlcon
-// (github.com/ory/x/sqlcon/parse.go, ParseConnectionOptions and
-// FinalizeDSN), which Kratos, Hydra and Keto read their DSN with.
+// and removed by the application's library rather than by the driver: a
+// parameter that consumer/readers.yaml gives to one reader (pgxpool's
+// pool_*, Prisma's schema and connection_limit, Doctrine's serverVersion),
+// Doctrine's charset (DsnParser turns it into a driver option), and
+// max_conns, max_idle_conns, max_conn_lifetime and max_conn_idle_time,
+// which Ory's sqlcon takes out before it dials
+// (github.com/ory/x/sqlcon/parse.go, ParseConnectionOptions), as Kratos,
+// Hydra and Keto do.
 func appParam(p string) bool {
 	name, _, _ := strings.Cut(p, "=")
 	switch name {
-	case "max_conns", "max_idle_conns", "max_conn_lifetime", "max_conn_idle_time":
+	case "max_conns", "max_idle_conns", "max_conn_lifetime", "max_conn_idle_time", "charset":
 		return true
 	}
-	return strings.HasPrefix(name, "pool_")
+	return strings.HasPrefix(name, "pool_") || consumer.ByParam(name) != nil
 }
 
 // runAttempts connects as planned (all JDBC attempts in one JVM) and

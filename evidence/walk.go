@@ -82,6 +82,10 @@ func (s Scope) inside(p string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
+// ReadFile reads one of the scope's files as Find does: through Read
+// when set, else a regular-file read bounded by MaxFileSize.
+func (s Scope) ReadFile(p string) ([]byte, error) { return s.read(p) }
+
 func (s Scope) read(p string) ([]byte, error) {
 	if err := confine.Check(s.ProjectDir, p); err != nil {
 		return nil, err

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/uds-migrate/uds-migrate/internal/textedit"
 )
 
 const sample = "# proxy for the app\nupstream backend {\n\tserver app:8080 max_fails=3; # primary\n\tserver 'static.example:80' backup;\n\tkeepalive 8;\n}\n\nserver {\n\tlisten 80;\n\tinclude /etc/nginx/snippets/*.conf;\n\tlocation / {\n\t\tproxy_pass http://backend;\n\t}\n\tlocation /api/ {\n\t\tproxy_set_header Host $host;\n\t\tproxy_pass http://api:9000/v1/;\n\t}\n\tlocation /raw {\n\t\tproxy_pass http://api:9000;\n\t}\n\tlocation /dyn {\n\t\tset $up http://api:9000;\n\t\tproxy_pass $up;\n\t}\n\tlocation /py { uwsgi_pass uwsgi://py:3031; include uwsgi_params; }\n\tlocation ~ \\.php$ { fastcgi_pass php:9000; }\n\tlocation /g { grpc_pass grpc://g:50051; }\n\tlocation /done { proxy_pass http://unix:/run/app/app.sock:/; }\n\tlocation /lua { content_by_lua_block { ngx.say(\"}\") } }\n}\n"
@@ -103,14 +105,14 @@ func TestSocketForm(t *testing.T) {
 		t.Fatal(err)
 	}
 	const sock = "/run/app/app.sock"
-	var edits []Edit
+	var edits []textedit.Edit
 	for _, tg := range c.Targets(map[string]bool{"backend": true}, nil) {
 		if tg.Variable || tg.Host == "static.example" {
 			continue
 		}
 		edits = append(edits, tg.Replace(tg.SocketForm(sock)))
 	}
-	out, err := Apply([]byte(sample), edits)
+	out, err := textedit.Apply([]byte(sample), edits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,14 +152,8 @@ func TestReplaceKeepsQuotes(t *testing.T) {
 		t.Fatal(err)
 	}
 	tg := c.Targets(nil, nil)[0]
-	out, _ := Apply(c.Data, []Edit{tg.Replace(tg.SocketForm("/s/a.sock"))})
+	out, _ := textedit.Apply(c.Data, []textedit.Edit{tg.Replace(tg.SocketForm("/s/a.sock"))})
 	if string(out) != "upstream u { server \"unix:/s/a.sock\"; }\n" {
 		t.Errorf("got %q", out)
-	}
-}
-
-func TestApplyOverlap(t *testing.T) {
-	if _, err := Apply([]byte("abcdef"), []Edit{{1, 4, "x"}, {3, 5, "y"}}); err == nil {
-		t.Error("overlapping edits accepted")
 	}
 }

@@ -3,9 +3,10 @@ package nginx
 import (
 	"fmt"
 	"net"
-	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/uds-migrate/uds-migrate/internal/textedit"
 )
 
 // passDirectives are the directives that name a backend address, with the
@@ -219,36 +220,13 @@ func (t Target) SocketForm(sock string) string {
 	return "unix:" + sock
 }
 
-// Edit replaces bytes [Start, End) of a file with Text.
-type Edit struct {
-	Start, End int
-	Text       string
-}
-
 // Replace returns the edit that swaps t's address for text, in the
 // quoting the argument was written with.
-func (t Target) Replace(text string) Edit {
+func (t Target) Replace(text string) textedit.Edit {
 	if t.Arg.Quote != 0 {
 		text = string(t.Arg.Quote) + text + string(t.Arg.Quote)
 	} else if strings.ContainsAny(text, " \t;{}\"'#\\") {
 		text = `"` + strings.ReplaceAll(text, `"`, `\"`) + `"`
 	}
-	return Edit{Start: t.Arg.Start, End: t.Arg.End, Text: text}
-}
-
-// Apply splices non-overlapping edits into data and returns the new bytes;
-// data is not modified. Overlapping edits are an error.
-func Apply(data []byte, edits []Edit) ([]byte, error) {
-	es := append([]Edit(nil), edits...)
-	sort.SliceStable(es, func(i, j int) bool { return es[i].Start > es[j].Start })
-	out := append([]byte(nil), data...)
-	limit := len(out)
-	for _, e := range es {
-		if e.End > limit || e.Start > e.End || e.Start < 0 {
-			return nil, fmt.Errorf("nginx: overlapping or invalid edit at byte %d", e.Start)
-		}
-		limit = e.Start
-		out = append(out[:e.Start], append([]byte(e.Text), out[e.End:]...)...)
-	}
-	return out, nil
+	return textedit.Edit{Start: t.Arg.Start, End: t.Arg.End, New: text}
 }

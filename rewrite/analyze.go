@@ -10,6 +10,8 @@ import (
 
 	"github.com/compose-spec/compose-go/v2/types"
 	"gopkg.in/yaml.v3"
+
+	"github.com/uds-migrate/uds-migrate/consumer"
 )
 
 // dbService is a PostgreSQL server found in the project.
@@ -54,9 +56,10 @@ type edge struct {
 	v       envVar
 	dialect string // DialectJDBC, DialectURI, DialectDSN
 	db      *dbService
-	basis   *Basis       // why a host variable was trusted, when it was
-	port    int          // the socket file's port: db.port, or the client's when db.portSet is false
-	cfg     *configValue // the value is in a configuration file, not the environment
+	basis   *Basis        // why a host variable was trusted, when it was
+	form    consumer.Form // a connection URI's socket form, chosen for its reader
+	port    int           // the socket file's port: db.port, or the client's when db.portSet is false
+	cfg     *configValue  // the value is in a configuration file, not the environment
 	// railsVar is the variable whose ERB default (database.yml) the edge edits.
 	railsVar string
 }
@@ -451,6 +454,9 @@ func (p *project) checkOptions(opts Options) error {
 	if opts.Volume != "" && !volumeNameRE.MatchString(opts.Volume) {
 		return bad("--volume %q: a volume name is letters, digits, _, . and - (starting with a letter or digit)", opts.Volume)
 	}
+	if opts.ManyProjects {
+		return p.checkConsumerNames(opts.Consumers, bad)
+	}
 	for _, list := range [][]string{opts.Only, opts.Exclude} {
 		for _, name := range list {
 			if _, ok := p.model.Services[name]; !ok {
@@ -458,7 +464,10 @@ func (p *project) checkOptions(opts Options) error {
 			}
 		}
 	}
-	return p.checkHostVars(opts.HostVars, bad)
+	if err := p.checkHostVars(opts.HostVars, bad); err != nil {
+		return err
+	}
+	return p.checkConsumers(opts.Consumers, bad)
 }
 
 // checkSocketDirs rejects --socket-dir values that are not absolute

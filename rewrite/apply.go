@@ -2,45 +2,32 @@ package rewrite
 
 import (
 	"fmt"
-	"sort"
 	"strings"
+
+	"github.com/uds-migrate/uds-migrate/internal/textedit"
 )
 
-// edit replaces bytes [start, end) of one file with text; start == end is an
-// insertion.
+// edit replaces bytes [start, end) of one compose file with text; start ==
+// end is an insertion.
 type edit struct {
 	src        *Source
 	start, end int
 	text       string
-	seq        int // creation order, to keep insertions at one offset in order
 }
 
-// apply splices edits into each file's original bytes, last offset first, so
-// nothing outside the edited ranges moves. Overlapping edits are a bug.
+// apply splices the edits of src into its original bytes (textedit.Apply):
+// nothing outside the edited ranges moves, and insertions at one offset
+// keep the order they were planned in. Overlapping edits are a bug.
 func apply(src *Source, edits []edit) ([]byte, error) {
-	var mine []edit
+	var mine []textedit.Edit
 	for _, e := range edits {
 		if e.src == src {
-			mine = append(mine, e)
+			mine = append(mine, textedit.Edit{Start: e.start, End: e.end, New: e.text})
 		}
 	}
-	sort.SliceStable(mine, func(i, j int) bool {
-		if mine[i].start != mine[j].start {
-			return mine[i].start > mine[j].start
-		}
-		return mine[i].seq > mine[j].seq
-	})
-	out := append([]byte(nil), src.Data...)
-	limit := len(out) + 1
-	for _, e := range mine {
-		if e.end > limit || e.end < e.start {
-			return nil, fmt.Errorf("internal error: overlapping edits in %s at byte %d", src.Path, e.start)
-		}
-		limit = e.start
-		if e.start == e.end {
-			limit++ // several insertions may share one offset
-		}
-		out = append(out[:e.start], append([]byte(e.text), out[e.end:]...)...)
+	out, err := textedit.Apply(src.Data, mine)
+	if err != nil {
+		return nil, fmt.Errorf("internal error: %s: %w", src.Path, err)
 	}
 	return out, nil
 }

@@ -10,7 +10,7 @@ import (
 
 // genCompose writes a compose file of n services in groups of ten: one
 // official postgres image and nine clients reaching it, in turn by JDBC URL
-// (map form), libpq URI (list form) and keyword DSN, with the anchors,
+// (map form), libpq URI (list form, read by a catalogued image) and keyword DSN, with the anchors,
 // comments and unrelated keys real files carry. Every client migrates.
 func genCompose(n int) []byte {
 	var b strings.Builder
@@ -22,7 +22,13 @@ func genCompose(n int) []byte {
 			fmt.Fprintf(&b, "  %s:\n    <<: *common\n    image: postgres:16\n    environment:\n      POSTGRES_PASSWORD: pw%d\n    volumes:\n      - %s-data:/var/lib/postgresql/data\n", db, g, db)
 			continue
 		}
-		fmt.Fprintf(&b, "  app%04d:\n    <<: *common\n    image: registry.example/app%d:1.0  # client %d\n", i, i%7, i)
+		image := fmt.Sprintf("registry.example/app%d:1.0", i%7)
+		if i%3 == 1 {
+			// A URI is migrated only for a known reader: Miniflux's
+			// catalogue entry (lib/pq).
+			image = "miniflux/miniflux:2.2"
+		}
+		fmt.Fprintf(&b, "  app%04d:\n    <<: *common\n    image: %s  # client %d\n", i, image, i)
 		switch i % 3 {
 		case 0:
 			fmt.Fprintf(&b, "    environment:\n      SPRING_DATASOURCE_URL: jdbc:postgresql://%s:5432/app?ApplicationName=a%d\n      SPRING_PROFILES_ACTIVE: prod\n", db, i)

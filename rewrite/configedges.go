@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/configfile"
+	"github.com/uds-migrate/uds-migrate/consumer"
+	"github.com/uds-migrate/uds-migrate/libpq"
 )
 
 // configValue is a connection value written in a configuration file of
@@ -103,7 +105,15 @@ func (pl *planner) configEdge(service, path string, data []byte, v configfile.Va
 			fmt.Sprintf("%s reads %s from %s, which lists several hosts for failover; a Unix socket reaches one server and cannot fail over, so the value is left on TCP", service, v.Key, path))
 		return nil
 	}
-	return &edge{v: ev, dialect: dialect, db: hit, port: hit.port, cfg: &configValue{path: path, data: data, val: v}}
+	e := &edge{v: ev, dialect: dialect, db: hit, port: hit.port, cfg: &configValue{path: path, data: data, val: v}, basis: grammarBasis(dialect)}
+	if dialect == DialectURI {
+		form, basis, ok := pl.uriConsumer(ev, hit)
+		if !ok {
+			return nil
+		}
+		e.form, e.basis = form, basis
+	}
+	return e
 }
 
 // clientServices lists the services whose connections the run migrates.
@@ -143,6 +153,9 @@ func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 			style = JDBCFactoryArg // the JVM property lives in the compose file, not here
 		}
 		out, err = jdbcStyle(out, style)
+	}
+	if err == nil && e.form == consumer.Localhost {
+		out, err = libpq.WithAuthorityHost(out, "localhost")
 	}
 	if err != nil {
 		pl.findings.add("UDS111", v.pos, v.service, v.key,

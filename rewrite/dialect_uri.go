@@ -1,7 +1,6 @@
 package rewrite
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/libpq"
@@ -71,8 +70,10 @@ var uriDialect = dialect{
 	socketFile: (*validator).uriSocketFile,
 }
 
-// uriSocketFile checks a libpq URI with a socket directory (UDS213 for
-// asyncpg) and returns its socket file.
+// uriSocketFile returns the socket file of a libpq URI with a socket
+// directory. A postgresql+asyncpg:// URL with a host and ?host=/DIR is not
+// flagged (it was UDS213): SQLAlchemy, not asyncpg, parses it, and its
+// create_connect_args takes host= from the query over the authority.
 func (v *validator) uriSocketFile(at func(code, msg string), _, _, val string) string {
 	u, err := libpq.ParseURI(val)
 	if err != nil {
@@ -81,9 +82,6 @@ func (v *validator) uriSocketFile(at func(code, msg string), _, _, val string) s
 	dir, ok := u.SocketDir()
 	if !ok {
 		return ""
-	}
-	if len(u.Hosts) == 1 && u.Hosts[0].Name != "" && strings.Contains(strings.ToLower(u.Scheme), "asyncpg") {
-		at("UDS213", fmt.Sprintf("asyncpg reads ?host= only when the URL host is empty: %s@%s/... stays on TCP; write %s://USER@/DB?host=%s", u.Scheme, u.Hosts[0].Name, u.Scheme, dir))
 	}
 	port, _ := u.Param("port")
 	return v.libpqSocket(at, dir, port)

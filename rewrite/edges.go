@@ -11,6 +11,7 @@ import (
 
 	"github.com/compose-spec/compose-go/v2/types"
 
+	"github.com/uds-migrate/uds-migrate/consumer"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/jdbc"
 	"github.com/uds-migrate/uds-migrate/libpq"
@@ -100,8 +101,16 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 					}
 				}
 			}
-			port := pl.edgePort(v, dialect, hit)
-			out = append(out, &edge{v: v, dialect: dialect, db: hit, port: port})
+			e := &edge{v: v, dialect: dialect, db: hit, basis: grammarBasis(dialect)}
+			if dialect == DialectURI {
+				form, basis, ok := pl.uriConsumer(v, hit)
+				if !ok {
+					continue
+				}
+				e.form, e.basis = form, basis
+			}
+			e.port = pl.edgePort(v, dialect, hit)
+			out = append(out, e)
 		}
 	}
 	return out
@@ -142,8 +151,8 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		return
 	}
 	out, notes, err := toSocket(e.dialect, m.Value, mp, e.port)
-	if err == nil && e.dialect == DialectURI {
-		out, err = pl.authorityHost(e, out)
+	if err == nil && e.form == consumer.Localhost {
+		out, err = libpq.WithAuthorityHost(out, "localhost")
 	}
 	sysprop := ""
 	if err == nil && e.dialect == DialectJDBC {

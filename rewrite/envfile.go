@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/uds-migrate/uds-migrate/internal/interp"
+	"github.com/uds-migrate/uds-migrate/internal/textedit"
 )
 
 // envVar is one environment variable of a service where its effective value
@@ -397,29 +398,25 @@ func (pl *planner) editFile(path string, data []byte, start, end int, text strin
 		pl.other.fileOrder = append(pl.other.fileOrder, path)
 	}
 	for _, e := range fe.edits {
-		if e.start == start && e.end == end {
+		if e.Start == start && e.End == end {
 			return // one env file shared by several services: edit once
 		}
 	}
-	fe.edits = append(fe.edits, edit{start: start, end: end, text: text, seq: len(fe.edits)})
+	fe.edits = append(fe.edits, textedit.Edit{Start: start, End: end, New: text})
 }
 
 type fileEdits struct {
 	data  []byte
-	edits []edit
+	edits []textedit.Edit
 }
 
 // flushFiles applies the edits of non-compose files and records them.
 func (pl *planner) flushFiles() error {
 	for _, path := range pl.other.fileOrder {
 		fe := pl.other.fileEdits[path]
-		src := &Source{Path: path, Data: fe.data}
-		for i := range fe.edits {
-			fe.edits[i].src = src
-		}
-		out, err := apply(src, fe.edits)
+		out, err := textedit.Apply(fe.data, fe.edits)
 		if err != nil {
-			return err
+			return fmt.Errorf("internal error: %s: %w", path, err)
 		}
 		pl.putFile(path, fe.data, out)
 	}

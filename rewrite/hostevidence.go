@@ -61,6 +61,11 @@ func (pl *planner) noteEvidence(e *edge, mp string) {
 		return // noteRailsDefault says it for an edited ERB default
 	}
 	b := e.basis
+	if e.dialect == DialectURI {
+		pl.findings.add("UDS155", e.v.pos, e.v.service, e.v.key,
+			fmt.Sprintf("%s/%s written in the %s socket form: %s", e.v.service, e.v.key, e.form, b.Detail)).Basis = b
+		return
+	}
 	pl.findings.add("UDS170", e.v.pos, e.v.service, e.v.key,
 		fmt.Sprintf("%s/%s set to the socket directory %s on evidence: %s:%d: %s; %s takes an absolute directory as the socket directory, and the port (%d) names .s.PGSQL.%d",
 			e.v.service, e.v.key, mp, b.At.File, b.At.Line, b.Detail, b.Name, e.db.port, e.db.port))

@@ -66,9 +66,10 @@ type clientState struct {
 
 // configState is what the configuration-file steps found.
 type configState struct {
-	scopeFiles map[string][]string // project files reaching each service (evidenceScope)
-	cfgSocket  map[string]string   // service → "file:line" of a socket-form value it reads from a configuration file
-	cfgDone    map[string]bool     // configuration file values edited ("path:offset")
+	scopeFiles   map[string][]string // project files reaching each service (evidenceScope)
+	evidenceRoot string              // the repository holding the project (evidenceRoot)
+	cfgSocket    map[string]string   // service → "file:line" of a socket-form value it reads from a configuration file
+	cfgDone      map[string]bool     // configuration file values edited ("path:offset")
 }
 
 // revertState is what revert removes.
@@ -86,7 +87,6 @@ func newPlanner(p *project, opts Options) *planner {
 }
 
 func (pl *planner) add(e edit) {
-	e.seq = len(pl.edits)
 	pl.edits = append(pl.edits, e)
 }
 

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/internal/textedit"
 	"github.com/uds-migrate/uds-migrate/nginx"
 )
 
@@ -86,8 +87,9 @@ func (pp *proxyPlanner) run() {
 		if cf == nil || len(cf.edits) == 0 {
 			continue
 		}
-		out, err := nginx.Apply(cf.data, cf.edits)
+		out, err := textedit.Apply(cf.data, cf.edits)
 		if err != nil {
+			err = fmt.Errorf("nginx: %w", err)
 			pp.pl.findings.add("UDS111", Pos{File: cf.path}, "", "", err.Error())
 			continue
 		}

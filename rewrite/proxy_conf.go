@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/internal/textedit"
 	"github.com/uds-migrate/uds-migrate/nginx"
 )
 
@@ -27,7 +28,7 @@ type confFile struct {
 	path  string // relative to the working directory, like the compose paths
 	data  []byte
 	cfg   *nginx.Config
-	edits []nginx.Edit
+	edits []textedit.Edit
 }
 
 // isNginxImage recognises nginx builds by repository: nginx,

@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -87,6 +88,32 @@ func (pl *planner) copySources(context, dockerfile string) []string {
 	return out
 }
 
+// evidenceRoot is the directory whose files evidence may come from: the
+// repository that holds the project directory (its nearest parent with a
+// .git), so that a build context above the compose file's folder
+// (context: .., as docker builds it) counts; without a repository, the
+// project directory itself.
+func (pl *planner) evidenceRoot() string {
+	if pl.configs.evidenceRoot != "" {
+		return pl.configs.evidenceRoot
+	}
+	dir := pl.p.model.WorkingDir
+	root := dir
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			root = d
+			break
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	pl.configs.evidenceRoot = root
+	return root
+}
+
 // evidenceScope is what evidence readers may look at for a service.
 func (pl *planner) evidenceScope(service string) evidence.Scope {
 	env := map[string]string{}
@@ -94,7 +121,7 @@ func (pl *planner) evidenceScope(service string) evidence.Scope {
 		env[v.key] = v.value
 	}
 	s := evidence.Scope{
-		ProjectDir: pl.p.model.WorkingDir,
+		ProjectDir: pl.evidenceRoot(),
 		Roots:      pl.reachingFiles(service),
 		Env:        env,
 		Read:       func(p string) ([]byte, error) { return pl.readFile(pl.p.displayPath(p)) },

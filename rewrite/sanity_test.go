@@ -237,7 +237,9 @@ func TestSecondDocumentRefused(t *testing.T) {
 // failed its own verification: internal error).
 func TestDocumentEndMarker(t *testing.T) {
 	doc := "services:\n  app:\n    image: a\n    environment:\n      U: postgres://db/x\n  db:\n    image: postgres\n...\n# end\n"
-	res, err := Migrate(context.Background(), []Input{{Path: filepath.Join(t.TempDir(), "compose.yml"), Data: []byte(doc)}}, DefaultOptions())
+	opts := DefaultOptions()
+	opts.Consumers = []string{"app/U=pgx"}
+	res, err := Migrate(context.Background(), []Input{{Path: filepath.Join(t.TempDir(), "compose.yml"), Data: []byte(doc)}}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -136,7 +136,7 @@ func (pl *planner) fixPGSSLMode() {
 			}
 			pl.findings.add(libpq.CodeSSLOnSocket, v.pos, name, v.key, name+"/PGSSLMODE: "+libpq.SocketSSLMessage(from, "PGSSLMODE="+libpq.SocketSSLMode))
 			pl.changes = append(pl.changes, Change{Kind: "value", Pos: v.pos, Service: name, Key: v.key, Dialect: DialectPGHOST,
-				Before: v.value, After: libpq.SocketSSLMode, Reason: "TLS does not apply on a Unix socket"})
+				Before: v.value, After: libpq.SocketSSLMode, Reason: "TLS does not apply on a Unix socket", Basis: grammarBasis(DialectPGHOST)})
 		}
 	}
 }

@@ -38,7 +38,7 @@ func (pl *planner) splitVar(v envVar, find func(host string) *dbService) *edge {
 		if pl.clientEnv(v.service, "PGHOSTADDR") != "" {
 			pl.findings.add("UDS120", v.pos, v.service, v.key, "PGHOSTADDR forces TCP whatever PGHOST says: remove it from "+v.service)
 		}
-		return &edge{v: v, dialect: DialectPGHOST, db: db, port: db.port}
+		return &edge{v: v, dialect: DialectPGHOST, db: db, port: db.port, basis: grammarBasis(DialectPGHOST)}
 	}
 	if e, known := pl.knownHostVar(v, db, port); known {
 		return e
@@ -103,5 +103,5 @@ func (pl *planner) addEnvAfter(v envVar, key, value, reason string) {
 		pl.findings.add("UDS111", v.pos, v.service, key, "add "+key+"="+value+" by hand: "+reason)
 		return
 	}
-	pl.changes = append(pl.changes, Change{Kind: "value", Pos: v.pos, Service: v.service, Key: key, Dialect: DialectPGHOST, After: value, Reason: reason})
+	pl.changes = append(pl.changes, Change{Kind: "value", Pos: v.pos, Service: v.service, Key: key, Dialect: DialectPGHOST, After: value, Reason: reason, Basis: grammarBasis(DialectPGHOST)})
 }

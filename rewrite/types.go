@@ -13,6 +13,10 @@ package rewrite
 // Options selects what Migrate does. The zero value is not useful; start
 // from DefaultOptions.
 type Options struct {
+	// ManyProjects: the run covers several projects, so a service named by
+	// --only, --exclude, --host-var or --consumer may belong to another
+	// of them; only the syntax of those flags is checked.
+	ManyProjects bool
 	// DBs names services to treat as PostgreSQL servers in addition to the
 	// detected image families.
 	DBs []string
@@ -57,6 +61,11 @@ type Options struct {
 	// (--host-var): the application hands them to a driver that takes a
 	// socket directory as host, so they become MountPath.
 	HostVars []string
+	// Consumers are "SERVICE/KEY=READER" or "SERVICE/KEY=FORM" (--consumer):
+	// the user names the program that reads a connection URI (a row of
+	// consumer/readers.yaml) or the socket form it takes (empty,
+	// localhost), where the project does not show it.
+	Consumers []string
 	// DropTCP makes app servers behind a reverse proxy listen on the
 	// socket instead of their TCP port (default: both, so healthchecks
 	// and waits on the port keep working).

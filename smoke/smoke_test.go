@@ -140,6 +140,9 @@ func migrate(t *testing.T, compose string, extra map[string]string) (*rewrite.Re
 		}
 	}
 	opts := rewrite.DefaultOptions()
+	// No code here shows who reads the worker's URL: its reader is named,
+	// as a user would with --consumer (issue #20).
+	opts.Consumers = []string{"worker/DATABASE_URL=psycopg"}
 	res, err := rewrite.Migrate(context.Background(), []rewrite.Input{{Path: path, Data: []byte(compose)}}, opts)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -9,86 +10,147 @@ import (
 // completionFlag is the hidden flag urfave/cli's completion scripts append.
 const completionFlag = "--generate-bash-completion"
 
-// interspersed moves the flags of a command line in front of its file
-// arguments, so that `uds-migrate compose.yml -d` means what
-// `docker compose ... -f compose.yml config -q` users expect: urfave/cli
+// flagsAnywhere puts a command line in the order urfave/cli reads it:
+// command names, then every flag, then the file arguments. urfave/cli
 // (the standard library's flag package underneath) stops at the first
-// argument that is not a flag. Flags before a subcommand's name stay there
-// (they are the top level's); after "--" nothing moves; a flag that takes
-// a value keeps it ("-f -" reads standard input).
-func interspersed(app *cli.App, args []string) []string {
+// argument that is not a flag, and a subcommand reads only the flags that
+// follow its name: `uds-migrate -f a.yml plan` would plan the default
+// file, `uds-migrate compose.yml -d` would take -d for a file. README
+// promises flags "before or after, as in docker compose", so:
+//   - a flag after a file argument moves in front of the files;
+//   - a flag before a command's name moves after it when the command has
+//     a flag of that name (`--format sarif plan` is `plan --format sarif`),
+//     and is refused (an error, exit 2) when it has none: a flag the tool
+//     accepts takes effect wherever it stands, or is refused, never
+//     silently ignored;
+//   - after "--" nothing moves; a flag that takes a value keeps it
+//     ("-f -" reads standard input); -h/--help goes with the command it
+//     follows, --version stays the top level's.
+func flagsAnywhere(app *cli.App, args []string) ([]string, error) {
 	if len(args) < 2 || args[len(args)-1] == completionFlag {
-		return args
+		return args, nil
 	}
-	flags := app.Flags
-	start := 1
-	if i, cmd := findCommand(app, args); cmd != nil {
-		if len(cmd.Subcommands) > 0 {
-			return args // bench http: takes no files
-		}
-		flags, start = cmd.Flags, i+1
-	}
-	takesValue := valueFlags(flags)
-	out := append([]string{}, args[:start]...)
-	var files []string
-	for i := start; i < len(args); i++ {
+	path := []string{args[0]}
+	var early, flags, files []string // early: flags before the last command name
+	levelFlags, commands := app.Flags, app.Commands
+	leaf := (*cli.Command)(nil)
+	for i := 1; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "--":
 			files = append(files, args[i:]...)
 			i = len(args)
-		case len(a) > 1 && a[0] == '-':
-			out = append(out, a)
-			name := strings.TrimLeft(a, "-")
-			if !strings.Contains(name, "=") && takesValue[name] && i+1 < len(args) {
+		case isFlag(a):
+			// A flag the level does not know moves too, alone, for
+			// urfave/cli to refuse ("flag provided but not defined")
+			// instead of reading it as a file argument.
+			name := flagName(a)
+			tokens := []string{a}
+			if !strings.Contains(a, "=") && takesValue(levelFlags, name) && i+1 < len(args) {
 				i++
-				out = append(out, args[i])
+				tokens = append(tokens, args[i])
 			}
+			flags = append(flags, tokens...)
+		case len(files) == 0 && findCmd(commands, a) != nil:
+			leaf = findCmd(commands, a)
+			path = append(path, a)
+			for _, f := range flags {
+				if f == "-v" || f == "--version" {
+					path = append(path[:1], append([]string{f}, path[1:]...)...)
+					continue
+				}
+				early = append(early, f)
+			}
+			flags = nil
+			levelFlags, commands = leaf.Flags, leaf.Subcommands
 		default:
 			files = append(files, a)
 		}
 	}
-	for _, a := range out[start:] {
-		if a == "-h" || a == "--help" {
-			return out // help for the command; the files do not matter
+	if leaf != nil {
+		if err := checkEarly(leaf, path, early); err != nil {
+			return nil, err
 		}
 	}
-	return append(out, files...)
+	out := append(path, early...)
+	out = append(out, flags...)
+	for _, a := range out {
+		if a == "-h" || a == "--help" {
+			return out, nil // help for the command; the files do not matter
+		}
+	}
+	return append(out, files...), nil
 }
 
-// findCommand returns the subcommand args name and its index: the first
-// argument that is not a top-level flag (or its value), when it names a
-// command.
-func findCommand(app *cli.App, args []string) (int, *cli.Command) {
-	takesValue := valueFlags(app.Flags)
-	for i := 1; i < len(args); i++ {
-		a := args[i]
-		if len(a) > 1 && a[0] == '-' {
-			if name := strings.TrimLeft(a, "-"); !strings.Contains(name, "=") && takesValue[name] {
-				i++
-			}
+// checkEarly refuses a flag given before the command's name that the
+// command has no flag of that name for.
+func checkEarly(leaf *cli.Command, path, early []string) error {
+	for _, a := range early {
+		if !isFlag(a) {
+			continue // a flag's value
+		}
+		name := flagName(a)
+		if builtinFlag(name) || knownFlag(leaf.Flags, name) {
 			continue
 		}
-		for _, c := range app.Commands {
-			if c.HasName(a) {
-				return i, c
-			}
-		}
-		return 0, nil
+		cmd := strings.Join(path[1:], " ")
+		return fmt.Errorf("%s before %q: the %s command has no such flag, so it cannot take effect (see uds-migrate %s --help)", strings.SplitN(a, "=", 2)[0], cmd, cmd, cmd)
 	}
-	return 0, nil
+	return nil
 }
 
-// valueFlags names (and aliases) the flags that take a value.
-func valueFlags(flags []cli.Flag) map[string]bool {
-	out := map[string]bool{}
+// isFlag reports whether a command-line argument is a flag ("-" alone is
+// standard input, a file argument).
+func isFlag(a string) bool { return len(a) > 1 && a[0] == '-' }
+
+// flagName is a flag argument's name: "--format=json" → "format".
+func flagName(a string) string {
+	name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+	return name
+}
+
+// builtinFlag names the flags urfave/cli adds itself (help, version).
+func builtinFlag(name string) bool {
+	switch name {
+	case "h", "help", "v", "version":
+		return true
+	}
+	return false
+}
+
+func findCmd(commands []*cli.Command, name string) *cli.Command {
+	for _, c := range commands {
+		if c.HasName(name) {
+			return c
+		}
+	}
+	return nil
+}
+
+// knownFlag reports whether flags has one of this name or alias.
+func knownFlag(flags []cli.Flag, name string) bool {
+	for _, f := range flags {
+		for _, n := range f.Names() {
+			if n == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// takesValue reports whether the flag of this name takes a value (every
+// kind but a boolean).
+func takesValue(flags []cli.Flag, name string) bool {
 	for _, f := range flags {
 		if _, isBool := f.(*cli.BoolFlag); isBool {
 			continue
 		}
 		for _, n := range f.Names() {
-			out[n] = true
+			if n == name {
+				return true
+			}
 		}
 	}
-	return out
+	return false
 }

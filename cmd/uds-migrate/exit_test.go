@@ -22,8 +22,18 @@ func TestExitCodes(t *testing.T) {
 		want int
 	}{
 		{[]string{pending}, 0},
-		{[]string{"--check", pending}, 1},
-		{[]string{"-d", pending}, 1},
+		// No code or catalogue shows who reads U: nothing is pending until
+		// the user names the reader (issue #20).
+		{[]string{"--check", pending}, 0},
+		{[]string{"--check", "--consumer", "app/U=empty", pending}, 1},
+		{[]string{"-d", "--consumer", "app/U=psycopg", pending}, 1},
+		{[]string{"--check", "--consumer", "U=localhost", pending}, 1},
+		{[]string{"--consumer", "app/U=nosuch", pending}, 2},
+		{[]string{"--consumer", "app/U=encoded", pending}, 2},
+		{[]string{"--consumer", "nobody/U=empty", pending}, 2},
+		{[]string{"--consumer", "app/NOPE=empty", pending}, 2},
+		{[]string{"--consumer", "NOPE=empty", pending}, 2},
+		{[]string{"--consumer", "app/U", pending}, 2},
 		{[]string{"--check", clean}, 0},
 		{[]string{"-d", clean}, 0},
 		{[]string{clean}, 0},

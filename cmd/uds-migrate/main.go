@@ -48,8 +48,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// transform/external.go: external.name is deprecated). Our findings
 	// say what matters, with positions, so compose-go's log is silenced.
 	logrus.SetOutput(io.Discard)
-	app := newApp(stdout, stderr)
-	err := app.Run(interspersed(app, args))
+	return runApp(newApp(stdout, stderr), args, stderr)
+}
+
+// runApp runs app on a command line and returns the exit status.
+func runApp(app *cli.App, args []string, stderr io.Writer) int {
+	args, err := flagsAnywhere(app, args)
+	if err == nil {
+		err = app.Run(args)
+	}
 	if err == nil {
 		return exitOK
 	}

@@ -63,6 +63,7 @@ func migrationFlags() []cli.Flag {
 		&cli.StringFlag{Name: "jdbc-factory", Value: "factoryarg", Usage: "junixsocket factory for JDBC URLs: factoryarg (socketFactoryArg=FILE), uri (file:// host) or sysprop (JAVA_TOOL_OPTIONS)"},
 		&cli.StringSliceFlag{Name: "only", Usage: "migrate only these client services (repeatable)"},
 		&cli.StringSliceFlag{Name: "exclude", Usage: "leave these client services on TCP (repeatable)"},
+		&cli.StringSliceFlag{Name: "consumer", Usage: "SERVICE/KEY=READER or SERVICE/KEY=FORM (KEY=...: that variable in every service): the program that reads this connection URI (a reader of consumer/readers.yaml: psycopg, pgx, node-postgres, prisma, asyncpg, sqlalchemy, ...) or the socket form it takes (empty: @/DB?host=DIR, localhost: @localhost/DB?host=DIR), where the project does not show it (repeatable)"},
 		&cli.StringSliceFlag{Name: "host-var", Usage: "SERVICE/KEY: the application hands this host variable to a driver that takes a socket directory (libpq, psycopg, pgx, the pg gem); set it to the mount path (repeatable)"},
 		&cli.BoolFlag{Name: "drop-tcp", Usage: "app servers behind nginx listen on the socket only (without it: on the socket and on their TCP port)"},
 	}
@@ -112,6 +113,7 @@ func options(c *cli.Context) rewrite.Options {
 	o.Only = c.StringSlice("only")
 	o.Exclude = c.StringSlice("exclude")
 	o.HostVars = c.StringSlice("host-var")
+	o.Consumers = c.StringSlice("consumer")
 	o.DropTCP = c.Bool("drop-tcp")
 	o.Env = os.Environ()
 	o.ProjectDir = c.String("project-directory")

@@ -126,6 +126,8 @@ func emitProjects(c *cli.Context, results []*rewrite.Result, verb string, stdout
 // migrateProjects migrates every project the command line names.
 func migrateProjects(c *cli.Context, projects [][]rewrite.Input, stderr io.Writer) ([]*rewrite.Result, error) {
 	return eachProject(projects, stderr, func(in []rewrite.Input) (*rewrite.Result, error) {
-		return rewrite.Migrate(context.Background(), in, options(c))
+		o := options(c)
+		o.ManyProjects = len(projects) > 1
+		return rewrite.Migrate(context.Background(), in, o)
 	})
 }

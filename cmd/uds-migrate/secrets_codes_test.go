@@ -144,12 +144,11 @@ var secretCases = []secretCase{
     image: x
     environment:
       DB_DSN: pgsql:host=/wrong/dir;dbname=app;user=app;password=SECRET`, nil},
-	{"UDS213 asyncpg userinfo", "UDS213", `
+	{"UDS154 unknown reader, URI userinfo (the socket forms it prints)", "UDS154", `
   app:
     image: x
-    volumes: ["db-socket:/var/run/postgresql:ro"]
     environment:
-      DATABASE_URL: postgresql+asyncpg://app:SECRET@localhost/app?host=/var/run/postgresql`, nil},
+      APP_DB_URL: postgresql://app:SECRET@db:5432/app`, nil},
 	{"UDS140 extra_hosts, URI userinfo", "UDS140", `
   app:
     image: x
@@ -275,14 +274,28 @@ func secretOutputs(t *testing.T, doc string, env []string, secret string) []secr
 	if err := os.WriteFile(filepath.Join(dir, "compose.yml"), []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The image x shows no reader: a DATABASE_URL is given one
+	// (issue #20), so that the cases reach the code they name.
+	var reader []string
+	if strings.Contains(doc, "\n      DATABASE_URL:") {
+		reader = []string{"--consumer", "app/DATABASE_URL=empty"}
+	}
 	var outs []secretOutput
 	for _, args := range [][]string{
 		{"compose.yml"}, {"--check", "compose.yml"}, {"-d", "compose.yml"},
 		{"plan", "compose.yml"}, {"plan", "--format", "json", "compose.yml"}, {"plan", "--format", "sarif", "compose.yml"},
 		{"plan", "--format", "gcc", "compose.yml"}, {"validate", "compose.yml"}, {"revert", "compose.yml"}, {"revert", "--check", "compose.yml"},
 	} {
+		cmd := args
+		switch args[0] {
+		case "validate", "revert":
+		case "plan":
+			cmd = append(append([]string{"plan"}, reader...), args[1:]...)
+		default:
+			cmd = append(slices.Clone(reader), args...)
+		}
 		var out, errb bytes.Buffer
-		run(append([]string{"uds-migrate"}, args...), &out, &errb)
+		run(append([]string{"uds-migrate"}, cmd...), &out, &errb)
 		text := errb.String()
 		if args[0] != "compose.yml" && args[0] != "revert" && args[0] != "-d" {
 			text += out.String()

@@ -1,0 +1,215 @@
+package consumer
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/uds-migrate/uds-migrate/evidence"
+)
+
+// Use is one reader the project shows for a value, and where.
+type Use struct {
+	Reader *Reader
+	// File is project-relative (slash-separated); Line is 1-based.
+	File string
+	Line int
+	// How says what the line shows: "reads the variable", "opens the
+	// connection", "declares the dependency".
+	How string
+}
+
+// Verdict is what the project's files say about the readers of one
+// variable.
+type Verdict struct {
+	// Uses are the readers found, the deciding one first.
+	Uses []Use
+	// Form is the socket form every reader accepts, or "" when some
+	// reader accepts none (Uses[0] is that reader then).
+	Form Form
+}
+
+// Readers returns the names of the verdict's readers, without repeats.
+func (v Verdict) Readers() []string {
+	var out []string
+	for _, u := range v.Uses {
+		if !slices.Contains(out, u.Reader.Name) {
+			out = append(out, u.Reader.Name)
+		}
+	}
+	return out
+}
+
+// validators check a URL without connecting: the code that connects
+// decides too.
+var validators = map[string]bool{"pydantic": true, "whatwg-url": true}
+
+// Decide finds the readers of the connection URI held in variable key, in
+// the files of s (the code and configuration that reach one service's
+// container), and the socket form they all accept. In order:
+//  1. lines that mention key: a use that breaks every socket form
+//     (a script that splits the URL, code that appends "?..." to it or
+//     parses it itself, Ecto, Tortoise, "jdbc:" + URL) decides alone; else
+//     the readers those lines and the connectors of their files show;
+//  2. when key is mentioned but no reader shows there, the connectors in
+//     the whole scope (a settings module read by another module);
+//  3. then the PostgreSQL libraries the manifests declare;
+//  4. DATABASE_URL that no code names: the frameworks that read it
+//     implicitly (Rails, dj-database-url's config()).
+//
+// ok is false when no reader is found: the consumer is unknown and the
+// value must not be edited. A validator (pydantic, new URL()) joins the
+// connectors found by steps 2 and 3, since both must accept the form.
+func Decide(s evidence.Scope, key string) (v Verdict, ok bool) {
+	var (
+		lineUses, fileUses, scopeUses, manifestUses []Use
+		mentioned                                   bool
+	)
+	for _, f := range s.Files() {
+		rel, _ := filepath.Rel(s.ProjectDir, f)
+		rel = filepath.ToSlash(rel)
+		isManifest := manifestKind(rel) != ""
+		if !isManifest && !codeFile(rel) {
+			continue
+		}
+		data, err := s.ReadFile(f)
+		if err != nil || len(data) > evidence.MaxFileSize {
+			continue
+		}
+		if isManifest {
+			for _, d := range manifestDeps(rel, data) {
+				if r := byPackage(d.pkg); r != nil {
+					manifestUses = append(manifestUses, Use{Reader: r, File: rel, Line: d.line, How: "declares the dependency " + d.pkg})
+				}
+			}
+			if rel != "package.json" && !strings.HasSuffix(rel, "/package.json") && !strings.HasSuffix(rel, "composer.json") {
+				continue
+			}
+		}
+		lines := strings.Split(string(data), "\n")
+		conns := connectors(rel, string(data), lines)
+		scopeUses = append(scopeUses, conns...)
+		mention := keyRE(key, pyFiles(rel))
+		hit := false
+		for i, line := range lines {
+			if !mention.MatchString(line) {
+				continue
+			}
+			hit = true
+			for _, kr := range keyRules {
+				if kr.files(rel) && keyRule(kr.pattern, key).MatchString(line) {
+					lineUses = append(lineUses, Use{Reader: ByName(kr.reader), File: rel, Line: i + 1, How: "reads " + key})
+				}
+			}
+		}
+		if hit {
+			mentioned = true
+			fileUses = append(fileUses, conns...)
+		}
+	}
+	for _, u := range lineUses {
+		if len(u.Reader.Forms) == 0 {
+			return Verdict{Uses: []Use{u}}, true
+		}
+	}
+	uses := append(lineUses, fileUses...)
+	if onlyValidators(uses) && mentioned {
+		uses = append(uses, scopeUses...)
+		if onlyValidators(uses) {
+			uses = append(uses, manifestUses...)
+		}
+	}
+	if len(uses) == 0 && mentioned {
+		uses = scopeUses
+		if len(uses) == 0 {
+			uses = manifestUses
+		}
+	}
+	if len(uses) == 0 && !mentioned && key == "DATABASE_URL" {
+		uses = implicit(scopeUses, manifestUses)
+	}
+	if len(uses) == 0 || onlyValidators(uses) {
+		return Verdict{}, false
+	}
+	return Combine(uses), true
+}
+
+// Combine is the verdict of a set of uses: a reader that takes no socket
+// URI decides alone (it comes first); else the form every reader takes
+// ("" when they share none).
+func Combine(uses []Use) Verdict {
+	uses = dedupe(uses)
+	for _, u := range uses {
+		if len(u.Reader.Forms) == 0 {
+			return Verdict{Uses: append([]Use{u}, without(uses, u)...)}
+		}
+	}
+	var rs []*Reader
+	for _, u := range uses {
+		rs = append(rs, u.Reader)
+	}
+	return Verdict{Uses: uses, Form: Choose(rs)}
+}
+
+// connectors returns the connector uses in one file.
+func connectors(rel, text string, lines []string) []Use {
+	var out []Use
+	for _, c := range connectorRules {
+		if !c.files(rel) || (c.also != nil && !c.also.MatchString(text)) {
+			continue
+		}
+		for i, line := range lines {
+			if c.re.MatchString(line) {
+				out = append(out, Use{Reader: ByName(c.reader), File: rel, Line: i + 1, How: "opens the connection"})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// railsPkgs are the gems that make ActiveRecord read DATABASE_URL.
+var railsPkgs = []string{"rails", "activerecord"}
+
+// implicit returns the readers of a DATABASE_URL no code names: Rails
+// (ActiveRecord merges DATABASE_URL into database.yml) and
+// dj_database_url.config() (its default variable).
+func implicit(scope, manifest []Use) []Use {
+	var out []Use
+	for _, u := range manifest {
+		if u.Reader.Name == "rails" && slices.ContainsFunc(railsPkgs, func(p string) bool { return strings.HasSuffix(u.How, "gem:"+p) }) {
+			out = append(out, u)
+		}
+	}
+	for _, u := range scope {
+		if u.Reader.Name == "dj-database-url" {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+func onlyValidators(uses []Use) bool {
+	for _, u := range uses {
+		if !validators[u.Reader.Name] {
+			return false
+		}
+	}
+	return true
+}
+
+func dedupe(uses []Use) []Use {
+	var out []Use
+	seen := map[string]bool{}
+	for _, u := range uses {
+		if !seen[u.Reader.Name] {
+			seen[u.Reader.Name] = true
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+func without(uses []Use, x Use) []Use {
+	return slices.DeleteFunc(slices.Clone(uses), func(u Use) bool { return u.Reader.Name == x.Reader.Name })
+}

@@ -1,0 +1,206 @@
+package consumer
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/uds-migrate/uds-migrate/evidence"
+)
+
+func TestTableWellFormed(t *testing.T) {
+	rs, err := parseTable(readersYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, r := range rs {
+		names[r.Name] = true
+	}
+	for _, kr := range keyRules {
+		if !names[kr.reader] {
+			t.Errorf("key rule names reader %q, which the table lacks", kr.reader)
+		}
+	}
+	for _, c := range connectorRules {
+		if !names[c.reader] {
+			t.Errorf("connector rule names reader %q, which the table lacks", c.reader)
+		}
+	}
+	if _, err := parseTable([]byte("- name: x\n  forms: [sideways]\n  reason: r\n  sources: [s]\n  proof: p\n")); err == nil {
+		t.Error("an unknown form was accepted")
+	}
+}
+
+// scope lays files out in a temporary project directory.
+func scope(t *testing.T, files map[string]string) evidence.Scope {
+	t.Helper()
+	dir := t.TempDir()
+	var list []string
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		list = append(list, p)
+	}
+	sort.Strings(list)
+	return evidence.Scope{ProjectDir: dir, Roots: []string{dir}, List: list}
+}
+
+func TestDecide(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		files   map[string]string
+		key     string
+		ok      bool
+		form    Form
+		readers string // the deciding reader first, comma-joined
+		at      string // file:line of the deciding use
+	}{
+		{"prisma schema", map[string]string{"prisma/schema.prisma": "datasource db {\n  provider = \"postgresql\"\n  url      = env(\"DATABASE_URL\")\n}\n",
+			"package.json": "{\n  \"dependencies\": {\n    \"@prisma/client\": \"5.0.0\"\n  }\n}\n"},
+			"DATABASE_URL", true, Localhost, "prisma", "prisma/schema.prisma:3"},
+		{"asyncpg pool", map[string]string{"app/db.py": "import asyncpg, os\n\nasync def pool():\n    return await asyncpg.create_pool(os.environ[\"DATABASE_URL\"])\n"},
+			"DATABASE_URL", true, Empty, "asyncpg", "app/db.py:4"},
+		{"pydantic then SQLAlchemy", map[string]string{
+			"app/settings.py": "from pydantic import PostgresDsn\nfrom pydantic_settings import BaseSettings\n\nclass Settings(BaseSettings):\n    database_url: PostgresDsn\n",
+			"app/db.py":       "from sqlalchemy.ext.asyncio import create_async_engine\nengine = create_async_engine(str(settings.database_url))\n"},
+			"DATABASE_URL", true, Localhost, "pydantic,sqlalchemy", "app/settings.py:5"},
+		{"pydantic then raw asyncpg", map[string]string{
+			"app/settings.py": "class Settings(BaseSettings):\n    DATABASE_URL: PostgresDsn\n",
+			"app/db.py":       "import asyncpg\npool = await asyncpg.create_pool(str(settings.DATABASE_URL))\n"},
+			"DATABASE_URL", true, "", "pydantic,asyncpg", "app/settings.py:2"},
+		{"ecto runtime config", map[string]string{"config/runtime.exs": "config :app, App.Repo,\n  url: System.get_env(\"DATABASE_URL\"),\n  pool_size: 10\n"},
+			"DATABASE_URL", true, "", "ecto", "config/runtime.exs:2"},
+		{"entrypoint splits the URL", map[string]string{"docker-entrypoint.sh": "#!/bin/sh\nset -e\nDB_HOST=$(echo \"$DATABASE_URL\" | sed -e 's|.*@||' -e 's|[:/].*||')\npg_isready -h \"$DB_HOST\"\n",
+			"requirements.txt": "psycopg2-binary==2.9.9\n"},
+			"DATABASE_URL", true, "", "shell-parse", "docker-entrypoint.sh:3"},
+		{"code appends a query", map[string]string{"src/db.js": "const { Pool } = require('pg')\nconst pool = new Pool({ connectionString: process.env.DATABASE_URL + '?sslmode=disable' })\n"},
+			"DATABASE_URL", true, "", "query-append", "src/db.js:2"},
+		{"f-string appends a query", map[string]string{"db.py": "import psycopg2\nconn = psycopg2.connect(f\"{os.environ['DB_URL']}?sslmode=disable\")\n"},
+			"DB_URL", true, "", "query-append", "db.py:2"},
+		{"pgx pool", map[string]string{"main.go": "package main\n\nfunc main() {\n\tpool, err := pgxpool.New(ctx, os.Getenv(\"DATABASE_URL\"))\n}\n", "go.mod": "module x\n\nrequire github.com/jackc/pgx/v5 v5.7.1\n"},
+			"DATABASE_URL", true, Empty, "pgx", "main.go:4"},
+		{"a settings module, the connection elsewhere", map[string]string{
+			"app/config.py": "import os\nDATABASE_URL = os.environ[\"DATABASE_URL\"]\n",
+			"app/db.py":     "import psycopg2\nfrom app.config import DATABASE_URL\n\ndef conn():\n    return psycopg2.connect(DATABASE_URL)\n"},
+			"DATABASE_URL", true, Empty, "psycopg", "app/db.py:5"},
+		{"mentioned, only manifests say more", map[string]string{
+			"app/config.py":    "import os\nURL = os.getenv(\"PG_URL\")\n",
+			"requirements.txt": "SQLAlchemy[asyncio]>=2.0\nasyncpg==0.29.0\n"},
+			"PG_URL", true, Empty, "sqlalchemy,asyncpg", "requirements.txt:1"},
+		{"library declared, variable never read", map[string]string{"requirements.txt": "psycopg2==2.9\n", "README.md": "Set DATABASE_URL to your database.\n"},
+			"DATABASE_URL", false, "", "", ""},
+		{"rails reads DATABASE_URL implicitly", map[string]string{"Gemfile": "source \"https://rubygems.org\"\ngem \"rails\", \"~> 7.1\"\ngem \"pg\"\n"},
+			"DATABASE_URL", true, Empty, "rails", "Gemfile:2"},
+		{"doctrine", map[string]string{"config/packages/doctrine.yaml": "doctrine:\n    dbal:\n        url: '%env(resolve:DATABASE_URL)%'\n"},
+			"DATABASE_URL", true, Localhost, "php-parse-url", "config/packages/doctrine.yaml:3"},
+		{"tortoise", map[string]string{"main.py": "register_tortoise(app, db_url=os.environ[\"DATABASE_URL\"], modules={})\n"},
+			"DATABASE_URL", true, "", "tortoise", "main.py:1"},
+		{"jdbc built from the URI", map[string]string{"src/main/java/App.java": "class App {\n  String url = \"jdbc:\" + System.getenv(\"DATABASE_URL\");\n}\n"},
+			"DATABASE_URL", true, "", "jdbc-concat", "src/main/java/App.java:2"},
+		{"prisma beside new URL() check", map[string]string{
+			"scripts/check-db.js":  "const url = new URL(process.env.DATABASE_URL);\n",
+			"prisma/schema.prisma": "datasource db {\n  url = env(\"DATABASE_URL\")\n}\n"},
+			"DATABASE_URL", true, Localhost, "prisma,whatwg-url", "prisma/schema.prisma:2"},
+		{"new URL() check alone is no reader", map[string]string{"check.js": "new URL(process.env.DATABASE_URL)\n"},
+			"DATABASE_URL", false, "", "", ""},
+		{"another variable's name inside", map[string]string{"db.py": "import asyncpg\nasyncpg.connect(os.environ['READ_DATABASE_URL'])\n"},
+			"DATABASE_URL", false, "", "", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v, ok := Decide(scope(t, c.files), c.key)
+			if ok != c.ok {
+				t.Fatalf("ok = %v, want %v (verdict %+v)", ok, c.ok, v)
+			}
+			if !ok {
+				return
+			}
+			if v.Form != c.form {
+				t.Errorf("form = %q, want %q", v.Form, c.form)
+			}
+			readers := strings.Join(v.Readers(), ",")
+			if readers != c.readers {
+				t.Errorf("readers = %s, want %s", readers, c.readers)
+			}
+			if at := v.Uses[0].File + ":" + itoa(v.Uses[0].Line); at != c.at {
+				t.Errorf("deciding use at %s, want %s", at, c.at)
+			}
+		})
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func TestFromValue(t *testing.T) {
+	for _, c := range []struct{ uri, readers string }{
+		{"postgres://api:pw@db:5432/api?sslmode=disable&pool_max_conns=10", "pgx"},
+		{"postgresql://u:pw@db:5432/app?schema=public", "prisma"},
+		{"postgresql://u:pw@db/app?serverVersion=16&charset=utf8", "php-parse-url"},
+		{"postgresql+asyncpg://u:pw@db/app", "sqlalchemy"},
+		{"postgresql+pg8000://u:pw@db/app", "sqlalchemy,pg8000"},
+		{"postgres://u:pw@db/app?sslmode=require&connect_timeout=5", ""},
+		{"not a uri", ""},
+	} {
+		var names []string
+		for _, u := range FromValue(c.uri) {
+			names = append(names, u.Reader.Name)
+		}
+		if got := strings.Join(names, ","); got != c.readers {
+			t.Errorf("FromValue(%q) = %s, want %s", c.uri, got, c.readers)
+		}
+	}
+	if v := Combine(FromValue("postgresql+pg8000://u:pw@db/app")); v.Form != "" || v.Uses[0].Reader.Name != "pg8000" {
+		t.Errorf("pg8000: %+v, want no form, pg8000 deciding", v)
+	}
+}
+
+func TestFromFile(t *testing.T) {
+	for path, want := range map[string]string{
+		"config/database.yml":         "rails",
+		"app/config/database.yml.erb": "rails",
+		"/src/config/database.yml":    "rails",
+		"database.yml":                "",
+		"config/database.yaml":        "",
+		"config/application.yml":      "",
+		"compose.yml":                 "",
+	} {
+		uses := FromFile(path)
+		got := ""
+		if len(uses) > 0 {
+			got = uses[0].Reader.Name
+		}
+		if got != want {
+			t.Errorf("FromFile(%q) = %q, want %q", path, got, want)
+		}
+	}
+}
+
+func TestJSONManifests(t *testing.T) {
+	for _, c := range []struct {
+		rel, data string
+		want      []string
+	}{
+		{"package.json", `{"name":"web","dependencies":{"pg":"8.11.0"},"devDependencies":{"prisma":"5"}}`, []string{"npm:pg@1", "npm:prisma@1"}},
+		{"app/package.json", "{\n  \"name\": \"web\",\n  \"version\": \"1.0.0\",\n  \"dependencies\": {\n    \"@prisma/client\": \"5\"\n  }\n}\n", []string{"npm:@prisma/client@5"}},
+		{"composer.json", "{\"require\": {\"php\": \">=8.2\", \"doctrine/dbal\": \"^3\"}, \"config\": {\"x/y\": \"1\"}}", []string{"composer:doctrine/dbal@1", "composer:php@1"}},
+		{"package.json", "{\n  \"dependencies\": {\n    \"pg\": \"8\",\n", []string{"npm:pg@3"}}, // not JSON: the line patterns
+	} {
+		var got []string
+		for _, d := range manifestDeps(c.rel, []byte(c.data)) {
+			got = append(got, fmt.Sprintf("%s@%d", d.pkg, d.line))
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("manifestDeps(%s, %q) = %v, want %v", c.rel, c.data, got, c.want)
+		}
+	}
+}
