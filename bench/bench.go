@@ -87,6 +87,14 @@ func run(ctx context.Context, ep *Endpoints, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The round-trip floor of each transport, on the same server right
+	// after the rounds: what the workload could gain at most.
+	var floor *Floor
+	if f, err := MeasureFloor(ctx, ep); err != nil {
+		logf("round-trip floor not measured: %v", err)
+	} else {
+		floor = &f
+	}
 	m.LoadAfter = LoadAverage()
 	if len(roots) > 0 { // else the server's own CPU would count as other work
 		m.OtherCores = cpu.OtherCores()
@@ -94,6 +102,10 @@ func run(ctx context.Context, ep *Endpoints, cfg Config) (*Report, error) {
 	rep, err := analyzeClients(clients, rounds, m, w.Script.Queries())
 	if err != nil {
 		return nil, err
+	}
+	rep.Floor = floor
+	for i := range rep.Clients {
+		rep.Clients[i].Limit = limitFor(floor, &rep.Clients[i], rep.QueriesPerTransaction)
 	}
 	describe(rep, cfg, setup)
 	rep.Target = ep.Target

@@ -50,12 +50,18 @@ type Report struct {
 	Comparisons []Comparison `json:"comparisons,omitempty"`
 	// Seed is the bootstrap seed (BootstrapSeed).
 	Seed uint64 `json:"bootstrapSeed"`
+	// Floor is each transport's round-trip floor, measured after the
+	// rounds on the same server; nil where the clients run in containers.
+	Floor *Floor `json:"floor,omitempty"`
 }
 
 // ClientResult is one client's rounds, pooled and paired.
 type ClientResult struct {
 	Client     string           `json:"client"`
 	Transports []TransportStats `json:"transports"`
+	// Limit is the most the floor lets the socket add for this client's
+	// transactions, beside the measured gain; nil without a floor.
+	Limit *Limit `json:"limit,omitempty"`
 	// RoundRatios are the per-round socket/TCP queries/s ratios, in round
 	// order.
 	RoundRatios []float64 `json:"roundRatios"`

@@ -19,6 +19,14 @@ func TestJSONFollowsSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	two.Mode, two.Conns = Simple, 4
+	two.Floor = &Floor{TCPUS: 30, SocketUS: 20, SavedUS: 10, Samples: 4000}
+	for i := range two.Clients {
+		two.Clients[i].Transports[0].MsPerTransaction = 0.3 // the fake rounds carry no latencies
+		two.Clients[i].Limit = limitFor(two.Floor, &two.Clients[i], two.QueriesPerTransaction)
+	}
+	if two.Clients[0].Limit == nil {
+		t.Fatal("no limit to validate")
+	}
 	for _, r := range []*Report{one, two} {
 		var b bytes.Buffer
 		if err := r.Render(&b, "json"); err != nil {
