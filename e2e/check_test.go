@@ -73,6 +73,10 @@ func checkArchive(ctx context.Context, srv *pgtest.Server, ar *txtar.Archive, jd
 		out.skip = "no want/compose.yml: the tool is not expected to produce a compose file here"
 		return out
 	}
+	if err := replaySymlinks(ar, filepath.Join(work, "p")); err != nil {
+		out.problem("symbolic links of the script: %v", err)
+		return out
+	}
 	// An archive may hold several projects (several FILE arguments, or a
 	// project in a subdirectory): prove each; skip only when none has a
 	// value to prove.
@@ -90,6 +94,29 @@ func checkArchive(ctx context.Context, srv *pgtest.Server, ar *txtar.Archive, jd
 		out.skip = strings.Join(skips, "; ")
 	}
 	return out
+}
+
+// replaySymlinks creates the symbolic links that the archive's script makes
+// before it runs the tool (`symlink NAME -> TARGET`, after `cd DIR`), so
+// that the project is loaded as the tool saw it.
+func replaySymlinks(ar *txtar.Archive, root string) error {
+	dir := root
+	for _, line := range strings.Split(string(ar.Comment), "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 2 && f[0] == "cd":
+			dir = filepath.Join(dir, f[1])
+		case len(f) == 4 && f[0] == "symlink" && f[2] == "->":
+			link := filepath.Join(dir, f[1])
+			if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+				return err
+			}
+			if err := os.Symlink(f[3], link); err != nil && !os.IsExist(err) {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // checkProject proves the project extracted at work/p/sub (see
