@@ -43,9 +43,11 @@ func TestNameResolution(t *testing.T) {
 		{client: "other-network", host: "db", networks: []string{"isolated"}},
 	}
 	writeFile(t, filepath.Join(dir, "compose.yml"), []byte(namesCompose(container, cases)))
+	// The clients' image shows no reader of DATABASE_URL, and a URI whose
+	// reader is unknown is never edited (#20): name it, as a user would.
 	p.tagServices(ctx, t)
 
-	stdout, stderr, err := p.tool(ctx, "plan", "--format", "json", "compose.yml")
+	stdout, stderr, err := p.tool(ctx, "plan", "--format", "json", "--consumer", "DATABASE_URL=pgx", "compose.yml")
 	if err != nil {
 		t.Fatalf("uds-migrate plan: %v\n%s", err, stderr)
 	}

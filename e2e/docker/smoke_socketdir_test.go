@@ -56,8 +56,8 @@ func TestSmokeComposeSocketDir(t *testing.T) {
 			writeFile(t, filepath.Join(dir, "compose.yml"), []byte(doc))
 			p := newProject(t, dir)
 			p.tagServices(ctx, t)
-			out, errOut, err := p.tool(ctx, "--smoke", "--smoke-target", "compose", "--smoke-duration", "6s", "-w", "compose.yml")
-			t.Logf("uds-migrate --smoke --smoke-target compose --smoke-duration 6s -w compose.yml:\n%s%s", out, errOut)
+			out, errOut, err := p.tool(ctx, "--smoke", "--smoke-target", "compose", "--smoke-duration", "6s", "--consumer", "DATABASE_URL=pgx", "-w", "compose.yml")
+			t.Logf("uds-migrate --smoke --smoke-target compose --smoke-duration 6s --consumer DATABASE_URL=pgx -w compose.yml:\n%s%s", out, errOut)
 			if err != nil {
 				t.Fatal(err)
 			}
