@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/uds-migrate/uds-migrate/consumer"
+	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
 // dbService is a PostgreSQL server found in the project.
@@ -79,9 +80,9 @@ type envEntry struct {
 // defines it (later -f files override earlier ones).
 func (p *project) serviceNode(name string) (*Source, *yaml.Node) {
 	for i := len(p.sources) - 1; i >= 0; i-- {
-		_, svcs := ownKey(p.sources[i].Root, "services")
-		if _, n := ownKey(deref(svcs), name); n != nil {
-			return p.sources[i], deref(n)
+		_, svcs := yamledit.OwnKey(p.sources[i].Root, "services")
+		if _, n := yamledit.OwnKey(yamledit.Deref(svcs), name); n != nil {
+			return p.sources[i], yamledit.Deref(n)
 		}
 	}
 	return nil, nil
@@ -90,8 +91,8 @@ func (p *project) serviceNode(name string) (*Source, *yaml.Node) {
 // servicesMapping returns the services: mapping of one file (anchors
 // followed), or nil when the file has none.
 func servicesMapping(src *Source) *yaml.Node {
-	_, svcs := ownKey(src.Root, "services")
-	if svcs = deref(svcs); svcs == nil || svcs.Kind != yaml.MappingNode {
+	_, svcs := yamledit.OwnKey(src.Root, "services")
+	if svcs = yamledit.Deref(svcs); svcs == nil || svcs.Kind != yaml.MappingNode {
 		return nil
 	}
 	return svcs
@@ -123,9 +124,9 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 	for _, name := range opts.DBs {
 		if _, ok := p.model.Services[name]; !ok {
 			src := p.sources[0]
-			kn, _ := ownKey(src.Root, "services")
+			kn, _ := yamledit.OwnKey(src.Root, "services")
 			known := slices.Sorted(mapsKeys(p.model.Services))
-			return nil, &PosError{Pos: nodePos(src, kn), Msg: fmt.Sprintf("--db %s: no such service (services: %s)", name, strings.Join(known, ", "))}
+			return nil, &PosError{Pos: yamledit.NodePos(src, kn), Msg: fmt.Sprintf("--db %s: no such service (services: %s)", name, strings.Join(known, ", "))}
 		}
 	}
 	if err := p.checkOptions(opts); err != nil {
@@ -222,8 +223,8 @@ func envValue(svc types.ServiceConfig, key string) string {
 // in either form (map or "- KEY=value" list), following merge keys: for a
 // map, keys written in the service win over merged ones.
 func envEntries(svc *yaml.Node) []envEntry {
-	_, env := mapGet(svc, "environment")
-	env = deref(env)
+	_, env := yamledit.MapGet(svc, "environment")
+	env = yamledit.Deref(env)
 	if env == nil {
 		return nil
 	}
@@ -232,7 +233,7 @@ func envEntries(svc *yaml.Node) []envEntry {
 	switch env.Kind {
 	case yaml.SequenceNode:
 		for _, it := range env.Content {
-			it = deref(it)
+			it = yamledit.Deref(it)
 			if it.Kind != yaml.ScalarNode {
 				continue
 			}
@@ -249,7 +250,7 @@ func envEntries(svc *yaml.Node) []envEntry {
 		walk = func(m *yaml.Node) {
 			for i := 0; i+1 < len(m.Content); i += 2 {
 				k := m.Content[i]
-				if isMergeKey(k) || seen[k.Value] {
+				if yamledit.IsMergeKey(k) || seen[k.Value] {
 					continue
 				}
 				seen[k.Value] = true
@@ -261,7 +262,7 @@ func envEntries(svc *yaml.Node) []envEntry {
 					out = append(out, envEntry{key: k.Value, node: v, inFlow: m.Style&yaml.FlowStyle != 0})
 				}
 			}
-			for _, src := range mergeSources(m) {
+			for _, src := range yamledit.MergeSources(m) {
 				walk(src)
 			}
 		}
@@ -273,14 +274,14 @@ func envEntries(svc *yaml.Node) []envEntry {
 // mounts lists the volumes: entries of a service as written (following
 // merge keys), with short and long syntax parsed.
 func (p *project) mounts(src *Source, svcNode *yaml.Node) (seq *yaml.Node, out []mountRef) {
-	_, seq = mapGet(svcNode, "volumes")
-	seq = deref(seq)
+	_, seq = yamledit.MapGet(svcNode, "volumes")
+	seq = yamledit.Deref(seq)
 	if seq == nil || seq.Kind != yaml.SequenceNode {
 		return seq, nil
 	}
 	for _, it := range seq.Content {
 		m := mountRef{src: src, node: it}
-		it = deref(it)
+		it = yamledit.Deref(it)
 		switch it.Kind {
 		case yaml.ScalarNode:
 			v, err := p.interpolate(it.Value)
@@ -298,8 +299,8 @@ func (p *project) mounts(src *Source, svcNode *yaml.Node) (seq *yaml.Node, out [
 			m.bind = isBindSource(m.source)
 		case yaml.MappingNode:
 			get := func(k string) string {
-				_, n := mapGet(it, k)
-				if n = deref(n); n == nil || n.Kind != yaml.ScalarNode {
+				_, n := yamledit.MapGet(it, k)
+				if n = yamledit.Deref(n); n == nil || n.Kind != yaml.ScalarNode {
 					return ""
 				}
 				v, _ := p.interpolate(n.Value)
@@ -425,8 +426,8 @@ func (p *project) checkVolumeFlag(opts Options) error {
 			if strings.HasPrefix(m.target, path.Clean(opts.MountPath)) {
 				continue
 			}
-			n := deref(m.node)
-			return &PosError{Pos: nodePos(src, n),
+			n := yamledit.Deref(m.node)
+			return &PosError{Pos: yamledit.NodePos(src, n),
 				Msg: fmt.Sprintf("--volume %s: %s already mounts that volume at %s; the socket volume must be a volume of its own", opts.Volume, name, m.target)}
 		}
 	}

@@ -264,14 +264,14 @@ func (pl *planner) result() (*Result, error) {
 	sortFindings(pl.p.sources, pl.findings)
 	res := &Result{Changes: pl.changes, Findings: pl.findings}
 	for _, src := range pl.p.sources {
-		out, err := apply(src, pl.edits)
+		out, err := pl.fileBytes(src)
 		if err != nil {
 			return nil, err
 		}
 		res.Files = append(res.Files, FileResult{Path: src.Path, Before: src.Data, After: out, Changed: !bytes.Equal(out, src.Data)})
 	}
 	for _, src := range pl.p.extSources {
-		out, err := apply(src, pl.edits)
+		out, err := pl.fileBytes(src)
 		if err != nil {
 			return nil, err
 		}
@@ -326,4 +326,9 @@ func (pl *planner) hasFinding(code string) bool {
 		}
 	}
 	return false
+}
+
+// fileBytes is src with the planned edits applied.
+func (pl *planner) fileBytes(src *Source) ([]byte, error) {
+	return pl.ed(src).Bytes()
 }
