@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
+	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -18,7 +19,7 @@ import (
 func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 	seen := map[string]bool{}
 	for _, e := range edges {
-		seen[e.v.service] = true
+		seen[e.v.Service] = true
 	}
 	// A service already reported (split variables, a URL in its command,
 	// an unknown scheme) needs no second, vaguer warning.
@@ -29,11 +30,11 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 	for _, db := range dbs {
 		isDB[db.name] = true
 	}
-	for _, name := range pl.p.serviceOrder() {
+	for _, name := range pl.p.ServiceOrder() {
 		if seen[name] || isDB[name] || contains(pl.opts.Exclude, name) || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) {
 			continue
 		}
-		svc := pl.p.model.Services[name]
+		svc := pl.p.Model.Services[name]
 		if poolerOf(svc.Image) {
 			continue
 		}
@@ -42,8 +43,8 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 			if _, ok := svc.DependsOn[db.name]; ok {
 				dep = db
 			}
-			for target := range linkAliases(svc) {
-				if linkAliases(svc)[target] == db.name {
+			for target := range compose.LinkAliases(svc) {
+				if compose.LinkAliases(svc)[target] == db.name {
 					dep = db
 				}
 			}
@@ -56,7 +57,7 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 				fmt.Sprintf("%s depends on %s and %s:%d names it in a form the tool does not edit (a literal host in code or a format it does not read): point that connection at %s (socket directory) by hand, and mount %s's socket volume on %s", name, dep.name, file, line, pl.opts.MountPath, dep.name, name))
 			continue
 		}
-		src, _ := pl.p.serviceNode(name)
+		src, _ := pl.p.ServiceNode(name)
 		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(src)), name)
 		key := pl.dependencyKey(name, dep.name)
 		if hint := pl.catalogueHint(name, dep.name); hint != "" {
@@ -73,7 +74,7 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 		if secrets := pl.secretFiles(name); len(secrets) > 0 {
 			var files []string
 			for _, f := range slices.Sorted(maps.Keys(secrets)) {
-				files = append(files, pl.p.displayPath(f)+" ("+secrets[f]+")")
+				files = append(files, pl.p.DisplayPath(f)+" ("+secrets[f]+")")
 			}
 			where = "a secret file it reads (" + strings.Join(files, ", ") + ") in a form the tool does not edit, a mounted config file"
 		}
@@ -87,11 +88,11 @@ func (pl *planner) usesSocket(service string) bool {
 	if pl.configs.cfgSocket[service] != "" {
 		return true
 	}
-	for _, v := range pl.p.serviceEnv(service) {
-		if _, _, socket := classify(v.value); socket {
+	for _, v := range pl.p.ServiceEnv(service) {
+		if _, _, socket := classify(v.Value); socket {
 			return true
 		}
-		if (v.key == "PGHOST" || appHostRE.MatchString(v.key) || pl.dirHostVar(service, v.key)) && strings.HasPrefix(v.value, "/") {
+		if (v.Key == "PGHOST" || appHostRE.MatchString(v.Key) || pl.dirHostVar(service, v.Key)) && strings.HasPrefix(v.Value, "/") {
 			return true
 		}
 	}
@@ -101,7 +102,7 @@ func (pl *planner) usesSocket(service string) bool {
 // dependencyKey names the key that ties a client to a database:
 // depends_on, else links.
 func (pl *planner) dependencyKey(client, db string) string {
-	if _, ok := pl.p.model.Services[client].DependsOn[db]; ok {
+	if _, ok := pl.p.Model.Services[client].DependsOn[db]; ok {
 		return "depends_on"
 	}
 	return "links"
@@ -116,16 +117,16 @@ var connKeyRE = regexp.MustCompile(`(?i)(^|_)(DATABASE|DB|PG[A-Z]*|POSTGRES(QL)?
 // no value) that holds a connection name but is set nowhere the tool can
 // see: compose takes it from the shell that runs it. It reports whether
 // it warned.
-func (pl *planner) warnUnsetPassthrough(v envVar, dbs []*dbService) bool {
-	if !v.passthrough || strings.TrimSpace(v.value) != "" || !connKeyRE.MatchString(v.key) || len(dbs) == 0 {
+func (pl *planner) warnUnsetPassthrough(v compose.EnvVar, dbs []*dbService) bool {
+	if !v.Passthrough || strings.TrimSpace(v.Value) != "" || !connKeyRE.MatchString(v.Key) || len(dbs) == 0 {
 		return false
 	}
 	target := "a PostgreSQL service of this project"
 	if len(dbs) == 1 {
 		target = dbs[0].name
 	}
-	pl.findings.add("UDS111", v.pos, v.service, v.key,
-		fmt.Sprintf("%s/%s is passed through from the environment docker compose runs in (\"- %s\" with no value) and is set neither in the project files nor in .env, so the tool cannot see or edit it; if it connects to %s, set it in socket form where it is set (mount path %s), and add the socket volume to %s by hand", v.service, v.key, v.key, target, pl.opts.MountPath, v.service))
+	pl.findings.add("UDS111", v.Pos, v.Service, v.Key,
+		fmt.Sprintf("%s/%s is passed through from the environment docker compose runs in (\"- %s\" with no value) and is set neither in the project files nor in .env, so the tool cannot see or edit it; if it connects to %s, set it in socket form where it is set (mount path %s), and add the socket volume to %s by hand", v.Service, v.Key, v.Key, target, pl.opts.MountPath, v.Service))
 	return true
 }
 
@@ -135,7 +136,7 @@ func (pl *planner) warnUnsetPassthrough(v envVar, dbs []*dbService) bool {
 // image takes no socket there. It is "" for an image the catalogue does
 // not know.
 func (pl *planner) catalogueHint(service, db string) string {
-	e := catalog.Lookup(pl.p.model.Services[service].Image)
+	e := catalog.Lookup(pl.p.Model.Services[service].Image)
 	if e == nil {
 		return ""
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/uds-migrate/uds-migrate/compose"
 )
 
 // Migrate plans and applies the migration of a compose project (one or more
@@ -13,7 +15,7 @@ import (
 // compose-go and a second migration of it changes nothing. It returns a
 // *PosError (file:line:col) for input it cannot read as a compose project.
 func Migrate(ctx context.Context, inputs []Input, opts Options) (res *Result, err error) {
-	defer func() { err = scrubErr(err, inputSecrets(inputs)) }()
+	defer func() { err = ScrubErr(err, compose.InputSecrets(inputs)) }()
 	res, err = migrateOnce(ctx, inputs, opts)
 	if err != nil {
 		return res, err
@@ -43,7 +45,7 @@ func Migrate(ctx context.Context, inputs []Input, opts Options) (res *Result, er
 	}
 	if carried && len(bad) == 0 {
 		res.Findings = append(res.Findings, carriedFindings(ctx, inputs, opts)...)
-		sortFindings(out.sources, res.Findings)
+		sortFindings(out.Sources, res.Findings)
 	}
 	if len(bad) > 0 {
 		// Say whether the input already had these problems: then it is the
@@ -164,16 +166,16 @@ func (pl *planner) leftOnTCP() []string {
 // project: those cannot move to a socket.
 func (pl *planner) externalHint() string {
 	var hits []string
-	for _, name := range pl.p.serviceOrder() {
-		for _, v := range pl.p.serviceEnv(name) {
-			if hosts, dialect, socket := classify(v.value); dialect != "" && !socket && len(hosts) > 0 {
+	for _, name := range pl.p.ServiceOrder() {
+		for _, v := range pl.p.ServiceEnv(name) {
+			if hosts, dialect, socket := classify(v.Value); dialect != "" && !socket && len(hosts) > 0 {
 				where := "outside this project"
 				for _, h := range hosts {
-					if _, ok := pl.p.model.Services[h]; ok {
+					if _, ok := pl.p.Model.Services[h]; ok {
 						where = fmt.Sprintf("the service %s, whose image is not a PostgreSQL image the tool knows: name it with --db %s (and --socket-dir when its socket is not in /var/run/postgresql)", h, h)
 					}
 				}
-				hits = append(hits, fmt.Sprintf("%s/%s points at %s, %s", name, v.key, strings.Join(hosts, ","), strings.TrimPrefix(where, "the ")))
+				hits = append(hits, fmt.Sprintf("%s/%s points at %s, %s", name, v.Key, strings.Join(hosts, ","), strings.TrimPrefix(where, "the ")))
 			}
 		}
 	}
@@ -253,7 +255,7 @@ func overlay(files []FileResult, next func(string) ([]byte, error)) func(string)
 		if next != nil {
 			return next(p)
 		}
-		return readRegular(p)
+		return compose.ReadRegular(p)
 	}
 }
 
@@ -261,16 +263,16 @@ func overlay(files []FileResult, next func(string) ([]byte, error)) func(string)
 // named by extends, env and config files) and gathers the report.
 func (pl *planner) result() (*Result, error) {
 	pl.reportEscapes()
-	sortFindings(pl.p.sources, pl.findings)
+	sortFindings(pl.p.Sources, pl.findings)
 	res := &Result{Changes: pl.changes, Findings: pl.findings}
-	for _, src := range pl.p.sources {
+	for _, src := range pl.p.Sources {
 		out, err := pl.fileBytes(src)
 		if err != nil {
 			return nil, err
 		}
 		res.Files = append(res.Files, FileResult{Path: src.Path, Before: src.Data, After: out, Changed: !bytes.Equal(out, src.Data)})
 	}
-	for _, src := range pl.p.extSources {
+	for _, src := range pl.p.ExtSources {
 		out, err := pl.fileBytes(src)
 		if err != nil {
 			return nil, err
@@ -282,17 +284,17 @@ func (pl *planner) result() (*Result, error) {
 	res.Files = append(res.Files, pl.other.extra...)
 	// Last line of defence: whatever planned it, no edit lands outside the
 	// project through a symbolic link (the -f files are the user's own).
-	for _, f := range res.Files[len(pl.p.sources)-pl.p.included:] {
-		if err := pl.p.escapes(f.Path); err != nil && f.Changed {
+	for _, f := range res.Files[len(pl.p.Sources)-pl.p.Included:] {
+		if err := pl.p.Escapes(f.Path); err != nil && f.Changed {
 			return nil, &PosError{Pos: Pos{File: f.Path}, Msg: "refusing to edit it: " + err.Error()}
 		}
 	}
 	for _, db := range pl.dbs {
 		res.DBs = append(res.DBs, DBInfo{Service: db.name, Family: db.family, SocketDir: db.socketDir, Port: db.port, Volume: db.volume, Names: db.names})
 	}
-	secrets := pl.p.secrets()
-	scrubFindings(res.Findings, secrets)
-	scrubChanges(res.Changes, secrets)
+	secrets := pl.p.Secrets()
+	compose.ScrubFindings(res.Findings, secrets)
+	compose.ScrubChanges(res.Changes, secrets)
 	return res, nil
 }
 

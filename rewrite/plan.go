@@ -11,6 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
@@ -112,15 +113,15 @@ func (pl *planner) editFailed(err error, service, key string) bool {
 // prepareDB finds what is already mounted at the socket directory and
 // repairs what would stop the server from creating its socket.
 func (pl *planner) prepareDB(db *dbService) {
-	src, node := pl.p.serviceNode(db.name)
-	_, ms := pl.p.mounts(src, node)
+	src, node := pl.p.ServiceNode(db.name)
+	_, ms := pl.p.Mounts(src, node)
 	db.volume = pl.opts.Volume
 	if pl.opts.BindMount != "" {
 		db.volume, db.bind = pl.opts.BindMount, true
 	}
-	for _, ent := range pl.p.serviceEnv(db.name) {
-		if contains(serverClientVars, ent.key) {
-			pl.findings.add("UDS133", ent.pos, db.name, ent.key, serverEnvProblem(db.name, ent.key))
+	for _, ent := range pl.p.ServiceEnv(db.name) {
+		if contains(serverClientVars, ent.Key) {
+			pl.findings.add("UDS133", ent.Pos, db.name, ent.Key, serverEnvProblem(db.name, ent.Key))
 		}
 	}
 	if msg := initSocketProblem(db); msg != "" {
@@ -129,17 +130,17 @@ func (pl *planner) prepareDB(db *dbService) {
 	}
 	for i := range ms {
 		m := ms[i]
-		if !db.listensIn(m.target) || m.source == "" {
+		if !db.listensIn(m.Target) || m.Source == "" {
 			continue
 		}
-		db.socketDir = m.target
-		db.existing, db.volume, db.bind = &ms[i], m.source, m.bind
-		if m.readOnly {
+		db.socketDir = m.Target
+		db.existing, db.volume, db.bind = &ms[i], m.Source, m.Bind
+		if m.ReadOnly {
 			pl.makeWritable(db, m)
 		}
-		if m.bind {
-			pl.findings.add("UDS106", yamledit.NodePos(m.src, m.node), db.name, "volumes",
-				fmt.Sprintf("the socket directory %s is a host bind mount (%s): it is root-owned, so Postgres may fail to create its lock file (rootless Docker, user:), and Docker Desktop on macOS cannot pass sockets through it; a named volume avoids both", db.socketDir, m.source))
+		if m.Bind {
+			pl.findings.add("UDS106", yamledit.NodePos(m.Src, m.Node), db.name, "volumes",
+				fmt.Sprintf("the socket directory %s is a host bind mount (%s): it is root-owned, so Postgres may fail to create its lock file (rootless Docker, user:), and Docker Desktop on macOS cannot pass sockets through it; a named volume avoids both", db.socketDir, m.Source))
 		}
 	}
 	if db.volume == "" {
@@ -149,8 +150,8 @@ func (pl *planner) prepareDB(db *dbService) {
 
 // makeWritable drops :ro / read_only from the database's socket mount:
 // Postgres must create its socket and lock file there.
-func (pl *planner) makeWritable(db *dbService, m mountRef) {
-	n := yamledit.Deref(m.node)
+func (pl *planner) makeWritable(db *dbService, m compose.Mount) {
+	n := yamledit.Deref(m.Node)
 	var target *yaml.Node
 	var newVal string
 	switch n.Kind {
@@ -174,13 +175,13 @@ func (pl *planner) makeWritable(db *dbService, m mountRef) {
 		_, v := yamledit.OwnKey(n, "read_only")
 		target, newVal = v, "false"
 	}
-	if target == nil || !pl.replaceScalar(m.src, target, "", newVal, false) {
+	if target == nil || !pl.replaceScalar(m.Src, target, "", newVal, false) {
 		return
 	}
-	pl.changes = append(pl.changes, Change{Kind: "repair", Pos: yamledit.NodePos(m.src, target),
+	pl.changes = append(pl.changes, Change{Kind: "repair", Pos: yamledit.NodePos(m.Src, target),
 		Service: db.name, Key: "volumes", Before: target.Value, After: newVal,
 		Reason: "Postgres must create its socket and lock file in " + db.socketDir})
-	pl.findings.add("UDS107", yamledit.NodePos(m.src, m.node), db.name, "volumes",
+	pl.findings.add("UDS107", yamledit.NodePos(m.Src, m.Node), db.name, "volumes",
 		fmt.Sprintf("the socket directory %s was mounted read-only; Postgres cannot create its socket there (\"Read-only file system\"), so the mount is now read-write", db.socketDir))
 }
 
@@ -194,9 +195,9 @@ func (pl *planner) replaceScalar(src *Source, n *yaml.Node, prefix, v string, in
 // migrateDB adds the socket volume to the database and its clients and
 // rewrites each client value.
 func (pl *planner) migrateDB(db *dbService, edges []*edge) {
-	dbSrc, dbNode := pl.p.serviceNode(db.name)
+	dbSrc, dbNode := pl.p.ServiceNode(db.name)
 	if db.existing == nil {
-		_, ms := pl.p.mounts(dbSrc, dbNode)
+		_, ms := pl.p.Mounts(dbSrc, dbNode)
 		pl.dropTmpfs(db, dbSrc, dbNode, ms)
 	}
 	if db.existing == nil {
@@ -236,11 +237,11 @@ func (pl *planner) migrateDB(db *dbService, edges []*edge) {
 	pl.warnPlacement(db.name)
 	mountPath := map[string]string{}
 	for _, e := range edges {
-		mp, ok := mountPath[e.v.service]
+		mp, ok := mountPath[e.v.Service]
 		if !ok {
-			pl.warnPlacement(e.v.service)
-			mp = pl.clientMount(db, e.v.service)
-			mountPath[e.v.service] = mp
+			pl.warnPlacement(e.v.Service)
+			mp = pl.clientMount(db, e.v.Service)
+			mountPath[e.v.Service] = mp
 		}
 		pl.rewriteEdge(e, mp)
 	}
@@ -254,16 +255,16 @@ func (pl *planner) servicesNode(src *Source) *yaml.Node {
 // clientMount makes sure client mounts the database's socket volume and
 // returns the directory where it sees the socket.
 func (pl *planner) clientMount(db *dbService, client string) string {
-	src, node := pl.p.serviceNode(client)
-	_, ms := pl.p.mounts(src, node)
+	src, node := pl.p.ServiceNode(client)
+	_, ms := pl.p.Mounts(src, node)
 	taken := map[string]bool{}
 	for _, m := range ms {
-		if m.source == db.volume {
-			return m.target
+		if m.Source == db.volume {
+			return m.Target
 		}
-		taken[m.target] = true
+		taken[m.Target] = true
 	}
-	for _, t := range pl.p.model.Services[client].Tmpfs {
+	for _, t := range pl.p.Model.Services[client].Tmpfs {
 		d, _, _ := strings.Cut(t, ":")
 		taken[path.Clean(d)] = true
 	}
@@ -352,7 +353,7 @@ func contains(list []string, s string) bool { return slices.Contains(list, s) }
 
 // readFile reads a file that is not a compose file (see Options.ReadFile).
 func (pl *planner) readFile(p string) ([]byte, error) {
-	if err := pl.p.escapes(p); err != nil {
+	if err := pl.p.Escapes(p); err != nil {
 		pl.refuse(p, err)
 		return nil, err
 	}
@@ -364,7 +365,7 @@ func (pl *planner) readFile(p string) ([]byte, error) {
 	if pl.opts.ReadFile != nil {
 		return pl.opts.ReadFile(p)
 	}
-	return readRegular(p)
+	return compose.ReadRegular(p)
 }
 
 // putFile records new content for a file that is not a compose file; p is
@@ -383,15 +384,15 @@ func (pl *planner) putFile(p string, before, after []byte) {
 // dropTmpfs removes a tmpfs on the database's socket directory (common with
 // read_only: true): a tmpfs belongs to one container, so clients could never
 // see the socket. The socket volume takes its place.
-func (pl *planner) dropTmpfs(db *dbService, src *Source, node *yaml.Node, ms []mountRef) {
+func (pl *planner) dropTmpfs(db *dbService, src *Source, node *yaml.Node, ms []compose.Mount) {
 	dir := path.Clean(db.socketDir)
 	found := false
 	_, seq := yamledit.OwnKey(node, "volumes")
 	seq = yamledit.Deref(seq)
 	for i, m := range ms {
-		if m.source == "" && m.target == dir && yamledit.Deref(m.node).Kind == yaml.MappingNode && seq != nil {
+		if m.Source == "" && m.Target == dir && yamledit.Deref(m.Node).Kind == yaml.MappingNode && seq != nil {
 			// The tmpfs entry becomes the socket volume, in place.
-			if pl.replaceItem(src, seq, yamledit.Deref(m.node), db.volume+":"+db.socketDir) {
+			if pl.replaceItem(src, seq, yamledit.Deref(m.Node), db.volume+":"+db.socketDir) {
 				db.existing = &ms[i]
 				found = true
 			}
@@ -441,9 +442,9 @@ type pendingKey struct {
 func (pl *planner) setAuthLocal(db *dbService, src *Source, node *yaml.Node) {
 	arg := "--auth-local=" + pl.opts.AuthLocal
 	kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(src)), db.name)
-	for _, v := range pl.p.serviceEnv(db.name) {
-		if v.key == "POSTGRES_INITDB_ARGS" {
-			m, err := interp.Mask(v.raw)
+	for _, v := range pl.p.ServiceEnv(db.name) {
+		if v.Key == "POSTGRES_INITDB_ARGS" {
+			m, err := interp.Mask(v.Raw)
 			if err != nil || !pl.setValue(v, m, strings.TrimSpace(m.Value+" "+arg)) {
 				return
 			}
@@ -477,11 +478,11 @@ done:
 // warnPlacement reports a service that Swarm may schedule on several
 // nodes: a Unix socket in a local volume reaches processes on one host only.
 func (pl *planner) warnPlacement(service string) {
-	d := pl.p.model.Services[service].Deploy
+	d := pl.p.Model.Services[service].Deploy
 	if d == nil || (d.Mode != "global" && len(d.Placement.Constraints) == 0 && len(d.Placement.Preferences) == 0) {
 		return
 	}
-	src, _ := pl.p.serviceNode(service)
+	src, _ := pl.p.ServiceNode(service)
 	kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(src)), service)
 	pl.findings.add("UDS126", yamledit.NodePos(src, kn), service, "deploy",
 		service+" has Swarm placement (deploy.mode global or placement constraints): a Unix socket in a local volume reaches only containers on the same node, so keep the database and its clients on one node or stay on TCP")

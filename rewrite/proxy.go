@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strconv"
@@ -67,7 +68,7 @@ func (pp *proxyPlanner) run() {
 	proxies := pp.findProxies()
 	var cfgs []*nginx.Config
 	upstreams := map[string]bool{}
-	for _, p := range slices.Sorted(mapsKeys(files)) {
+	for _, p := range slices.Sorted(maps.Keys(files)) {
 		if cf := files[p]; cf != nil {
 			cfgs = append(cfgs, cf.cfg)
 			for _, u := range cf.cfg.Upstreams() {
@@ -83,7 +84,7 @@ func (pp *proxyPlanner) run() {
 		}
 		pp.migrateApp(a)
 	}
-	for _, p := range slices.Sorted(mapsKeys(files)) {
+	for _, p := range slices.Sorted(maps.Keys(files)) {
 		cf := files[p]
 		if cf == nil || len(cf.edits) == 0 {
 			continue
@@ -144,7 +145,7 @@ func (pp *proxyPlanner) proxyApps(proxies []*proxyService, upstreams map[string]
 		}
 	}
 	var out []*appSide
-	for _, name := range pp.p.serviceOrder() {
+	for _, name := range pp.p.ServiceOrder() {
 		a := byName[name]
 		if a == nil {
 			continue
@@ -168,8 +169,8 @@ func (pp *proxyPlanner) proxyApps(proxies []*proxyService, upstreams map[string]
 // network view (service name, container_name, hostname, aliases, links),
 // or "".
 func (pp *proxyPlanner) serviceForHost(proxy, host string) string {
-	if r := pp.p.resolve(proxy, host); len(r.services) == 1 {
-		return r.services[0]
+	if r := pp.p.Resolve(proxy, host); len(r.Services) == 1 {
+		return r.Services[0]
 	}
 	return ""
 }
@@ -177,18 +178,18 @@ func (pp *proxyPlanner) serviceForHost(proxy, host string) string {
 // migrateApp moves one app and its proxies to the socket, when the app
 // server can be told to listen on it.
 func (pp *proxyPlanner) migrateApp(a *appSide) {
-	appSrc, appNode := pp.p.serviceNode(a.name)
+	appSrc, appNode := pp.p.ServiceNode(a.name)
 	// A second proxy run keeps the directory the app already mounts.
-	_, ms := pp.p.mounts(appSrc, appNode)
+	_, ms := pp.p.Mounts(appSrc, appNode)
 	// Only a volume its server already listens in (a first run's
 	// app.sock): a volume of that name mounted for anything else (media,
 	// data) must not reach nginx.
 	mounted := false
-	svc := pp.p.model.Services[a.name]
+	svc := pp.p.Model.Services[a.name]
 	listens := strings.Join(append(append([]string{}, svc.Entrypoint...), svc.Command...), " ")
 	for _, m := range ms {
-		if m.source == a.volume && strings.Contains(listens, path.Clean(m.target)+"/"+sockName) {
-			a.dir, mounted = m.target, true
+		if m.Source == a.volume && strings.Contains(listens, path.Clean(m.Target)+"/"+sockName) {
+			a.dir, mounted = m.Target, true
 		}
 	}
 	if !mounted && pp.pl.volumesInUse()[a.volume] {
@@ -221,7 +222,7 @@ func (pp *proxyPlanner) migrateApp(a *appSide) {
 		if pp.hasMountOf(px, a.volume) {
 			continue
 		}
-		src, node := pp.p.serviceNode(px)
+		src, node := pp.p.ServiceNode(px)
 		pp.pl.addMount(src, node, px, a.volume+":"+a.dir+":ro", "read-only is enough for nginx to connect to "+a.name+"'s socket")
 	}
 	pp.pl.ensureTopVolume(appSrc, a.volume)
@@ -236,10 +237,10 @@ func hostPort(t nginx.Target) string {
 
 // hasMountOf reports whether service already mounts volume.
 func (pp *proxyPlanner) hasMountOf(service, volume string) bool {
-	src, node := pp.p.serviceNode(service)
-	_, ms := pp.p.mounts(src, node)
+	src, node := pp.p.ServiceNode(service)
+	_, ms := pp.p.Mounts(src, node)
 	for _, m := range ms {
-		if m.source == volume {
+		if m.Source == volume {
 			return true
 		}
 	}
@@ -249,7 +250,7 @@ func (pp *proxyPlanner) hasMountOf(service, volume string) bool {
 // servicePos is the position of a service's key, for findings about the
 // service as a whole.
 func (pp *proxyPlanner) servicePos(service string) Pos {
-	src, node := pp.p.serviceNode(service)
+	src, node := pp.p.ServiceNode(service)
 	if kn, _ := yamledit.OwnKey(yamledit.Deref(pp.pl.servicesNode(src)), service); kn != nil {
 		return yamledit.NodePos(src, kn)
 	}

@@ -20,7 +20,7 @@ import (
 // there: nginx must then stay on TCP, since nothing would create the
 // socket.
 func (pp *proxyPlanner) listenOnSocket(a *appSide, sock string) bool {
-	src, node := pp.p.serviceNode(a.name)
+	src, node := pp.p.ServiceNode(a.name)
 	o := appserver.Options{Socket: sock, Protocol: a.protocol, Port: a.port, DropTCP: pp.opts.DropTCP}
 	if o.Port == 0 && a.protocol == "http" {
 		o.Port = 80
@@ -73,7 +73,7 @@ func (pp *proxyPlanner) appNotes(a *appSide, plan *appserver.Plan, sock string) 
 // with where it is set; "" for root or unknown. makesDir reports that the
 // Dockerfile creates dir itself (a RUN mkdir naming it after that FROM).
 func (pl *planner) runUser(service, dir string) (user, from string, makesDir bool) {
-	svc := pl.p.model.Services[service]
+	svc := pl.p.Model.Services[service]
 	user, from = svc.User, "user: in the compose file"
 	if b := svc.Build; b != nil && b.Context != "" {
 		df := b.Dockerfile
@@ -83,11 +83,11 @@ func (pl *planner) runUser(service, dir string) (user, from string, makesDir boo
 		if !filepath.IsAbs(df) {
 			df = filepath.Join(b.Context, df)
 		}
-		if data, err := pl.readFile(pl.p.displayPath(df)); err == nil {
+		if data, err := pl.readFile(pl.p.DisplayPath(df)); err == nil {
 			u, mk := dockerfileUser(data, dir)
 			makesDir = mk
 			if user == "" && u != "" {
-				user, from = u, "USER in "+pl.p.displayPath(df)
+				user, from = u, "USER in "+pl.p.DisplayPath(df)
 			}
 		}
 	}
@@ -307,20 +307,20 @@ func (pp *proxyPlanner) unicornConfig(a *appSide, cfgPath string, o appserver.Op
 // an absolute path that exists there: a Dockerfile usually copies the
 // context to its WORKDIR). fromBuild says which.
 func (pp *proxyPlanner) appFile(service, p string) (host string, fromBuild bool) {
-	svc := pp.p.model.Services[service]
+	svc := pp.p.Model.Services[service]
 	abs := p
 	if !path.IsAbs(p) && svc.WorkingDir != "" {
 		abs = path.Join(svc.WorkingDir, p)
 	}
 	if path.IsAbs(abs) {
-		src, node := pp.p.serviceNode(service)
-		_, ms := pp.p.mounts(src, node)
+		src, node := pp.p.ServiceNode(service)
+		_, ms := pp.p.Mounts(src, node)
 		for _, m := range ms {
-			if !m.bind || !(abs == m.target || strings.HasPrefix(abs, m.target+"/")) {
+			if !m.Bind || !(abs == m.Target || strings.HasPrefix(abs, m.Target+"/")) {
 				continue
 			}
-			if base, ok := pp.hostPath(m.source); ok {
-				h := filepath.Join(base, filepath.FromSlash(strings.TrimPrefix(abs[len(m.target):], "/")))
+			if base, ok := pp.hostPath(m.Source); ok {
+				h := filepath.Join(base, filepath.FromSlash(strings.TrimPrefix(abs[len(m.Target):], "/")))
 				if isFile(h) {
 					return h, false
 				}

@@ -43,7 +43,7 @@ func isNginxImage(image string) bool {
 // projectDir is the directory compose resolves relative paths against:
 // the first compose file's directory, as the user wrote it.
 func (pp *proxyPlanner) projectDir() string {
-	return filepath.Dir(pp.p.sources[0].Path)
+	return filepath.Dir(pp.p.Sources[0].Path)
 }
 
 // hostPath maps a bind-mount source to a path on this machine, relative
@@ -66,15 +66,15 @@ func (pp *proxyPlanner) hostPath(source string) (string, bool) {
 func (pp *proxyPlanner) findProxies() []*proxyService {
 	files := pp.files
 	var out []*proxyService
-	for _, name := range pp.p.serviceOrder() {
-		src, node := pp.p.serviceNode(name)
-		_, ms := pp.p.mounts(src, node)
+	for _, name := range pp.p.ServiceOrder() {
+		src, node := pp.p.ServiceNode(name)
+		_, ms := pp.p.Mounts(src, node)
 		px := &proxyService{name: name}
 		for _, m := range ms {
-			if !m.bind || !underAny(m.target, nginxConfDirs) {
+			if !m.Bind || !underAny(m.Target, nginxConfDirs) {
 				continue
 			}
-			host, ok := pp.hostPath(m.source)
+			host, ok := pp.hostPath(m.Source)
 			if !ok {
 				continue
 			}
@@ -89,7 +89,7 @@ func (pp *proxyPlanner) findProxies() []*proxyService {
 				}
 			}
 		}
-		if len(px.files) > 0 || isNginxImage(pp.p.model.Services[name].Image) {
+		if len(px.files) > 0 || isNginxImage(pp.p.Model.Services[name].Image) {
 			out = append(out, px)
 		}
 	}

@@ -15,7 +15,7 @@ import (
 // here, bind-mount sources, file-based configs: and secrets:. Paths outside the
 // project directory are left out: they are not the project's to read.
 func (pl *planner) reachingFiles(service string) []string {
-	svc := pl.p.model.Services[service]
+	svc := pl.p.Model.Services[service]
 	var out []string
 	if b := svc.Build; b != nil {
 		out = append(out, pl.copySources(b.Context, b.Dockerfile)...)
@@ -26,7 +26,7 @@ func (pl *planner) reachingFiles(service string) []string {
 		}
 	}
 	for _, c := range svc.Configs {
-		if cfg, ok := pl.p.model.Configs[c.Source]; ok && cfg.File != "" {
+		if cfg, ok := pl.p.Model.Configs[c.Source]; ok && cfg.File != "" {
 			out = append(out, cfg.File)
 		}
 	}
@@ -39,10 +39,10 @@ func (pl *planner) reachingFiles(service string) []string {
 // secret's path in the container (DATABASE_URL_FILE=/run/secrets/NAME), or
 // to "secret NAME" when no variable does.
 func (pl *planner) secretFiles(service string) map[string]string {
-	svc := pl.p.model.Services[service]
+	svc := pl.p.Model.Services[service]
 	out := map[string]string{}
 	for _, ref := range svc.Secrets {
-		sec, ok := pl.p.model.Secrets[ref.Source]
+		sec, ok := pl.p.Model.Secrets[ref.Source]
 		if !ok || sec.File == "" {
 			continue
 		}
@@ -76,7 +76,7 @@ func (pl *planner) copySources(context, dockerfile string) []string {
 	if !filepath.IsAbs(dockerfile) {
 		dockerfile = filepath.Join(context, dockerfile)
 	}
-	data, err := pl.readFile(pl.p.displayPath(dockerfile))
+	data, err := pl.readFile(pl.p.DisplayPath(dockerfile))
 	if err != nil {
 		return nil
 	}
@@ -97,7 +97,7 @@ func (pl *planner) evidenceRoot() string {
 	if pl.configs.evidenceRoot != "" {
 		return pl.configs.evidenceRoot
 	}
-	dir := pl.p.model.WorkingDir
+	dir := pl.p.Model.WorkingDir
 	root := dir
 	for d := dir; ; {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
@@ -117,14 +117,14 @@ func (pl *planner) evidenceRoot() string {
 // evidenceScope is what evidence readers may look at for a service.
 func (pl *planner) evidenceScope(service string) evidence.Scope {
 	env := map[string]string{}
-	for _, v := range pl.p.serviceEnv(service) {
-		env[v.key] = v.value
+	for _, v := range pl.p.ServiceEnv(service) {
+		env[v.Key] = v.Value
 	}
 	s := evidence.Scope{
 		ProjectDir: pl.evidenceRoot(),
 		Roots:      pl.reachingFiles(service),
 		Env:        env,
-		Read:       func(p string) ([]byte, error) { return pl.readFile(pl.p.displayPath(p)) },
+		Read:       func(p string) ([]byte, error) { return pl.readFile(pl.p.DisplayPath(p)) },
 		Refused:    pl.refuse,
 	}
 	// The walk is done once per service: several readers ask for it.

@@ -9,6 +9,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
@@ -21,7 +22,7 @@ import (
 // migration removed are not restored (the migration said so when it removed
 // them).
 func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err error) {
-	defer func() { err = scrubErr(err, inputSecrets(inputs)) }()
+	defer func() { err = ScrubErr(err, compose.InputSecrets(inputs)) }()
 	p, err := load(ctx, inputs, opts)
 	if err != nil {
 		return nil, err
@@ -41,7 +42,7 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err
 	for _, db := range dbs {
 		pl.revertDB(db)
 	}
-	for _, src := range p.sources {
+	for _, src := range p.Sources {
 		pl.removeTopVolumes(src, pl.revert.dropTop[src])
 	}
 	if err := pl.flushFiles(); err != nil {
@@ -73,11 +74,11 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err
 }
 
 func (pl *planner) revertDB(db *dbService) {
-	dbSrc, dbNode := pl.p.serviceNode(db.name)
-	_, ms := pl.p.mounts(dbSrc, dbNode)
-	var sock *mountRef
+	dbSrc, dbNode := pl.p.ServiceNode(db.name)
+	_, ms := pl.p.Mounts(dbSrc, dbNode)
+	var sock *compose.Mount
 	for i, m := range ms {
-		if db.listensIn(m.target) && m.source != "" && !m.bind {
+		if db.listensIn(m.Target) && m.Source != "" && !m.Bind {
 			sock = &ms[i]
 		}
 	}
@@ -85,14 +86,14 @@ func (pl *planner) revertDB(db *dbService) {
 		return
 	}
 	users := 0
-	for _, name := range pl.p.serviceOrder() {
+	for _, name := range pl.p.ServiceOrder() {
 		if name == db.name {
 			continue
 		}
-		src, node := pl.p.serviceNode(name)
-		_, cms := pl.p.mounts(src, node)
+		src, node := pl.p.ServiceNode(name)
+		_, cms := pl.p.Mounts(src, node)
 		for _, m := range cms {
-			if m.source != sock.source {
+			if m.Source != sock.Source {
 				continue
 			}
 			if at := pl.configs.cfgSocket[name]; at != "" {
@@ -109,26 +110,26 @@ func (pl *planner) revertDB(db *dbService) {
 			}
 		}
 	}
-	if users > 0 || !pl.plainVolume(sock.source) {
+	if users > 0 || !pl.plainVolume(sock.Source) {
 		// Still used, or a volume the user configured (external, name,
 		// driver): it was there before the migration, so it stays.
 		return
 	}
 	pl.removeItem(dbSrc, dbNode, *sock)
-	pl.revert.dropTop[dbSrc] = append(pl.revert.dropTop[dbSrc], sock.source)
+	pl.revert.dropTop[dbSrc] = append(pl.revert.dropTop[dbSrc], sock.Source)
 }
 
 // revertClient rewrites the values of one client that use the socket in
 // mount m; it reports whether the mount is now unused by that client.
-func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool {
+func (pl *planner) revertClient(service string, m compose.Mount, db *dbService) bool {
 	unused := true
-	for _, ent := range pl.p.serviceEnv(service) {
-		raw, val := ent.raw, ent.value
-		if dir, tcp := revertHost(val, db.name); (ent.key == "PGHOST" || pl.dirHostVar(service, ent.key) || appHostRE.MatchString(ent.key)) && path.Clean(dir) == m.target {
+	for _, ent := range pl.p.ServiceEnv(service) {
+		raw, val := ent.Raw, ent.Value
+		if dir, tcp := revertHost(val, db.name); (ent.Key == "PGHOST" || pl.dirHostVar(service, ent.Key) || appHostRE.MatchString(ent.Key)) && path.Clean(dir) == m.Target {
 			mk, _ := interp.Mask(raw)
 			if pl.setValue(ent, mk, tcp) {
-				pl.changes = append(pl.changes, Change{Kind: "value", Pos: ent.pos, Service: service, Key: ent.key,
-					Dialect: hostDialect(ent.key), Before: raw, After: tcp, Reason: "reach " + db.name + " over TCP"})
+				pl.changes = append(pl.changes, Change{Kind: "value", Pos: ent.Pos, Service: service, Key: ent.Key,
+					Dialect: hostDialect(ent.Key), Before: raw, After: tcp, Reason: "reach " + db.name + " over TCP"})
 			}
 			continue
 		}
@@ -141,14 +142,14 @@ func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool 
 		// the mount stays, loudly.
 		spRaw := socketPathOf(val, dialect)
 		if spRaw == "" {
-			pl.findings.add("UDS111", ent.pos, service, ent.key,
-				fmt.Sprintf("%s/%s is in socket form, and revert cannot tell which socket it uses: the mount of %s stays; point it at %s:%d by hand, then remove the mount", service, ent.key, m.source, db.name, db.port))
+			pl.findings.add("UDS111", ent.Pos, service, ent.Key,
+				fmt.Sprintf("%s/%s is in socket form, and revert cannot tell which socket it uses: the mount of %s stays; point it at %s:%d by hand, then remove the mount", service, ent.Key, m.Source, db.name, db.port))
 			unused = false
 			continue
 		}
 		// Inside the mount, not a sibling that shares its prefix
 		// (/var/run/postgresql-pgbouncer is not in /var/run/postgresql).
-		if sp := path.Clean(spRaw); sp != m.target && !strings.HasPrefix(sp, m.target+"/") {
+		if sp := path.Clean(spRaw); sp != m.Target && !strings.HasPrefix(sp, m.Target+"/") {
 			continue
 		}
 		// A ${VAR:-default} whose default compose uses had its default
@@ -160,7 +161,7 @@ func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool 
 		}
 		out, err := fromSocket(dialect, mk.Value, db.name, db.port)
 		if err != nil {
-			pl.findings.add("UDS111", ent.pos, service, ent.key, fmt.Sprintf("%s/%s cannot be reverted as written (%s): the mount of %s stays; point it at %s:%d by hand, then remove the mount", service, ent.key, redactErr(err), m.source, db.name, db.port))
+			pl.findings.add("UDS111", ent.Pos, service, ent.Key, fmt.Sprintf("%s/%s cannot be reverted as written (%s): the mount of %s stays; point it at %s:%d by hand, then remove the mount", service, ent.Key, redactErr(err), m.Source, db.name, db.port))
 			unused = false
 			continue
 		}
@@ -169,7 +170,7 @@ func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool 
 		}
 		newRaw := mk.Unmask(out)
 		if pl.setValue(ent, mk, out) {
-			pl.changes = append(pl.changes, Change{Kind: "value", Pos: ent.pos, Service: service, Key: ent.key,
+			pl.changes = append(pl.changes, Change{Kind: "value", Pos: ent.Pos, Service: service, Key: ent.Key,
 				Dialect: dialect, Before: pl.redactValue(dialect, raw), After: pl.redactValue(dialect, newRaw), Reason: "reach " + db.name + " over TCP"})
 		} else {
 			unused = false
@@ -180,20 +181,20 @@ func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool 
 
 // removeItem deletes a volumes: entry; when it was the only one, the
 // volumes: key goes too.
-func (pl *planner) removeItem(src *Source, svc *yaml.Node, m mountRef) {
+func (pl *planner) removeItem(src *Source, svc *yaml.Node, m compose.Mount) {
 	kn, seq := yamledit.OwnKey(svc, "volumes")
 	seq = yamledit.Deref(seq)
-	if kn != nil && seq != nil && seq.Kind == yaml.SequenceNode && seq.Style&yaml.FlowStyle != 0 && m.src == src && len(seq.Content) == 1 && seq.Content[0] == m.node {
+	if kn != nil && seq != nil && seq.Kind == yaml.SequenceNode && seq.Style&yaml.FlowStyle != 0 && m.Src == src && len(seq.Content) == 1 && seq.Content[0] == m.Node {
 		// [a] → []: the list was there before the migration filled it.
-		if sp, err := src.ScalarSpan(m.node, true); err == nil {
+		if sp, err := src.ScalarSpan(m.Node, true); err == nil {
 			pl.ed(src).Replace(sp.Start, sp.End, "")
 			return
 		}
 	}
-	if kn != nil && seq != nil && seq.Kind == yaml.SequenceNode && seq.Style&yaml.FlowStyle != 0 && m.src == src && len(seq.Content) > 1 {
+	if kn != nil && seq != nil && seq.Kind == yaml.SequenceNode && seq.Style&yaml.FlowStyle != 0 && m.Src == src && len(seq.Content) > 1 {
 		// [a, b]: remove ", b" (or "a, ") so the list keeps its own spacing.
 		for i, it := range seq.Content {
-			if it != m.node {
+			if it != m.Node {
 				continue
 			}
 			sp, err := src.ScalarSpan(it, true)
@@ -212,15 +213,15 @@ func (pl *planner) removeItem(src *Source, svc *yaml.Node, m mountRef) {
 			}
 		}
 	}
-	if kn == nil || seq == nil || seq.Kind != yaml.SequenceNode || seq.Style&yaml.FlowStyle != 0 || m.src != src {
-		pl.findings.add("UDS111", yamledit.NodePos(src, m.node), pl.serviceOf(svc), "volumes", pl.serviceOf(svc)+": remove the volume "+m.source+" from this service by hand")
+	if kn == nil || seq == nil || seq.Kind != yaml.SequenceNode || seq.Style&yaml.FlowStyle != 0 || m.Src != src {
+		pl.findings.add("UDS111", yamledit.NodePos(src, m.Node), pl.serviceOf(svc), "volumes", pl.serviceOf(svc)+": remove the volume "+m.Source+" from this service by hand")
 		return
 	}
 	if len(seq.Content) == 1 {
 		pl.deleteLines(src, kn.Line, src.BlockEnd(kn.Line, kn.Column, true))
 		return
 	}
-	pl.deleteLines(src, m.node.Line, src.BlockEnd(m.node.Line, seq.Column, false))
+	pl.deleteLines(src, m.Node.Line, src.BlockEnd(m.Node.Line, seq.Column, false))
 	// Every item removed one by one: the key goes too (an empty
 	// "volumes:" is null, which compose's schema refuses).
 	if pl.revert.removedItems == nil {
@@ -266,7 +267,7 @@ func (pl *planner) deleteLines(src *Source, first, last int) {
 // plainVolume reports whether a top-level volume is declared without
 // options (name: or name: {}), the way the migration declares it.
 func (pl *planner) plainVolume(name string) bool {
-	for _, src := range pl.p.sources {
+	for _, src := range pl.p.Sources {
 		_, vols := yamledit.OwnKey(src.Root, "volumes")
 		if _, v := yamledit.OwnKey(yamledit.Deref(vols), name); v != nil {
 			v = yamledit.Deref(v)
@@ -304,8 +305,8 @@ func newErrors(before, after []Finding) []Finding {
 
 // serviceOf names the service whose mapping is svc.
 func (pl *planner) serviceOf(svc *yaml.Node) string {
-	for _, name := range pl.p.serviceOrder() {
-		if _, n := pl.p.serviceNode(name); n == svc {
+	for _, name := range pl.p.ServiceOrder() {
+		if _, n := pl.p.ServiceNode(name); n == svc {
 			return name
 		}
 	}

@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -27,7 +28,7 @@ func analyze(p *project, opts Options) (analysis, error) {
 // parse, in "file:line:col" order.
 func (p *project) badConnFindings() []Finding {
 	var out []Finding
-	for _, k := range slices.Sorted(mapsKeys(p.badConn)) {
+	for _, k := range slices.Sorted(maps.Keys(p.badConn)) {
 		out = append(out, p.badConn[k])
 	}
 	return out

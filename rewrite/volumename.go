@@ -33,11 +33,11 @@ func (pl *planner) volumesInUse() map[string]bool {
 	for name := range pl.compose.reserved {
 		taken[name] = true
 	}
-	for name := range pl.p.model.Volumes {
+	for name := range pl.p.Model.Volumes {
 		taken[name] = true
 	}
 	socketOnly := map[string]bool{}
-	for _, svc := range pl.p.model.Services {
+	for _, svc := range pl.p.Model.Services {
 		for _, v := range svc.Volumes {
 			if v.Type != "volume" || v.Source == "" {
 				continue

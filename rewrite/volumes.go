@@ -29,7 +29,7 @@ func (pl *planner) addKeyWithItems(src *Source, m *yaml.Node, key string, items 
 // ensureTopVolume declares a named volume under the top-level volumes:,
 // creating the key at the end of the file when absent.
 func (pl *planner) ensureTopVolume(src *Source, name string) {
-	if _, ok := pl.p.model.Volumes[name]; ok || pl.compose.topAdded[name] {
+	if _, ok := pl.p.Model.Volumes[name]; ok || pl.compose.topAdded[name] {
 		return
 	}
 	pl.compose.topAdded[name] = true
@@ -71,7 +71,7 @@ func (pl *planner) finish() {
 		pl.addKeyWithItems(pk.src, pk.svc, "volumes", pk.items)
 	}
 	pl.compose.newKeys = nil
-	for _, src := range pl.p.sources {
+	for _, src := range pl.p.Sources {
 		names := pl.compose.newTop[src]
 		if len(names) == 0 {
 			continue

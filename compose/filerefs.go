@@ -1,4 +1,4 @@
-package rewrite
+package compose
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 	"gopkg.in/yaml.v3"
 )
@@ -37,9 +38,9 @@ func checkFileRefs(srcs []*Source, projectDir string) error {
 				switch {
 				case err != nil:
 				case !fi.Mode().IsRegular():
-					return &PosError{Pos: yamledit.NodePos(s, n), Msg: fmt.Sprintf("%s is %s, not a regular file: compose would read it whole", n.Value, fileKind(fi.Mode()))}
+					return &finding.PosError{Pos: yamledit.NodePos(s, n), Msg: fmt.Sprintf("%s is %s, not a regular file: compose would read it whole", n.Value, fileKind(fi.Mode()))}
 				case fi.Size() > MaxFileSize:
-					return &PosError{Pos: yamledit.NodePos(s, n), Msg: fmt.Sprintf("%s is larger than %d MiB: not a compose or env file", n.Value, MaxFileSize>>20)}
+					return &finding.PosError{Pos: yamledit.NodePos(s, n), Msg: fmt.Sprintf("%s is larger than %d MiB: not a compose or env file", n.Value, MaxFileSize>>20)}
 				}
 			}
 		}

@@ -1,10 +1,11 @@
-package rewrite
+package compose
 
 import (
-	"errors"
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/uds-migrate/uds-migrate/finding"
 )
 
 // Passwords never leave the tool in a finding, change or error: every
@@ -35,10 +36,10 @@ var (
 // password: masking them would mask the project's path in every message.
 var shellDirVars = map[string]bool{"PWD": true, "OLDPWD": true}
 
-// minSecret is the shortest password scrub masks wherever it occurs; a
+// MinSecret is the shortest password scrub masks wherever it occurs; a
 // shorter one ("pw") is masked only where it stands as a whole word
 // (scrubShort), so that it cannot mask parts of ordinary words.
-const minSecret = 4
+const MinSecret = 4
 
 // secretsIn counts the passwords written in text.
 func secretsIn(text string, into map[string]int) {
@@ -59,13 +60,13 @@ func secretsIn(text string, into map[string]int) {
 	}
 }
 
-// secrets lists the passwords of a loaded project: in its files as
+// Secrets lists the passwords of a loaded project: in its files as
 // written, in the values compose computes (env files, interpolation), and
 // the whole values of password variables.
-func (p *project) secrets() []string {
+func (p *Project) Secrets() []string {
 	var text strings.Builder
 	set := map[string]int{}
-	for _, src := range append(append([]*Source{}, p.sources...), p.extSources...) {
+	for _, src := range append(append([]*Source{}, p.Sources...), p.ExtSources...) {
 		secretsIn(string(src.Data), set)
 		text.Write(src.Data)
 	}
@@ -76,11 +77,11 @@ func (p *project) secrets() []string {
 			extra[v]++
 		}
 	}
-	for k, v := range p.env {
+	for k, v := range p.Env {
 		addVar(k, v)
 	}
-	if p.model != nil {
-		for _, svc := range p.model.Services {
+	if p.Model != nil {
+		for _, svc := range p.Model.Services {
 			for k, v := range svc.Environment {
 				if v != nil {
 					addVar(k, *v)
@@ -91,7 +92,7 @@ func (p *project) secrets() []string {
 		// beside a service catalog) would mask the service in every
 		// finding, which must name it; the dialect redactors still mask
 		// it where it stands as a password.
-		for name := range p.model.Services {
+		for name := range p.Model.Services {
 			delete(set, name)
 		}
 	}
@@ -103,9 +104,9 @@ func (p *project) secrets() []string {
 	return secretList(set, text.String())
 }
 
-// inputSecrets lists the passwords written in the input files (for errors
+// InputSecrets lists the passwords written in the input files (for errors
 // raised before a project is loaded).
-func inputSecrets(inputs []Input) []string {
+func InputSecrets(inputs []Input) []string {
 	var text strings.Builder
 	set := map[string]int{}
 	for _, in := range inputs {
@@ -123,7 +124,7 @@ func inputSecrets(inputs []Input) []string {
 func secretList(count map[string]int, text string) []string {
 	var out []string
 	for s, n := range count {
-		if s != "" && !strings.Contains(s, "*") && occurrences(text, s) <= n && !toolWord(s) {
+		if s != "" && !strings.Contains(s, "*") && occurrences(text, s) <= n && !ToolWord(s) {
 			out = append(out, s)
 		}
 	}
@@ -134,12 +135,12 @@ func secretList(count map[string]int, text string) []string {
 	return out
 }
 
-// scrub masks every secret in s.
-func scrub(s string, secrets []string) string {
+// Scrub masks every secret in s.
+func Scrub(s string, secrets []string) string {
 	for _, sec := range secrets {
 		switch {
 		case !strings.Contains(s, sec):
-		case len(sec) < minSecret:
+		case len(sec) < MinSecret:
 			s = scrubShort(s, sec)
 		default:
 			s = strings.ReplaceAll(s, sec, "****")
@@ -151,7 +152,7 @@ func scrub(s string, secrets []string) string {
 // occurrences counts sec in text: anywhere for a long secret, as a whole
 // word for a short one (the way scrub masks it).
 func occurrences(text, sec string) int {
-	if len(sec) >= minSecret {
+	if len(sec) >= MinSecret {
 		return strings.Count(text, sec)
 	}
 	return len(wordAt(text, sec))
@@ -187,50 +188,18 @@ func wordByte(c byte) bool {
 	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80
 }
 
-func scrubFindings(fs []Finding, secrets []string) {
+func ScrubFindings(fs []finding.Finding, secrets []string) {
 	for i := range fs {
-		fs[i].Message = scrub(fs[i].Message, secrets)
+		fs[i].Message = Scrub(fs[i].Message, secrets)
 	}
 }
 
-func scrubChanges(cs []Change, secrets []string) {
+func ScrubChanges(cs []finding.Change, secrets []string) {
 	for i := range cs {
-		cs[i].Before = scrub(cs[i].Before, secrets)
-		cs[i].After = scrub(cs[i].After, secrets)
-		cs[i].Reason = scrub(cs[i].Reason, secrets)
+		cs[i].Before = Scrub(cs[i].Before, secrets)
+		cs[i].After = Scrub(cs[i].After, secrets)
+		cs[i].Reason = Scrub(cs[i].Reason, secrets)
 	}
-}
-
-// scrubbedError is an error whose text has the project's passwords masked;
-// errors.As still reaches the *PosError or *ValidationError inside, whose
-// messages are masked in place.
-type scrubbedError struct {
-	err error
-	msg string
-}
-
-func (e *scrubbedError) Error() string { return e.msg }
-func (e *scrubbedError) Unwrap() error { return e.err }
-
-// scrubErr masks secrets in err's text and in the messages of the error
-// types the CLI prints field by field.
-func scrubErr(err error, secrets []string) error {
-	if err == nil || len(secrets) == 0 {
-		return err
-	}
-	var pe *PosError
-	if errors.As(err, &pe) {
-		pe.Msg = scrub(pe.Msg, secrets)
-	}
-	var ve *ValidationError
-	if errors.As(err, &ve) {
-		scrubFindings(ve.Findings, secrets)
-	}
-	msg := scrub(err.Error(), secrets)
-	if msg == err.Error() {
-		return err
-	}
-	return &scrubbedError{err: err, msg: msg}
 }
 
 // toolWords are words the tool's own messages use: a password equal to one
@@ -241,8 +210,8 @@ var toolWords = func() map[string]bool {
 	for _, w := range strings.Fields("password postgres postgresql socket database localhost disable require prefer secret") {
 		words[w] = true
 	}
-	for _, c := range Codes() {
-		if c.ID == InputErrorCode {
+	for _, c := range finding.Codes() {
+		if c.ID == finding.InputErrorCode {
 			continue // its title is not in the messages this package writes
 		}
 		for _, w := range strings.FieldsFunc(c.Title, func(r rune) bool { return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') }) {
@@ -252,4 +221,6 @@ var toolWords = func() map[string]bool {
 	return words
 }()
 
-func toolWord(s string) bool { return toolWords[strings.ToLower(s)] }
+// ToolWord reports whether s is a word of the tool's own messages, which
+// Scrub does not mask by text.
+func ToolWord(s string) bool { return toolWords[strings.ToLower(s)] }

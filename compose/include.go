@@ -1,4 +1,4 @@
-package rewrite
+package compose
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/compose-spec/compose-go/v2/template"
+	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 	"gopkg.in/yaml.v3"
 )
@@ -77,15 +78,15 @@ func includes(src *Source, dir string, env map[string]string) []includeRef {
 // loadIncludes adds the files the sources include (and those they include,
 // up to a depth of 8) to p.sources, read through Options.ReadFile so a
 // second run sees migrated content.
-func (p *project) loadIncludes(dir string) error {
+func (p *Project) loadIncludes(dir string) error {
 	seen := map[string]bool{}
-	for _, s := range p.sources {
+	for _, s := range p.Sources {
 		if a, err := filepath.Abs(s.Path); err == nil {
 			seen[a] = true
 		}
 	}
-	queue := make([]*Source, len(p.sources))
-	copy(queue, p.sources)
+	queue := make([]*Source, len(p.Sources))
+	copy(queue, p.Sources)
 	dirs := map[*Source]string{}
 	for _, s := range queue {
 		dirs[s] = dir
@@ -93,23 +94,23 @@ func (p *project) loadIncludes(dir string) error {
 	for depth := 0; len(queue) > 0 && depth < 8; depth++ {
 		var next []*Source
 		for _, s := range queue {
-			for _, r := range includes(s, dirs[s], p.env) {
+			for _, r := range includes(s, dirs[s], p.Env) {
 				for _, path := range r.paths {
 					if path == "" || seen[path] {
 						continue
 					}
 					seen[path] = true
-					name := displayPathFrom(p.sources[0].Path, path)
-					data, err := p.readFile(name)
+					name := displayPathFrom(p.Sources[0].Path, path)
+					data, err := p.ReadFile(name)
 					if err != nil {
-						return &PosError{Pos: Pos{File: s.Path, Line: r.item.Line, Col: r.item.Column}, Msg: fmt.Sprintf("include %s: %v", name, err)}
+						return &finding.PosError{Pos: finding.Pos{File: s.Path, Line: r.item.Line, Col: r.item.Column}, Msg: fmt.Sprintf("include %s: %v", name, err)}
 					}
 					src, err := yamledit.NewSource(name, data)
 					if err != nil {
 						return err
 					}
-					p.sources = append(p.sources, src)
-					p.included++
+					p.Sources = append(p.Sources, src)
+					p.Included++
 					dirs[src] = r.projectDir
 					next = append(next, src)
 				}

@@ -1,4 +1,4 @@
-package rewrite
+package compose
 
 import (
 	"context"
@@ -7,13 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/dotenv"
 	"github.com/compose-spec/compose-go/v2/loader"
 	"github.com/compose-spec/compose-go/v2/template"
 	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 	"gopkg.in/yaml.v3"
 )
@@ -25,36 +25,56 @@ type Input struct {
 	Data []byte
 }
 
-// project is a loaded compose project: the files as written and compose's
-// view of their meaning.
-type project struct {
-	sources []*Source
-	model   *types.Project
-	env     map[string]string // interpolation environment: OS env + .env
-	origin  map[string]string // variable → env file that sets it
-	// extSources are files named by extends.file: read for positions,
+// LoadOptions are what compose itself takes from its command line and
+// environment; the zero value loads like `docker compose -f FILE` with an
+// empty process environment.
+type LoadOptions struct {
+	// Env is the process environment ("KEY=value") used for interpolation,
+	// as compose uses it; nil means none.
+	Env []string
+	// ProjectDir is compose's --project-directory: relative paths and the
+	// default .env resolve against it; "" means the first file's directory.
+	ProjectDir string
+	// EnvFiles are compose's --env-file files for interpolation; empty
+	// means ProjectDir/.env when it exists.
+	EnvFiles []string
+	// Profiles limits the services to these compose profiles; empty means
+	// every service, whatever its profiles (a migration must cover them).
+	Profiles []string
+	// ReadFile reads files other than the compose files (env files,
+	// included files, configuration found through mounts); nil means
+	// regular files only, up to MaxFileSize (ReadRegular).
+	ReadFile func(path string) ([]byte, error)
+}
+
+// Project is a loaded compose project: the files as written (yaml.v3
+// sources, for positions and edits) and compose-go's view of their meaning.
+type Project struct {
+	Sources []*Source
+	Model   *types.Project
+	Env     map[string]string // interpolation environment: OS env + .env
+	Origin  map[string]string // variable → env file that sets it
+	// ExtSources are files named by extends.file: read for positions,
 	// edited like the compose files, but not part of the -f set.
-	extSources []*Source
+	ExtSources []*Source
 	read       func(string) ([]byte, error)
-	// badConn are the findings (UDS163) of connection values that do not
-	// parse, keyed by "file:line:col": they are skipped, the rest migrated.
-	badConn map[string]Finding
-	names   map[string][]carrier // host name → services carrying it; see nameIndex
-	// included counts the sources at the end of sources that are files
+	names      map[string][]Carrier // host name → services carrying it; see nameIndex
+	// Included counts the sources at the end of sources that are files
 	// named by include: (see loadIncludes), not -f files.
-	included int
+	Included int
 	// escaped are env files that lead outside the project through a
 	// symbolic link (escapes), by path: left unread, reported as UDS172.
 	escaped map[string]error
 }
 
-// load parses every input with yaml.v3 (positions) and the whole set with
-// compose-go (meaning). Errors carry file:line:col where one is known.
-func load(ctx context.Context, inputs []Input, opts Options) (*project, error) {
+// Load parses every input with yaml.v3 (positions) and the whole set with
+// compose-go (meaning), then reads the files they include. Errors are
+// *finding.PosError (file:line:col) where a position is known.
+func Load(ctx context.Context, inputs []Input, opts LoadOptions) (*Project, error) {
 	if len(inputs) == 0 {
 		return nil, errors.New("no compose file given")
 	}
-	p := &project{read: opts.ReadFile}
+	p := &Project{read: opts.ReadFile}
 	for _, in := range inputs {
 		src, err := yamledit.NewSource(in.Path, in.Data)
 		if err != nil {
@@ -62,19 +82,19 @@ func load(ctx context.Context, inputs []Input, opts Options) (*project, error) {
 		}
 		_, svcs := yamledit.OwnKey(src.Root, "services")
 		_, inc := yamledit.OwnKey(src.Root, "include")
-		if svcs == nil && inc == nil && len(p.sources) == 0 {
+		if svcs == nil && inc == nil && len(p.Sources) == 0 {
 			return nil, notCompose(src)
 		}
-		p.sources = append(p.sources, src)
+		p.Sources = append(p.Sources, src)
 	}
-	if err := checkFileRefs(p.sources, opts.ProjectDir); err != nil {
+	if err := checkFileRefs(p.Sources, opts.ProjectDir); err != nil {
 		return nil, err
 	}
 	model, env, origin, err := loadModelSafely(ctx, inputs, opts)
 	if err != nil {
-		return nil, composeError(p.sources, err)
+		return nil, composeError(p.Sources, err)
 	}
-	p.model, p.env, p.origin = model, env, origin
+	p.Model, p.Env, p.Origin = model, env, origin
 	dir, err := projectDir(inputs, opts)
 	if err != nil {
 		return nil, err
@@ -82,8 +102,15 @@ func load(ctx context.Context, inputs []Input, opts Options) (*project, error) {
 	if err := p.loadIncludes(dir); err != nil {
 		return nil, err
 	}
-	p.badConn = p.checkConnValues(opts)
 	return p, nil
+}
+
+// InterpolationEnv is compose's interpolation environment for a project
+// directory: opts.EnvFiles (else dir/.env), read through opts.ReadFile,
+// overridden by opts.Env. Errors name the env file.
+func InterpolationEnv(dir string, opts LoadOptions) (map[string]string, error) {
+	env, _, err := interpolationEnv(dir, opts)
+	return env, err
 }
 
 // loadModel runs compose-go over the inputs from their bytes (so what is
@@ -91,7 +118,7 @@ func load(ctx context.Context, inputs []Input, opts Options) (*project, error) {
 // before it is written), with every profile enabled: a migration must cover
 // services that only some profiles start. The interpolation environment is
 // opts.Env plus the project directory's .env, as compose builds it.
-func loadModel(ctx context.Context, inputs []Input, opts Options) (*types.Project, map[string]string, map[string]string, error) {
+func loadModel(ctx context.Context, inputs []Input, opts LoadOptions) (*types.Project, map[string]string, map[string]string, error) {
 	dir, err := projectDir(inputs, opts)
 	if err != nil {
 		return nil, nil, nil, err
@@ -135,7 +162,7 @@ func loadModel(ctx context.Context, inputs []Input, opts Options) (*types.Projec
 
 // projectDir is compose's project directory, absolute: --project-directory,
 // else the first file's directory.
-func projectDir(inputs []Input, opts Options) (string, error) {
+func projectDir(inputs []Input, opts LoadOptions) (string, error) {
 	dir := filepath.Dir(inputs[0].Path)
 	if opts.ProjectDir != "" {
 		dir = opts.ProjectDir
@@ -151,7 +178,7 @@ func projectDir(inputs []Input, opts Options) (string, error) {
 // origin maps each variable that an env file sets (and the process
 // environment does not override) to that file, so a value written as
 // ${NAME} can be edited where NAME is written.
-func interpolationEnv(dir string, opts Options) (env, origin map[string]string, err error) {
+func interpolationEnv(dir string, opts LoadOptions) (env, origin map[string]string, err error) {
 	env, origin = map[string]string{}, map[string]string{}
 	osEnv := map[string]string{}
 	for _, kv := range opts.Env {
@@ -166,7 +193,7 @@ func interpolationEnv(dir string, opts Options) (env, origin map[string]string, 
 	}
 	read := opts.ReadFile
 	if read == nil {
-		read = readRegular
+		read = ReadRegular
 	}
 	for _, f := range files {
 		data, err := read(f)
@@ -174,7 +201,7 @@ func interpolationEnv(dir string, opts Options) (env, origin map[string]string, 
 			if !explicit && errors.Is(err, os.ErrNotExist) {
 				continue
 			}
-			return nil, nil, &PosError{Pos: Pos{File: f}, Msg: "cannot read env file: " + err.Error()}
+			return nil, nil, &finding.PosError{Pos: finding.Pos{File: f}, Msg: "cannot read env file: " + err.Error()}
 		}
 		vals, err := dotenv.UnmarshalBytesWithLookup(data, func(k string) (string, bool) {
 			if v, ok := osEnv[k]; ok {
@@ -184,7 +211,7 @@ func interpolationEnv(dir string, opts Options) (env, origin map[string]string, 
 			return v, ok
 		})
 		if err != nil {
-			return nil, nil, &PosError{Pos: Pos{File: f}, Msg: hideValues(err.Error())}
+			return nil, nil, &finding.PosError{Pos: finding.Pos{File: f}, Msg: HideValues(err.Error())}
 		}
 		for k, v := range vals {
 			env[k], origin[k] = v, f
@@ -202,7 +229,7 @@ var composePathRE = regexp.MustCompile(`(services(?:\.[A-Za-z0-9_.-]+)*)`)
 // composeError adds a position to a compose-go error when it names a path
 // like "services.app.environment" that exists in the first file.
 func composeError(srcs []*Source, err error) error {
-	msg := hideValues(err.Error())
+	msg := HideValues(err.Error())
 	src := srcs[0]
 	for _, s := range srcs {
 		if strings.Contains(msg, s.Path) || strings.Contains(msg, filepath.Base(s.Path)) {
@@ -228,13 +255,13 @@ func composeError(srcs []*Source, err error) error {
 	}
 	if loc != "" {
 		if n := lookupPath(src.Root, strings.Split(loc, ".")); n != nil {
-			return &PosError{Pos: yamledit.NodePos(src, n), Msg: msg}
+			return &finding.PosError{Pos: yamledit.NodePos(src, n), Msg: msg}
 		}
 	}
 	if s, n := errorNode(srcs, msg); n != nil {
-		return &PosError{Pos: yamledit.NodePos(s, n), Msg: msg}
+		return &finding.PosError{Pos: yamledit.NodePos(s, n), Msg: msg}
 	}
-	return &PosError{Pos: Pos{File: src.Path}, Msg: msg}
+	return &finding.PosError{Pos: finding.Pos{File: src.Path}, Msg: msg}
 }
 
 // lookupPath walks keys from the root as far as they exist and returns the
@@ -252,15 +279,15 @@ func lookupPath(root *yaml.Node, keys []string) *yaml.Node {
 	return found
 }
 
-// interpolate evaluates a raw compose string the way compose does.
-func (p *project) interpolate(raw string) (string, error) {
+// Interpolate evaluates a raw compose string the way compose does.
+func (p *Project) Interpolate(raw string) (string, error) {
 	return template.SubstituteWithOptions(raw, func(k string) (string, bool) {
-		v, ok := p.env[k]
+		v, ok := p.Env[k]
 		return v, ok
 	}, template.WithoutLogging)
 }
 
-// ReadInputs reads files named on the command line. Errors are *PosError
+// ReadInputs reads files named on the command line. Errors are *finding.PosError
 // without a position: missing, a directory, larger than MaxFileSize (checked
 // before reading), unreadable.
 func ReadInputs(paths []string) ([]Input, error) {
@@ -268,35 +295,19 @@ func ReadInputs(paths []string) ([]Input, error) {
 	for _, p := range paths {
 		fi, err := os.Stat(p)
 		if err != nil {
-			return nil, &PosError{Pos: Pos{File: p}, Msg: "cannot read: " + strings.TrimPrefix(err.Error(), "stat "+p+": ")}
+			return nil, &finding.PosError{Pos: finding.Pos{File: p}, Msg: "cannot read: " + strings.TrimPrefix(err.Error(), "stat "+p+": ")}
 		}
 		if fi.IsDir() {
-			return nil, &PosError{Pos: Pos{File: p}, Msg: "is a directory, want a compose file"}
+			return nil, &finding.PosError{Pos: finding.Pos{File: p}, Msg: "is a directory, want a compose file"}
 		}
 		if fi.Size() > MaxFileSize {
 			return nil, yamledit.TooLarge(p)
 		}
-		b, err := readLimited(p)
+		b, err := ReadLimited(p)
 		if err != nil {
-			return nil, &PosError{Pos: Pos{File: p}, Msg: "cannot read: " + err.Error()}
+			return nil, &finding.PosError{Pos: finding.Pos{File: p}, Msg: "cannot read: " + err.Error()}
 		}
 		out = append(out, Input{Path: p, Data: b})
 	}
 	return out, nil
-}
-
-func atoiPort(s string) (int, bool) {
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil || n < 1 || n > 65535 {
-		return 0, false
-	}
-	return n, true
-}
-
-// InterpolationEnv is compose's interpolation environment for a project
-// directory: opts.EnvFiles (else dir/.env), read through opts.ReadFile,
-// overridden by opts.Env. Errors name the env file.
-func InterpolationEnv(dir string, opts Options) (map[string]string, error) {
-	env, _, err := interpolationEnv(dir, opts)
-	return env, err
 }

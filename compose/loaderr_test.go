@@ -1,4 +1,4 @@
-package rewrite
+package compose
 
 import (
 	"strings"
@@ -17,7 +17,7 @@ func TestHideValues(t *testing.T) {
 		{"bad value postgres://u:S3cret@db/x here", "postgres://u:****@db/x"},
 	}
 	for _, c := range cases {
-		got := hideValues(c.msg)
+		got := HideValues(c.msg)
 		if strings.Contains(got, "S3cret") || !strings.Contains(got, c.keep) {
 			t.Errorf("hideValues(%q) = %q, want it to keep %q and lose the password", c.msg, got, c.keep)
 		}

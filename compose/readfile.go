@@ -1,4 +1,4 @@
-package rewrite
+package compose
 
 import (
 	"fmt"
@@ -14,10 +14,10 @@ const MaxFileSize = yamledit.MaxFileSize
 // Source is one compose file as read (yamledit.Source).
 type Source = yamledit.Source
 
-// readLimited reads at most MaxFileSize+1 bytes of path, so that neither a
+// ReadLimited reads at most MaxFileSize+1 bytes of path, so that neither a
 // huge file nor an endless one (a FIFO, /dev/zero) is read whole; a file
 // found longer fails yamledit.NewSource.
-func readLimited(path string) ([]byte, error) {
+func ReadLimited(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -26,11 +26,11 @@ func readLimited(path string) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 }
 
-// readRegular reads a file the project refers to (env files, nginx and app
+// ReadRegular reads a file the project refers to (env files, nginx and app
 // server configuration found through bind mounts) from the disk. It refuses
 // what is not a regular file (a FIFO would block, /dev/zero never ends) and
 // anything larger than MaxFileSize: a bind mount can name any host path.
-func readRegular(path string) ([]byte, error) {
+func ReadRegular(path string) ([]byte, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -41,7 +41,7 @@ func readRegular(path string) ([]byte, error) {
 	if fi.Size() > MaxFileSize {
 		return nil, yamledit.TooLarge(path)
 	}
-	data, err := readLimited(path)
+	data, err := ReadLimited(path)
 	if err == nil && len(data) > MaxFileSize {
 		return nil, yamledit.TooLarge(path)
 	}

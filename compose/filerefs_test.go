@@ -1,10 +1,9 @@
-package rewrite
+package compose
 
 import (
 	"context"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -32,7 +31,7 @@ func TestFileRefsNotRegular(t *testing.T) {
 	}
 	for _, c := range cases {
 		p := filepath.Join(dir, "compose.yml")
-		_, err := Migrate(context.Background(), []Input{{Path: p, Data: []byte(c.doc)}}, DefaultOptions())
+		_, err := Load(context.Background(), []Input{{Path: p, Data: []byte(c.doc)}}, LoadOptions{})
 		want := p + ":" + c.pos + ": " + c.what + ", not a regular file"
 		if err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%q: %v, want %s...", c.doc, err, want)
@@ -50,33 +49,12 @@ func TestReadRegular(t *testing.T) {
 	f, _ := os.Create(big)
 	f.Truncate(MaxFileSize + 1)
 	f.Close()
-	if b, err := readRegular(ok); err != nil || string(b) != "x" {
+	if b, err := ReadRegular(ok); err != nil || string(b) != "x" {
 		t.Errorf("ok.conf: %q, %v", b, err)
 	}
 	for _, p := range []string{"/dev/zero", dir, big, filepath.Join(dir, "missing")} {
-		if _, err := readRegular(p); err == nil {
+		if _, err := ReadRegular(p); err == nil {
 			t.Errorf("%s: read", p)
 		}
-	}
-}
-
-// TestConfPathsBounded: a bind mount of a big directory (/ in the fuzz
-// finding) is searched three levels deep, for regular files only.
-func TestConfPathsBounded(t *testing.T) {
-	dir := t.TempDir()
-	for _, p := range []string{"nginx.conf", "conf.d/a.conf", "conf.d/x/b.conf", "conf.d/x/y/c.conf", "sites-enabled/site"} {
-		p = filepath.Join(dir, p)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		os.WriteFile(p, []byte("events {}\n"), 0o644)
-	}
-	syscall.Mkfifo(filepath.Join(dir, "conf.d", "pipe.conf"), 0o644)
-	var got []string
-	for _, p := range confPaths(dir) {
-		rel, _ := filepath.Rel(dir, p)
-		got = append(got, filepath.ToSlash(rel))
-	}
-	want := []string{"conf.d/a.conf", "conf.d/x/b.conf", "nginx.conf", "sites-enabled/site"}
-	if !slices.Equal(got, want) {
-		t.Errorf("confPaths = %q, want %q", got, want)
 	}
 }

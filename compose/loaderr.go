@@ -1,4 +1,4 @@
-package rewrite
+package compose
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/compose-spec/compose-go/v2/types"
 	"gopkg.in/yaml.v3"
 
+	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/jdbc"
 	"github.com/uds-migrate/uds-migrate/libpq"
 	"github.com/uds-migrate/uds-migrate/yamledit"
@@ -24,7 +25,7 @@ func notCompose(src *Source) error {
 	if api != nil && kind != nil && api.Kind == yaml.ScalarNode && kind.Kind == yaml.ScalarNode {
 		msg = fmt.Sprintf("not a compose file: a Kubernetes manifest (apiVersion: %s, kind: %s); want a compose file with services:", api.Value, kind.Value)
 	}
-	return &PosError{Pos: Pos{File: src.Path, Line: src.Root.Line, Col: src.Root.Column}, Msg: msg}
+	return &finding.PosError{Pos: finding.Pos{File: src.Path, Line: src.Root.Line, Col: src.Root.Column}, Msg: msg}
 }
 
 var (
@@ -117,11 +118,11 @@ var (
 	envLineRE = regexp.MustCompile(`(failed to read .*?: line \d+: |line \d+: unterminated quoted value )([^"'\x60]*)["'\x60].*`)
 )
 
-// hideValues removes from a compose-go error message the values it quotes:
+// HideValues removes from a compose-go error message the values it quotes:
 // an environment value may be a password, and the position (or the env
 // file's line number) already says where to look. Connection URLs left in
 // the message lose their passwords.
-func hideValues(msg string) string {
+func HideValues(msg string) string {
 	if i := strings.Index(msg, interpHint); i >= 0 {
 		msg = msg[:i+len(interpHint)] + " (value not shown)"
 	}
@@ -146,7 +147,7 @@ func hideValues(msg string) string {
 // refuse (env_file: [{path: null}], in override.envFileIndexer), and a
 // crash must not be the answer to a bad file. The panic value is kept in
 // the message; it quotes no file content.
-func loadModelSafely(ctx context.Context, inputs []Input, opts Options) (model *types.Project, env, origin map[string]string, err error) {
+func loadModelSafely(ctx context.Context, inputs []Input, opts LoadOptions) (model *types.Project, env, origin map[string]string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			model, env, origin = nil, nil, nil
