@@ -1,8 +1,13 @@
 package compose
 
 import (
+	"errors"
+	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 
+	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/internal/confine"
 )
 
@@ -45,3 +50,26 @@ func (p *Project) noteEscape(path string, err error) {
 // project through a symbolic link, by path, with why (a
 // *confine.EscapeError).
 func (p *Project) Escaped() map[string]error { return p.escaped }
+
+// reportEscapes turns the env files the project refused to read into
+// findings, in path order.
+func (e *Editor) reportEscapes() {
+	for _, path := range slices.Sorted(maps.Keys(e.p.Escaped())) {
+		e.Refuse(path, e.p.Escaped()[path])
+	}
+}
+
+// Refuse reports a path that leads outside the project (UDS172), once.
+func (e *Editor) Refuse(path string, err error) {
+	shown := e.p.DisplayPath(path)
+	if e.refused[shown] {
+		return
+	}
+	e.refused[shown] = true
+	msg := err.Error()
+	var esc *confine.EscapeError
+	if errors.As(err, &esc) && esc.Link != "" {
+		msg = fmt.Sprintf("%s leads outside the project directory: %s is a symbolic link to %s", shown, e.p.DisplayPath(esc.Link), esc.Target)
+	}
+	e.rep.Add("UDS172", finding.Pos{File: shown}, "", "", msg+"; not read or edited, its values stay as they are")
+}

@@ -2,6 +2,7 @@ package compose
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -350,4 +351,95 @@ func UsedDefault(raw string, env map[string]string) (DefaultRef, bool) {
 		return DefaultRef{}, false
 	}
 	return DefaultRef{Name: sub[1], Op: sub[2], Def: sub[3]}, true
+}
+
+// SetValue writes a new value for an environment variable where it is
+// written. m is the masked original raw text, out the rewritten masked value.
+// It reports false, with a finding, when the value cannot be written
+// exactly.
+func (e *Editor) SetValue(v EnvVar, m interp.Masked, out string) bool {
+	if v.EnvFile == nil {
+		return e.ReplaceScalar(v.Src, v.Node, v.Prefix+m.Unmask(out), v.InFlow)
+	}
+	text, err := envFileText(v.EnvFile, m, out)
+	if err != nil {
+		e.rep.Add("UDS111", v.Pos, v.Service, v.Key, err.Error())
+		return false
+	}
+	if err := e.p.Escapes(v.EnvFile.Path); err != nil {
+		e.Refuse(v.EnvFile.Path, err)
+		return false
+	}
+	e.EditFile(v.EnvFile.Path, v.EnvFile.Data, v.EnvFile.Start, v.EnvFile.End, text)
+	return true
+}
+
+// envFileText renders a value for an env file. A literal $ (junixsocket's
+// $FactoryArg) is only safe in single quotes, where dotenv does not
+// interpolate; references to other variables must stay outside them.
+func envFileText(el *EnvLine, m interp.Masked, out string) (string, error) {
+	hasRef := false
+	for _, r := range out {
+		if ref, ok := m.Ref(r); ok && ref != "$" {
+			hasRef = true
+		}
+	}
+	var b strings.Builder
+	for _, r := range out {
+		if ref, ok := m.Ref(r); ok {
+			b.WriteString(ref)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	plain := b.String() // references as written, literal $ bare
+	needsLiteralDollar := strings.ContainsRune(out, '$')
+	switch {
+	case el.Quote == '\'' || (needsLiteralDollar && !hasRef):
+		if strings.ContainsRune(plain, '\'') {
+			return "", fmt.Errorf("the new value contains a single quote; write it by hand")
+		}
+		return "'" + plain + "'", nil
+	case needsLiteralDollar:
+		return "", fmt.Errorf("the value mixes variable references with a literal $ (junixsocket's $FactoryArg), which an env file cannot hold; set it in the compose file's environment: with $$FactoryArg")
+	case el.Quote == '"':
+		return `"` + strings.ReplaceAll(plain, `"`, `\"`) + `"`, nil
+	default:
+		if strings.ContainsAny(plain, " #'\"") {
+			return `"` + plain + `"`, nil
+		}
+		return plain, nil
+	}
+}
+
+// AddEnvAfter adds KEY=value right after the variable v, in v's own form
+// (map entry, list item or env file line), and reports whether it did; a
+// value in a flow mapping or on an env file's last line without a line
+// break is left for the user (UDS111, saying why: reason).
+func (e *Editor) AddEnvAfter(v EnvVar, key, value, reason string) bool {
+	switch {
+	case v.EnvFile != nil:
+		end := bytes.IndexByte(v.EnvFile.Data[v.EnvFile.End:], '\n')
+		if end < 0 {
+			e.rep.Add("UDS111", v.Pos, v.Service, key, "add "+key+"="+value+" by hand: "+reason)
+			return false
+		}
+		at := v.EnvFile.End + end + 1
+		eol := "\n"
+		if at >= 2 && v.EnvFile.Data[at-2] == '\r' {
+			eol = "\r\n"
+		}
+		e.EditFile(v.EnvFile.Path, v.EnvFile.Data, at, at, key+"="+value+eol)
+	case v.Node != nil && !v.InFlow:
+		ind := strings.Repeat(" ", v.Src.IndentOf(v.Node.Line))
+		text := ind + key + ": \"" + value + "\"\n"
+		if v.Prefix != "" {
+			text = ind + "- " + key + "=" + value + "\n"
+		}
+		e.YAML(v.Src).InsertAfterLine(v.Node.Line, text)
+	default:
+		e.rep.Add("UDS111", v.Pos, v.Service, key, "add "+key+"="+value+" by hand: "+reason)
+		return false
+	}
+	return true
 }

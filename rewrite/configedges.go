@@ -60,7 +60,7 @@ func (pl *planner) collectConfigEdges(dbs []*dbService) []*edge {
 				continue
 			}
 			path := pl.p.DisplayPath(abs)
-			data, err := pl.readFile(path)
+			data, err := pl.ed.ReadFile(path)
 			if err != nil {
 				continue
 			}
@@ -102,7 +102,7 @@ func (pl *planner) configEdge(service, path string, data []byte, v configfile.Va
 		return nil
 	}
 	if len(hosts) > 1 {
-		pl.findings.add("UDS110", Pos{File: path, Line: v.Line, Col: v.Col}, service, v.Key,
+		pl.rep.Add("UDS110", Pos{File: path, Line: v.Line, Col: v.Col}, service, v.Key,
 			fmt.Sprintf("%s reads %s from %s, which lists several hosts for failover; a Unix socket reaches one server and cannot fail over, so the value is left on TCP", service, v.Key, path))
 		return nil
 	}
@@ -139,7 +139,7 @@ func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 	v, cv := e.v, e.cfg
 	if e.dialect == DialectJDBC && !pl.clients.javaWarn[v.Service] {
 		pl.clients.javaWarn[v.Service] = true
-		pl.findings.add("UDS101", v.Pos, v.Service, v.Key,
+		pl.rep.Add("UDS101", v.Pos, v.Service, v.Key,
 			v.Service+" connects with pgjdbc through junixsocket ("+v.Key+" in "+v.Pos.File+", written with a single $ in $FactoryArg: nothing interpolates this file): the application needs com.kohlschutter.junixsocket:junixsocket-core:2.10.1 (type pom) on its classpath, and a java.io.tmpdir where native code may be unpacked and executed")
 	}
 	key := cv.path + ":" + strconv.Itoa(cv.val.Start)
@@ -159,21 +159,21 @@ func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 		out, err = libpq.WithAuthorityHost(out, "localhost")
 	}
 	if err != nil {
-		pl.findings.add("UDS111", v.Pos, v.Service, v.Key,
+		pl.rep.Add("UDS111", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s in %s cannot be rewritten as written (%v); set it to the socket form by hand", v.Key, v.Pos.File, redactErr(err)))
 		return
 	}
-	pl.editFile(cv.path, cv.data, cv.val.Start, cv.val.End, cv.val.Render(out))
+	pl.ed.EditFile(cv.path, cv.data, cv.val.Start, cv.val.End, cv.val.Render(out))
 	pl.noteEvidence(e, mp)
 	pl.noteRailsDefault(e, mp)
 	if e.dialect == DialectURI && strings.HasSuffix(cv.path, "database.yml") {
-		pl.findings.add("UDS123", v.Pos, v.Service, v.Key,
+		pl.rep.Add("UDS123", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s reads url from %s: Rails 7.0 and later read ?host= there; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER@%s/DB)", v.Service, v.Pos.File, strings.ReplaceAll(mp, "/", "%2F")))
 	}
 	for _, n := range notes {
-		pl.findings.add(n.Code, v.Pos, v.Service, v.Key, v.Service+" "+v.Pos.File+" "+v.Key+": "+n.Message)
+		pl.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+" "+v.Pos.File+" "+v.Key+": "+n.Message)
 	}
-	pl.changes = append(pl.changes, Change{Kind: "value", Pos: v.Pos,
+	pl.rep.Change(Change{Kind: "value", Pos: v.Pos,
 		Service: v.Service, Key: v.Key, Dialect: e.dialect, Before: redact(e.dialect, v.Value), After: redact(e.dialect, out),
 		Reason: fmt.Sprintf("reach %s through its socket in %s (a configuration file %s reads; not interpolated by compose)", e.db.name, mp, v.Service), Basis: e.basis})
 }

@@ -40,12 +40,12 @@ func (pl *planner) uriConsumer(v compose.EnvVar, db *dbService) (form consumer.F
 		b := &Basis{Kind: BasisEvidence, Name: strings.Join(verdict.Readers(), "+"), At: Pos{File: u.File, Line: u.Line},
 			Detail: u.Reader.Reason}
 		if verdict.Form == "" && len(u.Reader.Forms) > 0 {
-			pl.findings.add("UDS153", v.Pos, v.Service, v.Key,
+			pl.rep.Add("UDS153", v.Pos, v.Service, v.Key,
 				fmt.Sprintf("%s/%s reaches %s over TCP and its readers share no socket URI form (%s); left on TCP", v.Service, v.Key, db.name, readersDetail(verdict))).Basis = b
 			return "", nil, false
 		}
 		if verdict.Form == "" {
-			pl.findings.add("UDS153", v.Pos, v.Service, v.Key,
+			pl.rep.Add("UDS153", v.Pos, v.Service, v.Key,
 				fmt.Sprintf("%s/%s reaches %s over TCP and is read by %s (%s:%d %s): %s; left on TCP", v.Service, v.Key, db.name, u.Reader.Name, u.File, u.Line, u.How, u.Reader.Reason)).Basis = b
 			return "", nil, false
 		}
@@ -105,7 +105,7 @@ func (pl *planner) userConsumerFor(v compose.EnvVar, want string) (consumer.Form
 		b.Cite = r.Sources
 		b.Detail += ": " + r.Reason
 		if len(r.Forms) == 0 {
-			pl.findings.add("UDS153", v.Pos, v.Service, v.Key,
+			pl.rep.Add("UDS153", v.Pos, v.Service, v.Key,
 				fmt.Sprintf("%s/%s is read by %s (--consumer): %s; left on TCP", v.Service, v.Key, r.Name, r.Reason)).Basis = b
 			return "", nil, true
 		}
@@ -130,7 +130,7 @@ func (pl *planner) unknownConsumer(v compose.EnvVar, db *dbService, why string) 
 	if len(forms) > 0 {
 		msg += ". If its reader is one of these, apply the form it takes: " + strings.Join(forms, "; ") + "; Ecto, Tortoise, TypeORM, postgres.js and code that parses or appends to the URL take none"
 	}
-	pl.findings.add("UDS154", v.Pos, v.Service, v.Key, msg)
+	pl.rep.Add("UDS154", v.Pos, v.Service, v.Key, msg)
 }
 
 // checkConsumers rejects --consumer values that name no service, no

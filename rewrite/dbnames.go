@@ -75,12 +75,12 @@ func (pl *planner) dbAt(dbs []*dbService, v compose.EnvVar, host string) *dbServ
 	if code == "" {
 		return db
 	}
-	for _, f := range pl.findings {
+	for _, f := range pl.rep.Findings {
 		if f.Code == code && f.File == v.Pos.File && f.Line == v.Pos.Line && f.Col == v.Pos.Col && f.Key == v.Key {
 			return nil
 		}
 	}
-	pl.findings.add(code, v.Pos, v.Service, v.Key,
+	pl.rep.Add(code, v.Pos, v.Service, v.Key,
 		fmt.Sprintf("%s/%s names the host %s, but %s; left on TCP", v.Service, v.Key, host, why))
 	return nil
 }

@@ -40,7 +40,7 @@ func (pl *planner) warnDefault(v compose.EnvVar) {
 	if d.Op == "-" {
 		when = d.Name + " set to anything, even the empty string,"
 	}
-	pl.findings.add("UDS143", v.Pos, v.Service, v.Key,
+	pl.rep.Add("UDS143", v.Pos, v.Service, v.Key,
 		fmt.Sprintf("%s/%s is ${%s%s...}: the default inside the reference now reaches the socket, but %s in the environment or .env overrides it and stays as it is (on TCP)", v.Service, v.Key, d.Name, d.Op, when))
 }
 

@@ -45,11 +45,11 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 			find := func(host string) *dbService { return pl.dbAt(dbs, v, host) }
 			if fixed := fixFactoryArg(v.Raw); fixed != v.Raw {
 				m, err := interp.Mask(fixed)
-				if err == nil && pl.setValue(v, m, m.Value) {
-					pl.changes = append(pl.changes, Change{Kind: "repair", Pos: v.Pos,
+				if err == nil && pl.ed.SetValue(v, m, m.Value) {
+					pl.rep.Change(Change{Kind: "repair", Pos: v.Pos,
 						Service: name, Key: v.Key, Dialect: DialectJDBC, Before: redact(DialectJDBC, v.Raw), After: redact(DialectJDBC, fixed),
 						Reason: "write $$FactoryArg so compose does not interpolate it away"})
-					pl.findings.add("UDS105", v.Pos, name, v.Key,
+					pl.rep.Add("UDS105", v.Pos, name, v.Key,
 						"$FactoryArg was written with one $: compose interpolates it to an empty string and pgjdbc fails with NoSuchMethodException; written $$FactoryArg")
 				}
 				continue
@@ -66,7 +66,7 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 				if e := pl.splitVar(v, find); e != nil {
 					out = append(out, e)
 				} else if db := unknownURL(v.Value, find); db != nil {
-					pl.findings.add("UDS122", v.Pos, name, v.Key,
+					pl.rep.Add("UDS122", v.Pos, name, v.Key,
 						fmt.Sprintf("%s/%s looks like a connection URL for %s in a form the tool does not know; left unchanged: point it at %s's socket in %s by hand if its driver supports Unix sockets", name, v.Key, db.name, db.name, pl.opts.MountPath))
 				}
 				continue
@@ -77,7 +77,7 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 					hit = db
 				}
 				if pooler := pl.poolerFor(name, h); pooler != "" {
-					pl.findings.add("UDS121", v.Pos, name, v.Key,
+					pl.rep.Add("UDS121", v.Pos, name, v.Key,
 						fmt.Sprintf("%s/%s reaches the pooler %s, not PostgreSQL: left on TCP; to move that hop to a socket, name the pooler with --db %s --socket-dir DIR (its unix_socket_dir)", name, v.Key, pooler, pooler))
 				}
 			}
@@ -86,19 +86,19 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 				continue
 			}
 			if hit.noSocket {
-				pl.findings.add("UDS161", v.Pos, name, v.Key,
+				pl.rep.Add("UDS161", v.Pos, name, v.Key,
 					fmt.Sprintf("%s/%s reaches %s, whose command sets unix_socket_directories empty: that server creates no Unix socket, so the value is left on TCP; give %s a socket directory to migrate it", name, v.Key, hit.name, hit.name))
 				continue
 			}
 			if len(hosts) > 1 {
-				pl.findings.add("UDS110", v.Pos, name, v.Key,
+				pl.rep.Add("UDS110", v.Pos, name, v.Key,
 					fmt.Sprintf("%s/%s lists several hosts for failover; a Unix socket reaches one server on this host and cannot fail over, so the value is left on TCP", name, v.Key))
 				continue
 			}
 			if dialect == DialectJDBC {
 				if u, err := jdbc.Parse(v.Value); err == nil {
 					if f, ok := u.Param("socketFactory"); ok {
-						pl.findings.add("UDS129", v.Pos, name, v.Key,
+						pl.rep.Add("UDS129", v.Pos, name, v.Key,
 							fmt.Sprintf("%s/%s had socketFactory=%s, which the junixsocket factory replaces; if the application relied on it (a proxy or TLS factory), keep it on TCP with --exclude %s", name, v.Key, f, name))
 					}
 				}
@@ -129,11 +129,11 @@ func (pl *planner) edgePort(v compose.EnvVar, dialect string, db *dbService) int
 		return db.port
 	}
 	if !db.portSet {
-		pl.findings.add("UDS128", v.Pos, v.Service, v.Key,
+		pl.rep.Add("UDS128", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s/%s names port %d, and the compose file does not show the port %s listens on (its image is not one the tool knows): the socket form keeps port %d (socket file .s.PGSQL.%d), the port that worked over TCP; check that %s's socket is named after it", v.Service, v.Key, p, db.name, p, p, db.name))
 		return p
 	}
-	pl.findings.add("UDS128", v.Pos, v.Service, v.Key,
+	pl.rep.Add("UDS128", v.Pos, v.Service, v.Key,
 		fmt.Sprintf("%s/%s names port %d, but %s listens on %d as far as the compose file says (command, PGPORT): the socket file is named .s.PGSQL.%d; if the server is configured elsewhere (a mounted postgresql.conf, config_file), rerun with the right setup", v.Service, v.Key, p, db.name, db.port, db.port))
 	return db.port
 }
@@ -149,7 +149,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 	v := e.v
 	m, enclose, err := pl.maskValue(v)
 	if err != nil {
-		pl.findings.add("UDS111", v.Pos, v.Service, v.Key, err.Error())
+		pl.rep.Add("UDS111", v.Pos, v.Service, v.Key, err.Error())
 		return
 	}
 	out, notes, err := toSocket(e.dialect, m.Value, mp, e.port)
@@ -164,7 +164,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 			// One JVM property per process: a second socket file in the
 			// same service keeps the $FactoryArg form.
 			if prev, ok := pl.clients.sysprop[v.Service]; ok && prev != file {
-				pl.findings.add("UDS130", v.Pos, v.Service, v.Key,
+				pl.rep.Add("UDS130", v.Pos, v.Service, v.Key,
 					fmt.Sprintf("%s already reaches %s through the JVM property; %s keeps the $FactoryArg form for %s", v.Service, prev, v.Key, file))
 				style = JDBCFactoryArg
 			} else {
@@ -184,7 +184,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 			// (the shell environment): say what the variable must hold.
 			msg = fmt.Sprintf("%s/%s is %s, set outside the project files; set it to %s", v.Service, v.Key, redact(e.dialect, v.Raw), redact(e.dialect, want))
 		}
-		pl.findings.add(code, v.Pos, v.Service, v.Key, msg)
+		pl.rep.Add(code, v.Pos, v.Service, v.Key, msg)
 		return
 	}
 	if pl.clients.keepPGSSLMode[v.Service] && e.cfg == nil {
@@ -200,7 +200,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 	if newRaw == v.Raw {
 		return
 	}
-	if !pl.setValue(v, m, out) {
+	if !pl.ed.SetValue(v, m, out) {
 		return
 	}
 	pl.clients.migratedPos[v.Pos.String()] = true
@@ -215,18 +215,18 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		pl.setJavaOpt(v, "-D"+sockdefaultProp+"="+sysprop)
 	}
 	for _, n := range notes {
-		pl.findings.add(n.Code, v.Pos, v.Service, v.Key, v.Service+"/"+v.Key+": "+n.Message)
+		pl.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+"/"+v.Key+": "+n.Message)
 	}
 	if e.dialect == DialectURI && mentionsRails(pl.p.Model.Services[v.Service]) {
-		pl.findings.add("UDS123", v.Pos, v.Service, v.Key,
+		pl.rep.Add("UDS123", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s looks like a Rails app: Rails 7.0 and later read ?host= from DATABASE_URL; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER:PASSWORD@%s/DB)", v.Service, strings.ReplaceAll(mp, "/", "%2F")))
 	}
 	if e.dialect == DialectJDBC && !pl.clients.javaWarn[v.Service] {
 		pl.clients.javaWarn[v.Service] = true
-		pl.findings.add("UDS101", v.Pos, v.Service, v.Key,
+		pl.rep.Add("UDS101", v.Pos, v.Service, v.Key,
 			v.Service+" connects with pgjdbc through junixsocket: the application needs com.kohlschutter.junixsocket:junixsocket-core:2.10.1 (type pom) on its classpath, and a java.io.tmpdir where native code may be unpacked and executed")
 	}
-	pl.changes = append(pl.changes, Change{Kind: "value", Pos: v.Pos,
+	pl.rep.Change(Change{Kind: "value", Pos: v.Pos,
 		Service: v.Service, Key: v.Key, Dialect: e.dialect, Before: pl.redactValue(e.dialect, v.Raw), After: pl.redactValue(e.dialect, newRaw),
 		Reason: edgeReason(e, mp), Basis: e.basis})
 	pl.noteEvidence(e, mp)
@@ -325,7 +325,7 @@ func (pl *planner) warnCommand(service string, dbs []*dbService) {
 				for _, h := range hosts {
 					if db := find(h); db != nil {
 						kn, _ := yamledit.OwnKey(node, key)
-						pl.findings.add("UDS127", yamledit.NodePos(src, kn), service, key,
+						pl.rep.Add("UDS127", yamledit.NodePos(src, kn), service, key,
 							fmt.Sprintf("%s's %s holds a connection to %s (%s); the tool does not edit commands: point it at the socket in %s by hand, or move it to environment:", service, key, db.name, redact(dialect, w), pl.opts.MountPath))
 						return
 					}
@@ -349,10 +349,10 @@ func (pl *planner) setJavaOpt(v compose.EnvVar, opt string) {
 			return
 		}
 		m, err := interp.Mask(o.Raw)
-		if err == nil && pl.setValue(o, m, strings.TrimSpace(m.Value+" "+opt)) {
+		if err == nil && pl.ed.SetValue(o, m, strings.TrimSpace(m.Value+" "+opt)) {
 			return
 		}
-		pl.findings.add("UDS111", o.Pos, v.Service, "JAVA_TOOL_OPTIONS", "add "+opt+" to JAVA_TOOL_OPTIONS by hand")
+		pl.rep.Add("UDS111", o.Pos, v.Service, "JAVA_TOOL_OPTIONS", "add "+opt+" to JAVA_TOOL_OPTIONS by hand")
 		return
 	}
 	pl.addEnvAfter(v, "JAVA_TOOL_OPTIONS", opt, "junixsocket's $SystemProperty factory reads the socket path from this JVM property")
@@ -372,7 +372,7 @@ func (pl *planner) warnDroppedRefs(v compose.EnvVar, m interp.Masked, out, db st
 		if n := compose.RefName(ref); n != "" {
 			name = n
 		}
-		pl.findings.add("UDS164", v.Pos, v.Service, v.Key,
+		pl.rep.Add("UDS164", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s/%s: %s stood for the host or port and is gone from the socket form, which always reaches %s's socket: setting %s elsewhere (--env-file prod.env, the shell) no longer changes where %s connects", v.Service, v.Key, ref, db, name, v.Service))
 	}
 }
@@ -386,7 +386,7 @@ func (pl *planner) warnNotDB(v compose.EnvVar, hosts []string) {
 		if !ok || poolerOf(svc.Image) || svc.Name == v.Service || slices.ContainsFunc(pl.dbs, func(d *dbService) bool { return d.name == svc.Name }) {
 			continue // a database left on TCP for another reason says why itself
 		}
-		pl.findings.add("UDS165", v.Pos, v.Service, v.Key,
+		pl.rep.Add("UDS165", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s/%s connects to %s, which the tool does not recognise as a PostgreSQL server (%s): left on TCP; if it is one, rerun with --db %s", v.Service, v.Key, svc.Name, pl.p.imageText(svc), svc.Name))
 		return
 	}

@@ -23,7 +23,7 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 	}
 	// A service already reported (split variables, a URL in its command,
 	// an unknown scheme) needs no second, vaguer warning.
-	for _, f := range pl.findings {
+	for _, f := range pl.rep.Findings {
 		seen[f.Service] = true
 	}
 	isDB := map[string]bool{}
@@ -53,7 +53,7 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 			continue
 		}
 		if file, line := pl.hiddenConnection(name, dep); file != "" {
-			pl.findings.add("UDS131", Pos{File: file, Line: line, Col: 1}, name, file,
+			pl.rep.Add("UDS131", Pos{File: file, Line: line, Col: 1}, name, file,
 				fmt.Sprintf("%s depends on %s and %s:%d names it in a form the tool does not edit (a literal host in code or a format it does not read): point that connection at %s (socket directory) by hand, and mount %s's socket volume on %s", name, dep.name, file, line, pl.opts.MountPath, dep.name, name))
 			continue
 		}
@@ -61,12 +61,12 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(src)), name)
 		key := pl.dependencyKey(name, dep.name)
 		if hint := pl.catalogueHint(name, dep.name); hint != "" {
-			pl.findings.add("UDS131", yamledit.NodePos(src, kn), name, key,
+			pl.rep.Add("UDS131", yamledit.NodePos(src, kn), name, key,
 				fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it: %s", name, key, dep.name, name, hint))
 			continue
 		}
 		if len(pl.reachingFiles(name)) == 0 {
-			pl.findings.add("UDS131", yamledit.NodePos(src, kn), name, key,
+			pl.rep.Add("UDS131", yamledit.NodePos(src, kn), name, key,
 				fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it, and no file of the project reaches it (no build context here, no mounted source): the connection is baked into the image %s or built by a script; point it at %s (socket directory) or add the socket volume by hand", name, key, dep.name, name, svc.Image, pl.opts.MountPath))
 			continue
 		}
@@ -78,7 +78,7 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 			}
 			where = "a secret file it reads (" + strings.Join(files, ", ") + ") in a form the tool does not edit, a mounted config file"
 		}
-		pl.findings.add("UDS131", yamledit.NodePos(src, kn), name, key,
+		pl.rep.Add("UDS131", yamledit.NodePos(src, kn), name, key,
 			fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it: the connection is in %s, baked into the image or built by a script, which the tool cannot see; point it at %s (socket directory) or add the socket volume by hand", name, key, dep.name, name, where, pl.opts.MountPath))
 	}
 }
@@ -125,7 +125,7 @@ func (pl *planner) warnUnsetPassthrough(v compose.EnvVar, dbs []*dbService) bool
 	if len(dbs) == 1 {
 		target = dbs[0].name
 	}
-	pl.findings.add("UDS111", v.Pos, v.Service, v.Key,
+	pl.rep.Add("UDS111", v.Pos, v.Service, v.Key,
 		fmt.Sprintf("%s/%s is passed through from the environment docker compose runs in (\"- %s\" with no value) and is set neither in the project files nor in .env, so the tool cannot see or edit it; if it connects to %s, set it in socket form where it is set (mount path %s), and add the socket volume to %s by hand", v.Service, v.Key, v.Key, target, pl.opts.MountPath, v.Service))
 	return true
 }

@@ -34,7 +34,7 @@ func (pl *planner) hiddenConnection(service string, db *dbService) (string, int)
 			continue
 		}
 		path := pl.p.DisplayPath(abs)
-		data, err := pl.readFile(path)
+		data, err := pl.ed.ReadFile(path)
 		if err != nil || bytes.IndexByte(data, 0) >= 0 {
 			continue
 		}

@@ -22,7 +22,7 @@ func (pl *planner) hostVarEvidence(v compose.EnvVar, db *dbService, port string)
 		return nil, false
 	}
 	if !verdict.Directory {
-		pl.findings.add("UDS120", v.Pos, v.Service, v.Key,
+		pl.rep.Add("UDS120", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s/%s names %s, and the project shows its consumer: %s:%d: %s. Left unchanged: write that URL in socket form (jdbc:postgresql://localhost:%d/DB?socketFactory=org.newsclub.net.unix.AFUNIXSocketFactory$FactoryArg&socketFactoryArg=%s/.s.PGSQL.%d, a single $ in a file compose does not read) and mount %s's socket volume",
 				v.Service, v.Key, db.name, verdict.File, verdict.Line, verdict.Reason, db.port, pl.opts.MountPath, db.port, db.name))
 		return nil, true
@@ -32,7 +32,7 @@ func (pl *planner) hostVarEvidence(v compose.EnvVar, db *dbService, port string)
 		// the default 5432 unless the sibling port variable says otherwise.
 		portKey := portSibling(v.Key)
 		if p, _ := atoiPort(pl.clientEnv(v.Service, portKey)); p != db.port {
-			pl.findings.add("UDS120", v.Pos, v.Service, v.Key,
+			pl.rep.Add("UDS120", v.Pos, v.Service, v.Key,
 				fmt.Sprintf("%s/%s reaches %s (evidence: %s:%d), but %s listens on port %d and %s/%s does not say %d: the driver would open .s.PGSQL.5432 or the port it is given, so the value is left on TCP; set %s=%d and %s=%s together by hand",
 					v.Service, v.Key, verdict.Driver, verdict.File, verdict.Line, db.name, db.port, v.Service, portKey, db.port, portKey, db.port, v.Key, pl.opts.MountPath))
 			return nil, true
@@ -63,11 +63,11 @@ func (pl *planner) noteEvidence(e *edge, mp string) {
 	}
 	b := e.basis
 	if e.dialect == DialectURI {
-		pl.findings.add("UDS155", e.v.Pos, e.v.Service, e.v.Key,
+		pl.rep.Add("UDS155", e.v.Pos, e.v.Service, e.v.Key,
 			fmt.Sprintf("%s/%s written in the %s socket form: %s", e.v.Service, e.v.Key, e.form, b.Detail)).Basis = b
 		return
 	}
-	pl.findings.add("UDS170", e.v.Pos, e.v.Service, e.v.Key,
+	pl.rep.Add("UDS170", e.v.Pos, e.v.Service, e.v.Key,
 		fmt.Sprintf("%s/%s set to the socket directory %s on evidence: %s:%d: %s; %s takes an absolute directory as the socket directory, and the port (%d) names .s.PGSQL.%d",
 			e.v.Service, e.v.Key, mp, b.At.File, b.At.Line, b.Detail, b.Name, e.db.port, e.db.port))
 }

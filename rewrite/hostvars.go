@@ -97,12 +97,12 @@ func catalogueBasis(e *catalog.Entry, detail string) Basis {
 func (pl *planner) applyHostVerdict(v compose.EnvVar, db *dbService, port string, hv hostVerdict) *edge {
 	who := v.Service + "/" + v.Key
 	if !hv.takesDir {
-		pl.findings.add("UDS151", v.Pos, v.Service, v.Key,
+		pl.rep.Add("UDS151", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s names %s, but %s (%s); left on TCP", who, db.name, hv.basis.Detail, hv.basis.Citation()))
 		return nil
 	}
 	if port != "" && !hv.hostPort {
-		pl.findings.add("UDS120", v.Pos, v.Service, v.Key,
+		pl.rep.Add("UDS120", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s holds host and port together (%s); %s takes a socket directory there only without the port: set it to %s and put the port %d in its own variable", who, redact("", v.Value), v.Key, pl.opts.MountPath, db.port))
 		return nil
 	}
@@ -119,7 +119,7 @@ func (pl *planner) applyHostVerdict(v compose.EnvVar, db *dbService, port string
 	if hv.basis.Kind == BasisUser {
 		code, msg = "UDS152", fmt.Sprintf("%s set to the socket directory %s on the user's word: --host-var %s vouches that the application hands it to a driver that takes a socket directory as host; the tool has no evidence of its own", who, pl.opts.MountPath, who)
 	}
-	pl.findings.add(code, v.Pos, v.Service, v.Key, msg).Basis = &hv.basis
+	pl.rep.Add(code, v.Pos, v.Service, v.Key, msg).Basis = &hv.basis
 	dialect := DialectHostDir
 	if port != "" {
 		dialect = DialectHostDirPort

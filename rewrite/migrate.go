@@ -1,7 +1,6 @@
 package rewrite
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"sort"
@@ -146,7 +145,7 @@ func (pl *planner) nothingReason(dbs []*dbService) string {
 func (pl *planner) leftOnTCP() []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, f := range pl.findings {
+	for _, f := range pl.rep.Findings {
 		if c, _ := LookupCode(f.Code); !c.LeavesTCP || f.Service == "" {
 			continue
 		}
@@ -262,33 +261,13 @@ func overlay(files []FileResult, next func(string) ([]byte, error)) func(string)
 // result applies the planned edits to every file (compose files, files
 // named by extends, env and config files) and gathers the report.
 func (pl *planner) result() (*Result, error) {
-	pl.reportEscapes()
-	sortFindings(pl.p.Sources, pl.findings)
-	res := &Result{Changes: pl.changes, Findings: pl.findings}
-	for _, src := range pl.p.Sources {
-		out, err := pl.fileBytes(src)
-		if err != nil {
-			return nil, err
-		}
-		res.Files = append(res.Files, FileResult{Path: src.Path, Before: src.Data, After: out, Changed: !bytes.Equal(out, src.Data)})
+	sortFindings(pl.p.Sources, pl.rep.Findings)
+	res := &Result{Changes: pl.rep.Changes, Findings: pl.rep.Findings}
+	files, err := pl.ed.Files()
+	if err != nil {
+		return nil, err
 	}
-	for _, src := range pl.p.ExtSources {
-		out, err := pl.fileBytes(src)
-		if err != nil {
-			return nil, err
-		}
-		if !bytes.Equal(out, src.Data) {
-			res.Files = append(res.Files, FileResult{Path: src.Path, Before: src.Data, After: out, Changed: true})
-		}
-	}
-	res.Files = append(res.Files, pl.other.extra...)
-	// Last line of defence: whatever planned it, no edit lands outside the
-	// project through a symbolic link (the -f files are the user's own).
-	for _, f := range res.Files[len(pl.p.Sources)-pl.p.Included:] {
-		if err := pl.p.Escapes(f.Path); err != nil && f.Changed {
-			return nil, &PosError{Pos: Pos{File: f.Path}, Msg: "refusing to edit it: " + err.Error()}
-		}
-	}
+	res.Files = files
 	for _, db := range pl.dbs {
 		res.DBs = append(res.DBs, DBInfo{Service: db.name, Family: db.family, SocketDir: db.socketDir, Port: db.port, Volume: db.volume, Names: db.names})
 	}
@@ -322,15 +301,10 @@ func carriedFindings(ctx context.Context, inputs []Input, opts Options) []Findin
 
 // hasFinding reports whether the plan holds a finding of code.
 func (pl *planner) hasFinding(code string) bool {
-	for _, f := range pl.findings {
+	for _, f := range pl.rep.Findings {
 		if f.Code == code {
 			return true
 		}
 	}
 	return false
-}
-
-// fileBytes is src with the planned edits applied.
-func (pl *planner) fileBytes(src *Source) ([]byte, error) {
-	return pl.ed(src).Bytes()
 }

@@ -120,6 +120,6 @@ func (pl *planner) warnKeptPGSSLMode(name string, pgssl compose.EnvVar, tcp []co
 	if pl.clients.pghostOnSocket[name] {
 		socketNote += "; PGHOST on the socket has no sslmode of its own: libpq, pgx and psycopg ignore PGSSLMODE there, but node pg and sqlx fail with it (\"The server does not support SSL connections\"), so such a client needs a connection URL with sslmode=disable instead"
 	}
-	pl.findings.add("UDS114", pgssl.Pos, name, pgssl.Key,
+	pl.rep.Add("UDS114", pgssl.Pos, name, pgssl.Key,
 		fmt.Sprintf("%s/PGSSLMODE=%s is left as it is for the values that stay on TCP and rely on it for TLS (%s); %s", name, pgssl.Value, strings.Join(keys, ", "), socketNote))
 }

@@ -70,7 +70,7 @@ func (pl *planner) catalogueKeeps(v compose.EnvVar, find func(host string) *dbSe
 		}
 		b.Detail = fmt.Sprintf("the image's driver takes the socket directory from ?host= and ignores ?port= (it opens .s.PGSQL.5432), while %s listens on %d", db.name, db.port)
 	}
-	pl.findings.add("UDS151", v.Pos, v.Service, v.Key,
+	pl.rep.Add("UDS151", v.Pos, v.Service, v.Key,
 		fmt.Sprintf("%s/%s names %s, but %s (%s); left on TCP", v.Service, v.Key, db.name, b.Detail, b.Citation())).Basis = &b
 	return true
 }

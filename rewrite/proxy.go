@@ -92,10 +92,10 @@ func (pp *proxyPlanner) run() {
 		out, err := textedit.Apply(cf.data, cf.edits)
 		if err != nil {
 			err = fmt.Errorf("nginx: %w", err)
-			pp.pl.findings.add("UDS111", Pos{File: cf.path}, "", "", err.Error())
+			pp.pl.rep.Add("UDS111", Pos{File: cf.path}, "", "", err.Error())
 			continue
 		}
-		pp.pl.putFile(cf.path, cf.data, out)
+		pp.pl.ed.PutFile(cf.path, cf.data, out)
 	}
 }
 
@@ -115,7 +115,7 @@ func (pp *proxyPlanner) proxyApps(proxies []*proxyService, upstreams map[string]
 				seen[cf][t.Arg.Start] = true
 				if t.Variable {
 					if first {
-						pp.pl.findings.add("UDS302", Pos{File: cf.path, Line: t.Line, Col: t.Col}, px.name, t.Directive,
+						pp.pl.rep.Add("UDS302", Pos{File: cf.path, Line: t.Line, Col: t.Col}, px.name, t.Directive,
 							fmt.Sprintf("%s %s is resolved per request from a variable: left on TCP; if it names an app of this project, write its socket form by hand", t.Directive, t.Arg.Value))
 					}
 					continue
@@ -155,7 +155,7 @@ func (pp *proxyPlanner) proxyApps(proxies []*proxyService, upstreams map[string]
 			// the other would also not be idempotent: a second run would
 			// see the other port alone and move it to the same socket.
 			for _, pt := range a.targets {
-				pp.pl.findings.add("UDS310", Pos{File: pt.file.path, Line: pt.t.Line, Col: pt.t.Col}, pt.proxy, pt.t.Directive,
+				pp.pl.rep.Add("UDS310", Pos{File: pt.file.path, Line: pt.t.Line, Col: pt.t.Col}, pt.proxy, pt.t.Directive,
 					fmt.Sprintf("%s is reached on port %d and on port %d; one socket serves one listener, so every address of %s stays on TCP (%s here)", a.name, a.port, a.otherPorts[0], a.name, pt.t.Arg.Value))
 			}
 			continue
@@ -192,13 +192,13 @@ func (pp *proxyPlanner) migrateApp(a *appSide) {
 			a.dir, mounted = m.Target, true
 		}
 	}
-	if !mounted && pp.pl.volumesInUse()[a.volume] {
+	if !mounted && pp.pl.ed.VolumesInUse(pp.pl.socketTarget)[a.volume] {
 		// Another volume of that name (the app's data, say): never share it
 		// with nginx (UDS112).
 		taken := a.volume
-		a.volume, _ = pp.pl.socketVolumeName(a.volume)
+		a.volume, _ = pp.pl.ed.SocketVolumeName(a.volume, pp.pl.socketTarget)
 		kn, _ := yamledit.OwnKey(yamledit.Deref(pp.pl.servicesNode(appSrc)), a.name)
-		pp.pl.findings.add("UDS112", yamledit.NodePos(appSrc, kn), a.name, "volumes",
+		pp.pl.rep.Add("UDS112", yamledit.NodePos(appSrc, kn), a.name, "volumes",
 			fmt.Sprintf("the project already has a volume named %s for something else: %s's socket volume is %s instead (mounting that volume would hand its files to nginx)", taken, a.name, a.volume))
 	}
 	sock := a.dir + "/" + sockName
@@ -208,24 +208,24 @@ func (pp *proxyPlanner) migrateApp(a *appSide) {
 	for _, pt := range a.targets {
 		after := pt.t.SocketForm(sock)
 		pt.file.edits = append(pt.file.edits, pt.t.Replace(after))
-		pp.pl.changes = append(pp.pl.changes, Change{Kind: "value", Pos: Pos{File: pt.file.path, Line: pt.t.Line, Col: pt.t.Col}, Service: pt.proxy, Key: pt.t.Directive,
+		pp.pl.rep.Change(Change{Kind: "value", Pos: Pos{File: pt.file.path, Line: pt.t.Line, Col: pt.t.Col}, Service: pt.proxy, Key: pt.t.Directive,
 			Dialect: "nginx", Before: pt.t.Arg.Value, After: after, Reason: "reach " + a.name + " through its socket in " + a.dir})
 		if !pt.t.HostHeader {
-			pp.pl.findings.add("UDS307", Pos{File: pt.file.path, Line: pt.t.Line, Col: pt.t.Col}, pt.proxy, pt.t.Directive,
+			pp.pl.rep.Add("UDS307", Pos{File: pt.file.path, Line: pt.t.Line, Col: pt.t.Col}, pt.proxy, pt.t.Directive,
 				fmt.Sprintf("nginx sends \"Host: localhost\" to a Unix socket where it sent \"Host: %s\"; add proxy_set_header Host $host; if %s checks the host name (Django ALLOWED_HOSTS, Rails config.hosts)", hostPort(pt.t), a.name))
 		}
 	}
 	if !pp.hasMountOf(a.name, a.volume) {
-		pp.pl.addMount(appSrc, appNode, a.name, a.volume+":"+a.dir, "read-write: the app server creates its socket in "+a.dir)
+		pp.pl.ed.AddMount(appSrc, appNode, a.name, a.volume+":"+a.dir, "read-write: the app server creates its socket in "+a.dir)
 	}
 	for _, px := range a.proxies {
 		if pp.hasMountOf(px, a.volume) {
 			continue
 		}
 		src, node := pp.p.ServiceNode(px)
-		pp.pl.addMount(src, node, px, a.volume+":"+a.dir+":ro", "read-only is enough for nginx to connect to "+a.name+"'s socket")
+		pp.pl.ed.AddMount(src, node, px, a.volume+":"+a.dir+":ro", "read-only is enough for nginx to connect to "+a.name+"'s socket")
 	}
-	pp.pl.ensureTopVolume(appSrc, a.volume)
+	pp.pl.ed.EnsureTopVolume(appSrc, a.volume)
 }
 
 func hostPort(t nginx.Target) string {
@@ -259,5 +259,5 @@ func (pp *proxyPlanner) servicePos(service string) Pos {
 
 // note adds a finding about a service at its key.
 func (pp *proxyPlanner) note(code, service, key, msg string) {
-	pp.pl.findings.add(code, pp.servicePos(service), service, key, msg)
+	pp.pl.rep.Add(code, pp.servicePos(service), service, key, msg)
 }

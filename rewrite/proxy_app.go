@@ -83,7 +83,7 @@ func (pl *planner) runUser(service, dir string) (user, from string, makesDir boo
 		if !filepath.IsAbs(df) {
 			df = filepath.Join(b.Context, df)
 		}
-		if data, err := pl.readFile(pl.p.DisplayPath(df)); err == nil {
+		if data, err := pl.ed.ReadFile(pl.p.DisplayPath(df)); err == nil {
 			u, mk := dockerfileUser(data, dir)
 			makesDir = mk
 			if user == "" && u != "" {
@@ -130,7 +130,7 @@ func (pp *proxyPlanner) rewriteCommand(src *Source, service, key string, v *yaml
 		if err != nil {
 			return nil, false
 		}
-		if out != v.Value && pp.pl.replaceScalar(src, v, "", out, inFlow) {
+		if out != v.Value && pp.pl.ed.ReplaceScalar(src, v, out, inFlow) {
 			pp.commandChange(src, v, service, key, plan, v.Value, out)
 		}
 		return plan, true
@@ -154,7 +154,7 @@ func (pp *proxyPlanner) rewriteCommand(src *Source, service, key string, v *yaml
 				if err != nil {
 					continue
 				}
-				if out != it.Value && pp.pl.replaceScalar(src, it, "", out, v.Style&yaml.FlowStyle != 0) {
+				if out != it.Value && pp.pl.ed.ReplaceScalar(src, it, out, v.Style&yaml.FlowStyle != 0) {
 					pp.commandChange(src, it, service, key, plan, it.Value, out)
 				}
 				return plan, true
@@ -174,7 +174,7 @@ func (pp *proxyPlanner) rewriteCommand(src *Source, service, key string, v *yaml
 }
 
 func (pp *proxyPlanner) commandChange(src *Source, n *yaml.Node, service, key string, plan *appserver.Plan, before, after string) {
-	pp.pl.changes = append(pp.pl.changes, Change{Kind: "value", Pos: yamledit.NodePos(src, n), Service: service, Key: key,
+	pp.pl.rep.Change(Change{Kind: "value", Pos: yamledit.NodePos(src, n), Service: service, Key: key,
 		Dialect: string(plan.Server), Before: before, After: after, Reason: "listen on the socket nginx now uses"})
 }
 
@@ -243,7 +243,7 @@ func (pp *proxyPlanner) editItems(src *Source, seq *yaml.Node, edits []appserver
 		it := yamledit.Deref(seq.Content[e.At])
 		words := e.Words
 		if e.Replace {
-			if !pp.pl.replaceScalar(src, it, "", words[0], flow) {
+			if !pp.pl.ed.ReplaceScalar(src, it, words[0], flow) {
 				return
 			}
 			words = words[1:]
@@ -254,21 +254,21 @@ func (pp *proxyPlanner) editItems(src *Source, seq *yaml.Node, edits []appserver
 		if flow {
 			sp, err := src.ScalarSpan(it, true)
 			if err != nil {
-				pp.pl.findings.add("UDS111", yamledit.NodePos(src, it), "", "", "cannot find the end of this item; add "+strings.Join(words, " ")+" by hand")
+				pp.pl.rep.Add("UDS111", yamledit.NodePos(src, it), "", "", "cannot find the end of this item; add "+strings.Join(words, " ")+" by hand")
 				return
 			}
 			var b strings.Builder
 			for _, w := range words {
 				b.WriteString(", " + yamledit.RenderScalar(w, it.Style, true))
 			}
-			pp.pl.ed(src).Replace(sp.End, sp.End, b.String())
+			pp.pl.ed.YAML(src).Replace(sp.End, sp.End, b.String())
 			continue
 		}
 		var b strings.Builder
 		for _, w := range words {
 			b.WriteString(strings.Repeat(" ", seq.Column-1) + "- " + yamledit.RenderScalar(w, it.Style, false) + "\n")
 		}
-		pp.pl.insertAfterLine(src, src.BlockEnd(it.Line, seq.Column, false), b.String())
+		pp.pl.ed.YAML(src).InsertAfterLine(src.BlockEnd(it.Line, seq.Column, false), b.String())
 	}
 }
 
@@ -283,7 +283,7 @@ func (pp *proxyPlanner) unicornConfig(a *appSide, cfgPath string, o appserver.Op
 			fmt.Sprintf("%s's unicorn config %s is not reachable from the compose file (no bind mount or build context holds it): add the line %s to it, or nginx gets \"2: No such file or directory\"", a.name, cfgPath, line))
 		return
 	}
-	data, err := pp.pl.readFile(host)
+	data, err := pp.pl.ed.ReadFile(host)
 	if err != nil {
 		pp.note("UDS303", a.name, "command", fmt.Sprintf("cannot read %s (%v): add the line %s to it", host, err, line))
 		return
@@ -292,8 +292,8 @@ func (pp *proxyPlanner) unicornConfig(a *appSide, cfgPath string, o appserver.Op
 	if done {
 		return
 	}
-	pp.pl.putFile(host, data, out)
-	pp.pl.changes = append(pp.pl.changes, Change{Kind: "value", Pos: Pos{File: host}, Service: a.name, Key: "listen", Dialect: string(appserver.Unicorn),
+	pp.pl.ed.PutFile(host, data, out)
+	pp.pl.rep.Change(Change{Kind: "value", Pos: Pos{File: host}, Service: a.name, Key: "listen", Dialect: string(appserver.Unicorn),
 		After: line, Reason: "listen on the socket nginx now uses"})
 	if fromBuild {
 		pp.note("UDS309", a.name, "build",

@@ -145,7 +145,7 @@ func confPaths(host string) []string {
 // readConf reads and parses one configuration file; a file nginx would
 // reject is reported (UDS306) and left alone.
 func (pp *proxyPlanner) readConf(p string) *confFile {
-	data, err := pp.pl.readFile(p)
+	data, err := pp.pl.ed.ReadFile(p)
 	if err != nil {
 		return nil
 	}
@@ -155,7 +155,7 @@ func (pp *proxyPlanner) readConf(p string) *confFile {
 		if se, ok := err.(*nginx.SyntaxError); ok {
 			at.Line, at.Col, msg = se.Line, se.Col, se.Msg
 		}
-		pp.pl.findings.add("UDS306", at, "", "", "cannot read this nginx configuration ("+msg+"); its upstreams stay on TCP")
+		pp.pl.rep.Add("UDS306", at, "", "", "cannot read this nginx configuration ("+msg+"); its upstreams stay on TCP")
 		return nil
 	}
 	return &confFile{path: p, data: data, cfg: cfg}

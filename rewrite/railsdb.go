@@ -40,7 +40,7 @@ func (pl *planner) railsEdges(dbs []*dbService) []*edge {
 // railsEdge reads one database.yml for one service.
 func (pl *planner) railsEdge(service, abs string, env map[string]string, dbs []*dbService) *edge {
 	path := pl.p.DisplayPath(abs)
-	data, err := pl.readFile(path)
+	data, err := pl.ed.ReadFile(path)
 	if err != nil {
 		return nil
 	}
@@ -87,7 +87,7 @@ func (pl *planner) noteRailsDefault(e *edge, mp string) {
 		return
 	}
 	v := e.v
-	pl.findings.add("UDS171", v.Pos, v.Service, e.railsVar,
+	pl.rep.Add("UDS171", v.Pos, v.Service, e.railsVar,
 		fmt.Sprintf("%s does not set %s, so its host is the ERB default in %s:%d (%q), which the pg gem hands to libpq: the default is now the socket directory %s. Every service that reads this file without %s gets the socket directory too (one that sets %s keeps its own value)",
 			v.Service, e.railsVar, v.Pos.File, v.Pos.Line, v.Value, mp, e.railsVar, e.railsVar))
 }
@@ -96,7 +96,7 @@ func (pl *planner) noteRailsDefault(e *edge, mp string) {
 // ActiveRecord merges over the other settings.
 func (pl *planner) railsURLEdge(service, abs string, env map[string]string, dbs []*dbService) *edge {
 	path := pl.p.DisplayPath(abs)
-	data, err := pl.readFile(path)
+	data, err := pl.ed.ReadFile(path)
 	if err != nil {
 		return nil
 	}

@@ -76,7 +76,7 @@ func (pl *planner) copySources(context, dockerfile string) []string {
 	if !filepath.IsAbs(dockerfile) {
 		dockerfile = filepath.Join(context, dockerfile)
 	}
-	data, err := pl.readFile(pl.p.DisplayPath(dockerfile))
+	data, err := pl.ed.ReadFile(pl.p.DisplayPath(dockerfile))
 	if err != nil {
 		return nil
 	}
@@ -124,8 +124,8 @@ func (pl *planner) evidenceScope(service string) evidence.Scope {
 		ProjectDir: pl.evidenceRoot(),
 		Roots:      pl.reachingFiles(service),
 		Env:        env,
-		Read:       func(p string) ([]byte, error) { return pl.readFile(pl.p.DisplayPath(p)) },
-		Refused:    pl.refuse,
+		Read:       func(p string) ([]byte, error) { return pl.ed.ReadFile(pl.p.DisplayPath(p)) },
+		Refused:    pl.ed.Refuse,
 	}
 	// The walk is done once per service: several readers ask for it.
 	if pl.configs.scopeFiles == nil {

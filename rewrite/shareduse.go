@@ -43,7 +43,7 @@ func (pl *planner) keepSharedEnv(edges []*edge) []*edge {
 // socket directory (UDS150, UDS152, UDS170) when its value stays on TCP
 // after all: the note would contradict the UDS160 that replaces it.
 func (pl *planner) withdrawDecision(e *edge) {
-	pl.findings = slices.DeleteFunc(pl.findings, func(f Finding) bool {
+	pl.rep.Findings = slices.DeleteFunc(pl.rep.Findings, func(f Finding) bool {
 		return f.Service == e.v.Service && f.Key == e.v.Key && (f.Code == "UDS150" || f.Code == "UDS152" || f.Code == "UDS170")
 	})
 }
@@ -64,7 +64,7 @@ func (pl *planner) dropFollowedCommands(edges []*edge) {
 			}
 		}
 	}
-	pl.findings = slices.DeleteFunc(pl.findings, func(f Finding) bool {
+	pl.rep.Findings = slices.DeleteFunc(pl.rep.Findings, func(f Finding) bool {
 		return f.Code == "UDS127" && followed[[2]string{f.Service, f.Key}]
 	})
 }
@@ -104,6 +104,6 @@ func (pl *planner) warnShared(e *edge, other []string) {
 	if v.Ref != "" {
 		what = v.Ref + " in " + v.Pos.File
 	}
-	pl.findings.add("UDS160", v.Pos, v.Service, v.Key,
+	pl.rep.Add("UDS160", v.Pos, v.Service, v.Key,
 		fmt.Sprintf("%s/%s comes from %s, which is also used by %s without the socket volume: rewriting it would break them, so %s/%s is left on TCP; give %s its own value in environment: to migrate it", v.Service, v.Key, what, strings.Join(other, ", "), v.Service, v.Key, v.Service))
 }

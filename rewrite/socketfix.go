@@ -37,13 +37,13 @@ func (pl *planner) repairSocketValue(v compose.EnvVar) {
 	if socket && dialect != "" {
 		pl.clients.sslClients[v.Service] = true
 	}
-	if out == "" || out == m.Value || !pl.setValue(v, m, out) {
+	if out == "" || out == m.Value || !pl.ed.SetValue(v, m, out) {
 		return
 	}
 	for _, n := range notes {
-		pl.findings.add(n.Code, v.Pos, v.Service, v.Key, v.Service+"/"+v.Key+": "+n.Message)
+		pl.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+"/"+v.Key+": "+n.Message)
 	}
-	pl.changes = append(pl.changes, Change{Kind: "repair", Pos: v.Pos, Service: v.Service, Key: v.Key, Dialect: dialect,
+	pl.rep.Change(Change{Kind: "repair", Pos: v.Pos, Service: v.Service, Key: v.Key, Dialect: dialect,
 		Before: redact(dialect, v.Raw), After: redact(dialect, m.Unmask(out)), Reason: "a socket value every driver accepts"})
 }
 
@@ -128,15 +128,15 @@ func (pl *planner) fixPGSSLMode() {
 				continue
 			}
 			fails, unknown := libpq.SSLModeFailsOnSocket(m.Value)
-			if !fails || !pl.setValue(v, m, libpq.SocketSSLMode) {
+			if !fails || !pl.ed.SetValue(v, m, libpq.SocketSSLMode) {
 				continue
 			}
 			from := "PGSSLMODE=" + v.Value
 			if unknown {
 				from = "PGSSLMODE (set from a variable, whose value no longer applies)"
 			}
-			pl.findings.add(libpq.CodeSSLOnSocket, v.Pos, name, v.Key, name+"/PGSSLMODE: "+libpq.SocketSSLMessage(from, "PGSSLMODE="+libpq.SocketSSLMode))
-			pl.changes = append(pl.changes, Change{Kind: "value", Pos: v.Pos, Service: name, Key: v.Key, Dialect: DialectPGHOST,
+			pl.rep.Add(libpq.CodeSSLOnSocket, v.Pos, name, v.Key, name+"/PGSSLMODE: "+libpq.SocketSSLMessage(from, "PGSSLMODE="+libpq.SocketSSLMode))
+			pl.rep.Change(Change{Kind: "value", Pos: v.Pos, Service: name, Key: v.Key, Dialect: DialectPGHOST,
 				Before: v.Value, After: libpq.SocketSSLMode, Reason: "TLS does not apply on a Unix socket", Basis: grammarBasis(DialectPGHOST)})
 		}
 	}

@@ -1,7 +1,6 @@
 package rewrite
 
 import (
-	"bytes"
 	"fmt"
 	"net"
 	"regexp"
@@ -38,7 +37,7 @@ func (pl *planner) splitVar(v compose.EnvVar, find func(host string) *dbService)
 				fmt.Sprintf("%s listens on port %d and the port names the socket file (.s.PGSQL.%d)", db.name, db.port, db.port))
 		}
 		if pl.clientEnv(v.Service, "PGHOSTADDR") != "" {
-			pl.findings.add("UDS120", v.Pos, v.Service, v.Key, "PGHOSTADDR forces TCP whatever PGHOST says: remove it from "+v.Service)
+			pl.rep.Add("UDS120", v.Pos, v.Service, v.Key, "PGHOSTADDR forces TCP whatever PGHOST says: remove it from "+v.Service)
 		}
 		return &edge{v: v, dialect: DialectPGHOST, db: db, port: db.port, basis: grammarBasis(DialectPGHOST)}
 	}
@@ -52,7 +51,7 @@ func (pl *planner) splitVar(v compose.EnvVar, find func(host string) *dbService)
 	if port != "" {
 		extra = fmt.Sprintf(" It holds host and port together (%s): an application that pastes it into a URL must not end up with @/var/run/postgresql:%s/.", redact("", val), port)
 	}
-	pl.findings.add("UDS120", v.Pos, v.Service, v.Key,
+	pl.rep.Add("UDS120", v.Pos, v.Service, v.Key,
 		fmt.Sprintf("%s/%s names %s for the application to build its own connection; the tool cannot know whether the application accepts a socket directory. If it hands the value to libpq, pgx or psycopg as host, set it to %s (port %d picks .s.PGSQL.%d); otherwise build the connection URL in socket form yourself. No evidence in the project shows its consumer (the tool reads the code of images built here and of mounted sources: Django, SQLAlchemy/psycopg, Rails database.yml, node-postgres, pgx, lib/pq); to vouch for it yourself, rerun with --host-var %s/%s.%s",
 			v.Service, v.Key, db.name, pl.opts.MountPath, db.port, db.port, v.Service, v.Key, extra))
 	return nil
@@ -78,32 +77,12 @@ func (pl *planner) poolerFor(client, host string) string {
 	return ""
 }
 
-// addEnvAfter adds KEY=value right after the variable v, in v's own form
-// (map entry, list item or env file line).
+// addEnvAfter adds KEY=value right after the variable v
+// (compose.Editor.AddEnvAfter) and records the change: the variables it
+// adds (PGPORT, a catalogued port variable, JAVA_TOOL_OPTIONS) are read by
+// the client's libpq or JVM.
 func (pl *planner) addEnvAfter(v compose.EnvVar, key, value, reason string) {
-	switch {
-	case v.EnvFile != nil:
-		end := bytes.IndexByte(v.EnvFile.Data[v.EnvFile.End:], '\n')
-		if end < 0 {
-			pl.findings.add("UDS111", v.Pos, v.Service, key, "add "+key+"="+value+" by hand: "+reason)
-			return
-		}
-		at := v.EnvFile.End + end + 1
-		eol := "\n"
-		if at >= 2 && v.EnvFile.Data[at-2] == '\r' {
-			eol = "\r\n"
-		}
-		pl.editFile(v.EnvFile.Path, v.EnvFile.Data, at, at, key+"="+value+eol)
-	case v.Node != nil && !v.InFlow:
-		ind := strings.Repeat(" ", v.Src.IndentOf(v.Node.Line))
-		text := ind + key + ": \"" + value + "\"\n"
-		if v.Prefix != "" {
-			text = ind + "- " + key + "=" + value + "\n"
-		}
-		pl.insertAfterLine(v.Src, v.Node.Line, text)
-	default:
-		pl.findings.add("UDS111", v.Pos, v.Service, key, "add "+key+"="+value+" by hand: "+reason)
-		return
+	if pl.ed.AddEnvAfter(v, key, value, reason) {
+		pl.rep.Change(Change{Kind: "value", Pos: v.Pos, Service: v.Service, Key: key, Dialect: DialectPGHOST, After: value, Reason: reason, Basis: grammarBasis(DialectPGHOST)})
 	}
-	pl.changes = append(pl.changes, Change{Kind: "value", Pos: v.Pos, Service: v.Service, Key: key, Dialect: DialectPGHOST, After: value, Reason: reason, Basis: grammarBasis(DialectPGHOST)})
 }

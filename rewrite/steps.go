@@ -80,11 +80,9 @@ func (pl *planner) steps(a analysis) []step {
 			return nil
 		}},
 		{"nginx reverse proxies to app servers", pl.migrateProxies},
-		{"volumes: keys and top-level declarations", func() error {
-			pl.finish()
-			return nil
-		}},
-		{"files other than the compose files", pl.flushFiles},
+		// volumes: keys and top-level declarations, the files other than
+		// the compose files, the env files refused
+		{"edits that wait for all others", pl.ed.Flush},
 	}
 }
 
@@ -95,7 +93,7 @@ func (pl *planner) run() error {
 		return err
 	}
 	pl.dbs = a.dbs
-	pl.findings = append(pl.findings, a.badConn...)
+	pl.rep.Findings = append(pl.rep.Findings, a.badConn...)
 	if len(a.dbs) > 1 && pl.opts.Volume != "" {
 		return fmt.Errorf("--volume names one socket volume, but the project has %d PostgreSQL services; two servers must not share a socket directory", len(a.dbs))
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -41,7 +42,7 @@ func validateLoaded(p *project, opts Options) []Finding {
 type validator struct {
 	p        *project
 	opts     Options
-	findings findingList
+	findings finding.List
 	dbMount  map[string]*dbService // socket volume source → db
 }
 
@@ -58,7 +59,7 @@ func (v *validator) run() {
 		isDB[db.name] = true
 		if msg := initSocketProblem(db); msg != "" {
 			s, kn := v.p.settingsNode(db.name)
-			v.findings.add("UDS132", yamledit.NodePos(s, kn), db.name, "command", msg)
+			v.findings.Add("UDS132", yamledit.NodePos(s, kn), db.name, "command", msg)
 		}
 		src, node := v.p.ServiceNode(db.name)
 		_, ms := v.p.Mounts(src, node)
@@ -70,17 +71,17 @@ func (v *validator) run() {
 			key := v.sourceKey(m)
 			n := yamledit.Deref(m.Node)
 			if other, ok := v.dbMount[key]; ok {
-				v.findings.add("UDS210", yamledit.NodePos(src, n), db.name, "volumes",
+				v.findings.Add("UDS210", yamledit.NodePos(src, n), db.name, "volumes",
 					fmt.Sprintf("%s and %s share the socket volume %s: both servers would create .s.PGSQL.<port> in one directory; give each its own volume", other.name, db.name, m.Source))
 			}
 			db.existing, db.volume, db.bind = &m, m.Source, m.Bind
 			v.dbMount[key] = db
 			if m.ReadOnly {
-				v.findings.add("UDS208", yamledit.NodePos(src, n), db.name, "volumes",
+				v.findings.Add("UDS208", yamledit.NodePos(src, n), db.name, "volumes",
 					fmt.Sprintf("%s mounts its socket directory %s read-only: Postgres cannot create its socket (\"Read-only file system\"); drop :ro", db.name, db.socketDir))
 			}
 			if m.Bind {
-				v.findings.add("UDS209", yamledit.NodePos(src, n), db.name, "volumes",
+				v.findings.Add("UDS209", yamledit.NodePos(src, n), db.name, "volumes",
 					fmt.Sprintf("the socket directory %s is a host bind mount (%s): root-owned, so Postgres may fail to create its lock file (rootless Docker, user:), and Docker Desktop on macOS cannot pass sockets through it; use a named volume", db.socketDir, m.Source))
 			}
 		}
@@ -91,7 +92,7 @@ func (v *validator) run() {
 		for _, m := range ms {
 			if socketFileRE.MatchString(path.Base(m.Target)) || socketFileRE.MatchString(path.Base(m.Source)) {
 				n := yamledit.Deref(m.Node)
-				v.findings.add("UDS212", yamledit.NodePos(src, n), name, "volumes",
+				v.findings.Add("UDS212", yamledit.NodePos(src, n), name, "volumes",
 					"the socket file is mounted instead of its directory: the mount goes stale when Postgres restarts (\"Connection refused\"); mount the directory")
 			}
 		}
@@ -99,7 +100,7 @@ func (v *validator) run() {
 		for _, m := range ms {
 			if other, ok := targets[m.Target]; ok && m.Source != "" && other != m.Source {
 				n := yamledit.Deref(m.Node)
-				v.findings.add("UDS214", yamledit.NodePos(src, n), name, "volumes",
+				v.findings.Add("UDS214", yamledit.NodePos(src, n), name, "volumes",
 					fmt.Sprintf("%s mounts both %s and %s at %s: one path holds one volume (compose keeps the last), so a client of two databases needs two directories", name, other, m.Source, m.Target))
 			}
 			if m.Source != "" {
@@ -109,7 +110,7 @@ func (v *validator) run() {
 		if isDB[name] {
 			for _, ent := range v.p.ServiceEnv(name) {
 				if contains(serverClientVars, ent.Key) {
-					v.findings.add("UDS133", ent.Pos, name, ent.Key, serverEnvProblem(name, ent.Key))
+					v.findings.Add("UDS133", ent.Pos, name, ent.Key, serverEnvProblem(name, ent.Key))
 				}
 			}
 			continue
@@ -138,7 +139,7 @@ func (v *validator) sourceKey(m compose.Mount) string {
 func (v *validator) checkValue(service string, ent compose.EnvVar, ms []compose.Mount) {
 	raw := ent.Raw
 	at := func(code, msg string) {
-		v.findings.add(code, ent.Pos, service, ent.Key, msg)
+		v.findings.Add(code, ent.Pos, service, ent.Key, msg)
 	}
 	if fixFactoryArg(raw) != raw {
 		at("UDS201",
@@ -240,6 +241,6 @@ func (pl *planner) warnForeignSocket(v compose.EnvVar, dialect string, dbs []*db
 				return
 			}
 		}
-		pl.findings.add("UDS162", v.Pos, v.Service, v.Key, foreignSocketMsg(v.Service+"/"+v.Key, m.Source, m.Target))
+		pl.rep.Add("UDS162", v.Pos, v.Service, v.Key, foreignSocketMsg(v.Service+"/"+v.Key, m.Source, m.Target))
 	}
 }

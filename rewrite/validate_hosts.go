@@ -123,7 +123,7 @@ func (v *validator) checkPGSSLMode(service string) {
 		return
 	}
 	if fails, _ := libpq.SSLModeFailsOnSocket(mode.Value); fails {
-		v.findings.add("UDS216", mode.Pos, service, "PGSSLMODE",
+		v.findings.Add("UDS216", mode.Pos, service, "PGSSLMODE",
 			fmt.Sprintf("%s/PGSSLMODE=%s applies to its socket connections: node pg fails on every sslmode but disable, pgjdbc and sqlx on require and verify-*; write PGSSLMODE=disable (TLS does not apply on a socket)", service, mode.Value))
 	}
 }
