@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"path/filepath"
 
 	"gopkg.in/yaml.v3"
 
@@ -188,4 +189,30 @@ func (e *Editor) Files() ([]FileResult, error) {
 		}
 	}
 	return out, nil
+}
+
+// Overlay reads a file's new content when files holds it (content a run
+// made, which may not be on disk yet), else through next (ReadRegular when
+// nil): the reader a second load of a run's output uses. Paths match when
+// they name the same file, however spelled.
+func Overlay(files []FileResult, next func(string) ([]byte, error)) func(string) ([]byte, error) {
+	byPath := map[string][]byte{}
+	for _, f := range files {
+		if abs, err := filepath.Abs(f.Path); err == nil {
+			if _, seen := byPath[abs]; !seen {
+				byPath[abs] = f.After
+			}
+		}
+	}
+	return func(p string) ([]byte, error) {
+		if abs, err := filepath.Abs(p); err == nil {
+			if b, ok := byPath[abs]; ok {
+				return b, nil
+			}
+		}
+		if next != nil {
+			return next(p)
+		}
+		return ReadRegular(p)
+	}
 }

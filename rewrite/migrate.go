@@ -24,7 +24,7 @@ func Migrate(ctx context.Context, inputs []Input, opts Options) (res *Result, er
 		again = append(again, Input{Path: f.Path, Data: f.After})
 	}
 	opts2 := opts
-	opts2.ReadFile = overlay(res.Files[len(inputs):], opts.ReadFile)
+	opts2.ReadFile = compose.Overlay(res.Files[len(inputs):], opts.ReadFile)
 	// One load of the output serves both checks: it must pass `validate`
 	// (never print a socket setup that cannot work), and migrating it again
 	// must change nothing.
@@ -240,22 +240,6 @@ func (e *ValidationError) Error() string {
 		b.WriteString("\n" + f.String())
 	}
 	return b.String()
-}
-
-// overlay reads migrated content for files the migration changed, and
-// falls through to next (or the disk) for the rest.
-func overlay(files []FileResult, next func(string) ([]byte, error)) func(string) ([]byte, error) {
-	return func(p string) ([]byte, error) {
-		for _, f := range files {
-			if f.Path == p {
-				return f.After, nil
-			}
-		}
-		if next != nil {
-			return next(p)
-		}
-		return compose.ReadRegular(p)
-	}
 }
 
 // result applies the planned edits to every file (compose files, files

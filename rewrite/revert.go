@@ -60,7 +60,7 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err
 			again = append(again, Input{Path: f.Path, Data: f.After})
 		}
 		opts2 := opts
-		opts2.ReadFile = overlay(res.Files[len(inputs):], opts.ReadFile)
+		opts2.ReadFile = compose.Overlay(res.Files[len(inputs):], opts.ReadFile)
 		out, err := load(ctx, again, opts2)
 		if err != nil {
 			return nil, fmt.Errorf("internal error: the reverted output does not load: %w", err)
