@@ -385,6 +385,11 @@ func (pl *planner) warnNotDB(v envVar, hosts []string) {
 		if !ok || poolerOf(svc.Image) || svc.Name == v.service || slices.ContainsFunc(pl.dbs, func(d *dbService) bool { return d.name == svc.Name }) {
 			continue // a database left on TCP for another reason says why itself
 		}
+		if no, fam := pl.p.serverNo(svc); no != "" {
+			pl.findings.add("UDS165", v.pos, v.service, v.key,
+				fmt.Sprintf("%s/%s connects to %s, a PostgreSQL server (%s, catalogue family %s) whose socket the tool does not set up: %s; left on TCP; to migrate it anyway, rerun with --db %s --socket-dir %s=DIR", v.service, v.key, svc.Name, pl.p.imageText(svc), fam, no, svc.Name, svc.Name))
+			return
+		}
 		pl.findings.add("UDS165", v.pos, v.service, v.key,
 			fmt.Sprintf("%s/%s connects to %s, which the tool does not recognise as a PostgreSQL server (%s): left on TCP; if it is one, rerun with --db %s", v.service, v.key, svc.Name, pl.p.imageText(svc), svc.Name))
 		return

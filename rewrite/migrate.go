@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/uds-migrate/uds-migrate/catalog"
 )
 
 // Migrate plans and applies the migration of a compose project (one or more
@@ -120,7 +122,7 @@ func (pl *planner) nothingReason(dbs []*dbService) string {
 		if pl.hasFinding("UDS310") {
 			proxies = "the reverse proxy's addresses stay on TCP (see the warnings above)"
 		}
-		return "no PostgreSQL service found (images postgres = docker.io/library/postgres, postgis/postgis, timescale/timescaledb*, pgvector/pgvector, bitnami/postgresql, sclorg postgresql-NN; name others with --db SERVICE), and " + proxies + pl.externalHint()
+		return "no PostgreSQL service found (server images of the catalogue: " + catalog.ServerImages() + "; name others with --db SERVICE), and " + proxies + pl.externalHint()
 	}
 	var names []string
 	for _, db := range dbs {

@@ -11,6 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
@@ -216,17 +217,28 @@ func (pl *planner) migrateDB(db *dbService, edges []*edge) {
 		pl.findings.add("UDS112", yamledit.NodePos(dbSrc, kn), db.name, "volumes",
 			fmt.Sprintf("the project already has a volume named %s-socket for something else: the socket volume is %s instead (mounting that volume would hand its files to every client); name it with --volume", db.name, db.volume))
 	}
-	if db.family == familyBitnami.Name && db.existing == nil {
+	if db.family == catalog.EntrypointBitnami && db.existing == nil {
 		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
 		pl.findings.add("UDS109", yamledit.NodePos(dbSrc, kn), db.name, "volumes",
 			"Bitnami images keep the socket in /tmp and run as uid 1001: the socket volume is mounted over /tmp (a new named volume copies /tmp's mode 1777, so uid 1001 can write it); anything else the server puts in /tmp is shared with the clients too")
+	} else if db.server != nil && path.Clean(db.socketDir) == "/tmp" && db.existing == nil {
+		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
+		pl.findings.add("UDS109", yamledit.NodePos(dbSrc, kn), db.name, "volumes",
+			fmt.Sprintf("the %s image keeps its socket in /tmp (%s): the socket volume is mounted over /tmp (a new named volume copies /tmp's mode 1777); anything else the server puts in /tmp is shared with the clients too", db.server.Family, db.server.Sources[0].Cite()))
 	}
-	if db.trustLocal && db.family == familyOfficial.Name && pl.opts.AuthLocal != "" {
+	switch {
+	case db.trustLocal && db.family == catalog.EntrypointOfficial && pl.opts.AuthLocal != "":
 		pl.setAuthLocal(db, dbSrc, dbNode)
-	} else if db.trustLocal && db.family == familyOfficial.Name {
+	case db.trustLocal && db.family == catalog.EntrypointOfficial:
+		// The official entrypoint or a copy of it: POSTGRES_INITDB_ARGS
+		// reaches initdb.
 		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
 		pl.findings.add("UDS102", yamledit.NodePos(dbSrc, kn), db.name, "",
 			"the official image trusts local socket connections: any container that mounts "+db.volume+" can log in as any database user, superuser included, without a password; set POSTGRES_INITDB_ARGS=--auth-local=scram-sha-256 (applies to a new data directory only) or add a pg_hba.conf local line")
+	case db.trustLocal:
+		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
+		pl.findings.add("UDS102", yamledit.NodePos(dbSrc, kn), db.name, "",
+			fmt.Sprintf("the %s image trusts local socket connections (%s): any container that mounts %s can log in as any database user, superuser included, without a password; change the local line of pg_hba.conf in its data directory to scram-sha-256", db.server.Family, db.server.Server.Local, db.volume))
 	}
 	if db.family == familyUnknown && !poolerOf(db.svc.Image) {
 		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
