@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"io"
 	"sort"
 
@@ -48,7 +49,15 @@ func SARIF(w io.Writer, p Plan, version string) error {
 		res.AddLocation(sarif.NewLocationWithPhysicalLocation(loc))
 	}
 	rep.AddRun(run)
-	return rep.PrettyWrite(w)
+	var b bytes.Buffer
+	if err := rep.PrettyWrite(&b); err != nil {
+		return err
+	}
+	// A text file ends with a newline (POSIX): without one, a line that
+	// follows in the same stream or a shell prompt glues onto the "}".
+	b.WriteByte('\n')
+	_, err = w.Write(b.Bytes())
+	return err
 }
 
 func sarifLevel(sev string) string {
