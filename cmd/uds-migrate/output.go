@@ -87,7 +87,7 @@ func deliverDoc(c *cli.Context, command string, docStream, stderr io.Writer, d *
 			p.Findings = append(p.Findings, errorFindings(msg)...)
 			carried = true
 		}
-		if werr := report.Write(&buf, format, p, version()); werr != nil {
+		if werr := report.Write(&buf, format, p, reportTool(p)); werr != nil {
 			return werr
 		}
 	case d.plan != nil:
@@ -221,7 +221,7 @@ func earlyDocument(app *cli.App, args []string, err error, stderr io.Writer) (on
 	var buf bytes.Buffer
 	p := report.FromFindings(command, nil)
 	p.Findings = append(p.Findings, errorFindings(err)...)
-	if report.Write(&buf, format, p, version()) != nil {
+	if report.Write(&buf, format, p, reportTool(p)) != nil {
 		return false
 	}
 	switch {
@@ -277,4 +277,54 @@ func scanCommandLine(app *cli.App, args []string) (command string, docOnStderr b
 		}
 	}
 	return command, docOnStderr, format, output
+}
+
+// reportTool is what a document says about the run: the build's version
+// and the root its SARIF URIs are relative to (srcRoot of its first file).
+func reportTool(p report.Plan) report.Tool {
+	first := ""
+	for _, f := range p.Files {
+		if first == "" && f.Path != stdinName {
+			first = f.Path
+		}
+	}
+	for _, f := range p.Findings {
+		if first == "" && f.File != "" && f.File != stdinName {
+			first = f.File
+		}
+	}
+	return report.Tool{Version: version(), SrcRoot: srcRoot(first)}
+}
+
+// srcRoot is the top level of the git repository that holds file (the
+// nearest folder above it with a .git entry: a directory, or the file a
+// worktree or submodule has), so SARIF URIs name files as GitHub code
+// scanning reads them, from the repository root, whatever the working
+// directory. Without a repository (or a file) it is the working
+// directory. "" when neither can be known.
+func srcRoot(file string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	start := wd
+	if file != "" {
+		if abs, err := filepath.Abs(file); err == nil {
+			start = filepath.Dir(abs)
+		}
+	}
+	for dir := start; ; dir = filepath.Dir(dir) {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		if filepath.Dir(dir) == dir {
+			break
+		}
+	}
+	if file == "" {
+		return wd
+	}
+	// A file outside any repository: the working directory's repository,
+	// else the working directory itself.
+	return srcRoot("")
 }
