@@ -178,7 +178,13 @@ func (pl *planner) replaceScalar(src *Source, n *yaml.Node, prefix, v string, in
 		return false
 	}
 	pl.compose.edited[n] = true
-	pl.add(edit{src: src, start: sp.Start, end: sp.End, text: renderScalar(prefix+v, n.Style, inFlow)})
+	text := renderScalar(prefix+v, n.Style, inFlow)
+	// An empty value (KEY: with nothing after it, compose's "from the
+	// shell") starts right after the colon: a value needs a space there.
+	if sp.Start == sp.End && sp.Start > 0 && src.Data[sp.Start-1] == ':' {
+		text = " " + text
+	}
+	pl.add(edit{src: src, start: sp.Start, end: sp.End, text: text})
 	return true
 }
 
