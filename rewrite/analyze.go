@@ -104,8 +104,9 @@ type envEntry struct {
 	node   *yaml.Node
 	prefix string
 	inFlow bool
-	// passthrough is a list item "- KEY" with no value: compose takes the
-	// value from the environment it interpolates with.
+	// passthrough is a list item "- KEY" or a map entry "KEY:" with no
+	// value: compose takes the value from the environment it
+	// interpolates with.
 	passthrough bool
 }
 
@@ -275,7 +276,9 @@ func envEntries(svc *yaml.Node) []envEntry {
 			}
 			k, _, ok := strings.Cut(it.Value, "=")
 			if !ok {
-				out = append(out, envEntry{key: it.Value, node: it, inFlow: inFlow, passthrough: true})
+				// prefix: an edit writes KEY=value, not a bare value
+				// (which would pass a variable of that name through).
+				out = append(out, envEntry{key: it.Value, node: it, prefix: it.Value + "=", inFlow: inFlow, passthrough: true})
 				continue
 			}
 			out = append(out, envEntry{key: k, node: it, prefix: k + "=", inFlow: inFlow})
@@ -295,7 +298,10 @@ func envEntries(svc *yaml.Node) []envEntry {
 					v = v.Alias
 				}
 				if v.Kind == yaml.ScalarNode {
-					out = append(out, envEntry{key: k.Value, node: v, inFlow: m.Style&yaml.FlowStyle != 0})
+					// KEY: with no value (or null) passes the shell's
+					// value through, as "- KEY" does (Compose
+					// Specification, services.environment).
+					out = append(out, envEntry{key: k.Value, node: v, inFlow: m.Style&yaml.FlowStyle != 0, passthrough: v.Tag == "!!null"})
 				}
 			}
 			for _, src := range yamledit.MergeSources(m) {

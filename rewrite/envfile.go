@@ -34,8 +34,9 @@ type envVar struct {
 	// env_file location
 	env *envLine
 
-	// passthrough: a list item "- KEY" with no value, which compose
-	// fills from its own environment.
+	// passthrough: a list item "- KEY" or a map entry "KEY:" with no
+	// value, which compose fills from its own environment; an edit writes
+	// the value in its place.
 	passthrough bool
 	// ref is the interpolation variable (${ref}) whose env file line this
 	// is, when the compose value was only that reference.

@@ -69,7 +69,13 @@ func (e *Editor) ReplaceScalar(n *yaml.Node, v string, inFlow bool) error {
 		return e.fail(n, err.Error())
 	}
 	e.edited[n] = true
-	e.Replace(sp.Start, sp.End, RenderScalar(v, n.Style, inFlow))
+	text := RenderScalar(v, n.Style, inFlow)
+	// An empty value (KEY: with nothing after it, compose's "from the
+	// shell") starts right after the colon: a value needs a space there.
+	if sp.Start == sp.End && sp.Start > 0 && e.src.Data[sp.Start-1] == ':' {
+		text = " " + text
+	}
+	e.Replace(sp.Start, sp.End, text)
 	return nil
 }
 
