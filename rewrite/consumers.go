@@ -53,7 +53,7 @@ func (pl *planner) uriConsumer(v envVar, db *dbService) (form consumer.Form, bas
 		}
 		if r := portIgnored(verdict); r != nil && db.port != libpq.DefaultPort {
 			pl.findings.add("UDS153", v.pos, v.service, v.key,
-				fmt.Sprintf("%s/%s reaches %s over TCP and is read by %s (%s): %s; %s listens on port %d, whose socket .s.PGSQL.%d it would not reach; left on TCP", v.service, v.key, db.name, r.Name, readersDetail(verdict), r.Reason, db.name, db.port, db.port)).Basis = b
+				fmt.Sprintf("%s/%s reaches %s over TCP and is read by %s (%s:%d %s), which takes ?host= but not ?port=: it would open .s.PGSQL.5432, while %s listens on port %d; left on TCP", v.service, v.key, db.name, r.Reader.Name, r.File, r.Line, r.How, db.name, db.port)).Basis = b
 			return "", nil, false
 		}
 		b.Detail = readersDetail(verdict)
@@ -70,12 +70,12 @@ func (pl *planner) uriConsumer(v envVar, db *dbService) (form consumer.Form, bas
 	return "", nil, false
 }
 
-// portIgnored returns a reader of v that takes ?host= but not ?port=
-// (Sequelize), or nil.
-func portIgnored(v consumer.Verdict) *consumer.Reader {
-	for _, u := range v.Uses {
+// portIgnored returns the use of a reader of v that takes ?host= but not
+// ?port= (Sequelize), or nil.
+func portIgnored(v consumer.Verdict) *consumer.Use {
+	for i, u := range v.Uses {
 		if u.Reader.PortIgnored {
-			return u.Reader
+			return &v.Uses[i]
 		}
 	}
 	return nil
