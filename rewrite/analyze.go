@@ -413,9 +413,7 @@ func (p *project) checkVolumeFlag(opts Options) error {
 		return nil
 	}
 	for _, name := range p.serviceOrder() {
-		src, node := p.serviceNode(name)
-		_, ms := p.mounts(src, node)
-		for _, m := range ms {
+		for _, m := range p.serviceMounts(name) {
 			if m.source != opts.Volume || m.bind {
 				continue
 			}
@@ -426,7 +424,7 @@ func (p *project) checkVolumeFlag(opts Options) error {
 				continue
 			}
 			n := deref(m.node)
-			return &PosError{Pos: nodePos(src, n),
+			return &PosError{Pos: nodePos(m.src, n),
 				Msg: fmt.Sprintf("--volume %s: %s already mounts that volume at %s; the socket volume must be a volume of its own", opts.Volume, name, m.target)}
 		}
 	}
