@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/uds-migrate/uds-migrate/consumer"
+	"github.com/uds-migrate/uds-migrate/evidence"
 )
 
 // dbService is a PostgreSQL server found in the project.
@@ -62,6 +63,9 @@ type edge struct {
 	cfg     *configValue  // the value is in a configuration file, not the environment
 	// railsVar is the variable whose ERB default (database.yml) the edge edits.
 	railsVar string
+	// unset is the code default of a host variable the service leaves
+	// unset: the edge sets the variable (codedefault.go).
+	unset *evidence.Default
 }
 
 // envEntry is one environment variable as written in a service.

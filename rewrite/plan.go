@@ -474,22 +474,8 @@ func (pl *planner) setAuthLocal(db *dbService, src *Source, node *yaml.Node) {
 			goto done
 		}
 	}
-	if kn2, env := ownKey(node, "environment"); kn2 != nil {
-		env = deref(env)
-		switch {
-		case env.Kind == yaml.MappingNode && env.Style&yaml.FlowStyle == 0 && len(env.Content) > 0:
-			last := env.Content[len(env.Content)-2]
-			pl.insertAfterLine(src, src.blockEnd(last.Line, last.Column, true), strings.Repeat(" ", last.Column-1)+"POSTGRES_INITDB_ARGS: "+arg+"\n")
-		case env.Kind == yaml.SequenceNode && env.Style&yaml.FlowStyle == 0 && len(env.Content) > 0:
-			pl.appendItem(src, env, "POSTGRES_INITDB_ARGS="+arg)
-		default:
-			pl.findings.add("UDS111", nodePos(src, kn2), db.name, "environment", "add POSTGRES_INITDB_ARGS="+arg+" by hand")
-			return
-		}
-	} else {
-		lastKey := node.Content[len(node.Content)-2]
-		ind := strings.Repeat(" ", lastKey.Column-1)
-		pl.insertAfterLine(src, src.blockEnd(lastKey.Line, lastKey.Column, true), ind+"environment:\n"+ind+strings.Repeat(" ", detectLayout(src).unit)+"POSTGRES_INITDB_ARGS: "+arg+"\n")
+	if !pl.addServiceEnv(serviceDef{src, node}, db.name, "POSTGRES_INITDB_ARGS", arg) {
+		return
 	}
 done:
 	pl.changes = append(pl.changes, Change{Kind: "value", Pos: nodePos(src, kn), Service: db.name, Key: "POSTGRES_INITDB_ARGS", After: arg,
