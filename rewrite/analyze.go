@@ -13,6 +13,7 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/consumer"
+	"github.com/uds-migrate/uds-migrate/evidence"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -96,6 +97,9 @@ type edge struct {
 	cfg     *configValue  // the value is in a configuration file, not the environment
 	// railsVar is the variable whose ERB default (database.yml) the edge edits.
 	railsVar string
+	// unset is the code default of a host variable the service leaves
+	// unset: the edge sets the variable (codedefault.go).
+	unset *evidence.Default
 }
 
 // envEntry is one environment variable as written in a service.
@@ -468,9 +472,7 @@ func (p *project) checkVolumeFlag(opts Options) error {
 		return nil
 	}
 	for _, name := range p.serviceOrder() {
-		src, node := p.serviceNode(name)
-		_, ms := p.mounts(src, node)
-		for _, m := range ms {
+		for _, m := range p.serviceMounts(name) {
 			if m.source != opts.Volume || m.bind {
 				continue
 			}
@@ -481,7 +483,7 @@ func (p *project) checkVolumeFlag(opts Options) error {
 				continue
 			}
 			n := yamledit.Deref(m.node)
-			return &PosError{Pos: yamledit.NodePos(src, n),
+			return &PosError{Pos: yamledit.NodePos(m.src, n),
 				Msg: fmt.Sprintf("--volume %s: %s already mounts that volume at %s; the socket volume must be a volume of its own", opts.Volume, name, m.target)}
 		}
 	}

@@ -145,6 +145,10 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		pl.rewriteConfigEdge(e, mp)
 		return
 	}
+	if e.unset != nil {
+		pl.setUnsetVar(e, mp)
+		return
+	}
 	v := e.v
 	m, enclose, err := pl.maskValue(v)
 	if err != nil {

@@ -81,6 +81,10 @@ func Migrate(ctx context.Context, inputs []Input, opts Options) (res *Result, er
 			}
 		}
 	}
+	if combos := checkCombinations(ctx, inputs, res, opts); len(combos) > 0 {
+		res.Findings = append(res.Findings, combos...)
+		sortFindings(out.sources, res.Findings)
+	}
 	return res, nil
 }
 

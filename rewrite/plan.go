@@ -40,7 +40,7 @@ type planner struct {
 type composeEdits struct {
 	appended map[*yaml.Node]map[string]bool // items appended per sequence
 	newKeys  []*pendingKey                  // volumes: keys to add, written by finish
-	topAdded map[string]bool                // top-level volumes declared in this run
+	topAdded map[topVolume]bool             // top-level volumes declared in this run, per file
 	reserved map[string]bool                // socket volume names already picked (socketVolumeName)
 	newTop   map[*Source][]string           // volumes for a top-level section to create
 }
@@ -83,7 +83,7 @@ type revertState struct {
 func newPlanner(p *project, opts Options) *planner {
 	return &planner{p: p, opts: opts,
 		editors: map[*Source]*yamledit.Editor{},
-		compose: composeEdits{appended: map[*yaml.Node]map[string]bool{}, topAdded: map[string]bool{}, reserved: map[string]bool{}, newTop: map[*Source][]string{}},
+		compose: composeEdits{appended: map[*yaml.Node]map[string]bool{}, topAdded: map[topVolume]bool{}, reserved: map[string]bool{}, newTop: map[*Source][]string{}},
 		clients: clientState{clientPaths: map[string][]string{}, sysprop: map[string]string{}, sslClients: map[string]bool{}, javaWarn: map[string]bool{},
 			keepPGSSLMode: map[string]bool{}, pghostOnSocket: map[string]bool{}, migratedPos: map[string]bool{}},
 		configs: configState{cfgSocket: map[string]string{}, cfgDone: map[string]bool{}}}
@@ -113,8 +113,7 @@ func (pl *planner) editFailed(err error, service, key string) bool {
 // prepareDB finds what is already mounted at the socket directory and
 // repairs what would stop the server from creating its socket.
 func (pl *planner) prepareDB(db *dbService) {
-	src, node := pl.p.serviceNode(db.name)
-	_, ms := pl.p.mounts(src, node)
+	ms := pl.p.serviceMounts(db.name)
 	db.volume = pl.opts.Volume
 	if pl.opts.BindMount != "" {
 		db.volume, db.bind = pl.opts.BindMount, true
@@ -195,10 +194,12 @@ func (pl *planner) replaceScalar(src *Source, n *yaml.Node, prefix, v string, in
 // migrateDB adds the socket volume to the database and its clients and
 // rewrites each client value.
 func (pl *planner) migrateDB(db *dbService, edges []*edge) {
-	dbSrc, dbNode := pl.p.serviceNode(db.name)
+	home := pl.p.imageHome(db.name)
+	dbSrc, dbNode := home.src, home.node
 	if db.existing == nil {
-		_, ms := pl.p.mounts(dbSrc, dbNode)
-		pl.dropTmpfs(db, dbSrc, dbNode, ms)
+		for _, d := range pl.p.serviceDefs(db.name) {
+			pl.dropTmpfs(db, d, d == home)
+		}
 	}
 	if db.existing == nil {
 		pl.addMount(dbSrc, dbNode, db.name, db.volume+":"+db.socketDir,
@@ -246,12 +247,16 @@ func (pl *planner) migrateDB(db *dbService, edges []*edge) {
 			fmt.Sprintf("the tool does not know how the image %q authenticates socket connections: its pg_hba.conf local lines decide, not the host lines the clients used over TCP; peer fails across containers (a client runs as another user), trust lets any container that mounts %s in as any database user; check them before relying on the socket", db.svc.Image, db.volume))
 	}
 	pl.warnPlacement(db.name)
+	byService := map[string][]*edge{}
+	for _, e := range edges {
+		byService[e.v.service] = append(byService[e.v.service], e)
+	}
 	mountPath := map[string]string{}
 	for _, e := range edges {
 		mp, ok := mountPath[e.v.service]
 		if !ok {
 			pl.warnPlacement(e.v.service)
-			mp = pl.clientMount(db, e.v.service)
+			mp = pl.clientMount(db, e.v.service, pl.p.mountHomes(e.v.service, byService[e.v.service]))
 			mountPath[e.v.service] = mp
 		}
 		pl.rewriteEdge(e, mp)
@@ -263,11 +268,11 @@ func (pl *planner) servicesNode(src *Source) *yaml.Node {
 	return n
 }
 
-// clientMount makes sure client mounts the database's socket volume and
-// returns the directory where it sees the socket.
-func (pl *planner) clientMount(db *dbService, client string) string {
-	src, node := pl.p.serviceNode(client)
-	_, ms := pl.p.mounts(src, node)
+// clientMount makes sure client mounts the database's socket volume, in
+// each of homes (see mountHomes), and returns the directory where it sees
+// the socket.
+func (pl *planner) clientMount(db *dbService, client string, homes []serviceDef) string {
+	ms := pl.p.serviceMounts(client)
 	taken := map[string]bool{}
 	for _, m := range ms {
 		if m.source == db.volume {
@@ -289,8 +294,13 @@ func (pl *planner) clientMount(db *dbService, client string) string {
 		mp = mp + "-" + db.name
 	}
 	pl.clients.clientPaths[client] = append(pl.clients.clientPaths[client], mp)
-	pl.addMount(src, node, client, db.volume+":"+mp+":ro",
-		"read-only is enough to connect to "+db.name+"'s socket")
+	for _, h := range homes {
+		pl.addMount(h.src, h.node, client, db.volume+":"+mp+":ro",
+			"read-only is enough to connect to "+db.name+"'s socket")
+		if !db.bind {
+			pl.ensureTopVolume(h.src, db.volume)
+		}
+	}
 	return mp
 }
 
@@ -393,9 +403,13 @@ func (pl *planner) putFile(p string, before, after []byte) {
 }
 
 // dropTmpfs removes a tmpfs on the database's socket directory (common with
-// read_only: true): a tmpfs belongs to one container, so clients could never
-// see the socket. The socket volume takes its place.
-func (pl *planner) dropTmpfs(db *dbService, src *Source, node *yaml.Node, ms []mountRef) {
+// read_only: true) from one of its mappings: a tmpfs belongs to one
+// container, so clients could never see the socket. The socket volume
+// takes its place; in the mapping that defines the image (home), it is the
+// database's socket mount.
+func (pl *planner) dropTmpfs(db *dbService, d serviceDef, home bool) {
+	src, node := d.src, d.node
+	_, ms := pl.p.mounts(src, node)
 	dir := path.Clean(db.socketDir)
 	found := false
 	_, seq := yamledit.OwnKey(node, "volumes")
@@ -404,7 +418,9 @@ func (pl *planner) dropTmpfs(db *dbService, src *Source, node *yaml.Node, ms []m
 		if m.source == "" && m.target == dir && yamledit.Deref(m.node).Kind == yaml.MappingNode && seq != nil {
 			// The tmpfs entry becomes the socket volume, in place.
 			if pl.replaceItem(src, seq, yamledit.Deref(m.node), db.volume+":"+db.socketDir) {
-				db.existing = &ms[i]
+				if home {
+					db.existing = &ms[i]
+				}
 				found = true
 			}
 		}
@@ -462,22 +478,8 @@ func (pl *planner) setAuthLocal(db *dbService, src *Source, node *yaml.Node) {
 			goto done
 		}
 	}
-	if kn2, env := yamledit.OwnKey(node, "environment"); kn2 != nil {
-		env = yamledit.Deref(env)
-		switch {
-		case env.Kind == yaml.MappingNode && env.Style&yaml.FlowStyle == 0 && len(env.Content) > 0:
-			last := env.Content[len(env.Content)-2]
-			pl.insertAfterLine(src, src.BlockEnd(last.Line, last.Column, true), strings.Repeat(" ", last.Column-1)+"POSTGRES_INITDB_ARGS: "+arg+"\n")
-		case env.Kind == yaml.SequenceNode && env.Style&yaml.FlowStyle == 0 && len(env.Content) > 0:
-			pl.appendItem(src, env, "POSTGRES_INITDB_ARGS="+arg)
-		default:
-			pl.findings.add("UDS111", yamledit.NodePos(src, kn2), db.name, "environment", "add POSTGRES_INITDB_ARGS="+arg+" by hand")
-			return
-		}
-	} else {
-		lastKey := node.Content[len(node.Content)-2]
-		ind := strings.Repeat(" ", lastKey.Column-1)
-		pl.insertAfterLine(src, src.BlockEnd(lastKey.Line, lastKey.Column, true), ind+"environment:\n"+ind+strings.Repeat(" ", yamledit.DetectLayout(src).Unit)+"POSTGRES_INITDB_ARGS: "+arg+"\n")
+	if !pl.addServiceEnv(serviceDef{src, node}, db.name, "POSTGRES_INITDB_ARGS", arg) {
+		return
 	}
 done:
 	pl.changes = append(pl.changes, Change{Kind: "value", Pos: yamledit.NodePos(src, kn), Service: db.name, Key: "POSTGRES_INITDB_ARGS", After: arg,

@@ -73,8 +73,7 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err
 }
 
 func (pl *planner) revertDB(db *dbService) {
-	dbSrc, dbNode := pl.p.serviceNode(db.name)
-	_, ms := pl.p.mounts(dbSrc, dbNode)
+	ms := pl.p.serviceMounts(db.name)
 	var sock *mountRef
 	for i, m := range ms {
 		if db.listensIn(m.target) && m.source != "" && !m.bind {
@@ -89,9 +88,7 @@ func (pl *planner) revertDB(db *dbService) {
 		if name == db.name {
 			continue
 		}
-		src, node := pl.p.serviceNode(name)
-		_, cms := pl.p.mounts(src, node)
-		for _, m := range cms {
+		for _, m := range pl.p.serviceMounts(name) {
 			if m.source != sock.source {
 				continue
 			}
@@ -103,7 +100,7 @@ func (pl *planner) revertDB(db *dbService) {
 				continue
 			}
 			if pl.revertClient(name, m, db) {
-				pl.removeItem(src, node, m)
+				pl.removeMount(name, m)
 			} else {
 				users++
 			}
@@ -114,8 +111,12 @@ func (pl *planner) revertDB(db *dbService) {
 		// driver): it was there before the migration, so it stays.
 		return
 	}
-	pl.removeItem(dbSrc, dbNode, *sock)
-	pl.revert.dropTop[dbSrc] = append(pl.revert.dropTop[dbSrc], sock.source)
+	pl.removeMount(db.name, *sock)
+	// Every file's declaration: a migration of several files declares the
+	// volume in each file that mounts it without the base.
+	for _, src := range pl.p.sources {
+		pl.revert.dropTop[src] = append(pl.revert.dropTop[src], sock.source)
+	}
 }
 
 // revertClient rewrites the values of one client that use the socket in
@@ -176,6 +177,20 @@ func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool 
 		}
 	}
 	return unused
+}
+
+// removeMount deletes a service's mount m from every file that writes it
+// (the same volume at the same target): a migration of several files may
+// have written it in more than one.
+func (pl *planner) removeMount(service string, m mountRef) {
+	for _, d := range pl.p.serviceDefs(service) {
+		_, ms := pl.p.mounts(d.src, d.node)
+		for _, o := range ms {
+			if o.source == m.source && o.target == m.target {
+				pl.removeItem(o.src, d.node, o)
+			}
+		}
+	}
 }
 
 // removeItem deletes a volumes: entry; when it was the only one, the

@@ -29,10 +29,10 @@ func (pl *planner) addKeyWithItems(src *Source, m *yaml.Node, key string, items 
 // ensureTopVolume declares a named volume under the top-level volumes:,
 // creating the key at the end of the file when absent.
 func (pl *planner) ensureTopVolume(src *Source, name string) {
-	if _, ok := pl.p.model.Volumes[name]; ok || pl.compose.topAdded[name] {
+	if pl.volumeDeclaredFor(src, name) {
 		return
 	}
-	pl.compose.topAdded[name] = true
+	pl.compose.topAdded[topVolume{src, name}] = true
 	pl.changes = append(pl.changes, Change{Kind: "volume", Pos: Pos{File: src.Path}, Key: "volumes", After: name,
 		Reason: "named volume: it copies the image directory's owner and mode, unlike a root-owned host directory"})
 	kn, vols := yamledit.OwnKey(src.Root, "volumes")
