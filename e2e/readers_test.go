@@ -182,11 +182,18 @@ func TestURIReaders(t *testing.T) {
 				dir  string
 				port int
 			}{{"port 5432", alias, libpq.DefaultPort}, {"port " + strconv.Itoa(srv.Port), srv.SocketDir, srv.Port}}
-			tcp := strings.Replace(c.src, "db:5432", "127.0.0.1:"+strconv.Itoa(srv.Port), 1)
+			// The server's TCP password is random per run (pgtest): the
+			// cases' URIs carry "postgres" in its place.
+			src := strings.Replace(c.src, "postgres:postgres@", "postgres:"+srv.SuperPassword+"@", 1)
+			password := c.password
+			if password == "postgres" {
+				password = srv.SuperPassword
+			}
+			tcp := strings.Replace(src, "db:5432", "127.0.0.1:"+strconv.Itoa(srv.Port), 1)
 			order := []consumer.Form{consumer.Empty, consumer.Localhost, consumer.Encoded}
 			uris := []string{tcp}
 			for _, sh := range shapes {
-				forms := readerForms(t, c.src, sh.dir, sh.port)
+				forms := readerForms(t, src, sh.dir, sh.port)
 				for _, f := range order {
 					uris = append(uris, forms[f])
 				}
@@ -197,7 +204,7 @@ func TestURIReaders(t *testing.T) {
 			if c.run != nil {
 				res, err = c.run(ctx, uris)
 			} else {
-				res, err = jdbcConcatRun(ctx, uris, c.user, c.password)
+				res, err = jdbcConcatRun(ctx, uris, c.user, password)
 			}
 			if err != nil {
 				t.Fatal(err)
