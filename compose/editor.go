@@ -36,7 +36,7 @@ type Editor struct {
 	yaml     map[*Source]*yamledit.Editor
 	appended map[*yaml.Node]map[string]bool // items appended per sequence
 	newKeys  []*pendingKey                  // volumes: keys to add, written by Flush
-	topAdded map[string]bool                // top-level volumes declared in this run
+	topAdded map[topVolume]bool             // top-level volumes declared in this run, per file
 	reserved map[string]bool                // socket volume names already picked (SocketVolumeName)
 	newTop   map[*Source][]string           // volumes for a top-level section to create
 	removed  map[*yaml.Node]int             // items removed per volumes: list (RemoveMount)
@@ -50,7 +50,7 @@ type Editor struct {
 // NewEditor starts an empty set of edits to p, reporting into rep.
 func NewEditor(p *Project, rep *finding.Report) *Editor {
 	return &Editor{p: p, rep: rep, yaml: map[*Source]*yamledit.Editor{},
-		appended: map[*yaml.Node]map[string]bool{}, topAdded: map[string]bool{}, reserved: map[string]bool{},
+		appended: map[*yaml.Node]map[string]bool{}, topAdded: map[topVolume]bool{}, reserved: map[string]bool{},
 		newTop: map[*Source][]string{}, removed: map[*yaml.Node]int{}, refused: map[string]bool{}}
 }
 

@@ -65,7 +65,7 @@ func TestEditorComposeConstructs(t *testing.T) {
 			edit: func(e *Editor, p *Project) {
 				src, n := p.ServiceNode("app")
 				_, ms := p.Mounts(src, n)
-				e.RemoveMount(src, n, ms[0])
+				e.RemoveMount("app", ms[0])
 				e.RemoveTopVolumes(src, []string{"s"})
 			},
 			want: "services:\n  app:\n    image: a\n",
@@ -76,7 +76,7 @@ func TestEditorComposeConstructs(t *testing.T) {
 			edit: func(e *Editor, p *Project) {
 				src, n := p.ServiceNode("app")
 				_, ms := p.Mounts(src, n)
-				e.RemoveMount(src, n, ms[1])
+				e.RemoveMount("app", ms[1])
 			},
 			want: "services:\n  app:\n    image: a\n    volumes: [d:/d]\n",
 		},

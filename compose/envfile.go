@@ -34,8 +34,9 @@ type EnvVar struct {
 	// env_file location
 	EnvFile *EnvLine
 
-	// Passthrough: a list item "- KEY" with no value, which compose
-	// fills from its own environment.
+	// Passthrough: a list item "- KEY" or a map entry "KEY:" with no
+	// value, which compose fills from its own environment; an edit writes
+	// the value in its place.
 	Passthrough bool
 	// Ref is the interpolation variable (${Ref}) whose env file line this
 	// is, when the compose value was only that reference.

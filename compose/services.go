@@ -26,8 +26,9 @@ type EnvEntry struct {
 	Node   *yaml.Node
 	Prefix string
 	InFlow bool
-	// Passthrough is a list item "- KEY" with no value: compose takes the
-	// value from the environment it interpolates with.
+	// Passthrough is a list item "- KEY" or a map entry "KEY:" with no
+	// value: compose takes the value from the environment it
+	// interpolates with.
 	Passthrough bool
 }
 
@@ -135,7 +136,9 @@ func EnvEntries(svc *yaml.Node) []EnvEntry {
 			}
 			k, _, ok := strings.Cut(it.Value, "=")
 			if !ok {
-				out = append(out, EnvEntry{Key: it.Value, Node: it, InFlow: inFlow, Passthrough: true})
+				// Prefix: an edit writes KEY=value, not a bare value
+				// (which would pass a variable of that name through).
+				out = append(out, EnvEntry{Key: it.Value, Node: it, Prefix: it.Value + "=", InFlow: inFlow, Passthrough: true})
 				continue
 			}
 			out = append(out, EnvEntry{Key: k, Node: it, Prefix: k + "=", InFlow: inFlow})
@@ -155,7 +158,10 @@ func EnvEntries(svc *yaml.Node) []EnvEntry {
 					v = v.Alias
 				}
 				if v.Kind == yaml.ScalarNode {
-					out = append(out, EnvEntry{Key: k.Value, Node: v, InFlow: m.Style&yaml.FlowStyle != 0})
+					// KEY: with no value (or null) passes the shell's
+					// value through, as "- KEY" does (Compose
+					// Specification, services.environment).
+					out = append(out, EnvEntry{Key: k.Value, Node: v, InFlow: m.Style&yaml.FlowStyle != 0, Passthrough: v.Tag == "!!null"})
 				}
 			}
 			for _, src := range yamledit.MergeSources(m) {

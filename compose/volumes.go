@@ -12,10 +12,10 @@ import (
 // EnsureTopVolume declares a named volume under the top-level volumes:,
 // creating the key at the end of the file when absent.
 func (e *Editor) EnsureTopVolume(src *Source, name string) {
-	if _, ok := e.p.Model.Volumes[name]; ok || e.topAdded[name] {
+	if e.volumeDeclaredFor(src, name) {
 		return
 	}
-	e.topAdded[name] = true
+	e.topAdded[topVolume{src, name}] = true
 	e.rep.Change(finding.Change{Kind: "volume", Pos: finding.Pos{File: src.Path}, Key: "volumes", After: name,
 		Reason: "named volume: it copies the image directory's owner and mode, unlike a root-owned host directory"})
 	kn, vols := yamledit.OwnKey(src.Root, "volumes")
@@ -142,9 +142,23 @@ type pendingKey struct {
 	items []string
 }
 
-// RemoveMount deletes a volumes: entry; when it was the only one, the
+// RemoveMount deletes a service's mount m from every file that writes it
+// (the same volume at the same target): a migration of several files may
+// have written it in more than one.
+func (e *Editor) RemoveMount(service string, m Mount) {
+	for _, d := range e.p.ServiceDefs(service) {
+		_, ms := e.p.Mounts(d.Src, d.Node)
+		for _, o := range ms {
+			if o.Source == m.Source && o.Target == m.Target {
+				e.removeItem(o.Src, d.Node, o)
+			}
+		}
+	}
+}
+
+// removeItem deletes a volumes: entry; when it was the only one, the
 // volumes: key goes too.
-func (e *Editor) RemoveMount(src *Source, svc *yaml.Node, m Mount) {
+func (e *Editor) removeItem(src *Source, svc *yaml.Node, m Mount) {
 	kn, seq := yamledit.OwnKey(svc, "volumes")
 	seq = yamledit.Deref(seq)
 	if kn != nil && seq != nil && seq.Kind == yaml.SequenceNode && seq.Style&yaml.FlowStyle != 0 && m.Src == src && len(seq.Content) == 1 && seq.Content[0] == m.Node {

@@ -11,8 +11,10 @@ import (
 
 	"github.com/compose-spec/compose-go/v2/types"
 
+	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/consumer"
+	"github.com/uds-migrate/uds-migrate/evidence"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -41,6 +43,38 @@ type dbService struct {
 	// renamedVolume: <name>-socket was taken, volume is a fresh name.
 	renamedVolume bool
 	trustLocal    bool // local connections use the image's default trust
+	// server is the image's catalogue entry; nil for a --db service of an
+	// image the catalogue does not know.
+	server *catalog.Entry
+}
+
+// trustsLocal reports whether a new data directory of the image lets
+// socket connections in without a password (the catalogue's trust_local),
+// which the official entrypoint's POSTGRES_INITDB_ARGS --auth-local (or
+// --auth, which sets both) turns off.
+func trustsLocal(fam imageFamily, svc types.ServiceConfig) bool {
+	if fam.Server == nil || !fam.Server.Server.TrustLocal {
+		return false
+	}
+	if fam.Name == catalog.EntrypointOfficial {
+		return !setsLocalAuth(compose.EnvValue(svc, "POSTGRES_INITDB_ARGS"))
+	}
+	return true
+}
+
+// setsLocalAuth reports whether initdb arguments choose the local lines'
+// method: --auth-local, or --auth/-A, which sets local and host alike
+// (initdb documentation); --auth-host leaves local on trust.
+func setsLocalAuth(args string) bool {
+	for _, f := range strings.Fields(args) {
+		if strings.HasSuffix(f, "=trust") {
+			continue
+		}
+		if strings.HasPrefix(f, "--auth-local") || f == "--auth" || strings.HasPrefix(f, "--auth=") || strings.HasPrefix(f, "-A") {
+			return true
+		}
+	}
+	return false
 }
 
 // edge is one client value that connects to a database over TCP.
@@ -54,6 +88,9 @@ type edge struct {
 	cfg     *configValue  // the value is in a configuration file, not the environment
 	// railsVar is the variable whose ERB default (database.yml) the edge edits.
 	railsVar string
+	// unset is the code default of a host variable the service leaves
+	// unset: the edge sets the variable (codedefault.go).
+	unset *evidence.Default
 }
 
 // findDBs lists PostgreSQL services: detected image families plus --db.
@@ -98,8 +135,10 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 		if len(dirs) > 0 {
 			db.socketDir = dirs[0]
 		}
-		if n, ok := bitnamiPort(svc); ok && fam.Name == familyBitnami.Name {
-			db.port, db.portSet = n, true
+		if fam.Server != nil {
+			if n, ok := imagePort(svc, fam.Server.Server.PortEnv); ok {
+				db.port, db.portSet = n, true
+			}
 		}
 		if opts.SocketDir != "" && unknown {
 			db.socketDir = opts.SocketDir
@@ -109,7 +148,8 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 		}
 		db.noSocket = socketsDisabled(svc)
 		db.names = compose.HostNames(svc)
-		db.trustLocal = !strings.Contains(compose.EnvValue(svc, "POSTGRES_INITDB_ARGS"), "--auth-local")
+		db.server = fam.Server
+		db.trustLocal = trustsLocal(fam, svc)
 		dbs = append(dbs, db)
 	}
 	return dbs, nil
@@ -118,6 +158,15 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 // builtFamily reads the FROM of a service's Dockerfile when it is in the
 // project: an image built FROM postgres keeps its socket directory.
 func (p *project) builtFamily(svc types.ServiceConfig) (imageFamily, bool) {
+	return familyOf(p.builtFrom(svc))
+}
+
+// builtFrom returns the image a service's Dockerfile builds FROM, when the
+// Dockerfile is in the project, or "".
+func (p *project) builtFrom(svc types.ServiceConfig) string {
+	if svc.Build == nil {
+		return ""
+	}
 	df := svc.Build.Dockerfile
 	if df == "" {
 		df = "Dockerfile"
@@ -127,9 +176,19 @@ func (p *project) builtFamily(svc types.ServiceConfig) (imageFamily, bool) {
 	}
 	data, err := p.ReadFile(p.DisplayPath(df))
 	if err != nil {
-		return imageFamily{}, false
+		return ""
 	}
-	return familyOf(dockerfileFrom(data))
+	return dockerfileFrom(data)
+}
+
+// serverNo returns the catalogue's reason why a PostgreSQL server's
+// clients stay on TCP (serverNo of its image, or of its Dockerfile's FROM),
+// and the catalogue family.
+func (p *project) serverNo(svc types.ServiceConfig) (reason, family string) {
+	if no, fam := serverNo(svc.Image); no != "" || svc.Build == nil {
+		return no, fam
+	}
+	return serverNo(p.builtFrom(svc))
 }
 
 // imageText names a service's image for messages: `image "x"`, or the
@@ -138,15 +197,8 @@ func (p *project) imageText(svc types.ServiceConfig) string {
 	if svc.Image != "" || svc.Build == nil {
 		return fmt.Sprintf("image %q", svc.Image)
 	}
-	df := svc.Build.Dockerfile
-	if df == "" {
-		df = "Dockerfile"
-	}
-	if !filepath.IsAbs(df) {
-		df = filepath.Join(svc.Build.Context, df)
-	}
-	if data, err := p.ReadFile(p.DisplayPath(df)); err == nil && dockerfileFrom(data) != "" {
-		return fmt.Sprintf("built FROM %q", dockerfileFrom(data))
+	if from := p.builtFrom(svc); from != "" {
+		return fmt.Sprintf("built FROM %q", from)
 	}
 	return "built from " + p.DisplayPath(svc.Build.Context)
 }
@@ -193,9 +245,7 @@ func (p *project) checkVolumeFlag(opts Options) error {
 		return nil
 	}
 	for _, name := range p.ServiceOrder() {
-		src, node := p.ServiceNode(name)
-		_, ms := p.Mounts(src, node)
-		for _, m := range ms {
+		for _, m := range p.ServiceMounts(name) {
 			if m.Source != opts.Volume || m.Bind {
 				continue
 			}
@@ -206,7 +256,7 @@ func (p *project) checkVolumeFlag(opts Options) error {
 				continue
 			}
 			n := yamledit.Deref(m.Node)
-			return &PosError{Pos: yamledit.NodePos(src, n),
+			return &PosError{Pos: yamledit.NodePos(m.Src, n),
 				Msg: fmt.Sprintf("--volume %s: %s already mounts that volume at %s; the socket volume must be a volume of its own", opts.Volume, name, m.Target)}
 		}
 	}

@@ -146,6 +146,10 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		pl.rewriteConfigEdge(e, mp)
 		return
 	}
+	if e.unset != nil {
+		pl.setUnsetVar(e, mp)
+		return
+	}
 	v := e.v
 	m, enclose, err := pl.maskValue(v)
 	if err != nil {
@@ -385,6 +389,11 @@ func (pl *planner) warnNotDB(v compose.EnvVar, hosts []string) {
 		svc, ok := pl.p.Model.Services[strings.ToLower(h)]
 		if !ok || poolerOf(svc.Image) || svc.Name == v.Service || slices.ContainsFunc(pl.dbs, func(d *dbService) bool { return d.name == svc.Name }) {
 			continue // a database left on TCP for another reason says why itself
+		}
+		if no, fam := pl.p.serverNo(svc); no != "" {
+			pl.rep.Add("UDS165", v.Pos, v.Service, v.Key,
+				fmt.Sprintf("%s/%s connects to %s, a PostgreSQL server (%s, catalogue family %s) whose socket the tool does not set up: %s; left on TCP; to migrate it anyway, rerun with --db %s --socket-dir %s=DIR", v.Service, v.Key, svc.Name, pl.p.imageText(svc), fam, no, svc.Name, svc.Name))
+			return
 		}
 		pl.rep.Add("UDS165", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s/%s connects to %s, which the tool does not recognise as a PostgreSQL server (%s): left on TCP; if it is one, rerun with --db %s", v.Service, v.Key, svc.Name, pl.p.imageText(svc), svc.Name))

@@ -113,20 +113,32 @@ func (pl *planner) dependencyKey(client, db string) string {
 // POSTGRES_DSN, AIRFLOW__DATABASE__SQL_ALCHEMY_CONN).
 var connKeyRE = regexp.MustCompile(`(?i)(^|_)(DATABASE|DB|PG[A-Z]*|POSTGRES(QL)?|JDBC|DSN|DATASOURCE|SQL_ALCHEMY_CONN)(_|$)`)
 
+// libpqSetting reports whether key is one of libpq's environment
+// variables (PostgreSQL docs, "Environment Variables") that names no
+// server: PGSSLMODE, PGUSER, PGPORT ... A socket form does not apply to
+// them (PGSSLMODE gets its own rule, fixPGSSLMode).
+func libpqSetting(key string) bool {
+	return strings.HasPrefix(key, "PG") && key != "PGHOST" && key != "PGHOSTADDR" && key != "PGSERVICE" && key != "PGSERVICEFILE"
+}
+
 // warnUnsetPassthrough reports a pass-through variable ("- DATABASE_URL",
 // no value) that holds a connection name but is set nowhere the tool can
 // see: compose takes it from the shell that runs it. It reports whether
 // it warned.
 func (pl *planner) warnUnsetPassthrough(v compose.EnvVar, dbs []*dbService) bool {
-	if !v.Passthrough || strings.TrimSpace(v.Value) != "" || !connKeyRE.MatchString(v.Key) || len(dbs) == 0 {
+	if !v.Passthrough || strings.TrimSpace(v.Value) != "" || !connKeyRE.MatchString(v.Key) || len(dbs) == 0 || libpqSetting(v.Key) {
 		return false
 	}
 	target := "a PostgreSQL service of this project"
 	if len(dbs) == 1 {
 		target = dbs[0].name
 	}
+	written := "- " + v.Key
+	if v.Prefix == "" {
+		written = v.Key + ":"
+	}
 	pl.rep.Add("UDS111", v.Pos, v.Service, v.Key,
-		fmt.Sprintf("%s/%s is passed through from the environment docker compose runs in (\"- %s\" with no value) and is set neither in the project files nor in .env, so the tool cannot see or edit it; if it connects to %s, set it in socket form where it is set (mount path %s), and add the socket volume to %s by hand", v.Service, v.Key, v.Key, target, pl.opts.MountPath, v.Service))
+		fmt.Sprintf("%s/%s is passed through from the environment docker compose runs in (\"%s\" with no value) and is set neither in the project files nor in .env, so the tool cannot see or edit it; if it connects to %s, set it in socket form where it is set (mount path %s), and add the socket volume to %s by hand", v.Service, v.Key, written, target, pl.opts.MountPath, v.Service))
 	return true
 }
 

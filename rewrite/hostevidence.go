@@ -21,6 +21,12 @@ func (pl *planner) hostVarEvidence(v compose.EnvVar, db *dbService, port string)
 	if !ok {
 		return nil, false
 	}
+	if !verdict.Directory && verdict.Advice != "" {
+		pl.rep.Add("UDS120", v.Pos, v.Service, v.Key,
+			fmt.Sprintf("%s/%s names %s, and the project shows a consumer that takes no socket directory: %s:%d: %s. Left unchanged: %s",
+				v.Service, v.Key, db.name, verdict.File, verdict.Line, verdict.Reason, verdict.Advice))
+		return nil, true
+	}
 	if !verdict.Directory {
 		pl.rep.Add("UDS120", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s/%s names %s, and the project shows its consumer: %s:%d: %s. Left unchanged: write that URL in socket form (jdbc:postgresql://localhost:%d/DB?socketFactory=org.newsclub.net.unix.AFUNIXSocketFactory$FactoryArg&socketFactoryArg=%s/.s.PGSQL.%d, a single $ in a file compose does not read) and mount %s's socket volume",

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
 )
 
@@ -80,6 +81,10 @@ func Migrate(ctx context.Context, inputs []Input, opts Options) (res *Result, er
 			}
 		}
 	}
+	if combos := checkCombinations(ctx, inputs, res, opts); len(combos) > 0 {
+		res.Findings = append(res.Findings, combos...)
+		sortFindings(out.Sources, res.Findings)
+	}
 	return res, nil
 }
 
@@ -121,7 +126,7 @@ func (pl *planner) nothingReason(dbs []*dbService) string {
 		if pl.hasFinding("UDS310") {
 			proxies = "the reverse proxy's addresses stay on TCP (see the warnings above)"
 		}
-		return "no PostgreSQL service found (images postgres = docker.io/library/postgres, postgis/postgis, timescale/timescaledb*, pgvector/pgvector, bitnami/postgresql, sclorg postgresql-NN; name others with --db SERVICE), and " + proxies + pl.externalHint()
+		return "no PostgreSQL service found (server images of the catalogue: " + catalog.ServerImages() + "; name others with --db SERVICE), and " + proxies + pl.externalHint()
 	}
 	var names []string
 	for _, db := range dbs {

@@ -9,6 +9,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
@@ -62,8 +63,7 @@ func newPlanner(p *project, opts Options) *planner {
 // prepareDB finds what is already mounted at the socket directory and
 // repairs what would stop the server from creating its socket.
 func (pl *planner) prepareDB(db *dbService) {
-	src, node := pl.p.ServiceNode(db.name)
-	_, ms := pl.p.Mounts(src, node)
+	ms := pl.p.ServiceMounts(db.name)
 	db.volume = pl.opts.Volume
 	if pl.opts.BindMount != "" {
 		db.volume, db.bind = pl.opts.BindMount, true
@@ -137,10 +137,12 @@ func (pl *planner) makeWritable(db *dbService, m compose.Mount) {
 // migrateDB adds the socket volume to the database and its clients and
 // rewrites each client value.
 func (pl *planner) migrateDB(db *dbService, edges []*edge) {
-	dbSrc, dbNode := pl.p.ServiceNode(db.name)
+	home := pl.p.ImageHome(db.name)
+	dbSrc, dbNode := home.Src, home.Node
 	if db.existing == nil {
-		_, ms := pl.p.Mounts(dbSrc, dbNode)
-		pl.dropTmpfs(db, dbSrc, dbNode, ms)
+		for _, d := range pl.p.ServiceDefs(db.name) {
+			pl.dropTmpfs(db, d, d == home)
+		}
 	}
 	if db.existing == nil {
 		pl.ed.AddMount(dbSrc, dbNode, db.name, db.volume+":"+db.socketDir,
@@ -159,17 +161,28 @@ func (pl *planner) migrateDB(db *dbService, edges []*edge) {
 		pl.rep.Add("UDS112", yamledit.NodePos(dbSrc, kn), db.name, "volumes",
 			fmt.Sprintf("the project already has a volume named %s-socket for something else: the socket volume is %s instead (mounting that volume would hand its files to every client); name it with --volume", db.name, db.volume))
 	}
-	if db.family == familyBitnami.Name && db.existing == nil {
+	if db.family == catalog.EntrypointBitnami && db.existing == nil {
 		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
 		pl.rep.Add("UDS109", yamledit.NodePos(dbSrc, kn), db.name, "volumes",
 			"Bitnami images keep the socket in /tmp and run as uid 1001: the socket volume is mounted over /tmp (a new named volume copies /tmp's mode 1777, so uid 1001 can write it); anything else the server puts in /tmp is shared with the clients too")
+	} else if db.server != nil && path.Clean(db.socketDir) == "/tmp" && db.existing == nil {
+		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
+		pl.rep.Add("UDS109", yamledit.NodePos(dbSrc, kn), db.name, "volumes",
+			fmt.Sprintf("the %s image keeps its socket in /tmp (%s): the socket volume is mounted over /tmp (a new named volume copies /tmp's mode 1777); anything else the server puts in /tmp is shared with the clients too", db.server.Family, db.server.Sources[0].Cite()))
 	}
-	if db.trustLocal && db.family == familyOfficial.Name && pl.opts.AuthLocal != "" {
+	switch {
+	case db.trustLocal && db.family == catalog.EntrypointOfficial && pl.opts.AuthLocal != "":
 		pl.setAuthLocal(db, dbSrc, dbNode)
-	} else if db.trustLocal && db.family == familyOfficial.Name {
+	case db.trustLocal && db.family == catalog.EntrypointOfficial:
+		// The official entrypoint or a copy of it: POSTGRES_INITDB_ARGS
+		// reaches initdb.
 		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
 		pl.rep.Add("UDS102", yamledit.NodePos(dbSrc, kn), db.name, "",
 			"the official image trusts local socket connections: any container that mounts "+db.volume+" can log in as any database user, superuser included, without a password; set POSTGRES_INITDB_ARGS=--auth-local=scram-sha-256 (applies to a new data directory only) or add a pg_hba.conf local line")
+	case db.trustLocal:
+		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
+		pl.rep.Add("UDS102", yamledit.NodePos(dbSrc, kn), db.name, "",
+			fmt.Sprintf("the %s image trusts local socket connections (%s): any container that mounts %s can log in as any database user, superuser included, without a password; change the local line of pg_hba.conf in its data directory to scram-sha-256", db.server.Family, db.server.Server.Local, db.volume))
 	}
 	if db.family == familyUnknown && !poolerOf(db.svc.Image) {
 		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
@@ -177,12 +190,16 @@ func (pl *planner) migrateDB(db *dbService, edges []*edge) {
 			fmt.Sprintf("the tool does not know how the image %q authenticates socket connections: its pg_hba.conf local lines decide, not the host lines the clients used over TCP; peer fails across containers (a client runs as another user), trust lets any container that mounts %s in as any database user; check them before relying on the socket", db.svc.Image, db.volume))
 	}
 	pl.warnPlacement(db.name)
+	byService := map[string][]*edge{}
+	for _, e := range edges {
+		byService[e.v.Service] = append(byService[e.v.Service], e)
+	}
 	mountPath := map[string]string{}
 	for _, e := range edges {
 		mp, ok := mountPath[e.v.Service]
 		if !ok {
 			pl.warnPlacement(e.v.Service)
-			mp = pl.clientMount(db, e.v.Service)
+			mp = pl.clientMount(db, e.v.Service, pl.p.mountHomes(e.v.Service, byService[e.v.Service]))
 			mountPath[e.v.Service] = mp
 		}
 		pl.rewriteEdge(e, mp)
@@ -194,11 +211,11 @@ func (pl *planner) servicesNode(src *Source) *yaml.Node {
 	return n
 }
 
-// clientMount makes sure client mounts the database's socket volume and
-// returns the directory where it sees the socket.
-func (pl *planner) clientMount(db *dbService, client string) string {
-	src, node := pl.p.ServiceNode(client)
-	_, ms := pl.p.Mounts(src, node)
+// clientMount makes sure client mounts the database's socket volume, in
+// each of homes (see mountHomes), and returns the directory where it sees
+// the socket.
+func (pl *planner) clientMount(db *dbService, client string, homes []compose.ServiceDef) string {
+	ms := pl.p.ServiceMounts(client)
 	taken := map[string]bool{}
 	for _, m := range ms {
 		if m.Source == db.volume {
@@ -220,8 +237,13 @@ func (pl *planner) clientMount(db *dbService, client string) string {
 		mp = mp + "-" + db.name
 	}
 	pl.clients.clientPaths[client] = append(pl.clients.clientPaths[client], mp)
-	pl.ed.AddMount(src, node, client, db.volume+":"+mp+":ro",
-		"read-only is enough to connect to "+db.name+"'s socket")
+	for _, h := range homes {
+		pl.ed.AddMount(h.Src, h.Node, client, db.volume+":"+mp+":ro",
+			"read-only is enough to connect to "+db.name+"'s socket")
+		if !db.bind {
+			pl.ed.EnsureTopVolume(h.Src, db.volume)
+		}
+	}
 	return mp
 }
 
@@ -242,9 +264,13 @@ func fixFactoryArg(raw string) string {
 func contains(list []string, s string) bool { return slices.Contains(list, s) }
 
 // dropTmpfs removes a tmpfs on the database's socket directory (common with
-// read_only: true): a tmpfs belongs to one container, so clients could never
-// see the socket. The socket volume takes its place.
-func (pl *planner) dropTmpfs(db *dbService, src *Source, node *yaml.Node, ms []compose.Mount) {
+// read_only: true) from one of its mappings: a tmpfs belongs to one
+// container, so clients could never see the socket. The socket volume
+// takes its place; in the mapping that defines the image (home), it is the
+// database's socket mount.
+func (pl *planner) dropTmpfs(db *dbService, d compose.ServiceDef, home bool) {
+	src, node := d.Src, d.Node
+	_, ms := pl.p.Mounts(src, node)
 	dir := path.Clean(db.socketDir)
 	found := false
 	_, seq := yamledit.OwnKey(node, "volumes")
@@ -253,7 +279,9 @@ func (pl *planner) dropTmpfs(db *dbService, src *Source, node *yaml.Node, ms []c
 		if m.Source == "" && m.Target == dir && yamledit.Deref(m.Node).Kind == yaml.MappingNode && seq != nil {
 			// The tmpfs entry becomes the socket volume, in place.
 			if pl.ed.YAML(src).ReplaceItem(seq, yamledit.Deref(m.Node), db.volume+":"+db.socketDir) == nil {
-				db.existing = &ms[i]
+				if home {
+					db.existing = &ms[i]
+				}
 				found = true
 			}
 		}
@@ -302,22 +330,8 @@ func (pl *planner) setAuthLocal(db *dbService, src *Source, node *yaml.Node) {
 			goto done
 		}
 	}
-	if kn2, env := yamledit.OwnKey(node, "environment"); kn2 != nil {
-		env = yamledit.Deref(env)
-		switch {
-		case env.Kind == yaml.MappingNode && env.Style&yaml.FlowStyle == 0 && len(env.Content) > 0:
-			last := env.Content[len(env.Content)-2]
-			pl.ed.YAML(src).InsertAfterLine(src.BlockEnd(last.Line, last.Column, true), strings.Repeat(" ", last.Column-1)+"POSTGRES_INITDB_ARGS: "+arg+"\n")
-		case env.Kind == yaml.SequenceNode && env.Style&yaml.FlowStyle == 0 && len(env.Content) > 0:
-			pl.ed.Failed(pl.ed.YAML(src).AppendItem(env, "POSTGRES_INITDB_ARGS="+arg), "", "")
-		default:
-			pl.rep.Add("UDS111", yamledit.NodePos(src, kn2), db.name, "environment", "add POSTGRES_INITDB_ARGS="+arg+" by hand")
-			return
-		}
-	} else {
-		lastKey := node.Content[len(node.Content)-2]
-		ind := strings.Repeat(" ", lastKey.Column-1)
-		pl.ed.YAML(src).InsertAfterLine(src.BlockEnd(lastKey.Line, lastKey.Column, true), ind+"environment:\n"+ind+strings.Repeat(" ", yamledit.DetectLayout(src).Unit)+"POSTGRES_INITDB_ARGS: "+arg+"\n")
+	if !pl.ed.AddServiceEnv(compose.ServiceDef{Src: src, Node: node}, db.name, "POSTGRES_INITDB_ARGS", arg) {
+		return
 	}
 done:
 	pl.rep.Change(Change{Kind: "value", Pos: yamledit.NodePos(src, kn), Service: db.name, Key: "POSTGRES_INITDB_ARGS", After: arg,

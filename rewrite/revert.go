@@ -37,8 +37,13 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err
 	pl.collectConfigEdges(dbs)
 	pl.railsEdges(dbs)
 	for _, db := range dbs {
-		if src, vol := pl.revertDB(db); vol != "" {
-			dropTop[src] = append(dropTop[src], vol)
+		if vol := pl.revertDB(db); vol != "" {
+			// Every file's declaration: a migration of several files
+			// declares the volume in each file that mounts it without
+			// the base.
+			for _, src := range p.Sources {
+				dropTop[src] = append(dropTop[src], vol)
+			}
 		}
 	}
 	for _, src := range p.Sources {
@@ -73,11 +78,10 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err
 }
 
 // revertDB brings db's clients back to TCP and removes the socket mounts
-// nothing uses any more; when the socket volume goes too, it returns the
-// file that declares it and its name, for RemoveTopVolumes.
-func (pl *planner) revertDB(db *dbService) (*Source, string) {
-	dbSrc, dbNode := pl.p.ServiceNode(db.name)
-	_, ms := pl.p.Mounts(dbSrc, dbNode)
+// nothing uses any more; when the socket volume goes too, it returns its
+// name, for RemoveTopVolumes.
+func (pl *planner) revertDB(db *dbService) string {
+	ms := pl.p.ServiceMounts(db.name)
 	var sock *compose.Mount
 	for i, m := range ms {
 		if db.listensIn(m.Target) && m.Source != "" && !m.Bind {
@@ -85,16 +89,14 @@ func (pl *planner) revertDB(db *dbService) (*Source, string) {
 		}
 	}
 	if sock == nil {
-		return nil, ""
+		return ""
 	}
 	users := 0
 	for _, name := range pl.p.ServiceOrder() {
 		if name == db.name {
 			continue
 		}
-		src, node := pl.p.ServiceNode(name)
-		_, cms := pl.p.Mounts(src, node)
-		for _, m := range cms {
+		for _, m := range pl.p.ServiceMounts(name) {
 			if m.Source != sock.Source {
 				continue
 			}
@@ -106,7 +108,7 @@ func (pl *planner) revertDB(db *dbService) (*Source, string) {
 				continue
 			}
 			if pl.revertClient(name, m, db) {
-				pl.ed.RemoveMount(src, node, m)
+				pl.ed.RemoveMount(name, m)
 			} else {
 				users++
 			}
@@ -115,10 +117,10 @@ func (pl *planner) revertDB(db *dbService) (*Source, string) {
 	if users > 0 || !pl.p.PlainVolume(sock.Source) {
 		// Still used, or a volume the user configured (external, name,
 		// driver): it was there before the migration, so it stays.
-		return nil, ""
+		return ""
 	}
-	pl.ed.RemoveMount(dbSrc, dbNode, *sock)
-	return dbSrc, sock.Source
+	pl.ed.RemoveMount(db.name, *sock)
+	return sock.Source
 }
 
 // revertClient rewrites the values of one client that use the socket in

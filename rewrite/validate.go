@@ -61,9 +61,7 @@ func (v *validator) run() {
 			s, kn := v.p.settingsNode(db.name)
 			v.findings.Add("UDS132", yamledit.NodePos(s, kn), db.name, "command", msg)
 		}
-		src, node := v.p.ServiceNode(db.name)
-		_, ms := v.p.Mounts(src, node)
-		for _, m := range ms {
+		for _, m := range v.p.ServiceMounts(db.name) {
 			if !db.listensIn(m.Target) || m.Source == "" {
 				continue
 			}
@@ -71,28 +69,27 @@ func (v *validator) run() {
 			key := v.sourceKey(m)
 			n := yamledit.Deref(m.Node)
 			if other, ok := v.dbMount[key]; ok {
-				v.findings.Add("UDS210", yamledit.NodePos(src, n), db.name, "volumes",
+				v.findings.Add("UDS210", yamledit.NodePos(m.Src, n), db.name, "volumes",
 					fmt.Sprintf("%s and %s share the socket volume %s: both servers would create .s.PGSQL.<port> in one directory; give each its own volume", other.name, db.name, m.Source))
 			}
 			db.existing, db.volume, db.bind = &m, m.Source, m.Bind
 			v.dbMount[key] = db
 			if m.ReadOnly {
-				v.findings.Add("UDS208", yamledit.NodePos(src, n), db.name, "volumes",
+				v.findings.Add("UDS208", yamledit.NodePos(m.Src, n), db.name, "volumes",
 					fmt.Sprintf("%s mounts its socket directory %s read-only: Postgres cannot create its socket (\"Read-only file system\"); drop :ro", db.name, db.socketDir))
 			}
 			if m.Bind {
-				v.findings.Add("UDS209", yamledit.NodePos(src, n), db.name, "volumes",
+				v.findings.Add("UDS209", yamledit.NodePos(m.Src, n), db.name, "volumes",
 					fmt.Sprintf("the socket directory %s is a host bind mount (%s): root-owned, so Postgres may fail to create its lock file (rootless Docker, user:), and Docker Desktop on macOS cannot pass sockets through it; use a named volume", db.socketDir, m.Source))
 			}
 		}
 	}
 	for _, name := range v.p.ServiceOrder() {
-		src, node := v.p.ServiceNode(name)
-		_, ms := v.p.Mounts(src, node)
+		ms := v.p.ServiceMounts(name)
 		for _, m := range ms {
 			if socketFileRE.MatchString(path.Base(m.Target)) || socketFileRE.MatchString(path.Base(m.Source)) {
 				n := yamledit.Deref(m.Node)
-				v.findings.Add("UDS212", yamledit.NodePos(src, n), name, "volumes",
+				v.findings.Add("UDS212", yamledit.NodePos(m.Src, n), name, "volumes",
 					"the socket file is mounted instead of its directory: the mount goes stale when Postgres restarts (\"Connection refused\"); mount the directory")
 			}
 		}
@@ -100,7 +97,7 @@ func (v *validator) run() {
 		for _, m := range ms {
 			if other, ok := targets[m.Target]; ok && m.Source != "" && other != m.Source {
 				n := yamledit.Deref(m.Node)
-				v.findings.Add("UDS214", yamledit.NodePos(src, n), name, "volumes",
+				v.findings.Add("UDS214", yamledit.NodePos(m.Src, n), name, "volumes",
 					fmt.Sprintf("%s mounts both %s and %s at %s: one path holds one volume (compose keeps the last), so a client of two databases needs two directories", name, other, m.Source, m.Target))
 			}
 			if m.Source != "" {
@@ -230,9 +227,7 @@ func (pl *planner) warnForeignSocket(v compose.EnvVar, dialect string, dbs []*db
 	if !path.IsAbs(sp) {
 		return
 	}
-	src, node := pl.p.ServiceNode(v.Service)
-	_, ms := pl.p.Mounts(src, node)
-	for _, m := range ms {
+	for _, m := range pl.p.ServiceMounts(v.Service) {
 		if !m.Bind || m.Target != path.Clean(sp) {
 			continue
 		}

@@ -69,7 +69,13 @@ func (e *Editor) ReplaceScalar(n *yaml.Node, v string, inFlow bool) error {
 		return e.fail(n, err.Error())
 	}
 	e.edited[n] = true
-	e.Replace(sp.Start, sp.End, RenderScalar(v, n.Style, inFlow))
+	text := RenderScalar(v, n.Style, inFlow)
+	// An empty value (KEY: with nothing after it, compose's "from the
+	// shell") starts right after the colon: a value needs a space there.
+	if sp.Start == sp.End && sp.Start > 0 && e.src.Data[sp.Start-1] == ':' {
+		text = " " + text
+	}
+	e.Replace(sp.Start, sp.End, text)
 	return nil
 }
 
@@ -132,9 +138,20 @@ func (e *Editor) AppendItem(seq *yaml.Node, item string) error {
 		return nil
 	}
 	last := seq.Content[len(seq.Content)-1]
-	end := src.BlockEnd(last.Line, seq.Column, false)
-	e.InsertAfterLine(end, strings.Repeat(" ", seq.Column-1)+"- "+item+"\n")
+	col := dashColumn(src, seq)
+	end := src.BlockEnd(last.Line, col, false)
+	e.InsertAfterLine(end, strings.Repeat(" ", col-1)+"- "+item+"\n")
 	return nil
+}
+
+// dashColumn is the column of the "-" of block list seq's items. yaml.v3
+// places a tagged list (volumes: !override) at its tag, on the key's line,
+// so the column is read off the first item's own line there.
+func dashColumn(src *Source, seq *yaml.Node) int {
+	if first := seq.Content[0]; first.Line > seq.Line {
+		return src.IndentOf(first.Line) + 1
+	}
+	return seq.Column
 }
 
 // AddKeyWithItems adds "key:" with a block list of items as the last entry
