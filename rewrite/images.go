@@ -52,26 +52,6 @@ func dockerfileFrom(data []byte) string {
 	return from
 }
 
-// repository returns the repository path of an image reference, lower-cased,
-// without registry host, tag or digest: "docker.io/library/postgres:16" →
-// "library/postgres".
-func repository(image string) string {
-	ref := strings.ToLower(strings.TrimSpace(image))
-	if i := strings.Index(ref, "@"); i >= 0 {
-		ref = ref[:i]
-	}
-	if i := strings.LastIndex(ref, ":"); i > strings.LastIndex(ref, "/") {
-		ref = ref[:i]
-	}
-	parts := strings.Split(ref, "/")
-	// The first component is a registry host when it has a dot or a port,
-	// or is localhost (distribution/reference rules).
-	if len(parts) > 1 && (strings.ContainsAny(parts[0], ".:") || parts[0] == "localhost") {
-		parts = parts[1:]
-	}
-	return strings.Join(parts, "/")
-}
-
 // familyOf recognises PostgreSQL server images from the catalogue (an
 // entry with a server: block: the official image, images built FROM it,
 // Bitnami's, sclorg's). ok is false for anything else, poolers included,

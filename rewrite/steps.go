@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/uds-migrate/uds-migrate/proxy"
 )
 
 // analysis is what a loaded project holds before anything is planned: its
@@ -80,7 +82,10 @@ func (pl *planner) steps(a analysis) []step {
 			pl.fixPGSSLMode()
 			return nil
 		}},
-		{"nginx reverse proxies to app servers", pl.migrateProxies},
+		{"nginx reverse proxies to app servers", func() error {
+			proxy.Run(pl.p.Project, pl.ed, &pl.rep, proxy.Options{DropTCP: pl.opts.DropTCP, SocketTarget: pl.socketTarget})
+			return nil
+		}},
 		// volumes: keys and top-level declarations, the files other than
 		// the compose files, the env files refused
 		{"edits that wait for all others", pl.ed.Flush},

@@ -1,4 +1,4 @@
-package rewrite
+package proxy
 
 import (
 	"io/fs"
@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/catalog"
+	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/internal/textedit"
 	"github.com/uds-migrate/uds-migrate/nginx"
 )
@@ -35,21 +37,21 @@ type confFile struct {
 // nginxinc/nginx-unprivileged, openresty/openresty, bitnami/nginx.
 // nginx-proxy images write their own configuration and are left out.
 func isNginxImage(image string) bool {
-	repo := repository(image)
+	repo, _ := catalog.Split(image)
 	last := repo[strings.LastIndex(repo, "/")+1:]
 	return last == "nginx" || last == "nginx-unprivileged" || strings.HasPrefix(last, "openresty")
 }
 
 // projectDir is the directory compose resolves relative paths against:
 // the first compose file's directory, as the user wrote it.
-func (pp *proxyPlanner) projectDir() string {
+func (pp *planner) projectDir() string {
 	return filepath.Dir(pp.p.Sources[0].Path)
 }
 
 // hostPath maps a bind-mount source to a path on this machine, relative
 // sources joined to the project directory as compose does; ok is false
 // for sources the tool cannot follow (~, variables left unset).
-func (pp *proxyPlanner) hostPath(source string) (string, bool) {
+func (pp *planner) hostPath(source string) (string, bool) {
 	switch {
 	case source == "" || strings.HasPrefix(source, "~"):
 		return "", false
@@ -63,7 +65,7 @@ func (pp *proxyPlanner) hostPath(source string) (string, bool) {
 // the host: an nginx image, or any service mounting a file or directory
 // into an nginx configuration directory. pp.files caches parsed files by
 // path, so a file two proxies mount is edited once.
-func (pp *proxyPlanner) findProxies() []*proxyService {
+func (pp *planner) findProxies() []*proxyService {
 	files := pp.files
 	var out []*proxyService
 	for _, name := range pp.p.ServiceOrder() {
@@ -144,18 +146,18 @@ func confPaths(host string) []string {
 
 // readConf reads and parses one configuration file; a file nginx would
 // reject is reported (UDS306) and left alone.
-func (pp *proxyPlanner) readConf(p string) *confFile {
-	data, err := pp.pl.ed.ReadFile(p)
+func (pp *planner) readConf(p string) *confFile {
+	data, err := pp.ed.ReadFile(p)
 	if err != nil {
 		return nil
 	}
 	cfg, err := nginx.Parse(data)
 	if err != nil {
-		at, msg := Pos{File: p}, err.Error()
+		at, msg := finding.Pos{File: p}, err.Error()
 		if se, ok := err.(*nginx.SyntaxError); ok {
 			at.Line, at.Col, msg = se.Line, se.Col, se.Msg
 		}
-		pp.pl.rep.Add("UDS306", at, "", "", "cannot read this nginx configuration ("+msg+"); its upstreams stay on TCP")
+		pp.rep.Add("UDS306", at, "", "", "cannot read this nginx configuration ("+msg+"); its upstreams stay on TCP")
 		return nil
 	}
 	return &confFile{path: p, data: data, cfg: cfg}

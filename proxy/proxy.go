@@ -1,4 +1,4 @@
-package rewrite
+package proxy
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/internal/textedit"
 	"github.com/uds-migrate/uds-migrate/nginx"
 	"github.com/uds-migrate/uds-migrate/yamledit"
@@ -38,22 +40,33 @@ type proxyTarget struct {
 // sockName is the socket file inside the socket directory.
 const sockName = "app.sock"
 
-// proxyPlanner plans the nginx → app server migration, a step of its own
-// beside the PostgreSQL one: it reads the nginx configuration files and
-// keeps their edits itself, and writes compose edits, findings and changes
-// into the shared plan (pl).
-type proxyPlanner struct {
-	pl    *planner
-	p     *project
+// Options are what the proxy step takes from the run.
+type Options struct {
+	// DropTCP makes app servers listen on the socket instead of their TCP
+	// port (default: both).
+	DropTCP bool
+	// SocketTarget says whether a mount at target is where a socket volume
+	// goes (a PostgreSQL image's socket directory, the clients' mount
+	// path), for compose.Editor.SocketVolumeName.
+	SocketTarget func(image, target string) bool
+}
+
+// planner plans the nginx → app server migration of one project: it reads
+// the nginx configuration files and keeps their edits itself, edits the
+// compose files through the run's editor and reports into the run's
+// report. It knows nothing of PostgreSQL.
+type planner struct {
+	p     *compose.Project
+	ed    *compose.Editor
+	rep   *finding.Report
 	opts  Options
 	files map[string]*confFile // nginx files read, by host path; nil: not readable
 }
 
-// migrateProxies is the proxy step of a plan.
-func (pl *planner) migrateProxies() error {
-	pp := &proxyPlanner{pl: pl, p: pl.p, opts: pl.opts, files: map[string]*confFile{}}
+// Run is the proxy step of a migration: see planner.run.
+func Run(p *compose.Project, ed *compose.Editor, rep *finding.Report, opts Options) {
+	pp := &planner{p: p, ed: ed, rep: rep, opts: opts, files: map[string]*confFile{}}
 	pp.run()
-	return nil
 }
 
 // run moves nginx reverse proxies in front of app servers to a Unix
@@ -63,7 +76,7 @@ func (pl *planner) migrateProxies() error {
 // command or its unicorn config), and both services mount the volume. An
 // app whose server the tool cannot reconfigure stays on TCP, with a
 // warning.
-func (pp *proxyPlanner) run() {
+func (pp *planner) run() {
 	files := pp.files
 	proxies := pp.findProxies()
 	var cfgs []*nginx.Config
@@ -92,17 +105,17 @@ func (pp *proxyPlanner) run() {
 		out, err := textedit.Apply(cf.data, cf.edits)
 		if err != nil {
 			err = fmt.Errorf("nginx: %w", err)
-			pp.pl.rep.Add("UDS111", Pos{File: cf.path}, "", "", err.Error())
+			pp.rep.Add("UDS111", finding.Pos{File: cf.path}, "", "", err.Error())
 			continue
 		}
-		pp.pl.ed.PutFile(cf.path, cf.data, out)
+		pp.ed.PutFile(cf.path, cf.data, out)
 	}
 }
 
 // proxyApps groups the nginx targets of every proxy by the app service
 // they reach, in the order the services are written. Variable addresses
 // are reported (UDS302); addresses outside the project are left alone.
-func (pp *proxyPlanner) proxyApps(proxies []*proxyService, upstreams map[string]bool, protocols map[string]string) []*appSide {
+func (pp *planner) proxyApps(proxies []*proxyService, upstreams map[string]bool, protocols map[string]string) []*appSide {
 	byName := map[string]*appSide{}
 	seen := map[*confFile]map[int]bool{}
 	for _, px := range proxies {
@@ -115,7 +128,7 @@ func (pp *proxyPlanner) proxyApps(proxies []*proxyService, upstreams map[string]
 				seen[cf][t.Arg.Start] = true
 				if t.Variable {
 					if first {
-						pp.pl.rep.Add("UDS302", Pos{File: cf.path, Line: t.Line, Col: t.Col}, px.name, t.Directive,
+						pp.rep.Add("UDS302", finding.Pos{File: cf.path, Line: t.Line, Col: t.Col}, px.name, t.Directive,
 							fmt.Sprintf("%s %s is resolved per request from a variable: left on TCP; if it names an app of this project, write its socket form by hand", t.Directive, t.Arg.Value))
 					}
 					continue
@@ -155,7 +168,7 @@ func (pp *proxyPlanner) proxyApps(proxies []*proxyService, upstreams map[string]
 			// the other would also not be idempotent: a second run would
 			// see the other port alone and move it to the same socket.
 			for _, pt := range a.targets {
-				pp.pl.rep.Add("UDS310", Pos{File: pt.file.path, Line: pt.t.Line, Col: pt.t.Col}, pt.proxy, pt.t.Directive,
+				pp.rep.Add("UDS310", finding.Pos{File: pt.file.path, Line: pt.t.Line, Col: pt.t.Col}, pt.proxy, pt.t.Directive,
 					fmt.Sprintf("%s is reached on port %d and on port %d; one socket serves one listener, so every address of %s stays on TCP (%s here)", a.name, a.port, a.otherPorts[0], a.name, pt.t.Arg.Value))
 			}
 			continue
@@ -168,7 +181,7 @@ func (pp *proxyPlanner) proxyApps(proxies []*proxyService, upstreams map[string]
 // serviceForHost returns the service that host names from the proxy's
 // network view (service name, container_name, hostname, aliases, links),
 // or "".
-func (pp *proxyPlanner) serviceForHost(proxy, host string) string {
+func (pp *planner) serviceForHost(proxy, host string) string {
 	if r := pp.p.Resolve(proxy, host); len(r.Services) == 1 {
 		return r.Services[0]
 	}
@@ -177,7 +190,7 @@ func (pp *proxyPlanner) serviceForHost(proxy, host string) string {
 
 // migrateApp moves one app and its proxies to the socket, when the app
 // server can be told to listen on it.
-func (pp *proxyPlanner) migrateApp(a *appSide) {
+func (pp *planner) migrateApp(a *appSide) {
 	appSrc, appNode := pp.p.ServiceNode(a.name)
 	// A second proxy run keeps the directory the app already mounts.
 	_, ms := pp.p.Mounts(appSrc, appNode)
@@ -192,13 +205,13 @@ func (pp *proxyPlanner) migrateApp(a *appSide) {
 			a.dir, mounted = m.Target, true
 		}
 	}
-	if !mounted && pp.pl.ed.VolumesInUse(pp.pl.socketTarget)[a.volume] {
+	if !mounted && pp.ed.VolumesInUse(pp.opts.SocketTarget)[a.volume] {
 		// Another volume of that name (the app's data, say): never share it
 		// with nginx (UDS112).
 		taken := a.volume
-		a.volume, _ = pp.pl.ed.SocketVolumeName(a.volume, pp.pl.socketTarget)
-		kn, _ := yamledit.OwnKey(yamledit.Deref(pp.pl.servicesNode(appSrc)), a.name)
-		pp.pl.rep.Add("UDS112", yamledit.NodePos(appSrc, kn), a.name, "volumes",
+		a.volume, _ = pp.ed.SocketVolumeName(a.volume, pp.opts.SocketTarget)
+		kn, _ := yamledit.OwnKey(compose.ServicesMapping(appSrc), a.name)
+		pp.rep.Add("UDS112", yamledit.NodePos(appSrc, kn), a.name, "volumes",
 			fmt.Sprintf("the project already has a volume named %s for something else: %s's socket volume is %s instead (mounting that volume would hand its files to nginx)", taken, a.name, a.volume))
 	}
 	sock := a.dir + "/" + sockName
@@ -208,24 +221,24 @@ func (pp *proxyPlanner) migrateApp(a *appSide) {
 	for _, pt := range a.targets {
 		after := pt.t.SocketForm(sock)
 		pt.file.edits = append(pt.file.edits, pt.t.Replace(after))
-		pp.pl.rep.Change(Change{Kind: "value", Pos: Pos{File: pt.file.path, Line: pt.t.Line, Col: pt.t.Col}, Service: pt.proxy, Key: pt.t.Directive,
+		pp.rep.Change(finding.Change{Kind: "value", Pos: finding.Pos{File: pt.file.path, Line: pt.t.Line, Col: pt.t.Col}, Service: pt.proxy, Key: pt.t.Directive,
 			Dialect: "nginx", Before: pt.t.Arg.Value, After: after, Reason: "reach " + a.name + " through its socket in " + a.dir})
 		if !pt.t.HostHeader {
-			pp.pl.rep.Add("UDS307", Pos{File: pt.file.path, Line: pt.t.Line, Col: pt.t.Col}, pt.proxy, pt.t.Directive,
+			pp.rep.Add("UDS307", finding.Pos{File: pt.file.path, Line: pt.t.Line, Col: pt.t.Col}, pt.proxy, pt.t.Directive,
 				fmt.Sprintf("nginx sends \"Host: localhost\" to a Unix socket where it sent \"Host: %s\"; add proxy_set_header Host $host; if %s checks the host name (Django ALLOWED_HOSTS, Rails config.hosts)", hostPort(pt.t), a.name))
 		}
 	}
 	if !pp.hasMountOf(a.name, a.volume) {
-		pp.pl.ed.AddMount(appSrc, appNode, a.name, a.volume+":"+a.dir, "read-write: the app server creates its socket in "+a.dir)
+		pp.ed.AddMount(appSrc, appNode, a.name, a.volume+":"+a.dir, "read-write: the app server creates its socket in "+a.dir)
 	}
 	for _, px := range a.proxies {
 		if pp.hasMountOf(px, a.volume) {
 			continue
 		}
 		src, node := pp.p.ServiceNode(px)
-		pp.pl.ed.AddMount(src, node, px, a.volume+":"+a.dir+":ro", "read-only is enough for nginx to connect to "+a.name+"'s socket")
+		pp.ed.AddMount(src, node, px, a.volume+":"+a.dir+":ro", "read-only is enough for nginx to connect to "+a.name+"'s socket")
 	}
-	pp.pl.ed.EnsureTopVolume(appSrc, a.volume)
+	pp.ed.EnsureTopVolume(appSrc, a.volume)
 }
 
 func hostPort(t nginx.Target) string {
@@ -236,7 +249,7 @@ func hostPort(t nginx.Target) string {
 }
 
 // hasMountOf reports whether service already mounts volume.
-func (pp *proxyPlanner) hasMountOf(service, volume string) bool {
+func (pp *planner) hasMountOf(service, volume string) bool {
 	src, node := pp.p.ServiceNode(service)
 	_, ms := pp.p.Mounts(src, node)
 	for _, m := range ms {
@@ -249,15 +262,15 @@ func (pp *proxyPlanner) hasMountOf(service, volume string) bool {
 
 // servicePos is the position of a service's key, for findings about the
 // service as a whole.
-func (pp *proxyPlanner) servicePos(service string) Pos {
+func (pp *planner) servicePos(service string) finding.Pos {
 	src, node := pp.p.ServiceNode(service)
-	if kn, _ := yamledit.OwnKey(yamledit.Deref(pp.pl.servicesNode(src)), service); kn != nil {
+	if kn, _ := yamledit.OwnKey(compose.ServicesMapping(src), service); kn != nil {
 		return yamledit.NodePos(src, kn)
 	}
 	return yamledit.NodePos(src, node)
 }
 
 // note adds a finding about a service at its key.
-func (pp *proxyPlanner) note(code, service, key, msg string) {
-	pp.pl.rep.Add(code, pp.servicePos(service), service, key, msg)
+func (pp *planner) note(code, service, key, msg string) {
+	pp.rep.Add(code, pp.servicePos(service), service, key, msg)
 }

@@ -1,4 +1,4 @@
-package rewrite
+package proxy
 
 import (
 	"errors"
@@ -11,6 +11,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/uds-migrate/uds-migrate/appserver"
+	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -19,7 +21,7 @@ import (
 // It reports false, with a UDS304 warning, when no known server is found
 // there: nginx must then stay on TCP, since nothing would create the
 // socket.
-func (pp *proxyPlanner) listenOnSocket(a *appSide, sock string) bool {
+func (pp *planner) listenOnSocket(a *appSide, sock string) bool {
 	src, node := pp.p.ServiceNode(a.name)
 	o := appserver.Options{Socket: sock, Protocol: a.protocol, Port: a.port, DropTCP: pp.opts.DropTCP}
 	if o.Port == 0 && a.protocol == "http" {
@@ -48,7 +50,7 @@ func (pp *proxyPlanner) listenOnSocket(a *appSide, sock string) bool {
 
 // appNotes reports how the socket becomes connectable (UDS301) and what the
 // reviewer must know about the listener change.
-func (pp *proxyPlanner) appNotes(a *appSide, plan *appserver.Plan, sock string) {
+func (pp *planner) appNotes(a *appSide, plan *appserver.Plan, sock string) {
 	if plan.Done {
 		return
 	}
@@ -62,7 +64,7 @@ func (pp *proxyPlanner) appNotes(a *appSide, plan *appserver.Plan, sock string) 
 		pp.note("UDS305", a.name, "command",
 			fmt.Sprintf("--drop-tcp: %s no longer listens on TCP port %d; healthchecks, \"nc -z %s %d\" waits and other clients of that port stop working", a.name, a.port, a.name, a.port))
 	}
-	if u, from, makesDir := pp.pl.runUser(a.name, a.dir); u != "" && !makesDir {
+	if u, from, makesDir := pp.runUser(a.name, a.dir); u != "" && !makesDir {
 		pp.note("UDS308", a.name, "user",
 			fmt.Sprintf("%s runs as user %s (%s): the new volume %s is created root-owned (0755) at %s unless the image has that directory, and the server cannot create its socket there; add RUN mkdir -p %s && chown %s %s to the image (a named volume copies the directory's owner), or mount the volume at a directory %s owns", a.name, u, from, a.volume, a.dir, a.dir, u, a.dir, u))
 	}
@@ -72,8 +74,8 @@ func (pp *proxyPlanner) appNotes(a *appSide, plan *appserver.Plan, sock string) 
 // user:, else the last USER of the Dockerfile built here (its final stage),
 // with where it is set; "" for root or unknown. makesDir reports that the
 // Dockerfile creates dir itself (a RUN mkdir naming it after that FROM).
-func (pl *planner) runUser(service, dir string) (user, from string, makesDir bool) {
-	svc := pl.p.Model.Services[service]
+func (pp *planner) runUser(service, dir string) (user, from string, makesDir bool) {
+	svc := pp.p.Model.Services[service]
 	user, from = svc.User, "user: in the compose file"
 	if b := svc.Build; b != nil && b.Context != "" {
 		df := b.Dockerfile
@@ -83,11 +85,11 @@ func (pl *planner) runUser(service, dir string) (user, from string, makesDir boo
 		if !filepath.IsAbs(df) {
 			df = filepath.Join(b.Context, df)
 		}
-		if data, err := pl.ed.ReadFile(pl.p.DisplayPath(df)); err == nil {
+		if data, err := pp.ed.ReadFile(pp.p.DisplayPath(df)); err == nil {
 			u, mk := dockerfileUser(data, dir)
 			makesDir = mk
 			if user == "" && u != "" {
-				user, from = u, "USER in "+pl.p.DisplayPath(df)
+				user, from = u, "USER in "+pp.p.DisplayPath(df)
 			}
 		}
 	}
@@ -122,7 +124,7 @@ func dockerfileUser(data []byte, dir string) (user string, makesDir bool) {
 // rewriteCommand plans and writes the listener change in command: or
 // entrypoint: v (a string or a list). ok is false when v names no known
 // server.
-func (pp *proxyPlanner) rewriteCommand(src *Source, service, key string, v *yaml.Node, o appserver.Options) (*appserver.Plan, bool) {
+func (pp *planner) rewriteCommand(src *compose.Source, service, key string, v *yaml.Node, o appserver.Options) (*appserver.Plan, bool) {
 	inFlow := false
 	switch v.Kind {
 	case yaml.ScalarNode:
@@ -130,7 +132,7 @@ func (pp *proxyPlanner) rewriteCommand(src *Source, service, key string, v *yaml
 		if err != nil {
 			return nil, false
 		}
-		if out != v.Value && pp.pl.ed.ReplaceScalar(src, v, out, inFlow) {
+		if out != v.Value && pp.ed.ReplaceScalar(src, v, out, inFlow) {
 			pp.commandChange(src, v, service, key, plan, v.Value, out)
 		}
 		return plan, true
@@ -154,7 +156,7 @@ func (pp *proxyPlanner) rewriteCommand(src *Source, service, key string, v *yaml
 				if err != nil {
 					continue
 				}
-				if out != it.Value && pp.pl.ed.ReplaceScalar(src, it, out, v.Style&yaml.FlowStyle != 0) {
+				if out != it.Value && pp.ed.ReplaceScalar(src, it, out, v.Style&yaml.FlowStyle != 0) {
 					pp.commandChange(src, it, service, key, plan, it.Value, out)
 				}
 				return plan, true
@@ -173,8 +175,8 @@ func (pp *proxyPlanner) rewriteCommand(src *Source, service, key string, v *yaml
 	return nil, false
 }
 
-func (pp *proxyPlanner) commandChange(src *Source, n *yaml.Node, service, key string, plan *appserver.Plan, before, after string) {
-	pp.pl.rep.Change(Change{Kind: "value", Pos: yamledit.NodePos(src, n), Service: service, Key: key,
+func (pp *planner) commandChange(src *compose.Source, n *yaml.Node, service, key string, plan *appserver.Plan, before, after string) {
+	pp.rep.Change(finding.Change{Kind: "value", Pos: yamledit.NodePos(src, n), Service: service, Key: key,
 		Dialect: string(plan.Server), Before: before, After: after, Reason: "listen on the socket nginx now uses"})
 }
 
@@ -237,13 +239,13 @@ func requote(raw, inner string) string {
 // editItems applies word edits to a list-form command: a replaced word
 // keeps its item (extra words follow it), inserted words become new items
 // after theirs, written in that item's quoting.
-func (pp *proxyPlanner) editItems(src *Source, seq *yaml.Node, edits []appserver.Edit) {
+func (pp *planner) editItems(src *compose.Source, seq *yaml.Node, edits []appserver.Edit) {
 	flow := seq.Style&yaml.FlowStyle != 0
 	for _, e := range edits {
 		it := yamledit.Deref(seq.Content[e.At])
 		words := e.Words
 		if e.Replace {
-			if !pp.pl.ed.ReplaceScalar(src, it, words[0], flow) {
+			if !pp.ed.ReplaceScalar(src, it, words[0], flow) {
 				return
 			}
 			words = words[1:]
@@ -254,28 +256,28 @@ func (pp *proxyPlanner) editItems(src *Source, seq *yaml.Node, edits []appserver
 		if flow {
 			sp, err := src.ScalarSpan(it, true)
 			if err != nil {
-				pp.pl.rep.Add("UDS111", yamledit.NodePos(src, it), "", "", "cannot find the end of this item; add "+strings.Join(words, " ")+" by hand")
+				pp.rep.Add("UDS111", yamledit.NodePos(src, it), "", "", "cannot find the end of this item; add "+strings.Join(words, " ")+" by hand")
 				return
 			}
 			var b strings.Builder
 			for _, w := range words {
 				b.WriteString(", " + yamledit.RenderScalar(w, it.Style, true))
 			}
-			pp.pl.ed.YAML(src).Replace(sp.End, sp.End, b.String())
+			pp.ed.YAML(src).Replace(sp.End, sp.End, b.String())
 			continue
 		}
 		var b strings.Builder
 		for _, w := range words {
 			b.WriteString(strings.Repeat(" ", seq.Column-1) + "- " + yamledit.RenderScalar(w, it.Style, false) + "\n")
 		}
-		pp.pl.ed.YAML(src).InsertAfterLine(src.BlockEnd(it.Line, seq.Column, false), b.String())
+		pp.ed.YAML(src).InsertAfterLine(src.BlockEnd(it.Line, seq.Column, false), b.String())
 	}
 }
 
 // unicornConfig adds the socket listener to the unicorn config file named
 // by -c, found through the app's bind mounts or its build context; when it
 // is in neither, a warning (UDS303) gives the line to add.
-func (pp *proxyPlanner) unicornConfig(a *appSide, cfgPath string, o appserver.Options) {
+func (pp *planner) unicornConfig(a *appSide, cfgPath string, o appserver.Options) {
 	host, fromBuild := pp.appFile(a.name, cfgPath)
 	line := `listen "` + o.Socket + `"`
 	if host == "" {
@@ -283,7 +285,7 @@ func (pp *proxyPlanner) unicornConfig(a *appSide, cfgPath string, o appserver.Op
 			fmt.Sprintf("%s's unicorn config %s is not reachable from the compose file (no bind mount or build context holds it): add the line %s to it, or nginx gets \"2: No such file or directory\"", a.name, cfgPath, line))
 		return
 	}
-	data, err := pp.pl.ed.ReadFile(host)
+	data, err := pp.ed.ReadFile(host)
 	if err != nil {
 		pp.note("UDS303", a.name, "command", fmt.Sprintf("cannot read %s (%v): add the line %s to it", host, err, line))
 		return
@@ -292,8 +294,8 @@ func (pp *proxyPlanner) unicornConfig(a *appSide, cfgPath string, o appserver.Op
 	if done {
 		return
 	}
-	pp.pl.ed.PutFile(host, data, out)
-	pp.pl.rep.Change(Change{Kind: "value", Pos: Pos{File: host}, Service: a.name, Key: "listen", Dialect: string(appserver.Unicorn),
+	pp.ed.PutFile(host, data, out)
+	pp.rep.Change(finding.Change{Kind: "value", Pos: finding.Pos{File: host}, Service: a.name, Key: "listen", Dialect: string(appserver.Unicorn),
 		After: line, Reason: "listen on the socket nginx now uses"})
 	if fromBuild {
 		pp.note("UDS309", a.name, "build",
@@ -306,7 +308,7 @@ func (pp *proxyPlanner) unicornConfig(a *appSide, cfgPath string, o appserver.Op
 // else inside its build context (the path itself, or the longest tail of
 // an absolute path that exists there: a Dockerfile usually copies the
 // context to its WORKDIR). fromBuild says which.
-func (pp *proxyPlanner) appFile(service, p string) (host string, fromBuild bool) {
+func (pp *planner) appFile(service, p string) (host string, fromBuild bool) {
 	svc := pp.p.Model.Services[service]
 	abs := p
 	if !path.IsAbs(p) && svc.WorkingDir != "" {
@@ -359,7 +361,7 @@ func isFile(p string) bool {
 // compose file paths: compose-go makes contexts absolute even when asked
 // not to resolve paths, so one inside the project directory is made
 // relative to it again.
-func (pp *proxyPlanner) buildContext(ctx string) (string, bool) {
+func (pp *planner) buildContext(ctx string) (string, bool) {
 	if filepath.IsAbs(ctx) {
 		if abs, err := filepath.Abs(pp.projectDir()); err == nil {
 			if rel, err := filepath.Rel(abs, ctx); err == nil && filepath.IsLocal(rel) {
