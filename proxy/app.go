@@ -13,6 +13,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/appserver"
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/finding"
+	"github.com/uds-migrate/uds-migrate/internal/dockerfile"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -78,15 +79,9 @@ func (pp *planner) runUser(service, dir string) (user, from string, makesDir boo
 	svc := pp.p.Model.Services[service]
 	user, from = svc.User, "user: in the compose file"
 	if b := svc.Build; b != nil && b.Context != "" {
-		df := b.Dockerfile
-		if df == "" {
-			df = "Dockerfile"
-		}
-		if !filepath.IsAbs(df) {
-			df = filepath.Join(b.Context, df)
-		}
+		df := dockerfile.Path(b.Context, b.Dockerfile)
 		if data, err := pp.ed.ReadFile(pp.p.DisplayPath(df)); err == nil {
-			u, mk := dockerfileUser(data, dir)
+			u, mk := dockerfile.User(data, dir)
 			makesDir = mk
 			if user == "" && u != "" {
 				user, from = u, "USER in "+pp.p.DisplayPath(df)
@@ -97,28 +92,6 @@ func (pp *planner) runUser(service, dir string) (user, from string, makesDir boo
 		return "", "", false
 	}
 	return user, from, makesDir
-}
-
-// dockerfileUser returns the last USER of a Dockerfile's final stage and
-// whether a RUN of that stage runs mkdir on dir.
-func dockerfileUser(data []byte, dir string) (user string, makesDir bool) {
-	for _, line := range strings.Split(string(data), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 2 {
-			continue
-		}
-		switch strings.ToUpper(f[0]) {
-		case "FROM":
-			user, makesDir = "", false
-		case "USER":
-			user = f[1]
-		case "RUN":
-			if strings.Contains(line, "mkdir") && strings.Contains(line, dir) {
-				makesDir = true
-			}
-		}
-	}
-	return user, makesDir
 }
 
 // rewriteCommand plans and writes the listener change in command: or

@@ -15,6 +15,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/consumer"
 	"github.com/uds-migrate/uds-migrate/evidence"
+	"github.com/uds-migrate/uds-migrate/internal/dockerfile"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -167,18 +168,11 @@ func (p *project) builtFrom(svc types.ServiceConfig) string {
 	if svc.Build == nil {
 		return ""
 	}
-	df := svc.Build.Dockerfile
-	if df == "" {
-		df = "Dockerfile"
-	}
-	if !filepath.IsAbs(df) {
-		df = filepath.Join(svc.Build.Context, df)
-	}
-	data, err := p.ReadFile(p.DisplayPath(df))
+	data, err := p.ReadFile(p.DisplayPath(dockerfile.Path(svc.Build.Context, svc.Build.Dockerfile)))
 	if err != nil {
 		return ""
 	}
-	return dockerfileFrom(data)
+	return dockerfile.From(data)
 }
 
 // serverNo returns the catalogue's reason why a PostgreSQL server's

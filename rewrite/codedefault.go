@@ -6,6 +6,7 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/evidence"
+	"github.com/uds-migrate/uds-migrate/internal/dockerfile"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -88,14 +89,7 @@ func (pl *planner) imageEnvKeys(service string) []string {
 	if b == nil || b.Context == "" {
 		return nil
 	}
-	df := b.Dockerfile
-	if df == "" {
-		df = "Dockerfile"
-	}
-	if !filepath.IsAbs(df) {
-		df = filepath.Join(b.Context, df)
-	}
-	data, err := pl.ed.ReadFile(pl.p.DisplayPath(df))
+	data, err := pl.ed.ReadFile(pl.p.DisplayPath(dockerfile.Path(b.Context, b.Dockerfile)))
 	if err != nil {
 		return nil
 	}

@@ -1,8 +1,6 @@
 package rewrite
 
 import (
-	"strings"
-
 	"github.com/uds-migrate/uds-migrate/catalog"
 )
 
@@ -30,26 +28,6 @@ const familyUnknown = "--db"
 // their values stay on TCP unless --db names the pooler.
 func poolerOf(image string) bool {
 	return catalog.IsPooler(image)
-}
-
-// dockerfileFrom returns the image the last stage of a Dockerfile builds
-// FROM, or "" (a build argument in the reference cannot be resolved here).
-func dockerfileFrom(data []byte) string {
-	from := ""
-	for _, line := range strings.Split(string(data), "\n") {
-		f := strings.Fields(line)
-		if len(f) >= 2 && strings.EqualFold(f[0], "FROM") {
-			ref := f[1]
-			if strings.HasPrefix(ref, "--") && len(f) >= 3 {
-				ref = f[2]
-			}
-			from = ref
-		}
-	}
-	if strings.Contains(from, "$") {
-		return ""
-	}
-	return from
 }
 
 // familyOf recognises PostgreSQL server images from the catalogue (an

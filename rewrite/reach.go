@@ -9,6 +9,7 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/evidence"
 	"github.com/uds-migrate/uds-migrate/internal/confine"
+	"github.com/uds-migrate/uds-migrate/internal/dockerfile"
 )
 
 // reachingFiles lists the project's files and directories (absolute) that
@@ -67,22 +68,16 @@ func (pl *planner) secretFiles(service string) map[string]string {
 
 // copySources reads the Dockerfile of a build context and returns the
 // sources its COPY/ADD instructions take from the context.
-func (pl *planner) copySources(context, dockerfile string) []string {
+func (pl *planner) copySources(context, df string) []string {
 	if context == "" {
 		return nil
 	}
-	if dockerfile == "" {
-		dockerfile = "Dockerfile"
-	}
-	if !filepath.IsAbs(dockerfile) {
-		dockerfile = filepath.Join(context, dockerfile)
-	}
-	data, err := pl.ed.ReadFile(pl.p.DisplayPath(dockerfile))
+	data, err := pl.ed.ReadFile(pl.p.DisplayPath(dockerfile.Path(context, df)))
 	if err != nil {
 		return nil
 	}
 	var out []string
-	for _, s := range evidence.CopySources(data) {
+	for _, s := range dockerfile.CopySources(data) {
 		m, _ := filepath.Glob(filepath.Join(context, s))
 		out = append(out, m...)
 	}
