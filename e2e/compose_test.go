@@ -72,12 +72,51 @@ func extract(ar *txtar.Archive, dir string, transform func(name string, data []b
 // on the machine), every profile enabled, env_file resolved into
 // environment. `$$` comes out as `$`, exactly as the container sees it.
 func loadProject(ctx context.Context, dir string) (*types.Project, error) {
-	files := []string{filepath.Join(dir, "compose.yml")}
-	if _, err := os.Stat(files[0]); err != nil {
-		files[0] = filepath.Join(dir, "docker-compose.yml")
+	return loadFiles(ctx, dir, fileSets(dir)[0])
+}
+
+// fileSets lists the combinations of compose files a project in dir is run
+// as, names relative to dir: first what `docker compose` reads without -f
+// (compose.yml or docker-compose.yml, plus compose.override.yml when
+// present); then, when the folder holds overrides, the base alone and the
+// base with each override (compose.override.yml, compose.*.yml,
+// docker-compose.*.yml), as `docker compose -f BASE -f OVERRIDE` runs it.
+func fileSets(dir string) [][]string {
+	base := "compose.yml"
+	if _, err := os.Stat(filepath.Join(dir, base)); err != nil {
+		base = "docker-compose.yml"
 	}
+	def := []string{base}
 	if _, err := os.Stat(filepath.Join(dir, "compose.override.yml")); err == nil {
-		files = append(files, filepath.Join(dir, "compose.override.yml"))
+		def = append(def, "compose.override.yml")
+	}
+	sets := [][]string{def}
+	var overrides []string
+	for _, pat := range []string{"compose.*.yml", "compose.*.yaml", "docker-compose.*.yml", "docker-compose.*.yaml"} {
+		m, _ := filepath.Glob(filepath.Join(dir, pat))
+		for _, f := range m {
+			overrides = append(overrides, filepath.Base(f))
+		}
+	}
+	if len(overrides) == 0 {
+		return sets
+	}
+	if len(def) > 1 {
+		sets = append(sets, []string{base})
+	}
+	for _, o := range overrides {
+		if s := []string{base, o}; !slices.Equal(s, def) {
+			sets = append(sets, s)
+		}
+	}
+	return sets
+}
+
+// loadFiles loads the named compose files of dir as loadProject does.
+func loadFiles(ctx context.Context, dir string, names []string) (*types.Project, error) {
+	var files []string
+	for _, n := range names {
+		files = append(files, filepath.Join(dir, n))
 	}
 	opts, err := cli.NewProjectOptions(files,
 		cli.WithWorkingDirectory(dir),

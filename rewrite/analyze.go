@@ -13,6 +13,8 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/consumer"
+	"github.com/uds-migrate/uds-migrate/evidence"
+	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
 // dbService is a PostgreSQL server found in the project.
@@ -95,6 +97,9 @@ type edge struct {
 	cfg     *configValue  // the value is in a configuration file, not the environment
 	// railsVar is the variable whose ERB default (database.yml) the edge edits.
 	railsVar string
+	// unset is the code default of a host variable the service leaves
+	// unset: the edge sets the variable (codedefault.go).
+	unset *evidence.Default
 }
 
 // envEntry is one environment variable as written in a service.
@@ -103,8 +108,9 @@ type envEntry struct {
 	node   *yaml.Node
 	prefix string
 	inFlow bool
-	// passthrough is a list item "- KEY" with no value: compose takes the
-	// value from the environment it interpolates with.
+	// passthrough is a list item "- KEY" or a map entry "KEY:" with no
+	// value: compose takes the value from the environment it
+	// interpolates with.
 	passthrough bool
 }
 
@@ -112,9 +118,9 @@ type envEntry struct {
 // defines it (later -f files override earlier ones).
 func (p *project) serviceNode(name string) (*Source, *yaml.Node) {
 	for i := len(p.sources) - 1; i >= 0; i-- {
-		_, svcs := ownKey(p.sources[i].Root, "services")
-		if _, n := ownKey(deref(svcs), name); n != nil {
-			return p.sources[i], deref(n)
+		_, svcs := yamledit.OwnKey(p.sources[i].Root, "services")
+		if _, n := yamledit.OwnKey(yamledit.Deref(svcs), name); n != nil {
+			return p.sources[i], yamledit.Deref(n)
 		}
 	}
 	return nil, nil
@@ -123,8 +129,8 @@ func (p *project) serviceNode(name string) (*Source, *yaml.Node) {
 // servicesMapping returns the services: mapping of one file (anchors
 // followed), or nil when the file has none.
 func servicesMapping(src *Source) *yaml.Node {
-	_, svcs := ownKey(src.Root, "services")
-	if svcs = deref(svcs); svcs == nil || svcs.Kind != yaml.MappingNode {
+	_, svcs := yamledit.OwnKey(src.Root, "services")
+	if svcs = yamledit.Deref(svcs); svcs == nil || svcs.Kind != yaml.MappingNode {
 		return nil
 	}
 	return svcs
@@ -156,9 +162,9 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 	for _, name := range opts.DBs {
 		if _, ok := p.model.Services[name]; !ok {
 			src := p.sources[0]
-			kn, _ := ownKey(src.Root, "services")
+			kn, _ := yamledit.OwnKey(src.Root, "services")
 			known := slices.Sorted(mapsKeys(p.model.Services))
-			return nil, &PosError{Pos: nodePos(src, kn), Msg: fmt.Sprintf("--db %s: no such service (services: %s)", name, strings.Join(known, ", "))}
+			return nil, &PosError{Pos: yamledit.NodePos(src, kn), Msg: fmt.Sprintf("--db %s: no such service (services: %s)", name, strings.Join(known, ", "))}
 		}
 	}
 	if err := p.checkOptions(opts); err != nil {
@@ -258,8 +264,8 @@ func envValue(svc types.ServiceConfig, key string) string {
 // in either form (map or "- KEY=value" list), following merge keys: for a
 // map, keys written in the service win over merged ones.
 func envEntries(svc *yaml.Node) []envEntry {
-	_, env := mapGet(svc, "environment")
-	env = deref(env)
+	_, env := yamledit.MapGet(svc, "environment")
+	env = yamledit.Deref(env)
 	if env == nil {
 		return nil
 	}
@@ -268,13 +274,15 @@ func envEntries(svc *yaml.Node) []envEntry {
 	switch env.Kind {
 	case yaml.SequenceNode:
 		for _, it := range env.Content {
-			it = deref(it)
+			it = yamledit.Deref(it)
 			if it.Kind != yaml.ScalarNode {
 				continue
 			}
 			k, _, ok := strings.Cut(it.Value, "=")
 			if !ok {
-				out = append(out, envEntry{key: it.Value, node: it, inFlow: inFlow, passthrough: true})
+				// prefix: an edit writes KEY=value, not a bare value
+				// (which would pass a variable of that name through).
+				out = append(out, envEntry{key: it.Value, node: it, prefix: it.Value + "=", inFlow: inFlow, passthrough: true})
 				continue
 			}
 			out = append(out, envEntry{key: k, node: it, prefix: k + "=", inFlow: inFlow})
@@ -285,7 +293,7 @@ func envEntries(svc *yaml.Node) []envEntry {
 		walk = func(m *yaml.Node) {
 			for i := 0; i+1 < len(m.Content); i += 2 {
 				k := m.Content[i]
-				if isMergeKey(k) || seen[k.Value] {
+				if yamledit.IsMergeKey(k) || seen[k.Value] {
 					continue
 				}
 				seen[k.Value] = true
@@ -294,10 +302,13 @@ func envEntries(svc *yaml.Node) []envEntry {
 					v = v.Alias
 				}
 				if v.Kind == yaml.ScalarNode {
-					out = append(out, envEntry{key: k.Value, node: v, inFlow: m.Style&yaml.FlowStyle != 0})
+					// KEY: with no value (or null) passes the shell's
+					// value through, as "- KEY" does (Compose
+					// Specification, services.environment).
+					out = append(out, envEntry{key: k.Value, node: v, inFlow: m.Style&yaml.FlowStyle != 0, passthrough: v.Tag == "!!null"})
 				}
 			}
-			for _, src := range mergeSources(m) {
+			for _, src := range yamledit.MergeSources(m) {
 				walk(src)
 			}
 		}
@@ -309,14 +320,14 @@ func envEntries(svc *yaml.Node) []envEntry {
 // mounts lists the volumes: entries of a service as written (following
 // merge keys), with short and long syntax parsed.
 func (p *project) mounts(src *Source, svcNode *yaml.Node) (seq *yaml.Node, out []mountRef) {
-	_, seq = mapGet(svcNode, "volumes")
-	seq = deref(seq)
+	_, seq = yamledit.MapGet(svcNode, "volumes")
+	seq = yamledit.Deref(seq)
 	if seq == nil || seq.Kind != yaml.SequenceNode {
 		return seq, nil
 	}
 	for _, it := range seq.Content {
 		m := mountRef{src: src, node: it}
-		it = deref(it)
+		it = yamledit.Deref(it)
 		switch it.Kind {
 		case yaml.ScalarNode:
 			v, err := p.interpolate(it.Value)
@@ -334,8 +345,8 @@ func (p *project) mounts(src *Source, svcNode *yaml.Node) (seq *yaml.Node, out [
 			m.bind = isBindSource(m.source)
 		case yaml.MappingNode:
 			get := func(k string) string {
-				_, n := mapGet(it, k)
-				if n = deref(n); n == nil || n.Kind != yaml.ScalarNode {
+				_, n := yamledit.MapGet(it, k)
+				if n = yamledit.Deref(n); n == nil || n.Kind != yaml.ScalarNode {
 					return ""
 				}
 				v, _ := p.interpolate(n.Value)
@@ -461,9 +472,7 @@ func (p *project) checkVolumeFlag(opts Options) error {
 		return nil
 	}
 	for _, name := range p.serviceOrder() {
-		src, node := p.serviceNode(name)
-		_, ms := p.mounts(src, node)
-		for _, m := range ms {
+		for _, m := range p.serviceMounts(name) {
 			if m.source != opts.Volume || m.bind {
 				continue
 			}
@@ -473,8 +482,8 @@ func (p *project) checkVolumeFlag(opts Options) error {
 			if strings.HasPrefix(m.target, path.Clean(opts.MountPath)) {
 				continue
 			}
-			n := deref(m.node)
-			return &PosError{Pos: nodePos(src, n),
+			n := yamledit.Deref(m.node)
+			return &PosError{Pos: yamledit.NodePos(m.src, n),
 				Msg: fmt.Sprintf("--volume %s: %s already mounts that volume at %s; the socket volume must be a volume of its own", opts.Volume, name, m.target)}
 		}
 	}

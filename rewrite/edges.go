@@ -15,6 +15,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/jdbc"
 	"github.com/uds-migrate/uds-migrate/libpq"
+	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
 // collectEdges walks the environment of every client service and returns
@@ -142,6 +143,10 @@ func (pl *planner) edgePort(v envVar, dialect string, db *dbService) int {
 func (pl *planner) rewriteEdge(e *edge, mp string) {
 	if e.cfg != nil {
 		pl.rewriteConfigEdge(e, mp)
+		return
+	}
+	if e.unset != nil {
+		pl.setUnsetVar(e, mp)
 		return
 	}
 	v := e.v
@@ -322,8 +327,8 @@ func (pl *planner) warnCommand(service string, dbs []*dbService) {
 				}
 				for _, h := range hosts {
 					if db := find(h); db != nil {
-						kn, _ := ownKey(node, key)
-						pl.findings.add("UDS127", nodePos(src, kn), service, key,
+						kn, _ := yamledit.OwnKey(node, key)
+						pl.findings.add("UDS127", yamledit.NodePos(src, kn), service, key,
 							fmt.Sprintf("%s's %s holds a connection to %s (%s); the tool does not edit commands: point it at the socket in %s by hand, or move it to environment:", service, key, db.name, redact(dialect, w), pl.opts.MountPath))
 						return
 					}

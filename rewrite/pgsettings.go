@@ -5,6 +5,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/yamledit"
 	"gopkg.in/yaml.v3"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
@@ -122,11 +123,11 @@ func initSocketProblem(db *dbService) string {
 func (p *project) settingsNode(service string) (*Source, *yaml.Node) {
 	src, node := p.serviceNode(service)
 	for _, k := range []string{"command", "entrypoint"} {
-		if kn, _ := mapGet(node, k); kn != nil {
+		if kn, _ := yamledit.MapGet(node, k); kn != nil {
 			return src, kn
 		}
 	}
-	_, svcs := ownKey(src.Root, "services")
-	kn, _ := ownKey(deref(svcs), service)
+	_, svcs := yamledit.OwnKey(src.Root, "services")
+	kn, _ := yamledit.OwnKey(yamledit.Deref(svcs), service)
 	return src, kn
 }
