@@ -26,16 +26,16 @@ sarif and gcc an unreadable input is a finding of code UDS001 at its
 position (exit status still 2).`,
 		Flags: append(projectFlags(), findingFlags("text, json, sarif or gcc")...),
 		Action: reporting("plan", stdout, stderr, func(c *cli.Context, d *docRun) error {
-			inputs, err := readProject(c, false)
+			proj, err := readProject(c, false, d)
 			if err != nil {
 				return err
 			}
-			res, err := rewrite.Migrate(context.Background(), inputs, options(c))
+			res, err := rewrite.Migrate(context.Background(), proj.inputs, proj.opts)
 			if err != nil {
 				return failInput(err)
 			}
 			res.Findings = keepFindings(c, res.Findings)
-			explainSelection(inputs, options(c), res)
+			explainSelection(proj.inputs, proj.opts, res)
 			p := report.FromResult("plan", reportInput(res))
 			d.plan, d.text = &p, report.Text
 			return nil

@@ -23,12 +23,12 @@ PostgreSQL only: the nginx → app server migration is not reverted (undo it
 with git).`,
 		Flags: append(append(loadFlags(), outputFlags()...), findingFlags("findings on stderr as text, json, sarif or gcc")...),
 		Action: reporting("revert", stderr, stderr, func(c *cli.Context, d *docRun) error {
-			projects, err := readProjects(c, true)
+			projects, err := readProjects(c, true, d)
 			if err != nil {
 				return err
 			}
-			results, err := eachProject(projects, func(in []rewrite.Input) (*rewrite.Result, error) {
-				return rewrite.Revert(context.Background(), in, options(c))
+			results, err := eachProject(projects, func(p *composeProject) (*rewrite.Result, error) {
+				return rewrite.Revert(context.Background(), p.inputs, p.opts)
 			})
 			if err != nil {
 				return err

@@ -29,7 +29,7 @@ an unreadable input as a finding of code UDS001).
 Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable input.`,
 		Flags: append(append(loadFlags(), findingFlags("text, json, sarif or gcc")...), smokeFlags()...),
 		Action: reporting("validate", stdout, stderr, func(c *cli.Context, d *docRun) error {
-			projects, err := readProjects(c, false)
+			projects, err := readProjects(c, false, d)
 			if err != nil {
 				return err
 			}
@@ -37,8 +37,8 @@ Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable inp
 				return usageErr("--smoke proves one project: run it once per FILE")
 			}
 			var findings []rewrite.Finding
-			_, err = eachProject(projects, func(in []rewrite.Input) (*rewrite.Result, error) {
-				fs, err := rewrite.Validate(context.Background(), in, options(c))
+			_, err = eachProject(projects, func(p *composeProject) (*rewrite.Result, error) {
+				fs, err := rewrite.Validate(context.Background(), p.inputs, p.opts)
 				findings = append(findings, fs...)
 				return nil, err
 			})
