@@ -19,7 +19,7 @@ import (
 
 func migrateFlags() []cli.Flag {
 	flags := append(projectFlags(), outputFlags()...)
-	flags = append(flags, findingFlags("findings on stderr as text, json, sarif or gcc (file:line:col: warning: message [CODE])")...)
+	flags = append(flags, findingFlags("findings on stderr as text, json, sarif or gcc (file:line:col: warning: message [CODE])", "none")...)
 	return append(flags, smokeFlags()...)
 }
 
@@ -125,7 +125,7 @@ func migrateAction(c *cli.Context, d *docRun, stdout, stderr io.Writer) error {
 		return err
 	}
 	for i, res := range results {
-		res.Findings = keepFindings(c, res.Findings)
+		res.Findings = keepFindings(c, d, res.Findings, projects[i].inputs)
 		explainSelection(projects[i].inputs, projects[i].opts, res)
 	}
 	all := summarize(c, results, "migrate", d)

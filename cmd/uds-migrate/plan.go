@@ -24,7 +24,7 @@ steps left. --format json follows docs/plan.schema.json (versioned by its
 --format gcc writes file:line:col: warning: message [CODE] lines. In json,
 sarif and gcc an unreadable input is a finding of code UDS001 at its
 position (exit status still 2).`,
-		Flags: append(projectFlags(), findingFlags("text, json, sarif or gcc")...),
+		Flags: append(projectFlags(), findingFlags("text, json, sarif or gcc", "none")...),
 		Action: reporting("plan", stdout, stderr, func(c *cli.Context, d *docRun) error {
 			proj, err := readProject(c, false, d)
 			if err != nil {
@@ -34,7 +34,7 @@ position (exit status still 2).`,
 			if err != nil {
 				return failInput(err)
 			}
-			res.Findings = keepFindings(c, res.Findings)
+			res.Findings = keepFindings(c, d, res.Findings, proj.inputs)
 			explainSelection(proj.inputs, proj.opts, res)
 			p := report.FromResult("plan", reportInput(res))
 			d.plan, d.text = &p, report.Text

@@ -21,7 +21,7 @@ mounts are removed, and the volume too when nothing else mounts it. SSL
 settings removed by the migration are not restored. Revert covers
 PostgreSQL only: the nginx → app server migration is not reverted (undo it
 with git).`,
-		Flags: append(append(loadFlags(), outputFlags()...), findingFlags("findings on stderr as text, json, sarif or gcc")...),
+		Flags: append(append(loadFlags(), outputFlags()...), findingFlags("findings on stderr as text, json, sarif or gcc", "none")...),
 		Action: reporting("revert", stderr, stderr, func(c *cli.Context, d *docRun) error {
 			projects, err := readProjects(c, true, d)
 			if err != nil {
@@ -33,8 +33,8 @@ with git).`,
 			if err != nil {
 				return err
 			}
-			for _, res := range results {
-				res.Findings = keepFindings(c, res.Findings)
+			for i, res := range results {
+				res.Findings = keepFindings(c, d, res.Findings, projects[i].inputs)
 			}
 			return deliver(c, summarize(c, results, "revert", d), "revert", stdout, d)
 		}),
