@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/yamledit"
 	"gopkg.in/yaml.v3"
 )
 
@@ -36,9 +37,9 @@ func checkFileRefs(srcs []*Source, projectDir string) error {
 				switch {
 				case err != nil:
 				case !fi.Mode().IsRegular():
-					return &PosError{Pos: nodePos(s, n), Msg: fmt.Sprintf("%s is %s, not a regular file: compose would read it whole", n.Value, fileKind(fi.Mode()))}
+					return &PosError{Pos: yamledit.NodePos(s, n), Msg: fmt.Sprintf("%s is %s, not a regular file: compose would read it whole", n.Value, fileKind(fi.Mode()))}
 				case fi.Size() > MaxFileSize:
-					return &PosError{Pos: nodePos(s, n), Msg: fmt.Sprintf("%s is larger than %d MiB: not a compose or env file", n.Value, MaxFileSize>>20)}
+					return &PosError{Pos: yamledit.NodePos(s, n), Msg: fmt.Sprintf("%s is larger than %d MiB: not a compose or env file", n.Value, MaxFileSize>>20)}
 				}
 			}
 		}
@@ -52,25 +53,25 @@ func checkFileRefs(srcs []*Source, projectDir string) error {
 // name, {path: name or names, env_file: ...}).
 func fileRefNodes(root *yaml.Node) []*yaml.Node {
 	var out []*yaml.Node
-	_, svcs := ownKey(root, "services")
-	if svcs = deref(svcs); svcs != nil && svcs.Kind == yaml.MappingNode {
+	_, svcs := yamledit.OwnKey(root, "services")
+	if svcs = yamledit.Deref(svcs); svcs != nil && svcs.Kind == yaml.MappingNode {
 		for i := 1; i < len(svcs.Content); i += 2 {
-			svc := deref(svcs.Content[i])
+			svc := yamledit.Deref(svcs.Content[i])
 			for _, key := range []string{"env_file", "label_file"} {
-				_, v := mapGet(svc, key)
+				_, v := yamledit.MapGet(svc, key)
 				out = append(out, pathScalars(v)...)
 			}
-			if _, ext := mapGet(svc, "extends"); deref(ext) != nil && deref(ext).Kind == yaml.MappingNode {
-				_, f := mapGet(ext, "file")
+			if _, ext := yamledit.MapGet(svc, "extends"); yamledit.Deref(ext) != nil && yamledit.Deref(ext).Kind == yaml.MappingNode {
+				_, f := yamledit.MapGet(ext, "file")
 				out = append(out, pathScalars(f)...)
 			}
 		}
 	}
-	_, inc := ownKey(root, "include")
+	_, inc := yamledit.OwnKey(root, "include")
 	out = append(out, pathScalars(inc)...)
-	if inc = deref(inc); inc != nil && inc.Kind == yaml.SequenceNode {
+	if inc = yamledit.Deref(inc); inc != nil && inc.Kind == yaml.SequenceNode {
 		for _, it := range inc.Content {
-			_, env := mapGet(it, "env_file")
+			_, env := yamledit.MapGet(it, "env_file")
 			out = append(out, pathScalars(env)...)
 		}
 	}
@@ -80,7 +81,7 @@ func fileRefNodes(root *yaml.Node) []*yaml.Node {
 // pathScalars returns the file names in n: a scalar, or the scalars and
 // path: values of a list.
 func pathScalars(n *yaml.Node) []*yaml.Node {
-	n = deref(n)
+	n = yamledit.Deref(n)
 	if n == nil {
 		return nil
 	}
@@ -90,8 +91,8 @@ func pathScalars(n *yaml.Node) []*yaml.Node {
 	case yaml.SequenceNode:
 		var out []*yaml.Node
 		for _, it := range n.Content {
-			if it = deref(it); it.Kind == yaml.MappingNode {
-				_, p := mapGet(it, "path")
+			if it = yamledit.Deref(it); it.Kind == yaml.MappingNode {
+				_, p := yamledit.MapGet(it, "path")
 				out = append(out, pathScalars(p)...)
 			} else if it.Kind == yaml.ScalarNode {
 				out = append(out, it)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
+	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
 // warnHidden reports clients that depend on a database (depends_on, links)
@@ -56,15 +57,15 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 			continue
 		}
 		src, _ := pl.p.serviceNode(name)
-		kn, _ := ownKey(deref(pl.servicesNode(src)), name)
+		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(src)), name)
 		key := pl.dependencyKey(name, dep.name)
 		if hint := pl.catalogueHint(name, dep.name); hint != "" {
-			pl.findings.add("UDS131", nodePos(src, kn), name, key,
+			pl.findings.add("UDS131", yamledit.NodePos(src, kn), name, key,
 				fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it: %s", name, key, dep.name, name, hint))
 			continue
 		}
 		if len(pl.reachingFiles(name)) == 0 {
-			pl.findings.add("UDS131", nodePos(src, kn), name, key,
+			pl.findings.add("UDS131", yamledit.NodePos(src, kn), name, key,
 				fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it, and no file of the project reaches it (no build context here, no mounted source): the connection is baked into the image %s or built by a script; point it at %s (socket directory) or add the socket volume by hand", name, key, dep.name, name, svc.Image, pl.opts.MountPath))
 			continue
 		}
@@ -76,7 +77,7 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 			}
 			where = "a secret file it reads (" + strings.Join(files, ", ") + ") in a form the tool does not edit, a mounted config file"
 		}
-		pl.findings.add("UDS131", nodePos(src, kn), name, key,
+		pl.findings.add("UDS131", yamledit.NodePos(src, kn), name, key,
 			fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it: the connection is in %s, baked into the image or built by a script, which the tool cannot see; point it at %s (socket directory) or add the socket volume by hand", name, key, dep.name, name, where, pl.opts.MountPath))
 	}
 }
@@ -111,20 +112,32 @@ func (pl *planner) dependencyKey(client, db string) string {
 // POSTGRES_DSN, AIRFLOW__DATABASE__SQL_ALCHEMY_CONN).
 var connKeyRE = regexp.MustCompile(`(?i)(^|_)(DATABASE|DB|PG[A-Z]*|POSTGRES(QL)?|JDBC|DSN|DATASOURCE|SQL_ALCHEMY_CONN)(_|$)`)
 
+// libpqSetting reports whether key is one of libpq's environment
+// variables (PostgreSQL docs, "Environment Variables") that names no
+// server: PGSSLMODE, PGUSER, PGPORT ... A socket form does not apply to
+// them (PGSSLMODE gets its own rule, fixPGSSLMode).
+func libpqSetting(key string) bool {
+	return strings.HasPrefix(key, "PG") && key != "PGHOST" && key != "PGHOSTADDR" && key != "PGSERVICE" && key != "PGSERVICEFILE"
+}
+
 // warnUnsetPassthrough reports a pass-through variable ("- DATABASE_URL",
 // no value) that holds a connection name but is set nowhere the tool can
 // see: compose takes it from the shell that runs it. It reports whether
 // it warned.
 func (pl *planner) warnUnsetPassthrough(v envVar, dbs []*dbService) bool {
-	if !v.passthrough || strings.TrimSpace(v.value) != "" || !connKeyRE.MatchString(v.key) || len(dbs) == 0 {
+	if !v.passthrough || strings.TrimSpace(v.value) != "" || !connKeyRE.MatchString(v.key) || len(dbs) == 0 || libpqSetting(v.key) {
 		return false
 	}
 	target := "a PostgreSQL service of this project"
 	if len(dbs) == 1 {
 		target = dbs[0].name
 	}
+	written := "- " + v.key
+	if v.prefix == "" {
+		written = v.key + ":"
+	}
 	pl.findings.add("UDS111", v.pos, v.service, v.key,
-		fmt.Sprintf("%s/%s is passed through from the environment docker compose runs in (\"- %s\" with no value) and is set neither in the project files nor in .env, so the tool cannot see or edit it; if it connects to %s, set it in socket form where it is set (mount path %s), and add the socket volume to %s by hand", v.service, v.key, v.key, target, pl.opts.MountPath, v.service))
+		fmt.Sprintf("%s/%s is passed through from the environment docker compose runs in (\"%s\" with no value) and is set neither in the project files nor in .env, so the tool cannot see or edit it; if it connects to %s, set it in socket form where it is set (mount path %s), and add the socket volume to %s by hand", v.service, v.key, written, target, pl.opts.MountPath, v.service))
 	return true
 }
 
