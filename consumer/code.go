@@ -65,11 +65,11 @@ var keyRules = []struct {
 }{
 	// Uses that break on any socket form come first: they decide alone.
 	{"shell-parse", `\$\{?@K@\b[^\n]*\b(?:sed|awk|cut|grep\s+-o)\b|\b(?:sed|awk|cut)\b[^\n]*\$\{?@K@\b|\$\{@K@(?:#|%|/|:[0-9])`, shellFiles},
-	{"query-append", `(?i)\{[^{}\n]*\b@K@\b[^{}\n]*\}\?|\$\{?@K@\}?\?|\b@K@\b[^\n]*\+\s*["'\x60]\?|\b@K@\b[^\n]*\.\s*["']\?[a-z_]+=`, anyCode},
+	{"query-append", `(?i)\{[^{}\n]*\b@K@\b[^{}\n]*\}\?|\$\{?@K@\}?\?|\b@K@\b[^\n]*\+=?\s*["'\x60]\?|\b@K@\b[^\n]*\.=?\s*["']\?[a-z_]+=|["'\x60]%[sv]\?[^\n]*\b@K@\b`, anyCode},
 	{"url-parse", `(?i)\b(?:urlparse|urlsplit|parse_url|url\.parse|url\.Parse|URI\.parse|URI\s*\(|urllib\.parse\.urlparse)\s*\([^\n]*\b@K@\b`, anyCode},
 	{"jdbc-concat", `(?i)["']jdbc:["']\s*\+[^\n]*\b@K@\b|\b@K@\b[^\n]*["']jdbc:["']|"jdbc:%s"[^\n]*\b@K@\b|jdbc:\$\{?@K@\b`, anyCode},
 	{"ecto", `System\.(?:get_env|fetch_env!?)\(\s*"@K@"`, exFiles},
-	{"tortoise", `(?i)\bdb_url\b[^\n]*\b@K@\b|\b@K@\b[^\n]*\bdb_url\b`, pyFiles},
+	{"tortoise", `\bdb_url\s*=[^=\n]*\b@K@\b|["']db_url["']\s*:[^\n]*\b@K@\b`, pyFiles},
 	// Readers and validators.
 	{"prisma", `env\(\s*"@K@"\s*\)`, ext(".prisma")},
 	{"pydantic", `(?i)\b@K@\s*:\s*(?:Optional\[|Annotated\[)?\s*(?:pydantic\.)?(?:PostgresDsn|AnyUrl|Url|MultiHostUrl|AnyHttpUrl)\b`, pyFiles},

@@ -2,6 +2,7 @@ package consumer
 
 import (
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -69,6 +70,9 @@ func Decide(s evidence.Scope, key string) (v Verdict, ok bool) {
 	var (
 		lineUses, fileUses, scopeUses, manifestUses []Use
 		mentioned                                   bool
+		code                                        []codeText
+		codeConns                                   [][]Use
+		hitFile                                     = map[int]bool{}
 	)
 	for _, f := range s.Files() {
 		rel, _ := filepath.Rel(s.ProjectDir, f)
@@ -94,6 +98,8 @@ func Decide(s evidence.Scope, key string) (v Verdict, ok bool) {
 		lines := strings.Split(string(data), "\n")
 		conns := connectors(rel, string(data), lines)
 		scopeUses = append(scopeUses, conns...)
+		code = append(code, codeText{rel: rel, lines: lines})
+		codeConns = append(codeConns, conns)
 		mention := keyRE(key, pyFiles(rel))
 		hit := false
 		for i, line := range lines {
@@ -101,15 +107,27 @@ func Decide(s evidence.Scope, key string) (v Verdict, ok bool) {
 				continue
 			}
 			hit = true
-			for _, kr := range keyRules {
-				if kr.files(rel) && keyRule(kr.pattern, key).MatchString(line) {
-					lineUses = append(lineUses, Use{Reader: ByName(kr.reader), File: rel, Line: i + 1, How: "reads " + key})
-				}
-			}
+			lineUses = append(lineUses, keyUses(rel, line, i, key, "reads "+key)...)
 		}
 		if hit {
 			mentioned = true
+			hitFile[len(code)-1] = true
 			fileUses = append(fileUses, conns...)
+		}
+	}
+	// The value handed on through local variables and parameters counts
+	// as if read inline (flow.go).
+	for _, h := range flows(code, key) {
+		f := code[h.file]
+		name := compiled(`\b` + regexp.QuoteMeta(h.name) + `\b`)
+		for i := h.from; i < h.to && i < len(f.lines); i++ {
+			if name.MatchString(f.lines[i]) {
+				lineUses = append(lineUses, keyUses(f.rel, f.lines[i], i, h.name, "reads "+key+" through "+h.via)...)
+			}
+		}
+		if !hitFile[h.file] {
+			hitFile[h.file] = true
+			fileUses = append(fileUses, codeConns[h.file]...)
 		}
 	}
 	for _, u := range lineUses {
@@ -208,6 +226,18 @@ func Combine(uses []Use) Verdict {
 		rs = append(rs, u.Reader)
 	}
 	return Verdict{Uses: uses, Form: Choose(rs)}
+}
+
+// keyUses returns the uses the key rules find in one line that mentions
+// name (the variable, or a name that holds its value), at 0-based line i.
+func keyUses(rel, line string, i int, name, how string) []Use {
+	var out []Use
+	for _, kr := range keyRules {
+		if kr.files(rel) && keyRule(kr.pattern, name).MatchString(line) {
+			out = append(out, Use{Reader: ByName(kr.reader), File: rel, Line: i + 1, How: how})
+		}
+	}
+	return out
 }
 
 // connectors returns the connector uses in one file.

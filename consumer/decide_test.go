@@ -135,6 +135,27 @@ func TestDecide(t *testing.T) {
 			"models/index.js": "const Sequelize = require('sequelize')\nconst db = new Sequelize(process.env.DATABASE_URL)\n",
 			"package.json":    `{"dependencies": {"sequelize": "5.22.3"}}`},
 			"DATABASE_URL", true, "", "sequelize", "models/index.js:2"},
+		// The value handed on (flow.go): through a local variable into a
+		// helper's parameter, as hoppscotch's PrismaService does.
+		{"new URL() in a helper the value is handed to", map[string]string{
+			"src/db.ts":    "import pg from 'pg';\nclass S {\n  constructor() {\n    const databaseUrl = process.env.DATABASE_URL;\n    const parsed = S.parse(databaseUrl);\n    new pg.Pool({ connectionString: parsed.cs });\n  }\n  private static parse(raw: string): {\n    cs: string;\n  } {\n    const url = new URL(raw);\n    return { cs: url.toString() };\n  }\n}\n",
+			"package.json": `{"dependencies": {"pg": "8.22.0"}}`},
+			"DATABASE_URL", true, Localhost, "whatwg-url,node-postgres", "src/db.ts:11"},
+		{"a helper in another file, defined once", map[string]string{
+			"src/index.js": "const { check } = require('./check')\nconst url = process.env.DATABASE_URL\ncheck(url)\nconst { Pool } = require('pg')\nnew Pool({ connectionString: url })\n",
+			"src/check.js": "function check(u) {\n  return new URL(u).protocol\n}\nmodule.exports = { check }\n"},
+			"DATABASE_URL", true, Localhost, "whatwg-url,node-postgres", "src/check.js:2"},
+		{"a local variable gets a query appended", map[string]string{
+			"internal/app/migrate.go":  "package app\n\nfunc init() {\n\tdatabaseURL, ok := os.LookupEnv(\"PG_URL\")\n\tif !ok {\n\t\treturn\n\t}\n\tdatabaseURL += \"?sslmode=disable\"\n\tmigrate.New(\"file://migrations\", databaseURL)\n}\n",
+			"pkg/postgres/postgres.go": "package postgres\n\nfunc New(url string) {\n\tpgxpool.ParseConfig(url)\n}\n",
+			"go.mod":                   "module x\n\nrequire github.com/jackc/pgx/v5 v5.7.1\n"},
+			"PG_URL", true, "", "query-append", "internal/app/migrate.go:8"},
+		{"python: a parameter appended to", map[string]string{
+			"app/db.py": "import os, psycopg2\n\ndef connect(dsn):\n    return psycopg2.connect(dsn + \"?sslmode=disable\")\n\nDB = os.environ.get(\"DB_URL\", \"\")\nconn = connect(DB)\n"},
+			"DB_URL", true, "", "query-append", "app/db.py:4"},
+		{"a same-named variable elsewhere is not the value", map[string]string{
+			"src/a.js": "const { Pool } = require('pg')\nfunction db() {\n  const url = process.env.DATABASE_URL\n  return new Pool({ connectionString: url })\n}\nfunction page() {\n  const url = 'https://example.com'\n  return url + '?page=2'\n}\n"},
+			"DATABASE_URL", true, Empty, "node-postgres", "src/a.js:4"},
 		{"another variable's name inside", map[string]string{"db.py": "import asyncpg\nasyncpg.connect(os.environ['READ_DATABASE_URL'])\n"},
 			"DATABASE_URL", false, "", "", ""},
 	} {
