@@ -31,16 +31,25 @@ func ext(exts ...string) func(string) bool {
 }
 
 var (
-	pyFiles    = ext(".py")
-	jsFiles    = ext(".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx")
-	goFiles    = ext(".go")
-	rbFiles    = ext(".rb", ".ru", ".rake")
-	exFiles    = ext(".ex", ".exs")
-	phpFiles   = ext(".php")
-	jvmFiles   = ext(".java", ".kt", ".kts", ".scala", ".groovy", ".clj")
-	yamlFiles  = ext(".yml", ".yaml", ".yml.erb")
-	anyCode    = func(rel string) bool { return codeFile(rel) }
-	shellFiles = func(rel string) bool {
+	pyFiles   = ext(".py")
+	jsFiles   = ext(".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx")
+	goFiles   = ext(".go")
+	rbFiles   = ext(".rb", ".ru", ".rake")
+	exFiles   = ext(".ex", ".exs")
+	phpFiles  = ext(".php")
+	jvmFiles  = ext(".java", ".kt", ".kts", ".scala", ".groovy", ".clj")
+	yamlFiles = ext(".yml", ".yaml", ".yml.erb")
+	anyCode   = func(rel string) bool { return codeFile(rel) }
+	// prismaConfigFiles are Prisma 7's configuration (prisma.config.ts,
+	// or .config/prisma.ts), whose datasource.url names the variable
+	// Prisma's CLI and engines read (https://www.prisma.io/docs/orm/reference/prisma-config-reference).
+	prismaConfigFiles = func(rel string) bool {
+		b := path.Base(rel)
+		stem := strings.TrimSuffix(b, path.Ext(b))
+		return jsFiles(rel) && (stem == "prisma.config" || stem == "prisma" && path.Base(path.Dir(rel)) == ".config")
+	}
+	prismaFiles = func(rel string) bool { return strings.HasSuffix(rel, ".prisma") || prismaConfigFiles(rel) }
+	shellFiles  = func(rel string) bool {
 		b := path.Base(rel)
 		return strings.HasSuffix(b, ".sh") || strings.HasSuffix(b, ".bash") || b == "Dockerfile" ||
 			strings.HasPrefix(b, "Dockerfile.") || strings.HasSuffix(b, ".Dockerfile") || strings.Contains(b, "entrypoint") ||
@@ -72,6 +81,7 @@ var keyRules = []struct {
 	{"tortoise", `\bdb_url\s*=[^=\n]*\b@K@\b|["']db_url["']\s*:[^\n]*\b@K@\b`, pyFiles},
 	// Readers and validators.
 	{"prisma", `env\(\s*"@K@"\s*\)`, ext(".prisma")},
+	{"prisma", `\benv\(\s*["'\x60]@K@["'\x60]\s*\)|process\.env(?:\.@K@\b|\[\s*["']@K@["']\s*\])`, prismaConfigFiles},
 	{"pydantic", `(?i)\b@K@\s*:\s*(?:Optional\[|Annotated\[)?\s*(?:pydantic\.)?(?:PostgresDsn|AnyUrl|Url|MultiHostUrl|AnyHttpUrl)\b`, pyFiles},
 	{"whatwg-url", `new\s+URL\s*\([^\n]*\b@K@\b`, jsFiles},
 	{"php-parse-url", `%env\((?:resolve:|string:)?@K@\)%`, ext(".yml", ".yaml", ".php", ".xml")},

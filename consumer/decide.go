@@ -23,6 +23,9 @@ type Use struct {
 	// for a manifest use; "" when the manifest does not say or the use is
 	// not a manifest entry.
 	Version string
+	// Declared marks a manifest entry: the library is there, the code
+	// does not show it reading this value.
+	Declared bool
 }
 
 // Verdict is what the project's files say about the readers of one
@@ -73,10 +76,16 @@ func Decide(s evidence.Scope, key string) (v Verdict, ok bool) {
 		code                                        []codeText
 		codeConns                                   [][]Use
 		hitFile                                     = map[int]bool{}
+		configSeen                                  = map[string]bool{}
 	)
 	for _, f := range s.Files() {
 		rel, _ := filepath.Rel(s.ProjectDir, f)
 		rel = filepath.ToSlash(rel)
+		for name, cfg := range ownConfig {
+			if cfg(rel) {
+				configSeen[name] = true
+			}
+		}
 		isManifest := manifestKind(rel) != ""
 		if !isManifest && !codeFile(rel) {
 			continue
@@ -88,7 +97,7 @@ func Decide(s evidence.Scope, key string) (v Verdict, ok bool) {
 		if isManifest {
 			for _, d := range manifestDeps(rel, data) {
 				if r := byPackage(d.pkg); r != nil {
-					manifestUses = append(manifestUses, Use{Reader: r, File: rel, Line: d.line, How: "declares the dependency " + d.pkg, Version: d.version})
+					manifestUses = append(manifestUses, Use{Reader: r, File: rel, Line: d.line, How: "declares the dependency " + d.pkg, Version: d.version, Declared: true})
 				}
 			}
 			if rel != "package.json" && !strings.HasSuffix(rel, "/package.json") && !strings.HasSuffix(rel, "composer.json") {
@@ -154,8 +163,24 @@ func Decide(s evidence.Scope, key string) (v Verdict, ok bool) {
 	if len(uses) == 0 || onlyValidators(uses) {
 		return Verdict{}, false
 	}
+	// Every reader the manifests bring may reach the value too (a
+	// migration command beside the code's pool): the form must suit all
+	// of them. A reader with configuration files of its own that the scope
+	// shows, none naming key, reads another variable.
+	for _, m := range manifestUses {
+		if cfg := ownConfig[m.Reader.Name]; cfg != nil && configSeen[m.Reader.Name] &&
+			!slices.ContainsFunc(lineUses, func(u Use) bool { return u.Reader == m.Reader }) {
+			continue
+		}
+		uses = append(uses, m)
+	}
 	return Combine(gateVersions(uses, manifestUses)), true
 }
+
+// ownConfig names the readers that read a connection URI from a file of
+// their own, which names the variable: Prisma's schema.prisma
+// (url = env("X")) or, from Prisma 7, prisma.config.ts.
+var ownConfig = map[string]func(rel string) bool{"prisma": prismaFiles}
 
 // gateVersions replaces each use of a reader whose forms hold only from
 // a version on (Reader.Since) by that reader as it was before, taking no

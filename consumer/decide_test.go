@@ -101,7 +101,7 @@ func TestDecide(t *testing.T) {
 		{"library declared, variable never read", map[string]string{"requirements.txt": "psycopg2==2.9\n", "README.md": "Set DATABASE_URL to your database.\n"},
 			"DATABASE_URL", false, "", "", ""},
 		{"rails reads DATABASE_URL implicitly", map[string]string{"Gemfile": "source \"https://rubygems.org\"\ngem \"rails\", \"~> 7.1\"\ngem \"pg\"\n"},
-			"DATABASE_URL", true, Empty, "rails", "Gemfile:2"},
+			"DATABASE_URL", true, Empty, "rails,ruby-pg", "Gemfile:2"},
 		{"doctrine", map[string]string{"config/packages/doctrine.yaml": "doctrine:\n    dbal:\n        url: '%env(resolve:DATABASE_URL)%'\n"},
 			"DATABASE_URL", true, Localhost, "php-parse-url", "config/packages/doctrine.yaml:3"},
 		{"tortoise", map[string]string{"main.py": "register_tortoise(app, db_url=os.environ[\"DATABASE_URL\"], modules={})\n"},
@@ -119,11 +119,11 @@ func TestDecide(t *testing.T) {
 		{"typeorm 0.3 hands url to pg", map[string]string{
 			"src/data-source.ts": "import { DataSource } from \"typeorm\"\nexport const ds = new DataSource({ type: \"postgres\", url: process.env.DATABASE_URL })\n",
 			"package.json":       `{"dependencies": {"typeorm": "^0.3.20", "pg": "^8.11.0"}}`},
-			"DATABASE_URL", true, Empty, "typeorm", "src/data-source.ts:2"},
+			"DATABASE_URL", true, Empty, "typeorm,node-postgres", "src/data-source.ts:2"},
 		{"typeorm before 0.2.29 reads the authority", map[string]string{
 			"src/db.ts":    "import { createConnection } from \"typeorm\"\ncreateConnection({ type: \"postgres\", url: process.env.DATABASE_URL })\n",
 			"package.json": `{"dependencies": {"typeorm": "~0.2.25", "pg": "^8"}}`},
-			"DATABASE_URL", true, "", "typeorm", "src/db.ts:2"},
+			"DATABASE_URL", true, "", "typeorm,node-postgres", "src/db.ts:2"},
 		{"typeorm of no declared version", map[string]string{
 			"src/db.ts": "import { DataSource } from \"typeorm\"\nnew DataSource({ type: \"postgres\", url: process.env.DATABASE_URL })\n"},
 			"DATABASE_URL", true, "", "typeorm", "src/db.ts:2"},
@@ -156,6 +156,23 @@ func TestDecide(t *testing.T) {
 		{"a same-named variable elsewhere is not the value", map[string]string{
 			"src/a.js": "const { Pool } = require('pg')\nfunction db() {\n  const url = process.env.DATABASE_URL\n  return new Pool({ connectionString: url })\n}\nfunction page() {\n  const url = 'https://example.com'\n  return url + '?page=2'\n}\n"},
 			"DATABASE_URL", true, Empty, "node-postgres", "src/a.js:4"},
+		// Prisma 7 names the variable in prisma.config.ts; the manifests'
+		// readers count beside the code's (repro: pg's Pool in code).
+		{"prisma.config.ts beside a pg pool", map[string]string{
+			"prisma.config.ts":     "import { defineConfig, env } from \"prisma/config\";\nexport default defineConfig({\n  schema: \"prisma/schema.prisma\",\n  datasource: { url: env(\"DATABASE_URL\") },\n});\n",
+			"prisma/schema.prisma": "datasource db {\n  provider = \"postgresql\"\n}\n",
+			"index.js":             "const pg = require(\"pg\");\nconst pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });\n",
+			"package.json":         `{ "dependencies": { "@prisma/client": "6.10.1", "pg": "8.11.0" }, "devDependencies": {"prisma": "6.10.1"} }`},
+			"DATABASE_URL", true, Localhost, "prisma,node-postgres", "prisma.config.ts:4"},
+		{"the manifest's prisma, code's pg, no prisma file", map[string]string{
+			"index.js":     "const pg = require(\"pg\");\nnew pg.Pool({ connectionString: process.env.DATABASE_URL });\n",
+			"package.json": `{ "dependencies": { "@prisma/client": "6.10.1", "pg": "8.11.0" } }`},
+			"DATABASE_URL", true, Localhost, "node-postgres,prisma", "index.js:2"},
+		{"prisma's schema reads another variable", map[string]string{
+			"prisma/schema.prisma": "datasource db {\n  url = env(\"PRISMA_URL\")\n}\n",
+			"index.js":             "const pg = require(\"pg\");\nnew pg.Pool({ connectionString: process.env.DATABASE_URL });\n",
+			"package.json":         `{ "dependencies": { "@prisma/client": "6.10.1", "pg": "8.11.0" } }`},
+			"DATABASE_URL", true, Empty, "node-postgres", "index.js:2"},
 		{"another variable's name inside", map[string]string{"db.py": "import asyncpg\nasyncpg.connect(os.environ['READ_DATABASE_URL'])\n"},
 			"DATABASE_URL", false, "", "", ""},
 	} {

@@ -3,7 +3,6 @@ package rewrite
 import (
 	"fmt"
 	"maps"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -29,12 +28,7 @@ func (pl *planner) uriConsumer(v compose.EnvVar, db *dbService) (form consumer.F
 		return f, b, true
 	}
 	verdict, found := consumer.Decide(pl.evidenceScope(v.Service), v.Key)
-	if own := append(consumer.FromValue(v.Value), consumer.FromFile(filepath.ToSlash(v.Pos.File))...); len(own) > 0 {
-		for i := range own {
-			own[i].File, own[i].Line = v.Pos.File, v.Pos.Line
-		}
-		verdict, found = consumer.Combine(append(verdict.Uses, own...)), true
-	}
+	verdict, found = consumer.Refine(verdict, found, v.Value, v.Pos.File, v.Pos.Line)
 	if found {
 		u := verdict.Uses[0]
 		b := &Basis{Kind: BasisEvidence, Name: strings.Join(verdict.Readers(), "+"), At: Pos{File: u.File, Line: u.Line},
