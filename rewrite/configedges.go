@@ -10,6 +10,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/configfile"
 	"github.com/uds-migrate/uds-migrate/consumer"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
 
@@ -83,12 +84,12 @@ func (pl *planner) collectConfigEdges(dbs []*dbService) []*edge {
 
 // configEdge classifies one setting of a configuration file.
 func (pl *planner) configEdge(service, path string, data []byte, v configfile.Value, dbs []*dbService) *edge {
-	hosts, dialect, socket := classify(v.Value)
+	hosts, dname, socket := dialect.Classify(v.Value)
 	if socket {
 		pl.configs.cfgSocket[service] = fmt.Sprintf("%s:%d", path, v.Line)
 		return nil
 	}
-	if dialect == "" {
+	if dname == "" {
 		return nil
 	}
 	ev := compose.EnvVar{Service: service, Key: v.Key, Raw: v.Value, Value: v.Value, Pos: Pos{File: path, Line: v.Line, Col: v.Col}}
@@ -106,8 +107,8 @@ func (pl *planner) configEdge(service, path string, data []byte, v configfile.Va
 			fmt.Sprintf("%s reads %s from %s, which lists several hosts for failover; a Unix socket reaches one server and cannot fail over, so the value is left on TCP", service, v.Key, path))
 		return nil
 	}
-	e := &edge{v: ev, dialect: dialect, db: hit, port: hit.port, cfg: &configValue{path: path, data: data, val: v}, basis: grammarBasis(dialect)}
-	if dialect == DialectURI {
+	e := &edge{v: ev, dialect: dname, db: hit, port: hit.port, cfg: &configValue{path: path, data: data, val: v}, basis: grammarBasis(dname)}
+	if dname == DialectURI {
 		form, basis, ok := pl.uriConsumer(ev, hit)
 		if !ok {
 			return nil
@@ -147,13 +148,13 @@ func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 		return
 	}
 	pl.configs.cfgDone[key] = true
-	out, notes, err := toSocket(e.dialect, v.Value, mp, e.db.port)
+	out, notes, err := dialect.ToSocket(e.dialect, v.Value, mp, e.db.port)
 	if err == nil && e.dialect == DialectJDBC {
 		style := pl.opts.JDBCFactory
 		if style == JDBCFactorySysprop {
 			style = JDBCFactoryArg // the JVM property lives in the compose file, not here
 		}
-		out, err = jdbcStyle(out, style)
+		out, err = dialect.JDBCStyle(out, style)
 	}
 	if err == nil && e.form == consumer.Localhost {
 		out, err = libpq.WithAuthorityHost(out, "localhost")
@@ -174,6 +175,6 @@ func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 		pl.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+" "+v.Pos.File+" "+v.Key+": "+n.Message)
 	}
 	pl.rep.Change(Change{Kind: "value", Pos: v.Pos,
-		Service: v.Service, Key: v.Key, Dialect: e.dialect, Before: redact(e.dialect, v.Value), After: redact(e.dialect, out),
+		Service: v.Service, Key: v.Key, Dialect: e.dialect, Before: dialect.Redact(e.dialect, v.Value), After: dialect.Redact(e.dialect, out),
 		Reason: fmt.Sprintf("reach %s through its socket in %s (a configuration file %s reads; not interpolated by compose)", e.db.name, mp, v.Service), Basis: e.basis})
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/consumer"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
 
@@ -136,10 +137,10 @@ func (pl *planner) userConsumerFor(v compose.EnvVar, want string) (consumer.Form
 func (pl *planner) unknownConsumer(v compose.EnvVar, db *dbService, why string) {
 	who := v.Service + "/" + v.Key
 	var forms []string
-	if sock, _, err := toSocket(DialectURI, v.Value, pl.opts.MountPath, db.port); err == nil {
-		forms = append(forms, fmt.Sprintf("libpq, psycopg, pgx, lib/pq, node-postgres, TypeORM 0.2.29+, asyncpg, SQLAlchemy, Rails, dj-database-url: %s (--consumer %s=empty)", redact(DialectURI, sock), who))
+	if sock, _, err := dialect.ToSocket(DialectURI, v.Value, pl.opts.MountPath, db.port); err == nil {
+		forms = append(forms, fmt.Sprintf("libpq, psycopg, pgx, lib/pq, node-postgres, TypeORM 0.2.29+, asyncpg, SQLAlchemy, Rails, dj-database-url: %s (--consumer %s=empty)", dialect.Redact(DialectURI, sock), who))
 		if lh, err := libpq.WithAuthorityHost(sock, "localhost"); err == nil {
-			forms = append(forms, fmt.Sprintf("Prisma, pydantic, PHP parse_url (Doctrine, Laravel), knex, new URL(): %s (--consumer %s=localhost)", redact(DialectURI, lh), who))
+			forms = append(forms, fmt.Sprintf("Prisma, pydantic, PHP parse_url (Doctrine, Laravel), knex, new URL(): %s (--consumer %s=localhost)", dialect.Redact(DialectURI, lh), who))
 		}
 	}
 	msg := fmt.Sprintf("%s reaches %s over TCP, but %s, so it is left unchanged: a socket URI its reader rejects stops the application", who, db.name, why)

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/uds-migrate/uds-migrate/dialect"
 )
 
 // dialectCases are, per dialect of the registry, the golden that migrates
@@ -46,34 +48,34 @@ var dialectCases = map[string]struct {
 // and every case names a dialect of the registry.
 func TestDialectRegistry(t *testing.T) {
 	known := map[string]bool{}
-	for _, d := range dialects {
-		known[d.name] = true
-		c, ok := dialectCases[d.name]
+	for _, d := range dialect.All() {
+		known[d.Name] = true
+		c, ok := dialectCases[d.Name]
 		if !ok {
-			t.Errorf("dialect %s has no case in dialectCases: add its golden and validate values", d.name)
+			t.Errorf("dialect %s has no case in dialectCases: add its golden and validate values", d.Name)
 			continue
 		}
 		data, err := os.ReadFile("../testdata/script/" + c.golden)
 		if err != nil || !strings.Contains(string(data), c.form) {
-			t.Errorf("%s: golden %s does not hold %q (%v)", d.name, c.golden, c.form, err)
+			t.Errorf("%s: golden %s does not hold %q (%v)", d.Name, c.golden, c.form, err)
 		}
-		if d.toSocket == nil {
-			t.Errorf("%s: no socket form", d.name)
+		if d.ToSocket == nil {
+			t.Errorf("%s: no socket form", d.Name)
 		}
-		if d.match != nil && d.hosts == nil {
-			t.Errorf("%s: recognised but names no hosts", d.name)
+		if d.Match != nil && d.Hosts == nil {
+			t.Errorf("%s: recognised but names no hosts", d.Name)
 		}
-		if d.socketFile == nil {
+		if d.Check == nil {
 			if c.noValidate == "" {
-				t.Errorf("%s: validate has no check and the case says not why", d.name)
+				t.Errorf("%s: validate has no check and the case says not why", d.Name)
 			}
 			continue
 		}
 		if got := validateOne(t, c.key, c.fail); !strings.Contains(got, "ERROR UDS") {
-			t.Errorf("%s: validate passes %s=%s (client mounts the socket at /var/run/postgresql):\n%s", d.name, c.key, c.fail, got)
+			t.Errorf("%s: validate passes %s=%s (client mounts the socket at /var/run/postgresql):\n%s", d.Name, c.key, c.fail, got)
 		}
 		if got := validateOne(t, c.key, c.pass); got != "" {
-			t.Errorf("%s: validate rejects %s=%s:\n%s", d.name, c.key, c.pass, got)
+			t.Errorf("%s: validate rejects %s=%s:\n%s", d.Name, c.key, c.pass, got)
 		}
 	}
 	for name := range dialectCases {
@@ -101,25 +103,4 @@ func validateOne(t *testing.T, key, val string) string {
 		}
 	}
 	return b.String()
-}
-
-// TestRecogniseOrder: a value is recognised by the first dialect whose form
-// it has, a Celery URL before the libpq URI inside it and a PDO DSN before
-// the Npgsql grammar it shares.
-func TestRecogniseOrder(t *testing.T) {
-	for val, want := range map[string]string{
-		"db+postgresql://u@db/app":              DialectCelery,
-		"postgresql://u@db/app":                 DialectURI,
-		"pgsql:host=db;port=5432;dbname=app":    DialectPDO,
-		"Host=db;Port=5432;Database=app":        DialectNpgsql,
-		"jdbc:postgresql://db/app":              DialectJDBC,
-		"r2dbc:postgresql://db/app":             DialectR2DBC,
-		"host=db port=5432 dbname=app user=app": DialectDSN,
-		"http://db:8080":                        "",
-	} {
-		_, got, _ := classify(val)
-		if got != want {
-			t.Errorf("classify(%q) = %q, want %q", val, got, want)
-		}
-	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/consumer"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/jdbc"
 	"github.com/uds-migrate/uds-migrate/libpq"
@@ -47,7 +48,7 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 				m, err := interp.Mask(fixed)
 				if err == nil && pl.ed.SetValue(v, m, m.Value) {
 					pl.rep.Change(Change{Kind: "repair", Pos: v.Pos,
-						Service: name, Key: v.Key, Dialect: DialectJDBC, Before: redact(DialectJDBC, v.Raw), After: redact(DialectJDBC, fixed),
+						Service: name, Key: v.Key, Dialect: DialectJDBC, Before: dialect.Redact(DialectJDBC, v.Raw), After: dialect.Redact(DialectJDBC, fixed),
 						Reason: "write $$FactoryArg so compose does not interpolate it away"})
 					pl.rep.Add("UDS105", v.Pos, name, v.Key,
 						"$FactoryArg was written with one $: compose interpolates it to an empty string and pgjdbc fails with NoSuchMethodException; written $$FactoryArg")
@@ -57,12 +58,12 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 			if pl.catalogueKeeps(v, find) || pl.warnUnsetPassthrough(v, dbs) {
 				continue
 			}
-			hosts, dialect, socket := classify(v.Value)
+			hosts, dname, socket := dialect.Classify(v.Value)
 			if socket {
-				pl.warnForeignSocket(v, dialect, dbs)
+				pl.warnForeignSocket(v, dname, dbs)
 				continue
 			}
-			if dialect == "" {
+			if dname == "" {
 				if e := pl.splitVar(v, find); e != nil {
 					out = append(out, e)
 				} else if db := unknownURL(v.Value, find); db != nil {
@@ -95,7 +96,7 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 					fmt.Sprintf("%s/%s lists several hosts for failover; a Unix socket reaches one server on this host and cannot fail over, so the value is left on TCP", name, v.Key))
 				continue
 			}
-			if dialect == DialectJDBC {
+			if dname == DialectJDBC {
 				if u, err := jdbc.Parse(v.Value); err == nil {
 					if f, ok := u.Param("socketFactory"); ok {
 						pl.rep.Add("UDS129", v.Pos, name, v.Key,
@@ -103,15 +104,15 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 					}
 				}
 			}
-			e := &edge{v: v, dialect: dialect, db: hit, basis: grammarBasis(dialect)}
-			if dialect == DialectURI {
+			e := &edge{v: v, dialect: dname, db: hit, basis: grammarBasis(dname)}
+			if dname == DialectURI {
 				form, basis, ok := pl.uriConsumer(v, hit)
 				if !ok {
 					continue
 				}
 				e.form, e.basis = form, basis
 			}
-			e.port = pl.edgePort(v, dialect, hit)
+			e.port = pl.edgePort(v, dname, hit)
 			out = append(out, e)
 		}
 	}
@@ -123,8 +124,8 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 // port the compose file does not confirm (an image the tool does not know,
 // such as pgbouncer, whose socket is .s.PGSQL.<listen_port>) is the
 // client's: it is the one that worked over TCP.
-func (pl *planner) edgePort(v compose.EnvVar, dialect string, db *dbService) int {
-	p := urlPort(v.Value, dialect)
+func (pl *planner) edgePort(v compose.EnvVar, dname string, db *dbService) int {
+	p := dialect.URLPort(v.Value, dname)
 	if p == 0 || p == db.port {
 		return db.port
 	}
@@ -156,7 +157,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		pl.rep.Add("UDS111", v.Pos, v.Service, v.Key, err.Error())
 		return
 	}
-	out, notes, err := toSocket(e.dialect, m.Value, mp, e.port)
+	out, notes, err := dialect.ToSocket(e.dialect, m.Value, mp, e.port)
 	if err == nil && e.form == consumer.Localhost {
 		out, err = libpq.WithAuthorityHost(out, "localhost")
 	}
@@ -175,7 +176,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 				sysprop = file
 			}
 		}
-		out, err = jdbcStyle(out, style)
+		out, err = dialect.JDBCStyle(out, style)
 	}
 	if err != nil {
 		code := "UDS111"
@@ -183,10 +184,10 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 			code = "UDS110"
 		}
 		msg := fmt.Sprintf("%s/%s cannot be rewritten as written (%v); set it to the socket form by hand", v.Service, v.Key, redactErr(err))
-		if want, _, err2 := toSocket(e.dialect, v.Value, mp, e.port); err2 == nil && code == "UDS111" {
+		if want, _, err2 := dialect.ToSocket(e.dialect, v.Value, mp, e.port); err2 == nil && code == "UDS111" {
 			// The text is made of references set outside the project files
 			// (the shell environment): say what the variable must hold.
-			msg = fmt.Sprintf("%s/%s is %s, set outside the project files; set it to %s", v.Service, v.Key, redact(e.dialect, v.Raw), redact(e.dialect, want))
+			msg = fmt.Sprintf("%s/%s is %s, set outside the project files; set it to %s", v.Service, v.Key, dialect.Redact(e.dialect, v.Raw), dialect.Redact(e.dialect, want))
 		}
 		pl.rep.Add(code, v.Pos, v.Service, v.Key, msg)
 		return
@@ -216,7 +217,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 	}
 	if sysprop != "" && pl.clients.sysprop[v.Service] == "" {
 		pl.clients.sysprop[v.Service] = sysprop
-		pl.setJavaOpt(v, "-D"+sockdefaultProp+"="+sysprop)
+		pl.setJavaOpt(v, "-D"+dialect.JDBCSocketProperty+"="+sysprop)
 	}
 	for _, n := range notes {
 		pl.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+"/"+v.Key+": "+n.Message)
@@ -235,8 +236,6 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		Reason: edgeReason(e, mp), Basis: e.basis})
 	pl.noteEvidence(e, mp)
 }
-
-type note struct{ Code, Message string }
 
 // edgeReason says why a value changed, and on whose knowledge when a
 // host variable was migrated (plan's text form shows it).
@@ -310,16 +309,16 @@ func (pl *planner) warnCommand(service string, dbs []*dbService) {
 		}
 		for _, a := range args {
 			words := strings.FieldsFunc(a, func(r rune) bool { return r == ' ' || r == '"' || r == '\'' || r == '\n' })
-			dsns := commandDSNs(words)
+			dsns := dialect.CommandDSNs(words)
 			for i, w := range append(dsns, words...) {
 				if k, v, ok := strings.Cut(w, "="); ok && i >= len(dsns) && (strings.HasPrefix(k, "-") || envNameRE.MatchString(k)) {
 					w = v // --db=postgres://..., DATABASE_URL=postgres://... ./run
 				}
-				hosts, dialect, socket := classify(w)
+				hosts, dname, socket := dialect.Classify(w)
 				if socket {
 					continue
 				}
-				if dialect == "" {
+				if dname == "" {
 					db := unknownURL(w, find)
 					if db == nil {
 						continue
@@ -330,7 +329,7 @@ func (pl *planner) warnCommand(service string, dbs []*dbService) {
 					if db := find(h); db != nil {
 						kn, _ := yamledit.OwnKey(node, key)
 						pl.rep.Add("UDS127", yamledit.NodePos(src, kn), service, key,
-							fmt.Sprintf("%s's %s holds a connection to %s (%s); the tool does not edit commands: point it at the socket in %s by hand, or move it to environment:", service, key, db.name, redact(dialect, w), pl.opts.MountPath))
+							fmt.Sprintf("%s's %s holds a connection to %s (%s); the tool does not edit commands: point it at the socket in %s by hand, or move it to environment:", service, key, db.name, dialect.Redact(dname, w), pl.opts.MountPath))
 						return
 					}
 				}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -89,7 +90,7 @@ func (pl *planner) usesSocket(service string) bool {
 		return true
 	}
 	for _, v := range pl.p.ServiceEnv(service) {
-		if _, _, socket := classify(v.Value); socket {
+		if _, _, socket := dialect.Classify(v.Value); socket {
 			return true
 		}
 		if (v.Key == "PGHOST" || appHostRE.MatchString(v.Key) || pl.dirHostVar(service, v.Key)) && strings.HasPrefix(v.Value, "/") {

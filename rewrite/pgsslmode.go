@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
@@ -33,7 +34,7 @@ func (p *project) tcpValues(service string, migrated map[string]bool) []compose.
 			}
 			continue
 		}
-		if hosts, dialect, socket := classify(v.Value); dialect != "" && !socket && len(hosts) > 0 {
+		if hosts, dname, socket := dialect.Classify(v.Value); dname != "" && !socket && len(hosts) > 0 {
 			out = append(out, v)
 		}
 	}
@@ -77,11 +78,11 @@ func (pl *planner) planKeepPGSSLMode(edges []*edge) {
 // withSSLDisable adds sslmode=disable to a migrated libpq-style value that
 // sets no sslmode of its own (one it sets is already disable: the socket
 // rule). ok is false for dialects that do not read PGSSLMODE.
-func withSSLDisable(dialect, out string) (string, bool) {
-	switch dialect {
+func withSSLDisable(dname, out string) (string, bool) {
+	switch dname {
 	case DialectURI, DialectCelery:
 		rest := out
-		if dialect == DialectCelery {
+		if dname == DialectCelery {
 			rest = strings.TrimPrefix(out, "db+")
 		}
 		u, err := libpq.ParseURI(rest)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
@@ -33,8 +34,8 @@ func (pl *planner) repairSocketValue(v compose.EnvVar) {
 	if err != nil {
 		return
 	}
-	out, dialect, notes, socket := socketRepair(v.Key, m.Value)
-	if socket && dialect != "" {
+	out, dname, notes, socket := socketRepair(v.Key, m.Value)
+	if socket && dname != "" {
 		pl.clients.sslClients[v.Service] = true
 	}
 	if out == "" || out == m.Value || !pl.ed.SetValue(v, m, out) {
@@ -43,37 +44,35 @@ func (pl *planner) repairSocketValue(v compose.EnvVar) {
 	for _, n := range notes {
 		pl.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+"/"+v.Key+": "+n.Message)
 	}
-	pl.rep.Change(Change{Kind: "repair", Pos: v.Pos, Service: v.Service, Key: v.Key, Dialect: dialect,
-		Before: redact(dialect, v.Raw), After: redact(dialect, m.Unmask(out)), Reason: "a socket value every driver accepts"})
+	pl.rep.Change(Change{Kind: "repair", Pos: v.Pos, Service: v.Service, Key: v.Key, Dialect: dname,
+		Before: dialect.Redact(dname, v.Raw), After: dialect.Redact(dname, m.Unmask(out)), Reason: "a socket value every driver accepts"})
 }
 
 // socketRepair returns the repaired form of a (masked) socket value, or ""
 // when it needs none, its dialect, the notes, and whether it is a libpq
 // socket value at all (URI, DSN or PGHOST naming an absolute path).
-func socketRepair(key, val string) (out, dialect string, notes []note, socket bool) {
-	if npgsqlSSLProblem(val) {
+func socketRepair(key, val string) (out, dname string, notes []note, socket bool) {
+	if out, notes, ok := dialect.NpgsqlRepairSSL(val); ok {
 		// Npgsql, not libpq: PGSSLMODE is not its business (socket false).
-		pairs, _ := npgsqlParse(val)
-		out, notes = npgsqlSocketSSL(val, pairs)
 		return out, DialectNpgsql, notes, false
 	}
-	if d := recognise(val); d != nil && d.socketSSL != nil {
-		dir, ok := d.socketDir(val)
+	if d := dialect.Recognise(val); d != nil && d.SocketSSL != nil {
+		dir, ok := d.SocketDir(val)
 		if !ok {
 			return "", "", nil, false
 		}
 		var err error
 		if port, file := socketFilePort(dir); file {
 			var more []note
-			out, more, err = d.toSocket(val, path.Dir(dir), port)
+			out, more, err = d.ToSocket(val, path.Dir(dir), port)
 			notes = append([]note{fileHostNote(dir)}, more...)
 		} else {
-			out, notes, err = d.socketSSL(val)
+			out, notes, err = d.SocketSSL(val)
 		}
 		if err != nil {
-			return "", d.name, nil, true
+			return "", d.Name, nil, true
 		}
-		return out, d.name, notes, true
+		return out, d.Name, notes, true
 	}
 	if isHostVar(key) && strings.HasPrefix(val, "/") {
 		if _, file := socketFilePort(val); file {
@@ -87,7 +86,7 @@ func socketRepair(key, val string) (out, dialect string, notes []note, socket bo
 // socketFilePort reports whether p names a socket file (.s.PGSQL.<port>)
 // and its port.
 func socketFilePort(p string) (int, bool) {
-	m := socketFileRE.FindStringSubmatch(path.Base(p))
+	m := dialect.SocketFileRE.FindStringSubmatch(path.Base(p))
 	if m == nil {
 		return 0, false
 	}

@@ -5,17 +5,14 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
-
-// socketFileRE matches PostgreSQL's socket file name, .s.PGSQL.<port>.
-var socketFileRE = regexp.MustCompile(`^\.s\.PGSQL\.(\d+)$`)
 
 // Validate checks a compose project that already uses Unix sockets (migrated
 // by this tool or by hand) and returns one finding per mistake that would
@@ -87,7 +84,7 @@ func (v *validator) run() {
 	for _, name := range v.p.ServiceOrder() {
 		ms := v.p.ServiceMounts(name)
 		for _, m := range ms {
-			if socketFileRE.MatchString(path.Base(m.Target)) || socketFileRE.MatchString(path.Base(m.Source)) {
+			if dialect.SocketFileRE.MatchString(path.Base(m.Target)) || dialect.SocketFileRE.MatchString(path.Base(m.Source)) {
 				n := yamledit.Deref(m.Node)
 				v.findings.Add("UDS212", yamledit.NodePos(m.Src, n), name, "volumes",
 					"the socket file is mounted instead of its directory: the mount goes stale when Postgres restarts (\"Connection refused\"); mount the directory")
@@ -150,28 +147,14 @@ func (v *validator) checkValue(service string, ent compose.EnvVar, ms []compose.
 	if v.checkHostShape(at, service, ent.Key, val, ms) {
 		return
 	}
-	if _, _, _, socket := socketRepair(ent.Key, val); socket || npgsqlSSLProblem(val) {
+	if _, _, _, socket := socketRepair(ent.Key, val); socket || dialect.NpgsqlSSLProblem(val) {
 		checkSSLMode(at, service, ent.Key, val)
 	}
-	sockFile := v.socketFile(at, service, ent.Key, val)
+	sockFile := dialect.CheckSocket(checker{v: v, service: service, at: at}, ent.Key, val)
 	if sockFile == "" {
 		return
 	}
 	v.checkSocketPath(at, service+"/"+ent.Key, sockFile, ms)
-}
-
-// libpqSocket returns the socket file a libpq host directory and port name,
-// or "" after reporting a host that names the file itself.
-func (v *validator) libpqSocket(at func(code, msg string), dir, port string) string {
-	if socketFileRE.MatchString(path.Base(dir)) {
-		at("UDS204",
-			fmt.Sprintf("host must name the socket directory (%s), not the socket file: libpq fails with \"not a directory\"", path.Dir(dir)))
-		return ""
-	}
-	if port == "" {
-		port = "5432"
-	}
-	return path.Join(dir, ".s.PGSQL."+port)
 }
 
 // checkSocketPath follows a client's socket file to the mount that holds it
@@ -219,9 +202,9 @@ func foreignSocketMsg(what, source, dir string) string {
 // warnForeignSocket warns (UDS134) about a socket-form value whose directory
 // is a client's bind mount of a host directory that no database of the
 // project mounts: a server outside the project, left as it is.
-func (pl *planner) warnForeignSocket(v compose.EnvVar, dialect string, dbs []*dbService) {
-	sp := socketPathOf(v.Value, dialect)
-	if dialect == DialectJDBC {
+func (pl *planner) warnForeignSocket(v compose.EnvVar, dname string, dbs []*dbService) {
+	sp := dialect.SocketPathOf(v.Value, dname)
+	if dname == DialectJDBC {
 		sp = path.Dir(sp)
 	}
 	if !path.IsAbs(sp) {
@@ -239,3 +222,22 @@ func (pl *planner) warnForeignSocket(v compose.EnvVar, dialect string, dbs []*db
 		pl.rep.Add("UDS162", v.Pos, v.Service, v.Key, foreignSocketMsg(v.Service+"/"+v.Key, m.Source, m.Target))
 	}
 }
+
+// checker is what a dialect's check of one value of service asks of the
+// validator (dialect.Checker).
+type checker struct {
+	v       *validator
+	service string
+	at      func(code, msg string)
+}
+
+func (c checker) Env(key string) string {
+	for _, o := range c.v.p.ServiceEnv(c.service) {
+		if o.Key == key {
+			return o.Value
+		}
+	}
+	return ""
+}
+
+func (c checker) Report(code, msg string) { c.at(code, msg) }

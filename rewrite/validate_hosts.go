@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
 
@@ -41,7 +42,7 @@ func relativeHost(key, val string) string {
 	case isHostVar(key) && looksRelative(val) && socketLike(val):
 		return val
 	default:
-		if h, ok := npgsqlHost(strings.TrimPrefix(val, "pgsql:")); ok && looksRelative(h) {
+		if h, ok := dialect.NpgsqlHost(strings.TrimPrefix(val, "pgsql:")); ok && looksRelative(h) {
 			return h
 		}
 	}
@@ -68,7 +69,7 @@ func (v *validator) checkHostShape(at func(code, msg string), service, key, val 
 		at("UDS215", fmt.Sprintf("%s/%s: host %s is a relative path: libpq reads a host without a leading / as a TCP host name (\"could not translate host name\") and pgx resolves relative paths its own way (jackc/pgx#661); a socket directory must be absolute: write %s", service, key, rel, want))
 		return true
 	}
-	if key != "PGHOST" && isHostVar(key) && strings.HasPrefix(val, "/") && socketFileRE.MatchString(path.Base(val)) {
+	if key != "PGHOST" && isHostVar(key) && strings.HasPrefix(val, "/") && dialect.SocketFileRE.MatchString(path.Base(val)) {
 		at("UDS204", fmt.Sprintf("%s/%s names the socket file %s; a host takes its directory (%s): libpq fails with \"Not a directory\", and so do pgbouncer and other drivers that take a host", service, key, val, path.Dir(val)))
 		return true
 	}
@@ -82,7 +83,7 @@ func checkSSLMode(at func(code, msg string), service, key, val string) {
 	var out string
 	var err error
 	switch {
-	case npgsqlSSLProblem(val):
+	case dialect.NpgsqlSSLProblem(val):
 		at("UDS216", service+"/"+key+": over a Unix socket Npgsql's SSL Mode must be Disable, Allow or Prefer: with Require, VerifyCA or VerifyFull it throws \"SSL connection requested. No SSL enabled connection from this host is configured.\" (PostgreSQL offers no TLS on a socket)")
 		return
 	case libpq.IsURI(val):

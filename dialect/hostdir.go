@@ -1,4 +1,4 @@
-package rewrite
+package dialect
 
 import "net"
 
@@ -7,16 +7,16 @@ import "net"
 // driver (or PgBouncer) as host: the socket directory goes there, and its
 // port variable stays. A source of knowledge selects it (the image
 // catalogue, evidence in the project, --host-var), never the value.
-var hostDirDialect = dialect{
-	name:     DialectHostDir,
-	toSocket: func(_, dir string, _ int) (string, []note, error) { return dir, nil, nil },
+var hostDirDialect = Dialect{
+	Name:     HostDir,
+	ToSocket: func(_, dir string, _ int) (string, []Note, error) { return dir, nil, nil },
 }
 
 // hostDirPortDialect is a host variable written host:port whose reader
 // takes DIR:port the same way (Gitea's [database] HOST).
-var hostDirPortDialect = dialect{
-	name: DialectHostDirPort,
-	toSocket: func(val, dir string, _ int) (string, []note, error) {
+var hostDirPortDialect = Dialect{
+	Name: HostDirPort,
+	ToSocket: func(val, dir string, _ int) (string, []Note, error) {
 		_, port, err := net.SplitHostPort(val)
 		if err != nil {
 			return "", nil, err

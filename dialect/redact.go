@@ -1,4 +1,4 @@
-package rewrite
+package dialect
 
 import (
 	"regexp"
@@ -8,7 +8,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
 
-// redact masks the passwords of a value for reports and messages, by the
+// Redact masks the passwords of a value for reports and messages, by the
 // grammar of its dialect, as written AND as compose would interpolate it:
 // s may be compose text with references (${DB_SCHEME:-postgresql}://u:pw@db,
 // u:pw${MID}more@db, ${URL:-postgres://u:pw@db/app}). Each reference's
@@ -19,7 +19,7 @@ import (
 // names; a value of no known dialect (a postgis:// URL) gets the generic
 // backstop: the userinfo password of any URL and the value after any
 // password keyword.
-func redact(name, s string) string {
+func Redact(name, s string) string {
 	if !strings.Contains(s, "$") {
 		return redactPlain(name, s)
 	}
@@ -45,7 +45,7 @@ func redactRef(name, ref string) string {
 	if sub == nil || sub[3] == "" {
 		return ref
 	}
-	return "${" + sub[1] + sub[2] + redact(name, sub[3]) + "}"
+	return "${" + sub[1] + sub[2] + Redact(name, sub[3]) + "}"
 }
 
 // redactPlain redacts a value without references (or with references
@@ -53,11 +53,11 @@ func redactRef(name, ref string) string {
 // backstop for what a parser rejected or a dialect does not know.
 func redactPlain(name, s string) string {
 	switch {
-	case celeryDialect.match(s):
-		s = celeryDialect.redact(s)
+	case celeryDialect.Match(s):
+		s = celeryDialect.Redact(s)
 	default:
-		if d, ok := lookupDialect(name); ok && d.redact != nil {
-			s = d.redact(s)
+		if d, ok := Lookup(name); ok && d.Redact != nil {
+			s = d.Redact(s)
 		} else {
 			s = libpq.Redact(s)
 		}

@@ -1,4 +1,4 @@
-package rewrite
+package dialect
 
 import (
 	"strings"
@@ -24,7 +24,7 @@ func npgsqlSSLFails(v string) bool {
 
 // npgsqlSocketSSL sets a failing SSL mode of the Npgsql string s (pairs as
 // npgsqlParse found them) to Disable, changing nothing else.
-func npgsqlSocketSSL(s string, pairs []npgsqlPair) (string, []note) {
+func npgsqlSocketSSL(s string, pairs []npgsqlPair) (string, []Note) {
 	out := s
 	var changed []string
 	key := ""
@@ -40,17 +40,17 @@ func npgsqlSocketSSL(s string, pairs []npgsqlPair) (string, []note) {
 	if len(changed) == 0 {
 		return out, nil
 	}
-	return out, []note{{Code: libpq.CodeSSLOnSocket, Message: libpq.SocketSSLMessage(strings.Join(changed, ", "), key+npgsqlSSLDisable) +
+	return out, []Note{{Code: libpq.CodeSSLOnSocket, Message: libpq.SocketSSLMessage(strings.Join(changed, ", "), key+npgsqlSSLDisable) +
 		"; Npgsql throws \"SSL connection requested. No SSL enabled connection from this host is configured.\" with Require and Verify*"}}
 }
 
 const npgsqlSSLDisable = "Disable"
 
-// npgsqlSSLProblem reports whether an Npgsql socket value keeps an SSL
+// NpgsqlSSLProblem reports whether an Npgsql socket value keeps an SSL
 // mode Npgsql fails on (validate, UDS216). PDO's pgsql: DSN is libpq's,
 // which ignores sslmode on a socket.
-func npgsqlSSLProblem(val string) bool {
-	if _, dialect, socket := classify(val); dialect != DialectNpgsql || !socket {
+func NpgsqlSSLProblem(val string) bool {
+	if _, dialect, socket := Classify(val); dialect != Npgsql || !socket {
 		return false
 	}
 	s := val
@@ -65,15 +65,27 @@ func npgsqlSSLProblem(val string) bool {
 // npgsqlToSocketSSL is npgsqlToSocket with the SSL mode rule. Not for PDO:
 // its DSN goes to libpq, which ignores sslmode on a socket and rejects
 // "Disable" (its values are lower case).
-func npgsqlToSocketSSL(s, dir string, port int) (string, []note, error) {
+func npgsqlToSocketSSL(s, dir string, port int) (string, []Note, error) {
 	out, notes, err := npgsqlToSocket(s, dir, port)
 	if err != nil {
 		return out, notes, err
 	}
 	if pairs, ok := npgsqlParse(out); ok {
-		var more []note
+		var more []Note
 		out, more = npgsqlSocketSSL(out, pairs)
 		notes = append(notes, more...)
 	}
 	return out, notes, nil
+}
+
+// NpgsqlRepairSSL rewrites the SSL Mode of an Npgsql socket value that
+// Npgsql fails on over a socket (NpgsqlSSLProblem) to Disable; ok is false
+// for any other value.
+func NpgsqlRepairSSL(val string) (out string, notes []Note, ok bool) {
+	if !NpgsqlSSLProblem(val) {
+		return "", nil, false
+	}
+	pairs, _ := npgsqlParse(val)
+	out, notes = npgsqlSocketSSL(val, pairs)
+	return out, notes, true
 }

@@ -1,4 +1,4 @@
-package rewrite
+package dialect
 
 import (
 	"fmt"
@@ -14,10 +14,10 @@ import (
 // a socket it names junixsocket's factory and the socket file
 // (socketFactoryArg, or the file: URI or JVM property of the other
 // factory styles); the host must then be localhost (FACTS.md).
-var jdbcDialect = dialect{
-	name:  DialectJDBC,
-	match: jdbc.IsJDBC,
-	hosts: func(val string) ([]string, bool, bool) {
+var jdbcDialect = Dialect{
+	Name:  JDBC,
+	Match: jdbc.IsJDBC,
+	Hosts: func(val string) ([]string, bool, bool) {
 		u, err := jdbc.Parse(val)
 		if err != nil {
 			return nil, false, false
@@ -31,17 +31,17 @@ var jdbcDialect = dialect{
 		}
 		return hosts, u.IsUnixSocket(), true
 	},
-	port: func(val string) string {
+	Port: func(val string) string {
 		if u, err := jdbc.Parse(val); err == nil && len(u.Hosts) == 1 {
 			return u.Hosts[0].Port
 		}
 		return ""
 	},
-	toSocket: func(val, dir string, port int) (string, []note, error) {
+	ToSocket: func(val, dir string, port int) (string, []Note, error) {
 		out, ns, err := jdbc.ToSocket(val, dir+"/.s.PGSQL."+strconv.Itoa(port))
 		return out, notesOf(ns), err
 	},
-	socketPath: func(val string) string {
+	SocketPath: func(val string) string {
 		if u, err := jdbc.Parse(val); err == nil {
 			if s, ok := u.Param("socketFactoryArg"); ok {
 				return s
@@ -50,7 +50,7 @@ var jdbcDialect = dialect{
 		}
 		return ""
 	},
-	fromSocket: func(val, host string, dbPort int) (string, error) {
+	FromSocket: func(val, host string, dbPort int) (string, error) {
 		// Keep the port as written (the migration kept it on localhost).
 		port := ""
 		if u, err := jdbc.Parse(val); err == nil && len(u.Hosts) == 1 {
@@ -61,13 +61,13 @@ var jdbcDialect = dialect{
 		}
 		return jdbc.FromSocket(val, host, port)
 	},
-	redact:     jdbc.Redact,
-	socketFile: (*validator).jdbcSocketFile,
+	Redact: jdbc.Redact,
+	Check:  jdbcCheck,
 }
 
 // jdbcSocketFile checks a pgjdbc URL that uses junixsocket (UDS202, UDS203,
 // UDS211) and returns its socket file.
-func (v *validator) jdbcSocketFile(at func(code, msg string), service, _, val string) string {
+func jdbcCheck(c Checker, val string) string {
 	u, err := jdbc.Parse(val)
 	if err != nil || !u.IsUnixSocket() {
 		return ""
@@ -75,25 +75,19 @@ func (v *validator) jdbcSocketFile(at func(code, msg string), service, _, val st
 	factory, _ := u.Param("socketFactory")
 	for _, h := range u.Hosts {
 		if h.Name != "localhost" && !strings.HasSuffix(factory, "$URIScheme") {
-			at("UDS202",
+			c.Report("UDS202",
 				fmt.Sprintf("junixsocket only connects to host localhost, not %q (\"Can only connect to endpoints of type AFUNIXSocketAddress\"); write jdbc:postgresql://localhost/...", h.Name))
 		}
 	}
-	javaOpts := ""
-	for _, o := range v.p.ServiceEnv(service) {
-		if o.Key == "JAVA_TOOL_OPTIONS" {
-			javaOpts = o.Value
-		}
-	}
-	sockFile, _ := jdbcSocketFile(u, javaOpts)
-	if !socketFileRE.MatchString(path.Base(sockFile)) {
-		at("UDS203",
+	sockFile, _ := JDBCSocketFile(u, c.Env("JAVA_TOOL_OPTIONS"))
+	if !SocketFileRE.MatchString(path.Base(sockFile)) {
+		c.Report("UDS203",
 			fmt.Sprintf("socketFactoryArg must name the socket file (%s/.s.PGSQL.<port>), not %q", strings.TrimSuffix(sockFile, "/"), sockFile))
 		return ""
 	}
 	for _, k := range []string{"sslmode", "ssl"} {
 		if s, ok := u.Param(k); ok && (s == "require" || s == "verify-ca" || s == "verify-full" || (k == "ssl" && s == "true")) {
-			at("UDS211",
+			c.Report("UDS211",
 				fmt.Sprintf("%s=%s fails over a Unix socket with pgjdbc (\"The server does not support SSL.\"); drop it", k, s))
 		}
 	}

@@ -1,4 +1,4 @@
-package rewrite
+package dialect
 
 import (
 	"strings"
@@ -9,10 +9,10 @@ import (
 // uriDialect is libpq's connection URI, postgresql://user@host:port/db
 // (PostgreSQL docs §34.1.1.2); over a socket the host is empty and
 // ?host=/dir names the socket directory.
-var uriDialect = dialect{
-	name:  DialectURI,
-	match: libpq.IsURI,
-	hosts: func(val string) ([]string, bool, bool) {
+var uriDialect = Dialect{
+	Name:  URI,
+	Match: libpq.IsURI,
+	Hosts: func(val string) ([]string, bool, bool) {
 		u, err := libpq.ParseURI(val)
 		if err != nil {
 			return nil, false, false
@@ -31,7 +31,7 @@ var uriDialect = dialect{
 		}
 		return hosts, false, true
 	},
-	port: func(val string) string {
+	Port: func(val string) string {
 		p := ""
 		if u, err := libpq.ParseURI(val); err == nil {
 			if len(u.Hosts) == 1 {
@@ -43,38 +43,38 @@ var uriDialect = dialect{
 		}
 		return p
 	},
-	toSocket: func(val, dir string, port int) (string, []note, error) {
+	ToSocket: func(val, dir string, port int) (string, []Note, error) {
 		out, ns, err := libpq.URIToSocket(val, dir, port)
 		return out, notesOf(ns), err
 	},
-	socketDir: func(val string) (string, bool) {
+	SocketDir: func(val string) (string, bool) {
 		u, err := libpq.ParseURI(val)
 		if err != nil {
 			return "", false
 		}
 		return u.SocketDir()
 	},
-	socketSSL: func(val string) (string, []note, error) {
+	SocketSSL: func(val string) (string, []Note, error) {
 		out, ns, err := libpq.SocketSSLURI(val)
 		return out, notesOf(ns), err
 	},
-	socketPath: func(val string) string {
+	SocketPath: func(val string) string {
 		if u, err := libpq.ParseURI(val); err == nil {
 			s, _ := u.SocketDir()
 			return s
 		}
 		return ""
 	},
-	fromSocket: libpq.URIFromSocket,
-	redact:     libpq.Redact,
-	socketFile: (*validator).uriSocketFile,
+	FromSocket: libpq.URIFromSocket,
+	Redact:     libpq.Redact,
+	Check:      uriCheck,
 }
 
 // uriSocketFile returns the socket file of a libpq URI with a socket
 // directory. A postgresql+asyncpg:// URL with a host and ?host=/DIR is not
 // flagged (it was UDS213): SQLAlchemy, not asyncpg, parses it, and its
 // create_connect_args takes host= from the query over the authority.
-func (v *validator) uriSocketFile(at func(code, msg string), _, _, val string) string {
+func uriCheck(c Checker, val string) string {
 	u, err := libpq.ParseURI(val)
 	if err != nil {
 		return ""
@@ -84,5 +84,5 @@ func (v *validator) uriSocketFile(at func(code, msg string), _, _, val string) s
 		return ""
 	}
 	port, _ := u.Param("port")
-	return v.libpqSocket(at, dir, port)
+	return libpqSocket(c, dir, port)
 }

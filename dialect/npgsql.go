@@ -1,4 +1,4 @@
-package rewrite
+package dialect
 
 import (
 	"errors"
@@ -8,53 +8,45 @@ import (
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
 
-// Grammar helpers of the R2DBC and Npgsql dialects (dialect_r2dbc.go,
-// dialect_npgsql.go, dialect_pdo.go).
-
-var r2dbcPrefixes = []string{"r2dbc:postgresql://", "r2dbc:pool:postgresql://", "r2dbcs:postgresql://"}
-
-// r2dbcSplit returns the R2DBC prefix and the URL rewritten as a libpq URI
-// (same authority, path and query grammar), or ok false.
-func r2dbcSplit(s string) (prefix string, u *libpq.URI, ok bool) {
-	for _, p := range r2dbcPrefixes {
-		if strings.HasPrefix(s, p) {
-			u, err := libpq.ParseURI("postgresql://" + s[len(p):])
-			if err != nil {
-				return "", nil, false
-			}
-			return p, u, true
+// npgsqlDialect is the .NET Npgsql connection string,
+// "Host=db;Port=5432;Database=app"; Npgsql takes a Host starting with / as
+// the socket directory (Npgsql docs, "Connection String Parameters"). The
+// grammar (.NET's connection-string rules) is in npgsqlconn.go, the host,
+// port and socket form in dialects.go.
+var npgsqlDialect = Dialect{
+	Name: Npgsql,
+	Match: func(val string) bool {
+		_, ok := NpgsqlHost(val)
+		return ok
+	},
+	Hosts: func(val string) ([]string, bool, bool) {
+		h, ok := NpgsqlHost(val)
+		if !ok {
+			return nil, false, false
 		}
-	}
-	return "", nil, false
+		if strings.HasPrefix(h, "/") {
+			return nil, true, true
+		}
+		return strings.Split(h, ","), false, true
+	},
+	Port:       NpgsqlPort,
+	ToSocket:   npgsqlToSocketSSL,
+	Redact:     npgsqlRedact,
+	SocketPath: npgsqlSocketDir,
+	FromSocket: npgsqlFromSocket,
+	Check:      npgsqlCheck,
 }
 
-// r2dbcToSocket points an r2dbc-postgresql URL at a socket file: host
-// localhost (the driver ignores it once socket= is set) and
-// socket=<dir>/.s.PGSQL.<port>, every other part kept (r2dbc-postgresql
-// README, "Unix Domain Sockets").
-func r2dbcToSocket(s, dir string, port int) (string, []note, error) {
-	prefix, u, ok := r2dbcSplit(s)
-	if !ok {
-		return "", nil, errors.New("not an r2dbc:postgresql URL")
+// npgsqlSocketFile returns the socket file of an Npgsql connection string
+// with a directory as Host, or of a PHP PDO DSN (the same grammar behind
+// "pgsql:"), "" for any other value.
+func npgsqlCheck(c Checker, val string) string {
+	s := strings.TrimPrefix(val, "pgsql:")
+	h, ok := NpgsqlHost(s)
+	if !ok || !strings.HasPrefix(h, "/") {
+		return ""
 	}
-	if len(u.Hosts) > 1 {
-		return "", nil, libpq.ErrMultiHost
-	}
-	file := dir + "/.s.PGSQL." + strconv.Itoa(port)
-	if v, ok := u.Param("socket"); ok && v == file {
-		return s, nil, nil
-	}
-	u.Hosts = []libpq.Host{{Name: "localhost"}}
-	var params []libpq.Param
-	for _, p := range u.Params {
-		if p.Key != "socket" {
-			params = append(params, p)
-		}
-	}
-	u.Params = append(params, libpq.Param{Key: "socket", Value: file})
-	u.HasQuery = true
-	out := prefix + strings.TrimPrefix(u.String(), "postgresql://")
-	return out, []note{{Code: "UDS124", Message: "r2dbc-postgresql reaches a Unix socket only with netty's native epoll transport on the classpath (io.netty:netty-transport-native-epoll, classifier linux-x86_64 or linux-aarch_64)"}}, nil
+	return libpqSocket(c, h, NpgsqlPort(s))
 }
 
 // npgsqlParse splits "Host=db;Port=5432;Database=app" into pairs
@@ -77,9 +69,9 @@ func npgsqlParse(s string) ([]npgsqlPair, bool) {
 	return pairs, host && other
 }
 
-// npgsqlHost returns the host an Npgsql connection string names, each
+// NpgsqlHost returns the host an Npgsql connection string names, each
 // host of a list without the ":port" Npgsql splits off (npgsqlSplitHostPort).
-func npgsqlHost(s string) (string, bool) {
+func NpgsqlHost(s string) (string, bool) {
 	pairs, ok := npgsqlParse(s)
 	if !ok {
 		return "", false
@@ -97,9 +89,9 @@ func npgsqlHost(s string) (string, bool) {
 	return strings.Join(hosts, ","), true
 }
 
-// npgsqlPort returns the port an Npgsql connection string reaches: the one
+// NpgsqlPort returns the port an Npgsql connection string reaches: the one
 // written in Host ("db:5433", which wins over Port=), else Port=, else "".
-func npgsqlPort(s string) string {
+func NpgsqlPort(s string) string {
 	pairs, ok := npgsqlParse(s)
 	if !ok {
 		return ""
@@ -125,7 +117,7 @@ func npgsqlPort(s string) string {
 // starting with / as a Unix socket directory; Npgsql docs, "Connection
 // String Parameters") and Port to the server port, changing nothing else.
 // A ":port" written in Host goes with the host; Port= then carries it.
-func npgsqlToSocket(s, dir string, port int) (string, []note, error) {
+func npgsqlToSocket(s, dir string, port int) (string, []Note, error) {
 	pairs, ok := npgsqlParse(s)
 	if !ok {
 		if err := npgsqlSyntax(s); err != nil {
@@ -161,4 +153,42 @@ func npgsqlToSocket(s, dir string, port int) (string, []note, error) {
 		out += sep + "Port=" + strconv.Itoa(port)
 	}
 	return out, nil, nil
+}
+
+// npgsqlFromSocket points an Npgsql (or, with the pgsql: prefix, PDO)
+// connection string at host:port over TCP.
+func npgsqlFromSocket(s, host string, port int) (string, error) {
+	prefix := ""
+	if rest, ok := strings.CutPrefix(s, "pgsql:"); ok {
+		prefix, s = "pgsql:", rest
+	}
+	pairs, ok := npgsqlParse(s)
+	if !ok {
+		return "", errors.New("not an Npgsql connection string")
+	}
+	out, hasPort := s, false
+	for i := len(pairs) - 1; i >= 0; i-- {
+		p := pairs[i]
+		switch p.key {
+		case "host", "server":
+			out = out[:p.start] + host + out[p.end:]
+		case "port":
+			hasPort = true
+			out = out[:p.start] + strconv.Itoa(port) + out[p.end:]
+		}
+	}
+	if !hasPort && port != 5432 {
+		sep := ";"
+		if strings.HasSuffix(out, ";") {
+			sep = ""
+		}
+		out += sep + "Port=" + strconv.Itoa(port)
+	}
+	return prefix + out, nil
+}
+
+// npgsqlSocketDir returns the directory an Npgsql or PDO socket value names.
+func npgsqlSocketDir(s string) string {
+	h, _ := NpgsqlHost(strings.TrimPrefix(s, "pgsql:"))
+	return h
 }

@@ -1,29 +1,29 @@
-package rewrite
+package dialect
 
 import "strings"
 
 // pdoDialect is PHP's PDO_PGSQL DSN, "pgsql:host=db;port=5432;dbname=app":
 // the Npgsql grammar behind a "pgsql:" prefix. PDO hands host to libpq,
 // which takes a directory for a socket (PHP manual, PDO_PGSQL DSN).
-var pdoDialect = dialect{
-	name:  DialectPDO,
-	match: func(val string) bool { return strings.HasPrefix(val, "pgsql:") },
-	hosts: func(val string) ([]string, bool, bool) {
-		h, ok := npgsqlHost(strings.TrimPrefix(val, "pgsql:"))
+var pdoDialect = Dialect{
+	Name:  PDO,
+	Match: func(val string) bool { return strings.HasPrefix(val, "pgsql:") },
+	Hosts: func(val string) ([]string, bool, bool) {
+		h, ok := NpgsqlHost(strings.TrimPrefix(val, "pgsql:"))
 		if !ok {
 			return nil, false, false
 		}
 		return strings.Split(h, ","), strings.HasPrefix(h, "/"), true
 	},
-	toSocket: func(val, dir string, port int) (string, []note, error) {
+	ToSocket: func(val, dir string, port int) (string, []Note, error) {
 		out, notes, err := npgsqlToSocket(strings.TrimPrefix(val, "pgsql:"), dir, port)
 		return "pgsql:" + out, notes, err
 	},
-	port:       func(val string) string { return npgsqlPort(strings.TrimPrefix(val, "pgsql:")) },
-	redact:     pdoRedact,
-	socketPath: npgsqlSocketDir,
-	fromSocket: npgsqlFromSocket,
-	socketFile: (*validator).npgsqlSocketFile,
+	Port:       func(val string) string { return NpgsqlPort(strings.TrimPrefix(val, "pgsql:")) },
+	Redact:     pdoRedact,
+	SocketPath: npgsqlSocketDir,
+	FromSocket: npgsqlFromSocket,
+	Check:      npgsqlCheck,
 }
 
 // pdoRedact masks the passwords of a PDO DSN with the Npgsql grammar's

@@ -1,4 +1,4 @@
-package rewrite
+package dialect
 
 import (
 	"strings"
@@ -9,10 +9,10 @@ import (
 // dsnDialect is libpq's keyword/value DSN, "host=db port=5432 dbname=app"
 // (PostgreSQL docs §34.1.1.1); over a socket host is the socket directory
 // (or an @abstract name).
-var dsnDialect = dialect{
-	name:  DialectDSN,
-	match: libpq.IsDSN,
-	hosts: func(val string) ([]string, bool, bool) {
+var dsnDialect = Dialect{
+	Name:  DSN,
+	Match: libpq.IsDSN,
+	Hosts: func(val string) ([]string, bool, bool) {
 		d, err := libpq.ParseDSN(val)
 		if err != nil {
 			return nil, false, false
@@ -27,39 +27,39 @@ var dsnDialect = dialect{
 		}
 		return hosts, false, true
 	},
-	port: func(val string) string {
+	Port: func(val string) string {
 		p := ""
 		if d, err := libpq.ParseDSN(val); err == nil {
 			p, _ = d.Get("port")
 		}
 		return p
 	},
-	toSocket: func(val, dir string, port int) (string, []note, error) {
+	ToSocket: func(val, dir string, port int) (string, []Note, error) {
 		out, ns, err := libpq.DSNToSocket(val, dir, port)
 		return out, notesOf(ns), err
 	},
-	socketDir: dsnSocketDir,
-	socketSSL: func(val string) (string, []note, error) {
+	SocketDir: dsnSocketDir,
+	SocketSSL: func(val string) (string, []Note, error) {
 		out, ns, err := libpq.SocketSSLDSN(val)
 		return out, notesOf(ns), err
 	},
-	socketPath: func(val string) string {
+	SocketPath: func(val string) string {
 		if d, err := libpq.ParseDSN(val); err == nil {
 			s, _ := d.Get("host")
 			return s
 		}
 		return ""
 	},
-	fromSocket: libpq.DSNFromSocket,
-	redact:     libpq.Redact,
-	socketFile: func(v *validator, at func(code, msg string), _, _, val string) string {
+	FromSocket: libpq.DSNFromSocket,
+	Redact:     libpq.Redact,
+	Check: func(c Checker, val string) string {
 		dir, ok := dsnSocketDir(val)
 		if !ok {
 			return ""
 		}
 		d, _ := libpq.ParseDSN(val)
 		port, _ := d.Get("port")
-		return v.libpqSocket(at, dir, port)
+		return libpqSocket(c, dir, port)
 	},
 }
 

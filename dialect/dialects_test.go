@@ -1,4 +1,4 @@
-package rewrite
+package dialect
 
 import "testing"
 
@@ -24,7 +24,7 @@ func TestNpgsqlToSocket(t *testing.T) {
 			t.Errorf("not idempotent: %q → %q", got, again)
 		}
 	}
-	if _, ok := npgsqlHost("Host=db"); ok {
+	if _, ok := NpgsqlHost("Host=db"); ok {
 		t.Error("a lone Host= is not a connection string")
 	}
 	if _, _, err := npgsqlToSocket("Host=a,b;Database=x", "/d", 5432); err == nil {
@@ -43,12 +43,12 @@ func TestNpgsqlToSocket(t *testing.T) {
 		"Host=/run/pg;Port=6000;Database=x": {"/run/pg", "6000"},
 		"Host=a:1,b:2;Database=x":           {"a,b", ""},
 	} {
-		h, _ := npgsqlHost(in)
-		if p := npgsqlPort(in); h != want[0] || p != want[1] {
+		h, _ := NpgsqlHost(in)
+		if p := NpgsqlPort(in); h != want[0] || p != want[1] {
 			t.Errorf("npgsqlHost/Port(%q) = %q, %q; want %q, %q", in, h, p, want[0], want[1])
 		}
 	}
-	if got := redact(DialectNpgsql, "Host=db;Password=s3cret;Database=x"); got != "Host=db;Password=****;Database=x" {
+	if got := Redact(Npgsql, "Host=db;Password=s3cret;Database=x"); got != "Host=db;Password=****;Database=x" {
 		t.Errorf("redact = %q", got)
 	}
 }
@@ -67,7 +67,7 @@ func TestR2DBCToSocket(t *testing.T) {
 			t.Errorf("not idempotent: %q → %q", got, again)
 		}
 	}
-	if got := redact(DialectR2DBC, "r2dbc:postgresql://u:s3cret@db/app"); got != "r2dbc:postgresql://u:****@db/app" {
+	if got := Redact(R2DBC, "r2dbc:postgresql://u:s3cret@db/app"); got != "r2dbc:postgresql://u:****@db/app" {
 		t.Errorf("redact = %q", got)
 	}
 }

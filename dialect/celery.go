@@ -1,4 +1,4 @@
-package rewrite
+package dialect
 
 import (
 	"strings"
@@ -11,36 +11,36 @@ import (
 // Celery strips the prefix and hands the rest to SQLAlchemy, whose
 // psycopg dialects take ?host=/dir as the socket directory (Celery docs,
 // "Database backend settings": result_backend = 'db+postgresql://...').
-var celeryDialect = dialect{
-	name: DialectCelery,
-	match: func(val string) bool {
+var celeryDialect = Dialect{
+	Name: Celery,
+	Match: func(val string) bool {
 		_, ok := celeryURL(val)
 		return ok
 	},
-	hosts: func(val string) ([]string, bool, bool) {
+	Hosts: func(val string) ([]string, bool, bool) {
 		rest, _ := celeryURL(val)
-		if !uriDialect.match(rest) {
+		if !uriDialect.Match(rest) {
 			return nil, false, false
 		}
-		return uriDialect.hosts(rest)
+		return uriDialect.Hosts(rest)
 	},
-	port: func(val string) string { return uriDialect.port(strings.TrimPrefix(val, celeryPrefix)) },
-	toSocket: func(val, dir string, port int) (string, []note, error) {
-		out, notes, err := uriDialect.toSocket(strings.TrimPrefix(val, celeryPrefix), dir, port)
+	Port: func(val string) string { return uriDialect.Port(strings.TrimPrefix(val, celeryPrefix)) },
+	ToSocket: func(val, dir string, port int) (string, []Note, error) {
+		out, notes, err := uriDialect.ToSocket(strings.TrimPrefix(val, celeryPrefix), dir, port)
 		return celeryPrefix + out, notes, err
 	},
-	socketPath: func(val string) string { return uriDialect.socketPath(strings.TrimPrefix(val, celeryPrefix)) },
-	fromSocket: func(val, host string, port int) (string, error) {
-		out, err := uriDialect.fromSocket(strings.TrimPrefix(val, celeryPrefix), host, port)
+	SocketPath: func(val string) string { return uriDialect.SocketPath(strings.TrimPrefix(val, celeryPrefix)) },
+	FromSocket: func(val, host string, port int) (string, error) {
+		out, err := uriDialect.FromSocket(strings.TrimPrefix(val, celeryPrefix), host, port)
 		return celeryPrefix + out, err
 	},
-	redact: func(s string) string {
+	Redact: func(s string) string {
 		rest, _ := celeryURL(s)
 		return celeryPrefix + libpq.Redact(rest)
 	},
-	socketFile: func(v *validator, at func(code, msg string), service, key, val string) string {
+	Check: func(c Checker, val string) string {
 		rest, _ := celeryURL(val)
-		return v.uriSocketFile(at, service, key, rest)
+		return uriCheck(c, rest)
 	},
 }
 

@@ -1,4 +1,4 @@
-package rewrite
+package dialect
 
 import (
 	"fmt"
@@ -20,12 +20,12 @@ const (
 	JDBCFactorySysprop = "sysprop"
 )
 
-// sockdefaultProp is the JVM property $SystemProperty reads.
-const sockdefaultProp = "org.newsclub.net.unix.socket.default"
+// JDBCSocketProperty is the JVM property $SystemProperty reads.
+const JDBCSocketProperty = "org.newsclub.net.unix.socket.default"
 
-// jdbcStyle turns a $FactoryArg socket URL (jdbc.ToSocket's output) into the
+// JDBCStyle turns a $FactoryArg socket URL (jdbc.ToSocket's output) into the
 // requested factory style.
-func jdbcStyle(s, style string) (string, error) {
+func JDBCStyle(s, style string) (string, error) {
 	if style == "" || style == JDBCFactoryArg {
 		return s, nil
 	}
@@ -53,10 +53,10 @@ func jdbcStyle(s, style string) (string, error) {
 	return u.String(), nil
 }
 
-// jdbcSocketFile returns the socket file a junixsocket JDBC URL reaches:
+// JDBCSocketFile returns the socket file a junixsocket JDBC URL reaches:
 // socketFactoryArg, the file:// host of $URIScheme, or the JVM property of
 // $SystemProperty found in javaOpts (JAVA_TOOL_OPTIONS).
-func jdbcSocketFile(u *jdbc.URL, javaOpts string) (string, bool) {
+func JDBCSocketFile(u *jdbc.URL, javaOpts string) (string, bool) {
 	f, _ := u.Param("socketFactory")
 	switch {
 	case strings.HasSuffix(f, "$URIScheme") && len(u.Hosts) == 1:
@@ -68,7 +68,7 @@ func jdbcSocketFile(u *jdbc.URL, javaOpts string) (string, bool) {
 		return p, ok
 	case strings.HasSuffix(f, "$SystemProperty"):
 		for _, w := range strings.Fields(javaOpts) {
-			if v, ok := strings.CutPrefix(w, "-D"+sockdefaultProp+"="); ok {
+			if v, ok := strings.CutPrefix(w, "-D"+JDBCSocketProperty+"="); ok {
 				return v, true
 			}
 		}

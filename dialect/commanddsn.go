@@ -1,4 +1,4 @@
-package rewrite
+package dialect
 
 import (
 	"strings"
@@ -6,12 +6,12 @@ import (
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
 
-// commandDSNs returns the libpq keyword DSNs written in a command's words:
+// CommandDSNs returns the libpq keyword DSNs written in a command's words:
 // each run of consecutive keyword=value words whose keywords libpq knows
 // (`psql "host=db dbname=app"` inside `sh -c`), joined back with spaces.
 // Word by word, "host=db" reads as a shell assignment and the DSN would go
 // unseen (URLs are single words and need no joining).
-func commandDSNs(words []string) []string {
+func CommandDSNs(words []string) []string {
 	var out, run []string
 	flush := func() {
 		if s := strings.Join(run, " "); libpq.IsDSN(s) {
