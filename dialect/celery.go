@@ -3,6 +3,7 @@ package dialect
 import (
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
 
@@ -13,6 +14,16 @@ import (
 // "Database backend settings": result_backend = 'db+postgresql://...').
 var celeryDialect = Dialect{
 	Name: Celery,
+	Reader: &finding.Basis{Kind: finding.BasisReader, Name: "Celery database backend (SQLAlchemy)",
+		Detail: "a db+postgresql:// result backend is handed by Celery to SQLAlchemy's create_engine, whose psycopg2 dialect merges ?host=/DIR over the authority",
+		Cite:   []string{"https://docs.celeryq.dev/en/stable/userguide/configuration.html#database-url-examples"}},
+	SSLDisable: func(val string) (string, bool) {
+		out, ok := uriSSLDisable(strings.TrimPrefix(val, celeryPrefix))
+		if !ok {
+			return val, false
+		}
+		return celeryPrefix + out, true
+	},
 	Match: func(val string) bool {
 		_, ok := celeryURL(val)
 		return ok

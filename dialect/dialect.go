@@ -11,14 +11,17 @@ package dialect
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/uds-migrate/uds-migrate/finding"
 )
 
 // Dialects of connection values: the written forms the tool recognises,
-// rewrites, redacts and validates. Each has its file (dialect_*.go) with
-// its entry in dialects.
+// rewrites, redacts and validates. Each has its file (jdbc.go, uri.go, ...)
+// with its entry in dialects.
 const (
 	Celery      = "celery-db"     // Celery's db+postgresql:// result backend
 	JDBC        = "jdbc"          // pgjdbc URL
@@ -40,26 +43,63 @@ type Dialect struct {
 	// is tried. nil for host-variable forms, which the variable's name or a
 	// source of knowledge selects, not the value.
 	Match func(val string) bool
-	// Hosts returns the Hosts a matching value names and whether it
+	// Hosts returns the hosts a matching value names and whether it
 	// already uses a Unix socket; ok is false when it does not parse.
 	Hosts func(val string) (hosts []string, socket, ok bool)
-	// Port returns the Port a value names ("" when none).
+	// Port returns the port a value names ("" when none).
 	Port func(val string) string
 	// ToSocket rewrites a (masked) value to reach the socket directory dir
 	// of a server listening on port.
 	ToSocket func(val, dir string, port int) (string, []Note, error)
 	// SocketDir returns the socket directory a libpq-family value names
-	// (ok false for none); socketSSL writes its sslmode the one way every
+	// (ok false for none); SocketSSL writes its sslmode the one way every
 	// driver accepts over a socket (UDS104). nil for the other forms.
 	SocketDir func(val string) (string, bool)
 	SocketSSL func(val string) (string, []Note, error)
 	// SocketPath returns the socket directory or file a socket-form value
-	// names; fromSocket writes it back to TCP (host, port), for revert.
+	// names (SocketFile: the file); FromSocket writes it back to TCP (host, port), for revert.
 	// nil where revert does not handle the form.
 	SocketPath func(val string) string
+	SocketFile bool
 	FromSocket func(val, host string, port int) (string, error)
 	// Redact masks the passwords of a value; nil: libpq.Redact.
 	Redact func(s string) string
+
+	// Reader is what a value of the form rests on when its grammar has one
+	// family of readers, each of which takes the socket form written for
+	// it (pgjdbc for jdbc:postgresql:, libpq for a conninfo); nil when the
+	// readers differ (ByReader) or a source of knowledge decides (host
+	// variables).
+	Reader *finding.Basis
+	// ByReader: the socket form depends on the program that reads the
+	// value (a libpq URI: empty host, localhost or an encoded host, see
+	// package consumer), so its reader must be known first.
+	ByReader bool
+	// HostInQuery: the socket form names the directory in ?host= of a URL
+	// that Rails reads as DATABASE_URL, which Rails before 7.0 ignores.
+	HostInQuery bool
+	// PGSSLMode: the value is read by libpq or a driver that copies its
+	// environment, so PGSSLMODE applies to it over the socket too.
+	// SSLDisable writes sslmode=disable into a socket value that sets no
+	// sslmode of its own; nil when the form has no place for one (PGHOST).
+	PGSSLMode  bool
+	SSLDisable func(val string) (string, bool)
+	// Factory writes a socket value in one of junixsocket's factory styles
+	// (--jdbc-factory); nil for the forms without a socket factory.
+	// Property is the JVM property the system-property style reads.
+	Factory  func(val, style string) (string, error)
+	Property string
+	// Replaces names what of a value the socket form replaces (pgjdbc's own
+	// socketFactory), for the reviewer (UDS129).
+	Replaces func(val string) (string, bool)
+	// Needs says what a client needs for the socket form to work, once per
+	// service (UDS101); inFile is "" for an environment value, or "KEY in
+	// FILE" for a value of a configuration file nothing interpolates.
+	Needs func(service, inFile string) string
+	// Repair fixes a raw compose value that compose breaks as written (a
+	// single-$ $FactoryArg, interpolated away), and says how; fixed == raw
+	// when it needs none.
+	Repair func(raw string) (fixed string, how Repaired)
 	// Check is validate's check of a value that uses a socket: it
 	// reports the form's own mistakes through at and returns the socket
 	// file the value selects ("" when none, or when a check failed).
@@ -160,6 +200,70 @@ func URLPort(val, name string) int {
 		return 0
 	}
 	return n
+}
+
+// ReaderOf returns a copy of the Reader basis of a dialect, or nil.
+func ReaderOf(name string) *finding.Basis {
+	d, ok := Lookup(name)
+	if !ok || d.Reader == nil {
+		return nil
+	}
+	b := *d.Reader
+	return &b
+}
+
+// HostVar is the dialect of a host variable by its name: libpq's PGHOST
+// (PGSSLMODE and PGPORT are recorded in that form too), any other an
+// application's own.
+func HostVar(key string) *Dialect {
+	if key == "PGHOST" {
+		return &pghostDialect
+	}
+	return &hostDirDialect
+}
+
+// AppHostVar is the dialect of an application's own host variable that a
+// source of knowledge vouches for (catalogue, evidence, --host-var),
+// written DIR:port when its value holds the port (withPort).
+func AppHostVar(withPort bool) *Dialect {
+	if withPort {
+		return &hostDirPortDialect
+	}
+	return &hostDirDialect
+}
+
+// SocketDirOf returns the socket directory a socket-form value of the
+// given dialect names ("" when revert and validate do not know the form):
+// SocketPath, or its directory when the form names the file.
+func SocketDirOf(val, name string) string {
+	d, ok := Lookup(name)
+	if !ok || d.SocketPath == nil {
+		return ""
+	}
+	if p := d.SocketPath(val); d.SocketFile && p != "" {
+		return path.Dir(p)
+	} else {
+		return p
+	}
+}
+
+// Repaired says what a Repair fixed: what was written with one $, why that
+// breaks, and the text that replaces it.
+type Repaired struct{ What, Why, Fix string }
+
+// RepairOf fixes a raw compose value that compose breaks as written (see
+// Dialect.Repair), with the dialect whose repair it is; fixed == raw when
+// no dialect repairs it.
+func RepairOf(raw string) (fixed, name string, how Repaired) {
+	for _, d := range dialects {
+		if d.Repair == nil {
+			continue
+		}
+		if f, h := d.Repair(raw); f != raw {
+			return f, d.Name, h
+		}
+	}
+	return raw, "", Repaired{}
 }
 
 // CheckSocket checks a socket value in the form of its dialect and returns

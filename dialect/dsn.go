@@ -3,6 +3,7 @@ package dialect
 import (
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
 
@@ -10,7 +11,21 @@ import (
 // (PostgreSQL docs §34.1.1.1); over a socket host is the socket directory
 // (or an @abstract name).
 var dsnDialect = Dialect{
-	Name:  DSN,
+	Name: DSN,
+	Reader: &finding.Basis{Kind: finding.BasisReader, Name: "libpq conninfo",
+		Detail: "a keyword/value conninfo is read by libpq and the drivers that copy its grammar (psycopg, pgx, lib/pq), each of which takes host=/DIR as the socket directory",
+		Cite:   []string{"https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-CONNSTRING-KEYWORD-VALUE"}},
+	PGSSLMode: true,
+	SSLDisable: func(val string) (string, bool) {
+		d, err := libpq.ParseDSN(val)
+		if err != nil {
+			return val, false
+		}
+		if _, has := d.Get("sslmode"); has {
+			return val, true
+		}
+		return val + " sslmode=" + libpq.SocketSSLMode, true
+	},
 	Match: libpq.IsDSN,
 	Hosts: func(val string) ([]string, bool, bool) {
 		d, err := libpq.ParseDSN(val)

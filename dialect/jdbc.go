@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"net/url"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/jdbc"
 )
 
@@ -61,8 +63,35 @@ var jdbcDialect = Dialect{
 		}
 		return jdbc.FromSocket(val, host, port)
 	},
-	Redact: jdbc.Redact,
-	Check:  jdbcCheck,
+	SocketFile: true,
+	Redact:     jdbc.Redact,
+	Check:      jdbcCheck,
+	Reader: &finding.Basis{Kind: finding.BasisReader, Name: "pgjdbc",
+		Detail: "a jdbc:postgresql: URL is read by pgjdbc, the driver java.sql.DriverManager hands that subprotocol to; it reaches a socket through junixsocket's socket factory (UDS101)",
+		Cite:   []string{"https://jdbc.postgresql.org/documentation/use/#connection-parameters", "https://kohlschutter.github.io/junixsocket/dependency.html"}},
+	Factory:  JDBCStyle,
+	Property: JDBCSocketProperty,
+	Replaces: func(val string) (string, bool) {
+		u, err := jdbc.Parse(val)
+		if err != nil {
+			return "", false
+		}
+		f, ok := u.Param("socketFactory")
+		if !ok {
+			return "", false
+		}
+		return "socketFactory=" + f + ", which the junixsocket factory replaces; if the application relied on it (a proxy or TLS factory)", true
+	},
+	Needs: func(service, inFile string) string {
+		const needs = "the application needs com.kohlschutter.junixsocket:junixsocket-core:2.10.1 (type pom) on its classpath, and a java.io.tmpdir where native code may be unpacked and executed"
+		if inFile != "" {
+			return service + " connects with pgjdbc through junixsocket (" + inFile + ", written with a single $ in $FactoryArg: nothing interpolates this file): " + needs
+		}
+		return service + " connects with pgjdbc through junixsocket: " + needs
+	},
+	Repair: func(raw string) (string, Repaired) {
+		return fixFactoryArg(raw), Repaired{What: "$FactoryArg", Why: "compose interpolates it to an empty string and pgjdbc fails with NoSuchMethodException", Fix: "$$FactoryArg"}
+	},
 }
 
 // jdbcSocketFile checks a pgjdbc URL that uses junixsocket (UDS202, UDS203,
@@ -108,4 +137,18 @@ func uriSchemePath(u *jdbc.URL) string {
 		return p
 	}
 	return ""
+}
+
+// factoryArgRE matches junixsocket's factory class followed by an
+// interpolation reference: in compose YAML "$FactoryArg" is a variable
+// (empty), which leaves pgjdbc with AFUNIXSocketFactory and no usable
+// constructor.
+var factoryArgRE = regexp.MustCompile(`(AFUNIXSocketFactory)\$(\{(FactoryArg|URIScheme|SystemProperty)\}|(FactoryArg|URIScheme|SystemProperty))`)
+
+// fixFactoryArg escapes a single-$ inner class name as $$.
+func fixFactoryArg(raw string) string {
+	return factoryArgRE.ReplaceAllStringFunc(raw, func(m string) string {
+		i := strings.Index(m, "$")
+		return m[:i] + "$$" + strings.Trim(m[i+1:], "{}")
+	})
 }

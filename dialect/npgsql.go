@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
 
@@ -15,6 +16,9 @@ import (
 // port and socket form in dialects.go.
 var npgsqlDialect = Dialect{
 	Name: Npgsql,
+	Reader: &finding.Basis{Kind: finding.BasisReader, Name: "Npgsql",
+		Detail: "a Host=...;Port=... connection string is read by Npgsql, which takes a Host starting with / as the socket directory",
+		Cite:   []string{"https://www.npgsql.org/doc/connection-string-parameters.html"}},
 	Match: func(val string) bool {
 		_, ok := NpgsqlHost(val)
 		return ok

@@ -1,12 +1,19 @@
 package dialect
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/uds-migrate/uds-migrate/finding"
+)
 
 // pdoDialect is PHP's PDO_PGSQL DSN, "pgsql:host=db;port=5432;dbname=app":
 // the Npgsql grammar behind a "pgsql:" prefix. PDO hands host to libpq,
 // which takes a directory for a socket (PHP manual, PDO_PGSQL DSN).
 var pdoDialect = Dialect{
-	Name:  PDO,
+	Name: PDO,
+	Reader: &finding.Basis{Kind: finding.BasisReader, Name: "pdo_pgsql",
+		Detail: "a pgsql: DSN is read by PHP's pdo_pgsql, which hands host=/DIR to libpq",
+		Cite:   []string{"https://www.php.net/manual/en/ref.pdo-pgsql.connection.php"}},
 	Match: func(val string) bool { return strings.HasPrefix(val, "pgsql:") },
 	Hosts: func(val string) ([]string, bool, bool) {
 		h, ok := NpgsqlHost(strings.TrimPrefix(val, "pgsql:"))

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
 
@@ -14,7 +15,10 @@ import (
 // a socket ?socket= names the socket file (r2dbc-postgresql README, "Unix
 // Domain Sockets"). The grammar helpers are in dialects.go.
 var r2dbcDialect = Dialect{
-	Name:  R2DBC,
+	Name: R2DBC,
+	Reader: &finding.Basis{Kind: finding.BasisReader, Name: "r2dbc-postgresql",
+		Detail: "an r2dbc:postgresql: URL is read by r2dbc-postgresql, which takes the socket file in ?socket=",
+		Cite:   []string{"https://github.com/pgjdbc/r2dbc-postgresql#connection-configuration"}},
 	Match: func(val string) bool { return strings.HasPrefix(val, "r2dbc") },
 	Hosts: func(val string) ([]string, bool, bool) {
 		_, u, ok := r2dbcSplit(val)

@@ -10,8 +10,13 @@ import (
 // (PostgreSQL docs §34.1.1.2); over a socket the host is empty and
 // ?host=/dir names the socket directory.
 var uriDialect = Dialect{
-	Name:  URI,
-	Match: libpq.IsURI,
+	Name: URI,
+	// Its readers differ on the socket form (package consumer decides).
+	ByReader:    true,
+	HostInQuery: true,
+	PGSSLMode:   true,
+	SSLDisable:  uriSSLDisable,
+	Match:       libpq.IsURI,
 	Hosts: func(val string) ([]string, bool, bool) {
 		u, err := libpq.ParseURI(val)
 		if err != nil {
@@ -85,4 +90,20 @@ func uriCheck(c Checker, val string) string {
 	}
 	port, _ := u.Param("port")
 	return libpqSocket(c, dir, port)
+}
+
+// uriSSLDisable adds sslmode=disable to a libpq URI that sets no sslmode
+// of its own (one it sets is already disable: the socket rule).
+func uriSSLDisable(val string) (string, bool) {
+	u, err := libpq.ParseURI(val)
+	if err != nil {
+		return val, false
+	}
+	if _, has := u.Param("sslmode"); has {
+		return val, true
+	}
+	if strings.Contains(val, "?") {
+		return val + "&sslmode=" + libpq.SocketSSLMode, true
+	}
+	return val + "?sslmode=" + libpq.SocketSSLMode, true
 }

@@ -81,7 +81,7 @@ func setsLocalAuth(args string) bool {
 // edge is one client value that connects to a database over TCP.
 type edge struct {
 	v       compose.EnvVar
-	dialect string // DialectJDBC, DialectURI, DialectDSN
+	dialect string // its form: a name of the dialect registry
 	db      *dbService
 	basis   *Basis        // why a host variable was trusted, when it was
 	form    consumer.Form // a connection URI's socket form, chosen for its reader

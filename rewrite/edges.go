@@ -44,14 +44,14 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 				continue
 			}
 			find := func(host string) *dbService { return pl.dbAt(dbs, v, host) }
-			if fixed := fixFactoryArg(v.Raw); fixed != v.Raw {
+			if fixed, dname, how := dialect.RepairOf(v.Raw); fixed != v.Raw {
 				m, err := interp.Mask(fixed)
 				if err == nil && pl.ed.SetValue(v, m, m.Value) {
 					pl.rep.Change(Change{Kind: "repair", Pos: v.Pos,
-						Service: name, Key: v.Key, Dialect: DialectJDBC, Before: dialect.Redact(DialectJDBC, v.Raw), After: dialect.Redact(DialectJDBC, fixed),
-						Reason: "write $$FactoryArg so compose does not interpolate it away"})
+						Service: name, Key: v.Key, Dialect: dname, Before: dialect.Redact(dname, v.Raw), After: dialect.Redact(dname, fixed),
+						Reason: "write " + how.Fix + " so compose does not interpolate it away"})
 					pl.rep.Add("UDS105", v.Pos, name, v.Key,
-						"$FactoryArg was written with one $: compose interpolates it to an empty string and pgjdbc fails with NoSuchMethodException; written $$FactoryArg")
+						how.What+" was written with one $: "+how.Why+"; written "+how.Fix)
 				}
 				continue
 			}
@@ -96,16 +96,15 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 					fmt.Sprintf("%s/%s lists several hosts for failover; a Unix socket reaches one server on this host and cannot fail over, so the value is left on TCP", name, v.Key))
 				continue
 			}
-			if dname == DialectJDBC {
-				if u, err := jdbc.Parse(v.Value); err == nil {
-					if f, ok := u.Param("socketFactory"); ok {
-						pl.rep.Add("UDS129", v.Pos, name, v.Key,
-							fmt.Sprintf("%s/%s had socketFactory=%s, which the junixsocket factory replaces; if the application relied on it (a proxy or TLS factory), keep it on TCP with --exclude %s", name, v.Key, f, name))
-					}
+			d, _ := dialect.Lookup(dname)
+			if d.Replaces != nil {
+				if what, ok := d.Replaces(v.Value); ok {
+					pl.rep.Add("UDS129", v.Pos, name, v.Key,
+						fmt.Sprintf("%s/%s had %s, keep it on TCP with --exclude %s", name, v.Key, what, name))
 				}
 			}
-			e := &edge{v: v, dialect: dname, db: hit, basis: grammarBasis(dname)}
-			if dname == DialectURI {
+			e := &edge{v: v, dialect: dname, db: hit, basis: dialect.ReaderOf(dname)}
+			if d.ByReader {
 				form, basis, ok := pl.uriConsumer(v, hit)
 				if !ok {
 					continue
@@ -157,12 +156,13 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		pl.rep.Add("UDS111", v.Pos, v.Service, v.Key, err.Error())
 		return
 	}
+	d, _ := dialect.Lookup(e.dialect)
 	out, notes, err := dialect.ToSocket(e.dialect, m.Value, mp, e.port)
 	if err == nil && e.form == consumer.Localhost {
 		out, err = libpq.WithAuthorityHost(out, "localhost")
 	}
 	sysprop := ""
-	if err == nil && e.dialect == DialectJDBC {
+	if err == nil && d.Factory != nil {
 		style := pl.opts.JDBCFactory
 		file := mp + "/.s.PGSQL." + strconv.Itoa(e.port)
 		if style == JDBCFactorySysprop {
@@ -176,7 +176,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 				sysprop = file
 			}
 		}
-		out, err = dialect.JDBCStyle(out, style)
+		out, err = d.Factory(out, style)
 	}
 	if err != nil {
 		code := "UDS111"
@@ -193,8 +193,10 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		return
 	}
 	if pl.clients.keepPGSSLMode[v.Service] && e.cfg == nil {
-		out, _ = withSSLDisable(e.dialect, out)
-		if e.dialect == DialectPGHOST {
+		if d.SSLDisable != nil {
+			out, _ = d.SSLDisable(out)
+		} else if d.PGSSLMode {
+			// PGHOST: no place for an sslmode of its own.
 			pl.clients.pghostOnSocket[v.Service] = true
 		}
 	}
@@ -211,25 +213,23 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 	pl.clients.migratedPos[v.Pos.String()] = true
 	pl.warnDroppedRefs(v, m, out, e.db.name)
 	pl.warnDefault(v)
-	switch e.dialect {
-	case DialectURI, DialectDSN, DialectPGHOST:
+	if d.PGSSLMode {
 		pl.clients.sslClients[v.Service] = true
 	}
 	if sysprop != "" && pl.clients.sysprop[v.Service] == "" {
 		pl.clients.sysprop[v.Service] = sysprop
-		pl.setJavaOpt(v, "-D"+dialect.JDBCSocketProperty+"="+sysprop)
+		pl.setJavaOpt(v, "-D"+d.Property+"="+sysprop)
 	}
 	for _, n := range notes {
 		pl.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+"/"+v.Key+": "+n.Message)
 	}
-	if e.dialect == DialectURI && mentionsRails(pl.p.Model.Services[v.Service]) {
+	if d.HostInQuery && mentionsRails(pl.p.Model.Services[v.Service]) {
 		pl.rep.Add("UDS123", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s looks like a Rails app: Rails 7.0 and later read ?host= from DATABASE_URL; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER:PASSWORD@%s/DB)", v.Service, strings.ReplaceAll(mp, "/", "%2F")))
 	}
-	if e.dialect == DialectJDBC && !pl.clients.javaWarn[v.Service] {
+	if d.Needs != nil && !pl.clients.javaWarn[v.Service] {
 		pl.clients.javaWarn[v.Service] = true
-		pl.rep.Add("UDS101", v.Pos, v.Service, v.Key,
-			v.Service+" connects with pgjdbc through junixsocket: the application needs com.kohlschutter.junixsocket:junixsocket-core:2.10.1 (type pom) on its classpath, and a java.io.tmpdir where native code may be unpacked and executed")
+		pl.rep.Add("UDS101", v.Pos, v.Service, v.Key, d.Needs(v.Service, ""))
 	}
 	pl.rep.Change(Change{Kind: "value", Pos: v.Pos,
 		Service: v.Service, Key: v.Key, Dialect: e.dialect, Before: pl.redactValue(e.dialect, v.Raw), After: pl.redactValue(e.dialect, newRaw),

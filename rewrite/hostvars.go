@@ -121,11 +121,7 @@ func (pl *planner) applyHostVerdict(v compose.EnvVar, db *dbService, port string
 		code, msg = "UDS152", fmt.Sprintf("%s set to the socket directory %s on the user's word: --host-var %s vouches that the application hands it to a driver that takes a socket directory as host; the tool has no evidence of its own", who, pl.opts.MountPath, who)
 	}
 	pl.rep.Add(code, v.Pos, v.Service, v.Key, msg).Basis = &hv.basis
-	dname := DialectHostDir
-	if port != "" {
-		dname = DialectHostDirPort
-	}
-	return &edge{v: v, dialect: dname, db: db, port: db.port, basis: &hv.basis}
+	return &edge{v: v, dialect: dialect.AppHostVar(port != "").Name, db: db, port: db.port, basis: &hv.basis}
 }
 
 // checkHostVars rejects --host-var values that name no service or no
@@ -163,13 +159,4 @@ func (pl *planner) dirHostVar(service, key string) bool {
 	}
 	_, cv := pl.catalogueVar(service, key)
 	return cv != nil && cv.Role == catalog.RoleHost && cv.Directory
-}
-
-// hostDialect is the dialect of a host variable a source of knowledge
-// vouches for: PGHOST by its name, any other an application's own.
-func hostDialect(key string) string {
-	if key == "PGHOST" {
-		return DialectPGHOST
-	}
-	return DialectHostDir
 }

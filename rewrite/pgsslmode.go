@@ -75,40 +75,6 @@ func (pl *planner) planKeepPGSSLMode(edges []*edge) {
 	}
 }
 
-// withSSLDisable adds sslmode=disable to a migrated libpq-style value that
-// sets no sslmode of its own (one it sets is already disable: the socket
-// rule). ok is false for dialects that do not read PGSSLMODE.
-func withSSLDisable(dname, out string) (string, bool) {
-	switch dname {
-	case DialectURI, DialectCelery:
-		rest := out
-		if dname == DialectCelery {
-			rest = strings.TrimPrefix(out, "db+")
-		}
-		u, err := libpq.ParseURI(rest)
-		if err != nil {
-			return out, false
-		}
-		if _, has := u.Param("sslmode"); has {
-			return out, true
-		}
-		if strings.Contains(out, "?") {
-			return out + "&sslmode=" + libpq.SocketSSLMode, true
-		}
-		return out + "?sslmode=" + libpq.SocketSSLMode, true
-	case DialectDSN:
-		d, err := libpq.ParseDSN(out)
-		if err != nil {
-			return out, false
-		}
-		if _, has := d.Get("sslmode"); has {
-			return out, true
-		}
-		return out + " sslmode=" + libpq.SocketSSLMode, true
-	}
-	return out, false
-}
-
 // warnKeptPGSSLMode explains a PGSSLMODE left as it is (UDS114): which
 // values keep relying on it over TCP, and what the socket values got.
 func (pl *planner) warnKeptPGSSLMode(name string, pgssl compose.EnvVar, tcp []compose.EnvVar) {

@@ -3,7 +3,6 @@ package rewrite
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -245,20 +244,6 @@ func (pl *planner) clientMount(db *dbService, client string, homes []compose.Ser
 		}
 	}
 	return mp
-}
-
-// factoryArgRE matches junixsocket's factory class followed by an
-// interpolation reference: in compose YAML "$FactoryArg" is a variable
-// (empty), which leaves pgjdbc with AFUNIXSocketFactory and no usable
-// constructor.
-var factoryArgRE = regexp.MustCompile(`(AFUNIXSocketFactory)\$(\{(FactoryArg|URIScheme|SystemProperty)\}|(FactoryArg|URIScheme|SystemProperty))`)
-
-// fixFactoryArg escapes a single-$ inner class name as $$.
-func fixFactoryArg(raw string) string {
-	return factoryArgRE.ReplaceAllStringFunc(raw, func(m string) string {
-		i := strings.Index(m, "$")
-		return m[:i] + "$$" + strings.Trim(m[i+1:], "{}")
-	})
 }
 
 func contains(list []string, s string) bool { return slices.Contains(list, s) }

@@ -134,7 +134,7 @@ func (pl *planner) revertClient(service string, m compose.Mount, db *dbService) 
 			mk, _ := interp.Mask(raw)
 			if pl.ed.SetValue(ent, mk, tcp) {
 				pl.rep.Change(Change{Kind: "value", Pos: ent.Pos, Service: service, Key: ent.Key,
-					Dialect: hostDialect(ent.Key), Before: raw, After: tcp, Reason: "reach " + db.name + " over TCP"})
+					Dialect: dialect.HostVar(ent.Key).Name, Before: raw, After: tcp, Reason: "reach " + db.name + " over TCP"})
 			}
 			continue
 		}

@@ -40,7 +40,8 @@ func (pl *planner) splitVar(v compose.EnvVar, find func(host string) *dbService)
 		if pl.clientEnv(v.Service, "PGHOSTADDR") != "" {
 			pl.rep.Add("UDS120", v.Pos, v.Service, v.Key, "PGHOSTADDR forces TCP whatever PGHOST says: remove it from "+v.Service)
 		}
-		return &edge{v: v, dialect: DialectPGHOST, db: db, port: db.port, basis: grammarBasis(DialectPGHOST)}
+		pg := dialect.HostVar("PGHOST")
+		return &edge{v: v, dialect: pg.Name, db: db, port: db.port, basis: dialect.ReaderOf(pg.Name)}
 	}
 	if e, known := pl.knownHostVar(v, db, port); known {
 		return e
@@ -84,6 +85,9 @@ func (pl *planner) poolerFor(client, host string) string {
 // the client's libpq or JVM.
 func (pl *planner) addEnvAfter(v compose.EnvVar, key, value, reason string) {
 	if pl.ed.AddEnvAfter(v, key, value, reason) {
-		pl.rep.Change(Change{Kind: "value", Pos: v.Pos, Service: v.Service, Key: key, Dialect: DialectPGHOST, After: value, Reason: reason, Basis: grammarBasis(DialectPGHOST)})
+		// The variables it adds are read by the client's libpq (PGPORT, a
+		// port variable) or JVM: recorded in libpq's environment form.
+		env := dialect.HostVar("PGHOST")
+		pl.rep.Change(Change{Kind: "value", Pos: v.Pos, Service: v.Service, Key: key, Dialect: env.Name, After: value, Reason: reason, Basis: dialect.ReaderOf(env.Name)})
 	}
 }

@@ -135,10 +135,9 @@ func (v *validator) checkValue(service string, ent compose.EnvVar, ms []compose.
 	at := func(code, msg string) {
 		v.findings.Add(code, ent.Pos, service, ent.Key, msg)
 	}
-	if fixFactoryArg(raw) != raw {
-		at("UDS201",
-			"$FactoryArg is written with one $: compose interpolates it to an empty string and pgjdbc fails with NoSuchMethodException; write $$FactoryArg")
-		raw = fixFactoryArg(raw)
+	if fixed, _, how := dialect.RepairOf(raw); fixed != raw {
+		at("UDS201", how.What+" is written with one $: "+how.Why+"; write "+how.Fix)
+		raw = fixed
 	}
 	val, err := v.p.Interpolate(raw)
 	if err != nil {
@@ -147,7 +146,7 @@ func (v *validator) checkValue(service string, ent compose.EnvVar, ms []compose.
 	if v.checkHostShape(at, service, ent.Key, val, ms) {
 		return
 	}
-	if _, _, _, socket := socketRepair(ent.Key, val); socket || dialect.NpgsqlSSLProblem(val) {
+	if _, _, _, socket := dialect.SocketRepair(ent.Key, isHostVar(ent.Key), val); socket || dialect.NpgsqlSSLProblem(val) {
 		checkSSLMode(at, service, ent.Key, val)
 	}
 	sockFile := dialect.CheckSocket(checker{v: v, service: service, at: at}, ent.Key, val)
@@ -203,10 +202,7 @@ func foreignSocketMsg(what, source, dir string) string {
 // is a client's bind mount of a host directory that no database of the
 // project mounts: a server outside the project, left as it is.
 func (pl *planner) warnForeignSocket(v compose.EnvVar, dname string, dbs []*dbService) {
-	sp := dialect.SocketPathOf(v.Value, dname)
-	if dname == DialectJDBC {
-		sp = path.Dir(sp)
-	}
+	sp := dialect.SocketDirOf(v.Value, dname)
 	if !path.IsAbs(sp) {
 		return
 	}

@@ -113,7 +113,7 @@ func (v *validator) checkPGSSLMode(service string) {
 			e := e
 			mode = &e
 		}
-		if _, _, _, s := socketRepair(e.Key, e.Value); s && !ownSSLMode(e.Value) {
+		if _, _, _, s := dialect.SocketRepair(e.Key, isHostVar(e.Key), e.Value); s && !ownSSLMode(e.Value) {
 			relies = true
 		}
 	}

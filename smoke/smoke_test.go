@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/uds-migrate/uds-migrate/bench"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/internal/pgtest"
 	"github.com/uds-migrate/uds-migrate/internal/probe"
 	"github.com/uds-migrate/uds-migrate/rewrite"
@@ -81,15 +82,15 @@ func TestClassify(t *testing.T) {
 		dialect, file, user string
 		skip                bool
 	}{
-		"SPRING_DATASOURCE_URL":       {rewrite.DialectJDBC, "/var/run/postgresql/.s.PGSQL.5433", "app", false},
-		"QUARKUS_DATASOURCE_JDBC_URL": {rewrite.DialectJDBC, "/s/.s.PGSQL.5432", "quser", false},
-		"URI":                         {rewrite.DialectURI, "/sock/.s.PGSQL.6000", "u", false},
-		"DSN":                         {rewrite.DialectDSN, "/sock/.s.PGSQL.5432", "u", false},
+		"SPRING_DATASOURCE_URL":       {dialect.JDBC, "/var/run/postgresql/.s.PGSQL.5433", "app", false},
+		"QUARKUS_DATASOURCE_JDBC_URL": {dialect.JDBC, "/s/.s.PGSQL.5432", "quser", false},
+		"URI":                         {dialect.URI, "/sock/.s.PGSQL.6000", "u", false},
+		"DSN":                         {dialect.DSN, "/sock/.s.PGSQL.5432", "u", false},
 		// trial case 12-bitnami: pgx read this as a keyword DSN (user root,
 		// port 5432) before the scheme was normalised.
-		"SQLALCHEMY": {rewrite.DialectURI, "/sa/.s.PGSQL.5433", "sa", false},
-		"PGHOST":     {rewrite.DialectPGHOST, "/var/run/postgresql/.s.PGSQL.5434", "pguser", false},
-		"NPGSQL":     {rewrite.DialectNpgsql, "", "", true},
+		"SQLALCHEMY": {dialect.URI, "/sa/.s.PGSQL.5433", "sa", false},
+		"PGHOST":     {dialect.PGHost, "/var/run/postgresql/.s.PGSQL.5434", "pguser", false},
+		"NPGSQL":     {dialect.Npgsql, "", "", true},
 	}
 	if len(got) != len(want) {
 		var keys []string
@@ -197,7 +198,7 @@ func TestRunMigrated(t *testing.T) {
 	}
 	for _, c := range rep.Checks {
 		want := OK
-		if c.Dialect == rewrite.DialectJDBC {
+		if c.Dialect == dialect.JDBC {
 			want = jdbcWant
 		}
 		if c.Status != want || !c.Rewritten || c.Socket != "/var/run/postgresql/.s.PGSQL.5432" {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/jdbc"
 	"github.com/uds-migrate/uds-migrate/libpq"
 	"github.com/uds-migrate/uds-migrate/rewrite"
@@ -78,7 +79,7 @@ func classify(s service, k string) *value {
 		if err != nil || !u.IsUnixSocket() {
 			return nil
 		}
-		v.dialect, v.jdbcURL = rewrite.DialectJDBC, u
+		v.dialect, v.jdbcURL = dialect.JDBC, u
 		if f, _ := u.Param("socketFactory"); f != jdbc.FactoryArg {
 			// $URIScheme and $SystemProperty take the path from elsewhere;
 			// only $FactoryArg (what the migration writes) is reproduced.
@@ -98,7 +99,7 @@ func classify(s service, k string) *value {
 		if _, ok := u.SocketDir(); !ok {
 			return nil
 		}
-		v.dialect = rewrite.DialectURI
+		v.dialect = dialect.URI
 		raw = pgxScheme(raw)
 	case libpq.IsDSN(raw):
 		d, _ := libpq.ParseDSN(raw)
@@ -108,15 +109,15 @@ func classify(s service, k string) *value {
 		if a, ok := d.Get("hostaddr"); ok && a != "" {
 			return nil // hostaddr forces TCP
 		}
-		v.dialect = rewrite.DialectDSN
+		v.dialect = dialect.DSN
 	case k == "PGHOST" && strings.HasPrefix(raw, "/"):
-		v.dialect = rewrite.DialectPGHOST
+		v.dialect = dialect.PGHost
 		raw = pgEnvDSN(s.env)
 	case strings.HasPrefix(strings.ToLower(raw), "r2dbc") && strings.Contains(raw, "socket=/"):
-		v.dialect, v.skip = rewrite.DialectR2DBC, "no r2dbc-postgresql driver in the smoke check"
+		v.dialect, v.skip = dialect.R2DBC, "no r2dbc-postgresql driver in the smoke check"
 		return v
 	case strings.Contains(strings.ToLower(raw), "host=/") && strings.Contains(raw, ";"):
-		v.dialect, v.skip = rewrite.DialectNpgsql, "no Npgsql driver in the smoke check"
+		v.dialect, v.skip = dialect.Npgsql, "no Npgsql driver in the smoke check"
 		return v
 	default:
 		return nil
