@@ -14,6 +14,9 @@ import (
 // "Database backend settings": result_backend = 'db+postgresql://...').
 var celeryDialect = Dialect{
 	Name: Celery,
+	// SQLAlchemy's URL behind db+ is a libpq URI to these checks.
+	HostParam:  func(val string) (string, bool) { return uriDialect.HostParam(strings.TrimPrefix(val, celeryPrefix)) },
+	OwnSSLMode: func(val string) bool { return uriDialect.OwnSSLMode(strings.TrimPrefix(val, celeryPrefix)) },
 	Reader: &finding.Basis{Kind: finding.BasisReader, Name: "Celery database backend (SQLAlchemy)",
 		Detail: "a db+postgresql:// result backend is handed by Celery to SQLAlchemy's create_engine, whose psycopg2 dialect merges ?host=/DIR over the authority",
 		Cite:   []string{"https://docs.celeryq.dev/en/stable/userguide/configuration.html#database-url-examples"}},

@@ -84,6 +84,13 @@ type Dialect struct {
 	// sslmode of its own; nil when the form has no place for one (PGHOST).
 	PGSSLMode  bool
 	SSLDisable func(val string) (string, bool)
+	// HostParam returns the host a value names where its drivers take a
+	// socket directory (a URI's ?host=, a DSN's host=, Npgsql's and PDO's
+	// Host=), for validate's shape checks (UDS215); OwnSSLMode reports
+	// whether the value sets sslmode itself (then PGSSLMODE does not
+	// apply to it). nil for the forms without one.
+	HostParam  func(val string) (string, bool)
+	OwnSSLMode func(val string) bool
 	// Factory writes a socket value in one of junixsocket's factory styles
 	// (--jdbc-factory); nil for the forms without a socket factory.
 	// Property is the JVM property the system-property style reads.

@@ -12,6 +12,21 @@ import (
 // (or an @abstract name).
 var dsnDialect = Dialect{
 	Name: DSN,
+	HostParam: func(val string) (string, bool) {
+		d, err := libpq.ParseDSN(val)
+		if err != nil {
+			return "", false
+		}
+		return d.Get("host")
+	},
+	OwnSSLMode: func(val string) bool {
+		d, err := libpq.ParseDSN(val)
+		if err != nil {
+			return false
+		}
+		_, ok := d.Get("sslmode")
+		return ok
+	},
 	Reader: &finding.Basis{Kind: finding.BasisReader, Name: "libpq conninfo",
 		Detail: "a keyword/value conninfo is read by libpq and the drivers that copy its grammar (psycopg, pgx, lib/pq), each of which takes host=/DIR as the socket directory",
 		Cite:   []string{"https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-CONNSTRING-KEYWORD-VALUE"}},

@@ -15,7 +15,8 @@ import (
 // grammar (.NET's connection-string rules) is in npgsqlconn.go, the host,
 // port and socket form in dialects.go.
 var npgsqlDialect = Dialect{
-	Name: Npgsql,
+	Name:      Npgsql,
+	HostParam: NpgsqlHost,
 	Reader: &finding.Basis{Kind: finding.BasisReader, Name: "Npgsql",
 		Detail: "a Host=...;Port=... connection string is read by Npgsql, which takes a Host starting with / as the socket directory",
 		Cite:   []string{"https://www.npgsql.org/doc/connection-string-parameters.html"}},

@@ -10,7 +10,8 @@ import (
 // the Npgsql grammar behind a "pgsql:" prefix. PDO hands host to libpq,
 // which takes a directory for a socket (PHP manual, PDO_PGSQL DSN).
 var pdoDialect = Dialect{
-	Name: PDO,
+	Name:      PDO,
+	HostParam: func(val string) (string, bool) { return NpgsqlHost(strings.TrimPrefix(val, "pgsql:")) },
 	Reader: &finding.Basis{Kind: finding.BasisReader, Name: "pdo_pgsql",
 		Detail: "a pgsql: DSN is read by PHP's pdo_pgsql, which hands host=/DIR to libpq",
 		Cite:   []string{"https://www.php.net/manual/en/ref.pdo-pgsql.connection.php"}},

@@ -11,6 +11,21 @@ import (
 // ?host=/dir names the socket directory.
 var uriDialect = Dialect{
 	Name: URI,
+	HostParam: func(val string) (string, bool) {
+		u, err := libpq.ParseURI(val)
+		if err != nil {
+			return "", false
+		}
+		return u.Param("host")
+	},
+	OwnSSLMode: func(val string) bool {
+		u, err := libpq.ParseURI(val)
+		if err != nil {
+			return false
+		}
+		_, ok := u.Param("sslmode")
+		return ok
+	},
 	// Its readers differ on the socket form (package consumer decides).
 	ByReader:    true,
 	HostInQuery: true,

@@ -20,31 +20,22 @@ func relativeHost(key, val string) string {
 		return h != "" && !strings.HasPrefix(h, "/") && (strings.Contains(h, "/") || h == "." || h == "..") &&
 			!strings.ContainsAny(h, " =@?;") && !strings.Contains(h, "://")
 	}
+	if d := dialect.Recognise(val); d != nil {
+		// The form's own host parameter, whatever wraps it (Celery's db+
+		// URL is a libpq URI to libpq).
+		if d.HostParam == nil {
+			return ""
+		}
+		if h, ok := d.HostParam(val); ok && looksRelative(h) {
+			return h
+		}
+		return ""
+	}
 	switch {
-	case libpq.IsURI(val):
-		u, err := libpq.ParseURI(val)
-		if err != nil {
-			return ""
-		}
-		if h, ok := u.Param("host"); ok && looksRelative(h) {
-			return h
-		}
-	case libpq.IsDSN(val):
-		d, err := libpq.ParseDSN(val)
-		if err != nil {
-			return ""
-		}
-		if h, ok := d.Get("host"); ok && looksRelative(h) {
-			return h
-		}
 	case key == "PGHOST" && looksRelative(val):
 		return val
 	case isHostVar(key) && looksRelative(val) && socketLike(val):
 		return val
-	default:
-		if h, ok := dialect.NpgsqlHost(strings.TrimPrefix(val, "pgsql:")); ok && looksRelative(h) {
-			return h
-		}
 	}
 	return ""
 }
@@ -80,19 +71,15 @@ func (v *validator) checkHostShape(at func(code, msg string), service, key, val 
 // fails on (libpq.SocketSSLMode): URI and DSN parameters here; PGSSLMODE
 // in checkPGSSLMode.
 func checkSSLMode(at func(code, msg string), service, key, val string) {
-	var out string
-	var err error
-	switch {
-	case dialect.NpgsqlSSLProblem(val):
+	if dialect.NpgsqlSSLProblem(val) {
 		at("UDS216", service+"/"+key+": over a Unix socket Npgsql's SSL Mode must be Disable, Allow or Prefer: with Require, VerifyCA or VerifyFull it throws \"SSL connection requested. No SSL enabled connection from this host is configured.\" (PostgreSQL offers no TLS on a socket)")
 		return
-	case libpq.IsURI(val):
-		out, _, err = libpq.SocketSSLURI(val)
-	case libpq.IsDSN(val):
-		out, _, err = libpq.SocketSSLDSN(val)
-	default:
+	}
+	d := dialect.Recognise(val)
+	if d == nil || d.SocketSSL == nil {
 		return
 	}
+	out, _, err := d.SocketSSL(val)
 	if err == nil && out != val {
 		at("UDS216", service+"/"+key+": over a Unix socket sslmode must be disable: node pg fails on every other sslmode (and on sslcert/sslkey/sslrootcert without sslmode=disable), pgjdbc and sqlx on require and verify-*; TLS does not apply on a socket, whose peer is the local server")
 	}
@@ -142,23 +129,9 @@ func serverEnvProblem(db string, key string) string {
 	return fmt.Sprintf("%s sets %s, a client setting: init scripts in /docker-entrypoint-initdb.d that run psql inherit it and fail on first start (the temporary server listens on no TCP address, and on its own socket directory only; docker-library/postgres#474, #807); remove %s from the database service", db, key, key)
 }
 
-// ownSSLMode reports whether a URI or DSN sets sslmode itself.
+// ownSSLMode reports whether a value sets sslmode itself (a URI, a
+// Celery URL, a DSN): then PGSSLMODE does not apply to it.
 func ownSSLMode(val string) bool {
-	switch {
-	case libpq.IsURI(val):
-		u, err := libpq.ParseURI(strings.TrimPrefix(val, "db+"))
-		if err != nil {
-			return false
-		}
-		_, ok := u.Param("sslmode")
-		return ok
-	case libpq.IsDSN(val):
-		d, err := libpq.ParseDSN(val)
-		if err != nil {
-			return false
-		}
-		_, ok := d.Get("sslmode")
-		return ok
-	}
-	return false
+	d := dialect.Recognise(val)
+	return d != nil && d.OwnSSLMode != nil && d.OwnSSLMode(val)
 }
