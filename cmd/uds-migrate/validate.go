@@ -27,9 +27,9 @@ file mounted instead of its directory. Findings go to stdout in the
 an unreadable input as a finding of code UDS001).
 
 Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable input.`,
-		Flags: append(append(loadFlags(), findingFlags("text, json, sarif or gcc")...), smokeFlags()...),
+		Flags: append(append(loadFlags(), findingFlags("text, json, sarif or gcc", "error")...), smokeFlags()...),
 		Action: reporting("validate", stdout, stderr, func(c *cli.Context, d *docRun) error {
-			projects, err := readProjects(c, false)
+			projects, err := readProjects(c, false, d)
 			if err != nil {
 				return err
 			}
@@ -37,15 +37,19 @@ Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable inp
 				return usageErr("--smoke proves one project: run it once per FILE")
 			}
 			var findings []rewrite.Finding
-			_, err = eachProject(projects, func(in []rewrite.Input) (*rewrite.Result, error) {
-				fs, err := rewrite.Validate(context.Background(), in, options(c))
+			_, err = eachProject(projects, func(p *composeProject) (*rewrite.Result, error) {
+				fs, err := rewrite.Validate(context.Background(), p.inputs, p.opts)
 				findings = append(findings, fs...)
 				return nil, err
 			})
 			if err != nil {
 				return err
 			}
-			findings = keepFindings(c, findings)
+			var inputs []rewrite.Input
+			for _, p := range projects {
+				inputs = append(inputs, p.inputs...)
+			}
+			findings = keepFindings(c, d, findings, inputs)
 			p := report.FromFindings("validate", findings)
 			d.plan = &p
 			errs := 0
@@ -62,10 +66,7 @@ Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable inp
 					return err
 				}
 			}
-			if errs > 0 {
-				return &codeError{exitChanges, nil}
-			}
-			return nil
+			return nil // exit 1 for errors: --fail-on error, validate's default
 		}),
 	}
 }
