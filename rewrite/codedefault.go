@@ -8,6 +8,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/evidence"
 	"github.com/uds-migrate/uds-migrate/internal/dockerfile"
+	"github.com/uds-migrate/uds-migrate/pgserver"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -35,7 +36,7 @@ func (pl *planner) codeDefaultEdges(dbs []*dbService, connected []*edge) []*edge
 	}
 	var out []*edge
 	for _, name := range pl.p.ServiceOrder() {
-		if isDB[name] || has[name] || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) || contains(pl.opts.Exclude, name) || poolerOf(pl.p.Model.Services[name].Image) {
+		if isDB[name] || has[name] || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) || contains(pl.opts.Exclude, name) || pgserver.IsPooler(pl.p.Model.Services[name].Image) {
 			continue
 		}
 		out = append(out, pl.serviceCodeDefaults(name, dbs)...)

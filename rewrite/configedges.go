@@ -12,6 +12,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/consumer"
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/libpq"
+	"github.com/uds-migrate/uds-migrate/pgserver"
 )
 
 // configValue is a connection value written in a configuration file of
@@ -126,7 +127,7 @@ func (pl *planner) clientServices(dbs []*dbService) []string {
 	}
 	var out []string
 	for _, name := range pl.p.ServiceOrder() {
-		if isDB[name] || poolerOf(pl.p.Model.Services[name].Image) || contains(pl.opts.Exclude, name) || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) {
+		if isDB[name] || pgserver.IsPooler(pl.p.Model.Services[name].Image) || contains(pl.opts.Exclude, name) || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) {
 			continue
 		}
 		out = append(out, name)

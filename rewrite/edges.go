@@ -17,6 +17,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/jdbc"
 	"github.com/uds-migrate/uds-migrate/libpq"
+	"github.com/uds-migrate/uds-migrate/pgserver"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -34,7 +35,7 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 		if isDB[name] || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) || contains(pl.opts.Exclude, name) {
 			continue
 		}
-		if poolerOf(pl.p.Model.Services[name].Image) {
+		if pgserver.IsPooler(pl.p.Model.Services[name].Image) {
 			out = append(out, pl.poolerHop(name, dbs)...)
 			continue
 		}
@@ -386,7 +387,7 @@ func (pl *planner) warnDroppedRefs(v compose.EnvVar, m interp.Masked, out, db st
 func (pl *planner) warnNotDB(v compose.EnvVar, hosts []string) {
 	for _, h := range hosts {
 		svc, ok := pl.p.Model.Services[strings.ToLower(h)]
-		if !ok || poolerOf(svc.Image) || svc.Name == v.Service || slices.ContainsFunc(pl.dbs, func(d *dbService) bool { return d.name == svc.Name }) {
+		if !ok || pgserver.IsPooler(svc.Image) || svc.Name == v.Service || slices.ContainsFunc(pl.dbs, func(d *dbService) bool { return d.name == svc.Name }) {
 			continue // a database left on TCP for another reason says why itself
 		}
 		if no, fam := pl.p.serverNo(svc); no != "" {

@@ -10,6 +10,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/pgserver"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -36,7 +37,7 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 			continue
 		}
 		svc := pl.p.Model.Services[name]
-		if poolerOf(svc.Image) {
+		if pgserver.IsPooler(svc.Image) {
 			continue
 		}
 		var dep *dbService

@@ -9,6 +9,7 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/pgserver"
 )
 
 // appHostRE matches application-specific host variables (DB_HOST,
@@ -72,7 +73,7 @@ func (pl *planner) clientEnv(service, key string) string {
 // poolerFor returns the pooler service a host name reaches, or "".
 func (pl *planner) poolerFor(client, host string) string {
 	for _, name := range pl.p.Resolve(client, host).Services {
-		if poolerOf(pl.p.Model.Services[name].Image) && !contains(pl.opts.DBs, name) {
+		if pgserver.IsPooler(pl.p.Model.Services[name].Image) && !contains(pl.opts.DBs, name) {
 			return name
 		}
 	}

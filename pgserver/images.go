@@ -1,11 +1,11 @@
-package rewrite
+package pgserver
 
 import (
 	"github.com/uds-migrate/uds-migrate/catalog"
 )
 
-// imageFamily describes where a PostgreSQL image keeps its socket.
-type imageFamily struct {
+// Family describes where a PostgreSQL image keeps its socket.
+type Family struct {
 	// Name is the initialisation the image runs (catalog.Server's
 	// Entrypoint: "official", "bitnami", "sclorg"), or familyUnknown.
 	Name      string
@@ -15,37 +15,37 @@ type imageFamily struct {
 	Server *catalog.Entry
 }
 
-// familyOfficial is the official image's layout, which a --db service of
+// Official is the official image's layout, which a --db service of
 // an unknown image is assumed to share until --socket-dir says otherwise.
-var familyOfficial = imageFamily{Name: catalog.EntrypointOfficial, SocketDir: "/var/run/postgresql"}
+var Official = Family{Name: catalog.EntrypointOfficial, SocketDir: "/var/run/postgresql"}
 
-// familyUnknown is the family of a --db service whose image the tool does
+// Unknown is the family of a --db service whose image the tool does
 // not recognise (a pooler, a vendor's postgres build).
-const familyUnknown = "--db"
+const Unknown = "--db"
 
-// poolerOf recognises the connection poolers of the catalogue (pooler:
+// IsPooler recognises the connection poolers of the catalogue (pooler:
 // true): clients that reach one talk to the pooler, not to PostgreSQL, so
 // their values stay on TCP unless --db names the pooler.
-func poolerOf(image string) bool {
+func IsPooler(image string) bool {
 	return catalog.IsPooler(image)
 }
 
-// familyOf recognises PostgreSQL server images from the catalogue (an
+// FamilyOf recognises PostgreSQL server images from the catalogue (an
 // entry with a server: block: the official image, images built FROM it,
 // Bitnami's, sclorg's). ok is false for anything else, poolers included,
 // and for a catalogued server whose socket the tool cannot set up (no:):
 // its clients are told why (serverNo).
-func familyOf(image string) (imageFamily, bool) {
+func FamilyOf(image string) (Family, bool) {
 	e := catalog.LookupServer(image)
 	if e == nil || e.Server.No != "" {
-		return imageFamily{}, false
+		return Family{}, false
 	}
-	return imageFamily{Name: e.Server.Entrypoint, SocketDir: e.Server.SocketDir, Server: e}, true
+	return Family{Name: e.Server.Entrypoint, SocketDir: e.Server.SocketDir, Server: e}, true
 }
 
-// serverNo returns the catalogue's reason why a server image's clients
+// ServerNo returns the catalogue's reason why a server image's clients
 // stay on TCP, and the family it is read from, or "" for any other image.
-func serverNo(image string) (reason, family string) {
+func ServerNo(image string) (reason, family string) {
 	if e := catalog.LookupServer(image); e != nil {
 		return e.Server.No, e.Family
 	}

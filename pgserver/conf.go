@@ -1,4 +1,4 @@
-package rewrite
+package pgserver
 
 import (
 	"path"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/uds-migrate/uds-migrate/compose"
 )
 
 // confLineRE matches "name = value" in postgresql.conf (PostgreSQL docs
@@ -15,25 +16,25 @@ import (
 // error, unlike on the command line.
 var confLineRE = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_.]*)\s*=?\s*('(?:[^']|'')*'|[^\s#]+)`)
 
-// serverSettings returns the port and the socket directories of a
+// Settings returns the port and the socket directories of a
 // PostgreSQL service as postgres resolves them: the command line (see
 // commandSettings) over the postgresql.conf it names with config_file
 // (when the compose file bind-mounts it) over PGPORT over the defaults
 // (5432; dirs nil means the image's default directory).
-func (p *project) serverSettings(svc types.ServiceConfig) (port int, dirs []string) {
-	cmd := commandSettings(commandWords(svc))
-	conf := p.confSettings(svc, cmd["config_file"])
+func Settings(p *compose.Project, svc types.ServiceConfig) (port int, dirs []string) {
+	cmd := CommandSettings(CommandWords(svc))
+	conf := confSettings(p, svc, cmd["config_file"])
 	for _, src := range []map[string]string{cmd, conf} {
-		if n, ok := atoiPort(src["port"]); ok && port == 0 {
+		if n, ok := ParsePort(src["port"]); ok && port == 0 {
 			port = n
 		}
 		if v, ok := src["unix_socket_directories"]; ok && dirs == nil {
-			dirs = socketDirList(v)
+			dirs = SocketDirList(v)
 		}
 	}
 	if port == 0 {
 		port = 5432
-		if n, ok := envPort(svc); ok {
+		if n, ok := EnvPort(svc); ok {
 			port = n
 		}
 	}
@@ -43,7 +44,7 @@ func (p *project) serverSettings(svc types.ServiceConfig) (port int, dirs []stri
 // confSettings reads the settings of the postgresql.conf at confPath in the
 // container, when the service gets it through a bind mount. Names are
 // normalised (settingName); later lines win.
-func (p *project) confSettings(svc types.ServiceConfig, confPath string) map[string]string {
+func confSettings(p *compose.Project, svc types.ServiceConfig, confPath string) map[string]string {
 	if confPath == "" {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package rewrite
+package pgserver
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/internal/pgtest"
 )
 
@@ -64,29 +65,31 @@ func TestServerSettingsPostgres(t *testing.T) {
 				doc += "    environment: {PGPORT: \"" + c.pgport + "\"}\n"
 				env = []string{"PGPORT=" + c.pgport}
 			}
-			p, err := load(ctx, []Input{{Path: filepath.Join(dir, "compose.yml"), Data: []byte(doc)}}, DefaultOptions())
+			p, err := compose.Load(ctx, []compose.Input{{Path: filepath.Join(dir, "compose.yml"), Data: []byte(doc)}}, compose.LoadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			dbs, err := p.findDBs(DefaultOptions())
-			if err != nil || len(dbs) != 1 {
-				t.Fatalf("findDBs: %v %v", dbs, err)
+			svc := p.Model.Services["db"]
+			fam, ok := FamilyOf(svc.Image)
+			if !ok || !RunsServer(svc) {
+				t.Fatalf("%s: not a server", svc.Image)
 			}
+			gotPort, gotDirs := Settings(p, svc)
 			port, err := srv.ShowSetting(ctx, "port", env, pgArgs...)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if strconv.Itoa(dbs[0].port) != port {
-				t.Errorf("%s: port %d, postgres -C port says %s", name, dbs[0].port, port)
+			if strconv.Itoa(gotPort) != port {
+				t.Errorf("%s: port %d, postgres -C port says %s", name, gotPort, port)
 			}
 			dirs, err := srv.ShowSetting(ctx, "unix_socket_directories", env, pgArgs...)
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := socketDirList(dirs)
-			got := dbs[0].socketDirs
+			want := SocketDirList(dirs)
+			got := gotDirs
 			if got == nil {
-				got = []string{dbs[0].socketDir} // the image default
+				got = []string{fam.SocketDir} // the image default
 			}
 			if !slices.Equal(got, want) {
 				t.Errorf("%s: socket directories %q, postgres -C says %q", name, got, dirs)
@@ -104,7 +107,7 @@ func prefixEach(sep string, xs []string) string {
 }
 
 func TestCommandSettings(t *testing.T) {
-	got := commandSettings(strings.Fields(`sh -c 'postgres -p 5433 --unix-socket-directories="/a,/b" -c Max-Connections=9'`))
+	got := CommandSettings(strings.Fields(`sh -c 'postgres -p 5433 --unix-socket-directories="/a,/b" -c Max-Connections=9'`))
 	want := map[string]string{"port": "5433", "unix_socket_directories": "/a,/b", "max_connections": "9"}
 	for k, v := range want {
 		if got[k] != v {

@@ -1,4 +1,4 @@
-package rewrite
+package pgserver
 
 import (
 	"testing"
@@ -23,7 +23,7 @@ func TestServerPort(t *testing.T) {
 		{svcWith(nil, nil), 5432},
 	}
 	for _, c := range cases {
-		if got := serverPort(c.svc); got != c.want {
+		if got := Port(c.svc); got != c.want {
 			t.Errorf("serverPort(%v %v) = %d, want %d", c.svc.Command, c.svc.Environment, got, c.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package rewrite
+package pgserver
 
 import "testing"
 
@@ -30,7 +30,7 @@ func TestRepositoryAndFamily(t *testing.T) {
 		"example/postgres-exporter:1":                     "",
 	}
 	for img, want := range cases {
-		f, ok := familyOf(img)
+		f, ok := FamilyOf(img)
 		if got := f.Name; (ok && got != want) || (!ok && want != "") {
 			t.Errorf("familyOf(%q) = %q, %v; want %q", img, got, ok, want)
 		}

@@ -1,40 +1,41 @@
-package rewrite
+package pgserver
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/types"
 )
 
-// serverPort finds the port PostgreSQL listens on inside its container from
+// Port finds the port PostgreSQL listens on inside its container from
 // the command line and PGPORT (see commandSettings), else 5432. The host side
 // of `ports:` is irrelevant to a socket.
-func serverPort(svc types.ServiceConfig) int {
-	if n, ok := atoiPort(commandSettings(commandWords(svc))["port"]); ok {
+func Port(svc types.ServiceConfig) int {
+	if n, ok := ParsePort(CommandSettings(CommandWords(svc))["port"]); ok {
 		return n
 	}
-	if n, ok := envPort(svc); ok {
+	if n, ok := EnvPort(svc); ok {
 		return n
 	}
 	return 5432
 }
 
-// envPort reads PGPORT, which postgres takes as the default of its port
+// EnvPort reads PGPORT, which postgres takes as the default of its port
 // setting (below postgresql.conf and the command line).
-func envPort(svc types.ServiceConfig) (int, bool) {
+func EnvPort(svc types.ServiceConfig) (int, bool) {
 	if v, ok := svc.Environment["PGPORT"]; ok && v != nil {
-		return atoiPort(*v)
+		return ParsePort(*v)
 	}
 	return 0, false
 }
 
-// socketsDisabled reports whether the last unix_socket_directories setting
+// SocketsDisabled reports whether the last unix_socket_directories setting
 // on the command line is empty (-c unix_socket_directories= or ”): the
 // server then creates no Unix socket at all (PostgreSQL docs,
 // runtime-config-connection: "An empty value specifies not listening on
 // any Unix-domain sockets").
-func socketsDisabled(svc types.ServiceConfig) bool {
-	words := commandWords(svc)
+func SocketsDisabled(svc types.ServiceConfig) bool {
+	words := CommandWords(svc)
 	disabled := false
 	for i, w := range words {
 		if w == "-c" || w == "--set" || w == "-k" {
@@ -55,23 +56,23 @@ func socketsDisabled(svc types.ServiceConfig) bool {
 	return disabled
 }
 
-// imagePort reads an image's own port variable (the catalogue's port_env:
+// ImagePort reads an image's own port variable (the catalogue's port_env:
 // Bitnami's POSTGRESQL_PORT_NUMBER, which its scripts write into
 // postgresql.conf). PGPORT, which postgres reads itself, is serverPort's.
-func imagePort(svc types.ServiceConfig, key string) (int, bool) {
+func ImagePort(svc types.ServiceConfig, key string) (int, bool) {
 	if key == "" || key == "PGPORT" {
 		return 0, false
 	}
 	if v, ok := svc.Environment[key]; ok && v != nil {
-		return atoiPort(*v)
+		return ParsePort(*v)
 	}
 	return 0, false
 }
 
-// commandWords lists entrypoint and command as postgres would see them:
+// CommandWords lists entrypoint and command as postgres would see them:
 // exec-form words as they are, and the script of a shell wrapper
 // ("sh -c 'exec postgres -p 5433'", one argument) split at blanks.
-func commandWords(svc types.ServiceConfig) []string {
+func CommandWords(svc types.ServiceConfig) []string {
 	all := append(append([]string{}, svc.Entrypoint...), svc.Command...)
 	shell := len(all) > 0 && clientTools[all[0]] && strings.HasSuffix(all[0], "sh")
 	var words []string
@@ -83,4 +84,13 @@ func commandWords(svc types.ServiceConfig) []string {
 		}
 	}
 	return words
+}
+
+// ParsePort reads a TCP port number (1-65535), spaces around it allowed.
+func ParsePort(s string) (int, bool) {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || n < 1 || n > 65535 {
+		return 0, false
+	}
+	return n, true
 }
