@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -9,11 +10,12 @@ import (
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/types"
-	"gopkg.in/yaml.v3"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
+	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/consumer"
 	"github.com/uds-migrate/uds-migrate/evidence"
+	"github.com/uds-migrate/uds-migrate/internal/dockerfile"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -38,7 +40,7 @@ type dbService struct {
 	// Socket volume: an existing mount at socketDir, or the one to add.
 	volume   string
 	bind     bool
-	existing *mountRef // the mount already at socketDir, if any
+	existing *compose.Mount // the mount already at socketDir, if any
 	// renamedVolume: <name>-socket was taken, volume is a fresh name.
 	renamedVolume bool
 	trustLocal    bool // local connections use the image's default trust
@@ -56,7 +58,7 @@ func trustsLocal(fam imageFamily, svc types.ServiceConfig) bool {
 		return false
 	}
 	if fam.Name == catalog.EntrypointOfficial {
-		return !setsLocalAuth(envValue(svc, "POSTGRES_INITDB_ARGS"))
+		return !setsLocalAuth(compose.EnvValue(svc, "POSTGRES_INITDB_ARGS"))
 	}
 	return true
 }
@@ -76,19 +78,9 @@ func setsLocalAuth(args string) bool {
 	return false
 }
 
-// mountRef is a volumes: entry as written in YAML.
-type mountRef struct {
-	src      *Source
-	node     *yaml.Node // the list item
-	source   string
-	target   string
-	readOnly bool
-	bind     bool
-}
-
 // edge is one client value that connects to a database over TCP.
 type edge struct {
-	v       envVar
+	v       compose.EnvVar
 	dialect string // DialectJDBC, DialectURI, DialectDSN
 	db      *dbService
 	basis   *Basis        // why a host variable was trusted, when it was
@@ -102,68 +94,13 @@ type edge struct {
 	unset *evidence.Default
 }
 
-// envEntry is one environment variable as written in a service.
-type envEntry struct {
-	key    string
-	node   *yaml.Node
-	prefix string
-	inFlow bool
-	// passthrough is a list item "- KEY" or a map entry "KEY:" with no
-	// value: compose takes the value from the environment it
-	// interpolates with.
-	passthrough bool
-}
-
-// serviceNode finds the YAML mapping of a service in the last source that
-// defines it (later -f files override earlier ones).
-func (p *project) serviceNode(name string) (*Source, *yaml.Node) {
-	for i := len(p.sources) - 1; i >= 0; i-- {
-		_, svcs := yamledit.OwnKey(p.sources[i].Root, "services")
-		if _, n := yamledit.OwnKey(yamledit.Deref(svcs), name); n != nil {
-			return p.sources[i], yamledit.Deref(n)
-		}
-	}
-	return nil, nil
-}
-
-// servicesMapping returns the services: mapping of one file (anchors
-// followed), or nil when the file has none.
-func servicesMapping(src *Source) *yaml.Node {
-	_, svcs := yamledit.OwnKey(src.Root, "services")
-	if svcs = yamledit.Deref(svcs); svcs == nil || svcs.Kind != yaml.MappingNode {
-		return nil
-	}
-	return svcs
-}
-
-// serviceOrder lists service names in the order the first file writes them,
-// then any that only later files add: output and findings follow the file.
-func (p *project) serviceOrder() []string {
-	var names []string
-	seen := map[string]bool{}
-	for _, src := range p.sources {
-		svcs := servicesMapping(src)
-		if svcs == nil {
-			continue
-		}
-		for i := 0; i+1 < len(svcs.Content); i += 2 {
-			n := svcs.Content[i].Value
-			if _, ok := p.model.Services[n]; ok && !seen[n] {
-				seen[n] = true
-				names = append(names, n)
-			}
-		}
-	}
-	return names
-}
-
 // findDBs lists PostgreSQL services: detected image families plus --db.
 func (p *project) findDBs(opts Options) ([]*dbService, error) {
 	for _, name := range opts.DBs {
-		if _, ok := p.model.Services[name]; !ok {
-			src := p.sources[0]
+		if _, ok := p.Model.Services[name]; !ok {
+			src := p.Sources[0]
 			kn, _ := yamledit.OwnKey(src.Root, "services")
-			known := slices.Sorted(mapsKeys(p.model.Services))
+			known := slices.Sorted(maps.Keys(p.Model.Services))
 			return nil, &PosError{Pos: yamledit.NodePos(src, kn), Msg: fmt.Sprintf("--db %s: no such service (services: %s)", name, strings.Join(known, ", "))}
 		}
 	}
@@ -174,8 +111,8 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 		return nil, err
 	}
 	var dbs []*dbService
-	for _, name := range p.serviceOrder() {
-		svc := p.model.Services[name]
+	for _, name := range p.ServiceOrder() {
+		svc := p.Model.Services[name]
 		fam, ok := familyOf(svc.Image)
 		if !ok && svc.Build != nil {
 			fam, ok = p.builtFamily(svc)
@@ -211,175 +148,12 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 			db.socketDir = d
 		}
 		db.noSocket = socketsDisabled(svc)
-		db.names = hostNames(svc)
+		db.names = compose.HostNames(svc)
 		db.server = fam.Server
 		db.trustLocal = trustsLocal(fam, svc)
 		dbs = append(dbs, db)
 	}
 	return dbs, nil
-}
-
-// hostNames lists the names under which other services reach svc on the
-// compose networks.
-func hostNames(svc types.ServiceConfig) []string {
-	names := []string{svc.Name}
-	if svc.ContainerName != "" {
-		names = append(names, svc.ContainerName)
-	}
-	if svc.Hostname != "" {
-		// Not hostname.domainname: the engine's DNS does not answer it
-		// (see names.go).
-		names = append(names, svc.Hostname)
-	}
-	for _, nw := range svc.Networks {
-		if nw != nil {
-			names = append(names, nw.Aliases...)
-		}
-	}
-	return names
-}
-
-// linkAliases maps the aliases a client gives to linked services
-// ("db:database" → database → db).
-func linkAliases(svc types.ServiceConfig) map[string]string {
-	out := map[string]string{}
-	for _, l := range append(append([]string{}, svc.Links...), svc.ExternalLinks...) {
-		target, alias, ok := strings.Cut(l, ":")
-		if !ok {
-			alias = target
-		}
-		out[strings.ToLower(alias)] = target
-	}
-	return out
-}
-
-func envValue(svc types.ServiceConfig, key string) string {
-	if v, ok := svc.Environment[key]; ok && v != nil {
-		return *v
-	}
-	return ""
-}
-
-// envEntries lists the environment variables written in a service mapping,
-// in either form (map or "- KEY=value" list), following merge keys: for a
-// map, keys written in the service win over merged ones.
-func envEntries(svc *yaml.Node) []envEntry {
-	_, env := yamledit.MapGet(svc, "environment")
-	env = yamledit.Deref(env)
-	if env == nil {
-		return nil
-	}
-	inFlow := env.Style&yaml.FlowStyle != 0
-	var out []envEntry
-	switch env.Kind {
-	case yaml.SequenceNode:
-		for _, it := range env.Content {
-			it = yamledit.Deref(it)
-			if it.Kind != yaml.ScalarNode {
-				continue
-			}
-			k, _, ok := strings.Cut(it.Value, "=")
-			if !ok {
-				// prefix: an edit writes KEY=value, not a bare value
-				// (which would pass a variable of that name through).
-				out = append(out, envEntry{key: it.Value, node: it, prefix: it.Value + "=", inFlow: inFlow, passthrough: true})
-				continue
-			}
-			out = append(out, envEntry{key: k, node: it, prefix: k + "=", inFlow: inFlow})
-		}
-	case yaml.MappingNode:
-		seen := map[string]bool{}
-		var walk func(m *yaml.Node)
-		walk = func(m *yaml.Node) {
-			for i := 0; i+1 < len(m.Content); i += 2 {
-				k := m.Content[i]
-				if yamledit.IsMergeKey(k) || seen[k.Value] {
-					continue
-				}
-				seen[k.Value] = true
-				v := m.Content[i+1]
-				if v.Kind == yaml.AliasNode {
-					v = v.Alias
-				}
-				if v.Kind == yaml.ScalarNode {
-					// KEY: with no value (or null) passes the shell's
-					// value through, as "- KEY" does (Compose
-					// Specification, services.environment).
-					out = append(out, envEntry{key: k.Value, node: v, inFlow: m.Style&yaml.FlowStyle != 0, passthrough: v.Tag == "!!null"})
-				}
-			}
-			for _, src := range yamledit.MergeSources(m) {
-				walk(src)
-			}
-		}
-		walk(env)
-	}
-	return out
-}
-
-// mounts lists the volumes: entries of a service as written (following
-// merge keys), with short and long syntax parsed.
-func (p *project) mounts(src *Source, svcNode *yaml.Node) (seq *yaml.Node, out []mountRef) {
-	_, seq = yamledit.MapGet(svcNode, "volumes")
-	seq = yamledit.Deref(seq)
-	if seq == nil || seq.Kind != yaml.SequenceNode {
-		return seq, nil
-	}
-	for _, it := range seq.Content {
-		m := mountRef{src: src, node: it}
-		it = yamledit.Deref(it)
-		switch it.Kind {
-		case yaml.ScalarNode:
-			v, err := p.interpolate(it.Value)
-			if err != nil {
-				continue
-			}
-			parts := strings.Split(v, ":")
-			if len(parts) < 2 {
-				continue
-			}
-			m.source, m.target = parts[0], parts[1]
-			if len(parts) > 2 {
-				m.readOnly = slices.Contains(strings.Split(parts[2], ","), "ro")
-			}
-			m.bind = isBindSource(m.source)
-		case yaml.MappingNode:
-			get := func(k string) string {
-				_, n := yamledit.MapGet(it, k)
-				if n = yamledit.Deref(n); n == nil || n.Kind != yaml.ScalarNode {
-					return ""
-				}
-				v, _ := p.interpolate(n.Value)
-				return v
-			}
-			m.source, m.target = get("source"), get("target")
-			m.readOnly = get("read_only") == "true"
-			m.bind = get("type") == "bind"
-			if get("type") == "tmpfs" {
-				m.source = ""
-			}
-		default:
-			continue
-		}
-		m.target = path.Clean(m.target)
-		out = append(out, m)
-	}
-	return seq, out
-}
-
-// isBindSource tells a host path from a volume name in short syntax.
-func isBindSource(s string) bool {
-	return strings.HasPrefix(s, "/") || strings.HasPrefix(s, ".") || strings.HasPrefix(s, "~") || strings.HasPrefix(s, "$")
-}
-
-func mapsKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
-	return func(yield func(K) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // builtFamily reads the FROM of a service's Dockerfile when it is in the
@@ -394,18 +168,11 @@ func (p *project) builtFrom(svc types.ServiceConfig) string {
 	if svc.Build == nil {
 		return ""
 	}
-	df := svc.Build.Dockerfile
-	if df == "" {
-		df = "Dockerfile"
-	}
-	if !filepath.IsAbs(df) {
-		df = filepath.Join(svc.Build.Context, df)
-	}
-	data, err := p.readFile(p.displayPath(df))
+	data, err := p.ReadFile(p.DisplayPath(dockerfile.Path(svc.Build.Context, svc.Build.Dockerfile)))
 	if err != nil {
 		return ""
 	}
-	return dockerfileFrom(data)
+	return dockerfile.From(data)
 }
 
 // serverNo returns the catalogue's reason why a PostgreSQL server's
@@ -427,7 +194,7 @@ func (p *project) imageText(svc types.ServiceConfig) string {
 	if from := p.builtFrom(svc); from != "" {
 		return fmt.Sprintf("built FROM %q", from)
 	}
-	return "built from " + p.displayPath(svc.Build.Context)
+	return "built from " + p.DisplayPath(svc.Build.Context)
 }
 
 // clientTools are programs of the postgres image that run as clients.
@@ -471,20 +238,20 @@ func (p *project) checkVolumeFlag(opts Options) error {
 	if opts.Volume == "" {
 		return nil
 	}
-	for _, name := range p.serviceOrder() {
-		for _, m := range p.serviceMounts(name) {
-			if m.source != opts.Volume || m.bind {
+	for _, name := range p.ServiceOrder() {
+		for _, m := range p.ServiceMounts(name) {
+			if m.Source != opts.Volume || m.Bind {
 				continue
 			}
-			if fam, ok := familyOf(p.model.Services[name].Image); ok && m.target == path.Clean(fam.SocketDir) {
+			if fam, ok := familyOf(p.Model.Services[name].Image); ok && m.Target == path.Clean(fam.SocketDir) {
 				continue
 			}
-			if strings.HasPrefix(m.target, path.Clean(opts.MountPath)) {
+			if strings.HasPrefix(m.Target, path.Clean(opts.MountPath)) {
 				continue
 			}
-			n := yamledit.Deref(m.node)
-			return &PosError{Pos: yamledit.NodePos(m.src, n),
-				Msg: fmt.Sprintf("--volume %s: %s already mounts that volume at %s; the socket volume must be a volume of its own", opts.Volume, name, m.target)}
+			n := yamledit.Deref(m.Node)
+			return &PosError{Pos: yamledit.NodePos(m.Src, n),
+				Msg: fmt.Sprintf("--volume %s: %s already mounts that volume at %s; the socket volume must be a volume of its own", opts.Volume, name, m.Target)}
 		}
 	}
 	return nil
@@ -495,7 +262,7 @@ var volumeNameRE = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`)
 
 // checkOptions rejects flag values that would produce a broken project.
 func (p *project) checkOptions(opts Options) error {
-	src := p.sources[0]
+	src := p.Sources[0]
 	bad := func(format string, a ...any) error {
 		return &PosError{Pos: Pos{File: src.Path}, Msg: fmt.Sprintf(format, a...)}
 	}
@@ -516,8 +283,8 @@ func (p *project) checkOptions(opts Options) error {
 	}
 	for _, list := range [][]string{opts.Only, opts.Exclude} {
 		for _, name := range list {
-			if _, ok := p.model.Services[name]; !ok {
-				return bad("--only/--exclude %s: no such service (services: %s)", name, strings.Join(slices.Sorted(mapsKeys(p.model.Services)), ", "))
+			if _, ok := p.Model.Services[name]; !ok {
+				return bad("--only/--exclude %s: no such service (services: %s)", name, strings.Join(slices.Sorted(maps.Keys(p.Model.Services)), ", "))
 			}
 		}
 	}
@@ -535,7 +302,7 @@ func (p *project) checkSocketDirs(opts Options) error {
 	for svc, d := range opts.ServiceSocketDirs {
 		dirs[svc] = d
 	}
-	for _, svc := range slices.Sorted(mapsKeys(dirs)) {
+	for _, svc := range slices.Sorted(maps.Keys(dirs)) {
 		d := dirs[svc]
 		flag := "--socket-dir " + d
 		if svc != "" {
@@ -547,7 +314,7 @@ func (p *project) checkSocketDirs(opts Options) error {
 		if !path.IsAbs(d) || path.Clean(d) == "/" {
 			return fmt.Errorf("%s: want an absolute directory other than /", flag)
 		}
-		if _, ok := p.model.Services[svc]; svc != "" && !ok {
+		if _, ok := p.Model.Services[svc]; svc != "" && !ok {
 			return fmt.Errorf("%s: no such service", flag)
 		}
 		if svc != "" && !slices.Contains(opts.DBs, svc) && !p.knownImage(svc) {
@@ -568,7 +335,7 @@ func (p *project) checkSocketDirs(opts Options) error {
 // knownImage reports whether service name runs an image family the tool
 // knows (by reference or by its Dockerfile's FROM).
 func (p *project) knownImage(name string) bool {
-	svc := p.model.Services[name]
+	svc := p.Model.Services[name]
 	if _, ok := familyOf(svc.Image); ok {
 		return true
 	}

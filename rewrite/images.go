@@ -1,8 +1,6 @@
 package rewrite
 
 import (
-	"strings"
-
 	"github.com/uds-migrate/uds-migrate/catalog"
 )
 
@@ -30,46 +28,6 @@ const familyUnknown = "--db"
 // their values stay on TCP unless --db names the pooler.
 func poolerOf(image string) bool {
 	return catalog.IsPooler(image)
-}
-
-// dockerfileFrom returns the image the last stage of a Dockerfile builds
-// FROM, or "" (a build argument in the reference cannot be resolved here).
-func dockerfileFrom(data []byte) string {
-	from := ""
-	for _, line := range strings.Split(string(data), "\n") {
-		f := strings.Fields(line)
-		if len(f) >= 2 && strings.EqualFold(f[0], "FROM") {
-			ref := f[1]
-			if strings.HasPrefix(ref, "--") && len(f) >= 3 {
-				ref = f[2]
-			}
-			from = ref
-		}
-	}
-	if strings.Contains(from, "$") {
-		return ""
-	}
-	return from
-}
-
-// repository returns the repository path of an image reference, lower-cased,
-// without registry host, tag or digest: "docker.io/library/postgres:16" →
-// "library/postgres".
-func repository(image string) string {
-	ref := strings.ToLower(strings.TrimSpace(image))
-	if i := strings.Index(ref, "@"); i >= 0 {
-		ref = ref[:i]
-	}
-	if i := strings.LastIndex(ref, ":"); i > strings.LastIndex(ref, "/") {
-		ref = ref[:i]
-	}
-	parts := strings.Split(ref, "/")
-	// The first component is a registry host when it has a dot or a port,
-	// or is localhost (distribution/reference rules).
-	if len(parts) > 1 && (strings.ContainsAny(parts[0], ".:") || parts[0] == "localhost") {
-		parts = parts[1:]
-	}
-	return strings.Join(parts, "/")
 }
 
 // familyOf recognises PostgreSQL server images from the catalogue (an

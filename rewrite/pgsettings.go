@@ -121,7 +121,7 @@ func initSocketProblem(db *dbService) string {
 // settingsNode returns the key a finding about the server's settings points
 // at: the service's command:, else entrypoint:, else its name.
 func (p *project) settingsNode(service string) (*Source, *yaml.Node) {
-	src, node := p.serviceNode(service)
+	src, node := p.ServiceNode(service)
 	for _, k := range []string{"command", "entrypoint"} {
 		if kn, _ := yamledit.MapGet(node, k); kn != nil {
 			return src, kn

@@ -29,6 +29,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/uds-migrate/uds-migrate/bench"
+	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/internal/pgtest"
 	"github.com/uds-migrate/uds-migrate/internal/probe"
 	"github.com/uds-migrate/uds-migrate/rewrite"
@@ -158,7 +159,7 @@ func Run(ctx context.Context, files []rewrite.FileResult, opts Options) (*Report
 	// socket form (service, socket directory, port, volume) without
 	// judging it: Migrate would refuse a broken setup before we test it.
 	ro := opts.Rewrite
-	ro.ReadFile = overlayRead(files, ro.ReadFile)
+	ro.ReadFile = compose.Overlay(files, ro.ReadFile)
 	rv, err := rewrite.Revert(ctx, p.inputs, ro)
 	if err != nil {
 		return nil, fmt.Errorf("smoke: finding the databases: %w", err)

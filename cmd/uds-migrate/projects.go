@@ -13,6 +13,7 @@ import (
 	composecli "github.com/compose-spec/compose-go/v2/cli"
 	"github.com/urfave/cli/v2"
 
+	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/rewrite"
 )
 
@@ -204,7 +205,7 @@ func within(file, dir string) bool {
 }
 
 // projectRefs are the absolute paths of the compose files and of the
-// files they name (rewrite.FileRefs); references with ${...} are left out.
+// files they name (compose.FileRefs); references with ${...} are left out.
 func projectRefs(files []string) []string {
 	var out []string
 	for _, f := range files {
@@ -217,7 +218,7 @@ func projectRefs(files []string) []string {
 		if err != nil {
 			continue
 		}
-		refs, _ := rewrite.FileRefs(rewrite.Input{Path: f, Data: data})
+		refs, _ := compose.FileRefs(compose.Input{Path: f, Data: data})
 		for _, r := range refs {
 			if strings.Contains(r, "$") {
 				continue
