@@ -191,7 +191,9 @@ section_client() {
 		echo "#   PgxClient.exec and Runner.NextCommand, the protocol and the script,"
 		echo "#   --toggle-collect: not its yield every 5 ms, which valgrind's slowness"
 		echo "#   would turn into one every few queries; pgbench: the whole process)."
-		echo "#   Instruction counts do not depend on the machine's load."
+		echo "#   Instruction counts do not depend on the machine's load; pgbench's repeat"
+		echo "#   exactly, pgx's less so (the runtime's hand-offs inside system calls"
+		echo "#   depend on timing), hence two repetitions."
 		echo "# perf: kernel-counted context switches and system calls of the whole"
 		echo "#   client process, every thread (perf stat, software events and"
 		echo "#   syscall tracepoints); task-clock is CPU time, which load inflates."
@@ -205,13 +207,20 @@ section_client() {
 	export PGSSLMODE=disable
 	for c in "${clients[@]}"; do
 		for t in tcp socket; do
-			local ir=() p1 p2 toggle=()
+			local ir=() p1 p2 toggle=() rep
 			[[ $c == pgx* ]] && toggle=(--toggle-collect='*PgxClient).exec' --toggle-collect='*Runner).NextCommand')
+			# Twice: the Go runtime's own work inside the query path (a system
+			# call's slow exit, a hand-off) depends on timing even under
+			# valgrind, so pgx's counts differ a little from run to run.
+			for rep in 1 2; do
+				for n in $n1 $n2; do
+					# shellcheck disable=SC2046
+					GODEBUG=asyncpreemptoff=1 GOGC=off valgrind --tool=callgrind "${toggle[@]}" --callgrind-out-file="$WORK/cg.out" $(client_cmd "$c" "$t" "$n") >"$WORK/cg.log" 2>&1 ||
+						{ grep -v '  by 0x' "$WORK/cg.log" | head -40 >&2; return 1; }
+					ir+=("$(awk '/^summary:/{print $2}' "$WORK/cg.out")")
+				done
+			done
 			for n in $n1 $n2; do
-				# shellcheck disable=SC2046
-				GODEBUG=asyncpreemptoff=1 GOGC=off valgrind --tool=callgrind "${toggle[@]}" --callgrind-out-file="$WORK/cg.out" $(client_cmd "$c" "$t" "$n") >"$WORK/cg.log" 2>&1 ||
-					{ grep -v '  by 0x' "$WORK/cg.log" | head -40 >&2; return 1; }
-				ir+=("$(awk '/^summary:/{print $2}' "$WORK/cg.out")")
 				# shellcheck disable=SC2046
 				strace -f -c -o "$WORK/st.$n" $(client_cmd "$c" "$t" "$n") >"$WORK/st.log" 2>&1 ||
 					{ tail -20 "$WORK/st.log" >&2; return 1; }
@@ -221,7 +230,8 @@ section_client() {
 			# shellcheck disable=SC2046
 			p2=$(perf_counts $(client_cmd "$c" "$t" "$n2"))
 			{
-				printf '%-10s %-6s Ir %s\n' "$c" "$t" "$(per "${ir[0]}" "${ir[1]}" $((n2 - n1)) | cut -d. -f1)"
+				printf '%-10s %-6s Ir %s, %s (two repetitions; totals %s)\n' "$c" "$t" "$(per "${ir[0]}" "${ir[1]}" $((n2 - n1)) | cut -d. -f1)" \
+					"$(per "${ir[2]}" "${ir[3]}" $((n2 - n1)) | cut -d. -f1)" "${ir[*]}"
 				printf '%-10s %-6s perf %s\n' "$c" "$t" "$(join -j1 <(sort <<<"$p1") <(sort <<<"$p2") |
 					awk -v n=$((n2 - n1)) '{d = ($3 - $2) / n; if ($1 == "task-clock") printf "cpu-us %.2f, ", d * 1000; else if (d >= 0.005) printf "%s %.2f, ", $1, d}' | sed 's/, $//')"
 				printf '%-10s %-6s strace %s\n' "$c" "$t" "$(syscall_diff "$WORK/st.$n1" "$WORK/st.$n2" $((n2 - n1)))"
