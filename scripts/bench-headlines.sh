@@ -82,7 +82,8 @@ build() {
 	go build -o "$WORK/uds-migrate" ./cmd/uds-migrate
 	go test -c -o "$WORK/bench.test" ./bench
 	{
-		echo "commit $(git rev-parse HEAD)$(git diff --quiet HEAD || echo ' with uncommitted changes')"
+		echo "commit $(git rev-parse HEAD)"
+		git status --short --untracked-files=no | sed 's/^/uncommitted: /'
 		go version
 		uname -srm
 		grep -m1 'model name' /proc/cpuinfo
@@ -107,22 +108,25 @@ bindir() {
 	dirname "$(command -v initdb)"
 }
 
-# server starts a PostgreSQL of the system binaries on port 55432 of
-# 127.0.0.1 and a socket in $WORK/sock (trust auth: only this script uses
-# it; fsync off, shared_buffers 128MB as the embedded target).
+# server starts a PostgreSQL of the system binaries on a free port of
+# 127.0.0.1 (from 55432 up) and a socket in $WORK/sock (trust auth: only
+# this script uses it; fsync off, shared_buffers 128MB as the embedded
+# target).
 server() {
 	[[ -n ${PGPORT_HB:-} ]] && return 0
-	local bin as=()
+	local bin as=() port=55432
+	while ss -ltn | awk '{print $4}' | grep -q ":$port\$"; do port=$((port + 1)); done
 	bin=$(bindir)
 	mkdir -p "$WORK/sock"
 	[[ $(id -u) -eq 0 ]] && { chown -R postgres "$WORK"; as=(runuser -u postgres --); }
 	"${as[@]}" "$bin/initdb" -D "$WORK/data" -A trust -U postgres >"$WORK/initdb.log" 2>&1
 	"${as[@]}" "$bin/pg_ctl" -D "$WORK/data" -l "$WORK/server.log" -w \
-		-o "-p 55432 -k $WORK/sock -c listen_addresses=127.0.0.1 -c fsync=off -c shared_buffers=128MB" start >/dev/null
-	PGPORT_HB=55432
-	"$bin/psql" -q -h "$WORK/sock" -p 55432 -U postgres -c 'CREATE DATABASE uds_bench' postgres
+		-o "-p $port -k $WORK/sock -c listen_addresses=127.0.0.1 -c fsync=off -c shared_buffers=128MB" start >/dev/null ||
+		{ tail -5 "$WORK/server.log" >&2; return 1; }
+	PGPORT_HB=$port
+	"$bin/psql" -q -h "$WORK/sock" -p "$port" -U postgres -c 'CREATE DATABASE uds_bench' postgres
 	"$bin/postgres" --version >>"$OUT/build.txt"
-	export UDS_BENCH_TCP="postgres://postgres@127.0.0.1:55432/uds_bench?sslmode=disable" UDS_BENCH_SOCKET_DIR=$WORK/sock
+	export UDS_BENCH_TCP="postgres://postgres@127.0.0.1:$port/uds_bench?sslmode=disable" UDS_BENCH_SOCKET_DIR=$WORK/sock
 }
 
 cleanup() {
@@ -146,7 +150,7 @@ client_cmd() {
 	pgbench)
 		local host=127.0.0.1
 		[[ $t == socket ]] && host=$WORK/sock
-		echo "$(bindir)/pgbench" -n -M prepared -c 1 -j 1 -t $((n / 3)) -D rows=1000 -f "$ROOT/templates/pgbench/lookup-small.sql" -h "$host" -p 55432 -U postgres uds_bench
+		echo "$(bindir)/pgbench" -n -M prepared -c 1 -j 1 -t $((n / 3)) -D rows=1000 -f "$ROOT/templates/pgbench/lookup-small.sql" -h "$host" -p "$PGPORT_HB" -U postgres uds_bench
 		;;
 	esac
 }
