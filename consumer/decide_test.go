@@ -278,3 +278,35 @@ func TestJSONManifests(t *testing.T) {
 		}
 	}
 }
+
+// TestChooseAt: on a port other than 5432 the empty form carries it in
+// ?port=, which a reader that reads the authority's port only
+// (port_ignored: Prisma, Sequelize) does not see; the localhost form
+// carries it in the authority.
+func TestChooseAt(t *testing.T) {
+	for _, c := range []struct {
+		readers []string
+		port    int
+		want    Form
+	}{
+		{[]string{"sequelize"}, 5432, Empty},
+		{[]string{"sequelize"}, 5433, Localhost},
+		{[]string{"sequelize", "node-postgres"}, 5433, Localhost},
+		{[]string{"sequelize", "asyncpg"}, 5433, ""},
+		{[]string{"sequelize", "asyncpg"}, 5432, Empty},
+		{[]string{"prisma"}, 6543, Localhost},
+		{[]string{"typeorm", "node-postgres"}, 5433, Empty},
+		{[]string{"lib/pq"}, 5433, Empty},
+	} {
+		var rs []*Reader
+		for _, n := range c.readers {
+			rs = append(rs, ByName(n))
+		}
+		if got := ChooseAt(rs, c.port); got != c.want {
+			t.Errorf("ChooseAt(%v, %d) = %q, want %q", c.readers, c.port, got, c.want)
+		}
+	}
+	if !ByName("prisma").PortIgnored || !ByName("sequelize").PortIgnored {
+		t.Error("prisma and sequelize read the port from the authority only (readers.yaml port_ignored)")
+	}
+}

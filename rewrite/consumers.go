@@ -25,7 +25,7 @@ const BasisReader = finding.BasisReader
 // stay on TCP; a finding then says why (UDS153: its reader takes no
 // socket URI; UDS154: no reader is known).
 func (pl *planner) uriConsumer(v compose.EnvVar, db *dbService) (form consumer.Form, basis *Basis, ok bool) {
-	if f, b, found := pl.userConsumer(v); found {
+	if f, b, found := pl.userConsumer(v, db); found {
 		return f, b, true
 	}
 	verdict, found := consumer.Decide(pl.evidenceScope(v.Service), v.Key)
@@ -48,11 +48,14 @@ func (pl *planner) uriConsumer(v compose.EnvVar, db *dbService) (form consumer.F
 			pl.unknownConsumer(v, db, "its readers ("+strings.Join(verdict.Readers(), ", ")+") share only the percent-encoded form, which the tool does not write")
 			return "", nil, false
 		}
-		if r := portIgnored(verdict); r != nil && db.port != libpq.DefaultPort {
+		form := consumer.ChooseAt(verdictReaders(verdict), db.port)
+		if form == "" || form == consumer.Encoded {
+			r := portIgnored(verdict)
 			pl.rep.Add("UDS153", v.Pos, v.Service, v.Key,
-				fmt.Sprintf("%s/%s reaches %s over TCP and is read by %s (%s:%d %s), which takes ?host= but not ?port=: it would open .s.PGSQL.5432, while %s listens on port %d; left on TCP", v.Service, v.Key, db.name, r.Reader.Name, r.File, r.Line, r.How, db.name, db.port)).Basis = b
+				fmt.Sprintf("%s/%s reaches %s over TCP and is read by %s (%s:%d %s), which takes ?host= but not ?port=: the empty form would open .s.PGSQL.5432, while %s listens on port %d, and not every reader takes the localhost form, whose authority holds the port; left on TCP", v.Service, v.Key, db.name, r.Reader.Name, r.File, r.Line, r.How, db.name, db.port)).Basis = b
 			return "", nil, false
 		}
+		verdict.Form = form
 		b.Detail = readersDetail(verdict)
 		return verdict.Form, b, true
 	}
@@ -67,8 +70,17 @@ func (pl *planner) uriConsumer(v compose.EnvVar, db *dbService) (form consumer.F
 	return "", nil, false
 }
 
+// verdictReaders returns the readers of v's uses.
+func verdictReaders(v consumer.Verdict) []*consumer.Reader {
+	var rs []*consumer.Reader
+	for _, u := range v.Uses {
+		rs = append(rs, u.Reader)
+	}
+	return rs
+}
+
 // portIgnored returns the use of a reader of v that takes ?host= but not
-// ?port= (Sequelize), or nil.
+// ?port= (Sequelize, Prisma), or nil.
 func portIgnored(v consumer.Verdict) *consumer.Use {
 	for i, u := range v.Uses {
 		if u.Reader.PortIgnored {
@@ -93,16 +105,19 @@ func readersDetail(v consumer.Verdict) string {
 
 // userConsumer reads --consumer SERVICE/KEY=READER|FORM, or KEY=... for
 // that key in every service; a SERVICE/KEY value wins over a KEY one.
-func (pl *planner) userConsumer(v compose.EnvVar) (consumer.Form, *Basis, bool) {
+func (pl *planner) userConsumer(v compose.EnvVar, db *dbService) (consumer.Form, *Basis, bool) {
 	for _, target := range []string{v.Service + "/" + v.Key, v.Key} {
-		if f, b, ok := pl.userConsumerFor(v, target); ok {
+		if f, b, ok := pl.userConsumerFor(v, db, target); ok {
 			return f, b, ok
 		}
 	}
 	return "", nil, false
 }
 
-func (pl *planner) userConsumerFor(v compose.EnvVar, want string) (consumer.Form, *Basis, bool) {
+// userConsumerFor applies --consumer TARGET=READER|FORM for one target; a
+// named reader is held to the limits evidence would hold it to (its
+// forms, and where it reads the port).
+func (pl *planner) userConsumerFor(v compose.EnvVar, db *dbService, want string) (consumer.Form, *Basis, bool) {
 	for _, c := range pl.opts.Consumers {
 		target, name, _ := strings.Cut(c, "=")
 		if target != want {
@@ -120,7 +135,13 @@ func (pl *planner) userConsumerFor(v compose.EnvVar, want string) (consumer.Form
 				fmt.Sprintf("%s/%s is read by %s (--consumer): %s; left on TCP", v.Service, v.Key, r.Name, r.Reason)).Basis = b
 			return "", nil, true
 		}
-		return consumer.Choose([]*consumer.Reader{r}), b, true
+		f := consumer.ChooseAt([]*consumer.Reader{r}, db.port)
+		if f == "" || f == consumer.Encoded {
+			pl.rep.Add("UDS153", v.Pos, v.Service, v.Key,
+				fmt.Sprintf("%s/%s is read by %s (--consumer), which takes ?host= but not ?port=: the empty form would open .s.PGSQL.5432, while %s listens on port %d; left on TCP", v.Service, v.Key, r.Name, db.name, db.port)).Basis = b
+			return "", nil, true
+		}
+		return f, b, true
 	}
 	return "", nil, false
 }
