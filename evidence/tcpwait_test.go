@@ -21,3 +21,21 @@ func TestTCPWaitReader(t *testing.T) {
 		}
 	}
 }
+
+func TestFindInCommand(t *testing.T) {
+	for _, c := range []struct {
+		key, text string
+		want      bool
+	}{
+		{"PGHOST", `sh -c until nc -z $PGHOST 5432; do sleep 1; done; exec /app/run`, true},
+		{"PGHOST", `CMD-SHELL nc -z $PGHOST 5432`, true},
+		{"DB_HOST", `sh -c dockerize -wait tcp://${DB_HOST}:5432 && exec /app/run`, true},
+		{"PGHOST", `java -Dspring.datasource.url=jdbc:postgresql://${PGHOST}:5432/app -jar app.jar`, true},
+		{"PGHOST", `sh -c until pg_isready -h "$PGHOST"; do sleep 1; done`, false},
+		{"PGHOST", `sh -c until nc -z $PGHOSTADDR 5432; do sleep 1; done`, false},
+	} {
+		if _, got := FindInCommand(c.text, c.key); got != c.want {
+			t.Errorf("%s in %q: found = %v, want %v", c.key, c.text, got, c.want)
+		}
+	}
+}

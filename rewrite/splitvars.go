@@ -34,6 +34,9 @@ func (pl *planner) splitVar(v compose.EnvVar, find func(host string) *dbService)
 		return nil
 	}
 	if v.Key == "PGHOST" && port == "" {
+		if _, ok := userHostVar(pl, v); !ok && pl.tcpHostUse(v, db) {
+			return nil
+		}
 		if _, ok := atoiPort(pl.clientEnv(v.Service, "PGPORT")); !ok && db.port != 5432 {
 			pl.addEnvAfter(v, "PGPORT", fmt.Sprint(db.port),
 				fmt.Sprintf("%s listens on port %d and the port names the socket file (.s.PGSQL.%d)", db.name, db.port, db.port))
