@@ -39,3 +39,28 @@ func TestFindInCommand(t *testing.T) {
 		}
 	}
 }
+
+func TestDeclares(t *testing.T) {
+	manifests := []string{"pom.xml", "build.gradle", "build.gradle.kts"}
+	for _, c := range []struct {
+		name     string
+		files    map[string]string
+		manifest string
+		declared bool
+	}{
+		{"pom without it", map[string]string{"pom.xml": "<project><dependencies><dependency><groupId>org.postgresql</groupId></dependency></dependencies></project>"}, "pom.xml", false},
+		{"pom with it", map[string]string{"pom.xml": "<groupId>com.kohlschutter.junixsocket</groupId>"}, "pom.xml", true},
+		{"gradle kts without it", map[string]string{"app/build.gradle.kts": "dependencies { runtimeOnly(\"org.postgresql:postgresql\") }"}, "app/build.gradle.kts", false},
+		{"a shipped jar", map[string]string{"build.gradle": "dependencies {}", "lib/junixsocket-core-2.10.1.jar": ""}, "build.gradle", true},
+		{"no manifest", map[string]string{"app.jar": ""}, "", false},
+	} {
+		dir := t.TempDir()
+		for name, body := range c.files {
+			write(t, dir, name, body)
+		}
+		m, d := Declares(Scope{ProjectDir: dir, Roots: []string{dir}}, manifests, "junixsocket")
+		if m != c.manifest || d != c.declared {
+			t.Errorf("%s: Declares = %q, %v; want %q, %v", c.name, m, d, c.manifest, c.declared)
+		}
+	}
+}

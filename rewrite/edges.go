@@ -104,6 +104,9 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 						fmt.Sprintf("%s/%s had %s, keep it on TCP with --exclude %s", name, v.Key, what, name))
 				}
 			}
+			if pl.uses.libraryMissing(v, d, hit, v.Key) {
+				continue
+			}
 			e := &edge{v: v, dialect: dname, db: hit, basis: dialect.ReaderOf(dname)}
 			if d.ByReader {
 				form, basis, ok := pl.uriConsumer(v, hit)

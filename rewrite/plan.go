@@ -28,6 +28,7 @@ type planner struct {
 
 	clients clientState // client values: what the client steps decided per service
 	configs configState // connection values in application configuration files
+	uses    socketUses  // uses of a value that a socket form would break
 }
 
 // clientState is what the client steps decided per service.
@@ -57,6 +58,7 @@ func newPlanner(p *project, opts Options) *planner {
 			keepPGSSLMode: map[string]bool{}, pghostOnSocket: map[string]bool{}, migratedPos: map[string]bool{}},
 		configs: configState{cfgSocket: map[string]string{}, cfgDone: map[string]bool{}}}
 	pl.ed = compose.NewEditor(p.Project, &pl.rep)
+	pl.uses = socketUses{p: p, rep: &pl.rep, scope: pl.evidenceScope, mount: opts.MountPath}
 	return pl
 }
 

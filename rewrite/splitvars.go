@@ -34,7 +34,7 @@ func (pl *planner) splitVar(v compose.EnvVar, find func(host string) *dbService)
 		return nil
 	}
 	if v.Key == "PGHOST" && port == "" {
-		if _, ok := userHostVar(pl, v); !ok && pl.tcpHostUse(v, db) {
+		if _, ok := userHostVar(pl, v); !ok && pl.uses.tcpHost(v, db) {
 			return nil
 		}
 		if _, ok := atoiPort(pl.clientEnv(v.Service, "PGPORT")); !ok && db.port != 5432 {
