@@ -5,8 +5,10 @@ import (
 	"path/filepath"
 
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/evidence"
 	"github.com/uds-migrate/uds-migrate/internal/dockerfile"
+	"github.com/uds-migrate/uds-migrate/pgserver"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -34,7 +36,7 @@ func (pl *planner) codeDefaultEdges(dbs []*dbService, connected []*edge) []*edge
 	}
 	var out []*edge
 	for _, name := range pl.p.ServiceOrder() {
-		if isDB[name] || has[name] || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) || contains(pl.opts.Exclude, name) || poolerOf(pl.p.Model.Services[name].Image) {
+		if isDB[name] || has[name] || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) || contains(pl.opts.Exclude, name) || pgserver.IsPooler(pl.p.Model.Services[name].Image) {
 			continue
 		}
 		out = append(out, pl.serviceCodeDefaults(name, dbs)...)
@@ -76,7 +78,7 @@ func (pl *planner) serviceCodeDefaults(name string, dbs []*dbService) []*edge {
 				continue
 			}
 		}
-		out = append(out, &edge{v: v, dialect: DialectHostDir, db: db, port: db.port, unset: &d,
+		out = append(out, &edge{v: v, dialect: dialect.AppHostVar(false).Name, db: db, port: db.port, unset: &d,
 			basis: evidenceBasis(verdict.File, verdict.Line, verdict.Driver, verdict.Reason)})
 	}
 	return out

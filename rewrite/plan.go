@@ -3,7 +3,6 @@ package rewrite
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
+	"github.com/uds-migrate/uds-migrate/pgserver"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -184,7 +184,7 @@ func (pl *planner) migrateDB(db *dbService, edges []*edge) {
 		pl.rep.Add("UDS102", yamledit.NodePos(dbSrc, kn), db.name, "",
 			fmt.Sprintf("the %s image trusts local socket connections (%s): any container that mounts %s can log in as any database user, superuser included, without a password; change the local line of pg_hba.conf in its data directory to scram-sha-256", db.server.Family, db.server.Server.Local, db.volume))
 	}
-	if db.family == familyUnknown && !poolerOf(db.svc.Image) {
+	if db.family == pgserver.Unknown && !pgserver.IsPooler(db.svc.Image) {
 		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
 		pl.rep.Add("UDS113", yamledit.NodePos(dbSrc, kn), db.name, "",
 			fmt.Sprintf("the tool does not know how the image %q authenticates socket connections: its pg_hba.conf local lines decide, not the host lines the clients used over TCP; peer fails across containers (a client runs as another user), trust lets any container that mounts %s in as any database user; check them before relying on the socket", db.svc.Image, db.volume))
@@ -245,20 +245,6 @@ func (pl *planner) clientMount(db *dbService, client string, homes []compose.Ser
 		}
 	}
 	return mp
-}
-
-// factoryArgRE matches junixsocket's factory class followed by an
-// interpolation reference: in compose YAML "$FactoryArg" is a variable
-// (empty), which leaves pgjdbc with AFUNIXSocketFactory and no usable
-// constructor.
-var factoryArgRE = regexp.MustCompile(`(AFUNIXSocketFactory)\$(\{(FactoryArg|URIScheme|SystemProperty)\}|(FactoryArg|URIScheme|SystemProperty))`)
-
-// fixFactoryArg escapes a single-$ inner class name as $$.
-func fixFactoryArg(raw string) string {
-	return factoryArgRE.ReplaceAllStringFunc(raw, func(m string) string {
-		i := strings.Index(m, "$")
-		return m[:i] + "$$" + strings.Trim(m[i+1:], "{}")
-	})
 }
 
 func contains(list []string, s string) bool { return slices.Contains(list, s) }
