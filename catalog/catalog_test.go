@@ -157,6 +157,19 @@ func TestLookupMatchesAsDocker(t *testing.T) {
 		"registry.developers.crunchydata.com/crunchydata/crunchy-postgres:ubi8-16.4-0": "crunchy-postgres",
 		"ghcr.io/postgresml/pgcat:v1.2.0":                                              "pgcat",
 		"bitnamilegacy/pgbouncer:1.23.1":                                               "bitnami-pgbouncer",
+		// Client images added for issue #20, with the prefixes their docs use.
+		"calcom.docker.scarf.sh/calcom/cal.com:v5.0.8":              "calcom",
+		"ghcr.io/atuinsh/atuin:v18.4.0" + digest:                    "atuin",
+		"ghcr.io/ellie/atuin:main":                                  "atuin",
+		"ghcr.io/zulip/zulip-server:12.1-0":                         "zulip",
+		"ghcr.io/zulip/zulip-server:11.5-0":                         "", // before the 12.x image (min_version)
+		"zulip/docker-zulip:11.5-0":                                 "zulip-legacy",
+		"ghcr.io/mealie-recipes/mealie:v2.0.0":                      "mealie",
+		"docker.io/prodrigestivill/postgres-backup-local:16-alpine": "postgres-backup-local",
+		"vikunja/vikunja:0.24.6":                                    "vikunja",
+		"vikunja/api:0.20.0":                                        "", // before unix socket support (min_version)
+		"docker.io/library/xwiki:16-postgres-tomcat":                "xwiki",
+		"someone/xwiki:16":                                          "",
 	} {
 		got := ""
 		if e := Lookup(image); e != nil {
