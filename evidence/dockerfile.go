@@ -1,9 +1,13 @@
 package evidence
 
 import (
+	"bytes"
 	"encoding/json"
 	"path/filepath"
 	"strings"
+
+	"github.com/moby/patternmatcher"
+	"github.com/moby/patternmatcher/ignorefile"
 )
 
 // CopySources returns the build-context sources of a Dockerfile's COPY and
@@ -67,4 +71,26 @@ func instructions(data []byte) []string {
 		cur.Reset()
 	}
 	return out
+}
+
+// DockerIgnored reports whether path (inside context, both absolute) is
+// left out of the build context by the .dockerignore patterns in
+// ignoreFile (docker's rules, read with moby/patternmatcher, as BuildKit
+// reads them): COPY . . does not copy it into the image. An unreadable
+// pattern file ignores nothing.
+func DockerIgnored(ignoreFile []byte, context, path string) bool {
+	rel, err := filepath.Rel(context, path)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return false
+	}
+	patterns, err := ignorefile.ReadAll(bytes.NewReader(ignoreFile))
+	if err != nil {
+		return false
+	}
+	pm, err := patternmatcher.New(patterns)
+	if err != nil {
+		return false
+	}
+	ignored, err := pm.MatchesOrParentMatches(filepath.ToSlash(rel))
+	return err == nil && ignored
 }
