@@ -273,6 +273,10 @@ func collectEdges(p *types.Project, dbs []dbService) []edge {
 				add(e, k)
 			} else if e, ok := hostVarEdge(k, env[k], env, shared); ok {
 				add(e, k)
+			} else {
+				for _, e := range docEdges(env[k]) {
+					add(e, k+" "+e.key)
+				}
 			}
 		}
 		if e, ok := pgenvEdge(env); ok {

@@ -20,6 +20,11 @@ type configValue struct {
 	path string // as reports and -w use it
 	data []byte
 	val  configfile.Value
+	// src, when set, is the compose file whose environment value holds
+	// the setting inside a configuration document (envdoc.go): val's range
+	// is in src, compose interpolates it, and docKey names the setting.
+	src    *Source
+	docKey string
 }
 
 // collectConfigEdges returns the TCP connection values in configuration
@@ -138,8 +143,12 @@ func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 	v, cv := e.v, e.cfg
 	if e.dialect == DialectJDBC && !pl.clients.javaWarn[v.service] {
 		pl.clients.javaWarn[v.service] = true
+		where := v.key + " in " + v.pos.File + ", written with a single $ in $FactoryArg: nothing interpolates this file"
+		if cv.src != nil {
+			where = v.key + "'s " + cv.docKey + ", written $$FactoryArg: compose interpolates it"
+		}
 		pl.findings.add("UDS101", v.pos, v.service, v.key,
-			v.service+" connects with pgjdbc through junixsocket ("+v.key+" in "+v.pos.File+", written with a single $ in $FactoryArg: nothing interpolates this file): the application needs com.kohlschutter.junixsocket:junixsocket-core:2.10.1 (type pom) on its classpath, and a java.io.tmpdir where native code may be unpacked and executed")
+			v.service+" connects with pgjdbc through junixsocket ("+where+"): the application needs com.kohlschutter.junixsocket:junixsocket-core:2.10.1 (type pom) on its classpath, and a java.io.tmpdir where native code may be unpacked and executed")
 	}
 	key := cv.path + ":" + strconv.Itoa(cv.val.Start)
 	if pl.configs.cfgDone[key] {
@@ -162,7 +171,14 @@ func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 			fmt.Sprintf("%s in %s cannot be rewritten as written (%v); set it to the socket form by hand", v.key, v.pos.File, redactErr(err)))
 		return
 	}
-	pl.editFile(cv.path, cv.data, cv.val.Start, cv.val.End, cv.val.Render(out))
+	reads := fmt.Sprintf("a configuration file %s reads; not interpolated by compose", v.service)
+	if cv.src != nil {
+		// Inside a compose value: compose interpolates, so a $ is $$.
+		pl.add(edit{src: cv.src, start: cv.val.Start, end: cv.val.End, text: strings.ReplaceAll(cv.val.Render(out), "$", "$$")})
+		reads = fmt.Sprintf("%s of the configuration document in %s/%s", cv.docKey, v.service, v.key)
+	} else {
+		pl.editFile(cv.path, cv.data, cv.val.Start, cv.val.End, cv.val.Render(out))
+	}
 	pl.noteEvidence(e, mp)
 	pl.noteRailsDefault(e, mp)
 	if e.dialect == DialectURI && strings.HasSuffix(cv.path, "database.yml") {
@@ -174,5 +190,5 @@ func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 	}
 	pl.changes = append(pl.changes, Change{Kind: "value", Pos: v.pos,
 		Service: v.service, Key: v.key, Dialect: e.dialect, Before: redact(e.dialect, v.value), After: redact(e.dialect, out),
-		Reason: fmt.Sprintf("reach %s through its socket in %s (a configuration file %s reads; not interpolated by compose)", e.db.name, mp, v.service), Basis: e.basis})
+		Reason: fmt.Sprintf("reach %s through its socket in %s (%s)", e.db.name, mp, reads), Basis: e.basis})
 }

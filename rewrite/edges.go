@@ -61,6 +61,10 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 				continue
 			}
 			if dialect == "" {
+				if es, doc := pl.envDocEdges(v, dbs); doc {
+					out = append(out, es...)
+					continue
+				}
 				if e := pl.splitVar(v, find); e != nil {
 					out = append(out, e)
 				} else if db := unknownURL(v.value, find); db != nil {

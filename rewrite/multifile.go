@@ -84,7 +84,7 @@ func (p *project) mountHomes(service string, edges []*edge) []serviceDef {
 	var homes []serviceDef
 	for _, e := range edges {
 		h := p.imageHome(service)
-		if e.cfg == nil && e.v.env == nil && e.v.src != nil {
+		if (e.cfg == nil || e.cfg.src != nil) && e.v.env == nil && e.v.src != nil {
 			if _, n := ownKey(servicesMapping(e.v.src), service); n != nil {
 				h = serviceDef{e.v.src, deref(n)}
 			}

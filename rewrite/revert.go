@@ -37,6 +37,7 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err
 	// socket value from one, so their mount stays.
 	pl.collectConfigEdges(dbs)
 	pl.railsEdges(dbs)
+	pl.markEnvDocSockets(dbs)
 	for _, db := range dbs {
 		pl.revertDB(db)
 	}

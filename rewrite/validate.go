@@ -110,6 +110,9 @@ func (v *validator) run() {
 		}
 		for _, ent := range v.p.serviceEnv(name) {
 			v.checkValue(name, ent, ms)
+			for _, leaf := range envDocLeaves(ent) {
+				v.checkValue(name, leaf, ms)
+			}
 		}
 		v.checkPGSSLMode(name)
 	}
