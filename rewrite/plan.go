@@ -62,6 +62,9 @@ type clientState struct {
 	// ones whose PGHOST moved to the socket.
 	keepPGSSLMode, pghostOnSocket map[string]bool
 	migratedPos                   map[string]bool // Pos.String() of every environment value rewritten to socket form
+	// mounting: the services getting the socket mount in the current
+	// step (a database's clients), for lists shared through anchors.
+	mounting map[string]bool
 }
 
 // configState is what the configuration-file steps found.
@@ -74,6 +77,7 @@ type configState struct {
 
 // revertState is what revert removes.
 type revertState struct {
+	removed      map[*yaml.Node]bool  // items removed (a shared list is reached once per service)
 	removedItems map[*yaml.Node]int   // items removed per volumes: list
 	dropTop      map[*Source][]string // top-level volumes to remove
 }
@@ -230,6 +234,11 @@ func (pl *planner) migrateDB(db *dbService, edges []*edge) {
 	for _, e := range edges {
 		byService[e.v.service] = append(byService[e.v.service], e)
 	}
+	pl.clients.mounting = map[string]bool{}
+	for s := range byService {
+		pl.clients.mounting[s] = true
+	}
+	defer func() { pl.clients.mounting = nil }()
 	mountPath := map[string]string{}
 	for _, e := range edges {
 		mp, ok := mountPath[e.v.service]
@@ -283,42 +292,56 @@ func (pl *planner) clientMount(db *dbService, client string, homes []serviceDef)
 	return mp
 }
 
-// addMount appends a short-syntax volumes: entry to a service. When the
-// service's list comes only from a merged anchor, the anchor's list is
-// extended if every service merging it gets the same entry; otherwise the
-// service gets its own list (merge keys are shallow: a list of its own
-// replaces the anchor's, so the anchor's items are copied).
+// addMount appends a short-syntax volumes: entry to a service. A list the
+// service shares with others through an anchor (a merged <<, or
+// volumes: *alias) is edited where it is written only when every service
+// using it gets the entry in this step; otherwise the service gets a list
+// of its own with the anchor's items copied (merge keys are shallow: its
+// own list replaces the anchor's), and a list written in this service
+// that others merge is first copied into theirs (sharedvolumes.go).
 func (pl *planner) addMount(src *Source, svc *yaml.Node, service, item, reason string) {
 	at := nodePos(src, svc)
 	if kn, _ := ownKey(deref(pl.servicesNode(src)), service); kn != nil {
 		at = nodePos(src, kn)
 	}
 	pl.changes = append(pl.changes, Change{Kind: "mount", Pos: at, Service: service, Key: "volumes", After: item, Reason: reason})
-	kn, seq := ownKey(svc, "volumes")
-	if kn == nil {
-		for _, pk := range pl.compose.newKeys {
-			if pk.svc == svc {
-				if !contains(pk.items, item) {
-					pk.items = append(pk.items, item)
-				}
-				return
+	for _, pk := range pl.compose.newKeys {
+		if pk.svc == svc && pk.src == src {
+			if !contains(pk.items, item) {
+				pk.items = append(pk.items, item)
 			}
+			return
 		}
-		var base []string
-		if mk, mseq := mapGet(svc, "volumes"); mk != nil {
-			items, ok := scalarItems(deref(mseq))
-			if !ok {
-				pl.findings.add("UDS111", nodePos(src, svc), service, "volumes", "volumes: comes from a merged anchor in long syntax; add "+item+" to "+service+" by hand")
-				return
-			}
-			base = items
+	}
+	kn, own := ownKey(svc, "volumes")
+	var shared *yaml.Node // a list written elsewhere: merged, or aliased
+	switch {
+	case kn == nil:
+		if _, mseq := mapGet(svc, "volumes"); mseq != nil {
+			shared = deref(mseq)
 		}
-		pl.compose.newKeys = append(pl.compose.newKeys, &pendingKey{src: src, svc: svc, items: append(base, item)})
+	case own.Kind == yaml.AliasNode:
+		shared = deref(own)
+	}
+	if shared != nil && !pl.mountedByAll(src, shared, service) {
+		pl.ownVolumes(src, svc, service, kn, own, shared, item)
 		return
 	}
-	seq = deref(seq)
+	if kn == nil && shared == nil {
+		pl.compose.newKeys = append(pl.compose.newKeys, &pendingKey{src: src, svc: svc, items: []string{item}})
+		return
+	}
+	seq := shared
+	if seq == nil {
+		seq = deref(own)
+		if seq.Kind == yaml.SequenceNode && !pl.mountedByAll(src, seq, service) {
+			// Others merge this service's own list: they keep it as it
+			// was, in lists of their own.
+			pl.shieldMergers(src, seq, service)
+		}
+	}
 	if seq.Kind != yaml.SequenceNode {
-		pl.findings.add("UDS111", nodePos(src, kn), service, "volumes", "volumes: is not a list; add "+item+" by hand")
+		pl.findings.add("UDS111", nodePos(src, svc), service, "volumes", "volumes: is not a list; add "+item+" by hand")
 		return
 	}
 	if pl.compose.appended[seq] == nil {
@@ -456,6 +479,8 @@ type pendingKey struct {
 	src   *Source
 	svc   *yaml.Node
 	items []string
+	// key and alias: the service's own volumes: *x, replaced by items.
+	key, alias *yaml.Node
 }
 
 // setAuthLocal makes the official image's initdb write a password method

@@ -196,7 +196,20 @@ func (pl *planner) removeMount(service string, m mountRef) {
 // removeItem deletes a volumes: entry; when it was the only one, the
 // volumes: key goes too.
 func (pl *planner) removeItem(src *Source, svc *yaml.Node, m mountRef) {
-	kn, seq := ownKey(svc, "volumes")
+	// A list shared through an anchor is reached from each service that
+	// uses it: its item goes once.
+	if pl.revert.removed[m.node] {
+		return
+	}
+	if pl.revert.removed == nil {
+		pl.revert.removed = map[*yaml.Node]bool{}
+	}
+	pl.revert.removed[m.node] = true
+	// The list may be merged from an anchor (<<) or aliased (*x): the item
+	// goes from the list where it is written.
+	kn, seq := mapGet(svc, "volumes")
+	ownKn, _ := ownKey(svc, "volumes")
+	whole := kn != nil && kn == ownKn && seq.Kind != yaml.AliasNode // the key may go with its last item
 	seq = deref(seq)
 	if kn != nil && seq != nil && seq.Kind == yaml.SequenceNode && seq.Style&yaml.FlowStyle != 0 && m.src == src && len(seq.Content) == 1 && seq.Content[0] == m.node {
 		// [a] → []: the list was there before the migration filled it.
@@ -231,17 +244,21 @@ func (pl *planner) removeItem(src *Source, svc *yaml.Node, m mountRef) {
 		pl.findings.add("UDS111", nodePos(src, m.node), pl.serviceOf(svc), "volumes", pl.serviceOf(svc)+": remove the volume "+m.source+" from this service by hand")
 		return
 	}
-	if len(seq.Content) == 1 {
+	if len(seq.Content) == 1 && whole {
 		pl.deleteLines(src, kn.Line, src.blockEnd(kn.Line, kn.Column, true))
 		return
 	}
-	pl.deleteLines(src, m.node.Line, src.blockEnd(m.node.Line, seq.Column, false))
+	if len(seq.Content) == 1 {
+		pl.findings.add("UDS111", nodePos(src, m.node), pl.serviceOf(svc), "volumes", pl.serviceOf(svc)+": its volumes: list, shared through an anchor, holds only "+m.source+": remove it by hand")
+		return
+	}
+	pl.deleteLines(src, m.node.Line, src.blockEnd(m.node.Line, dashColumn(src, m.node, seq.Column), false))
 	// Every item removed one by one: the key goes too (an empty
 	// "volumes:" is null, which compose's schema refuses).
 	if pl.revert.removedItems == nil {
 		pl.revert.removedItems = map[*yaml.Node]int{}
 	}
-	if pl.revert.removedItems[seq]++; pl.revert.removedItems[seq] == len(seq.Content) && kn.Line < seq.Content[0].Line {
+	if pl.revert.removedItems[seq]++; whole && pl.revert.removedItems[seq] == len(seq.Content) && kn.Line < seq.Content[0].Line {
 		pl.deleteLines(src, kn.Line, kn.Line)
 	}
 }

@@ -76,8 +76,26 @@ func (pl *planner) appendItem(src *Source, seq *yaml.Node, item string) {
 		return
 	}
 	last := seq.Content[len(seq.Content)-1]
-	end := src.blockEnd(last.Line, seq.Column, false)
-	pl.insertAfterLine(src, end, strings.Repeat(" ", seq.Column-1)+"- "+item+"\n")
+	col := dashColumn(src, last, seq.Column)
+	end := src.blockEnd(last.Line, col, false)
+	pl.insertAfterLine(src, end, strings.Repeat(" ", col-1)+"- "+item+"\n")
+}
+
+// dashColumn is the column of the dash before a block list item. It is the
+// list's own column, except for an anchored list (x: &a\n  - item), whose
+// node yaml.v3 places at the anchor.
+func dashColumn(src *Source, item *yaml.Node, listCol int) int {
+	line := src.line(item.Line)
+	for c := min(item.Column-1, len(line)) - 1; c >= 0; c-- {
+		switch line[c] {
+		case '-':
+			return c + 1
+		case ' ':
+			continue
+		}
+		break
+	}
+	return listCol
 }
 
 // addKeyWithItems adds "key:" with a block list of items as the last entry
@@ -141,6 +159,10 @@ func (pl *planner) ensureTopVolume(src *Source, name string) {
 // end of each file.
 func (pl *planner) finish() {
 	for _, pk := range pl.compose.newKeys {
+		if pk.alias != nil {
+			pl.replaceAlias(pk)
+			continue
+		}
 		pl.addKeyWithItems(pk.src, pk.svc, "volumes", pk.items)
 	}
 	pl.compose.newKeys = nil
