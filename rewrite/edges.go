@@ -40,6 +40,12 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 			if _, bad := pl.p.badConn[v.pos.String()]; bad {
 				continue
 			}
+			if e, ignores := pl.ignoresVar(name, v.key); ignores {
+				if _, dialect, _ := classify(v.value); dialect != "" || appHostRE.MatchString(v.key) {
+					pl.noteIgnored(v, e)
+				}
+				continue
+			}
 			find := func(host string) *dbService { return pl.dbAt(dbs, v, host) }
 			if fixed := fixFactoryArg(v.raw); fixed != v.raw {
 				m, err := interp.Mask(fixed)

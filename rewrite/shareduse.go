@@ -174,7 +174,7 @@ func (pl *planner) otherUses(e *edge, mounted map[string]bool) []string {
 	}
 	abs, _ := filepath.Abs(e.v.env.path)
 	for _, name := range pl.p.serviceOrder() {
-		if mounted[name] {
+		if _, ignores := pl.ignoresVar(name, e.v.key); mounted[name] || ignores {
 			continue
 		}
 		for _, f := range pl.p.model.Services[name].EnvFiles {

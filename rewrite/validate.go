@@ -40,6 +40,16 @@ type validator struct {
 	opts     Options
 	findings findingList
 	dbMount  map[string]*dbService // socket volume source → db
+	pl       *planner              // for what a service reads (reads)
+}
+
+// reads returns a planner over the validated project, for the questions
+// validate shares with migrate (which variables a service reads).
+func (v *validator) reads() *planner {
+	if v.pl == nil {
+		v.pl = newPlanner(v.p, v.opts)
+	}
+	return v.pl
 }
 
 func (v *validator) run() {
@@ -109,6 +119,9 @@ func (v *validator) run() {
 			continue
 		}
 		for _, ent := range v.p.serviceEnv(name) {
+			if _, ignores := v.reads().ignoresVar(name, ent.key); ignores {
+				continue
+			}
 			v.checkValue(name, ent, ms)
 			for _, leaf := range envDocLeaves(ent) {
 				v.checkValue(name, leaf, ms)

@@ -1,0 +1,49 @@
+package rewrite
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/uds-migrate/uds-migrate/catalog"
+)
+
+// The socket mount goes only on services that read the value (issue #21).
+// A shared env_file hands DATABASE_URL to every service that loads it, a
+// cache or a proxy too; under the official image's trust authentication
+// the socket volume is a superuser login, so a service whose image reads
+// no connection variable (catalogue: not_a_client) does not count as a
+// client of a value it only inherits from an env file.
+
+// ignoresVar reports whether service does not read its variable key: the
+// value comes from an env_file (not an environment: entry of its own),
+// its image is catalogued as reading no connection variable, and no file
+// of the project that reaches its container names key (an nginx template
+// that envsubst fills).
+func (pl *planner) ignoresVar(service, key string) (catalogued *catalog.Entry, ignores bool) {
+	svc := pl.p.model.Services[service]
+	e := catalog.Lookup(svc.Image)
+	if e == nil || !e.NotAClient || svc.Build != nil {
+		return nil, false
+	}
+	for _, v := range pl.p.serviceEnv(service) {
+		if v.key == key && (v.env == nil || v.ref != "") {
+			return nil, false
+		}
+	}
+	scope := pl.evidenceScope(service)
+	for _, f := range scope.Files() {
+		if data, err := scope.ReadFile(f); err == nil && bytes.Contains(data, []byte(key)) {
+			return nil, false
+		}
+	}
+	return e, true
+}
+
+// noteIgnored says (UDS183) that a service inherits a connection value it
+// does not read, and so gets no socket mount.
+func (pl *planner) noteIgnored(v envVar, e *catalog.Entry) {
+	b := catalogueBasis(e, "its programs read no application connection variable")
+	pl.findings.add("UDS183", v.pos, v.service, v.key,
+		fmt.Sprintf("%s inherits %s from %s, which its image (%s) does not read: %s gets no socket mount (under the official image's trust authentication the mount would be a superuser login) (%s)",
+			v.service, v.key, v.pos.File, e.Family, v.service, b.Citation())).Basis = &b
+}
