@@ -40,8 +40,8 @@ func Endpoint(cfg *pgx.ConnConfig) string {
 const EmbeddedDatabase = "uds_bench"
 
 // StartEmbedded starts a throwaway PostgreSQL from the system binaries
-// (internal/pgtest: TCP on 127.0.0.1 with a password, a trusted socket in
-// a temporary directory) with a database for the bench. Close stops it and
+// (internal/pgtest: TCP on 127.0.0.1 with a random password, a trusted
+// socket in a 0700 temporary directory only this account and root reach) with a database for the bench. Close stops it and
 // removes every file it wrote. The error says what to install when the
 // binaries are missing.
 func StartEmbedded(ctx context.Context) (*Endpoints, error) {

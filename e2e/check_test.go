@@ -147,7 +147,7 @@ func checkProject(ctx context.Context, srv *pgtest.Server, ar *txtar.Archive, wo
 	}
 	dbs := findDBs(proj)
 	if len(dbs) == 0 {
-		out.skip = "no PostgreSQL service (image postgres, postgis, timescaledb, bitnami/postgresql) in the expected output"
+		out.skip = "no PostgreSQL service of the catalogue (catalog/images, server:) in the expected output"
 		return
 	}
 	edges := append(collectEdges(proj, dbs), fileEdges(proj, dbs, projDir)...)

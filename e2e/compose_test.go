@@ -13,6 +13,8 @@ import (
 	"github.com/compose-spec/compose-go/v2/cli"
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/uds-migrate/uds-migrate/catalog"
 )
 
 // extract writes a golden archive into dir the way the expected state looks
@@ -139,34 +141,27 @@ type dbService struct {
 	svc       types.ServiceConfig
 }
 
-// imageFamily classifies an image reference: "official" for the postgres
-// image and those built on it (postgis, timescaledb), "bitnami", or "".
+// imageFamily classifies an image reference: the catalogue's server family
+// (catalog/images/*.yaml with a server: block whose socket the tool sets
+// up), "pgbouncer" for Bitnami's PgBouncer, which the checks stand in for a
+// server, or "".
 func imageFamily(image string) string {
-	ref := image
-	if i := strings.IndexByte(ref, '@'); i >= 0 {
-		ref = ref[:i]
-	}
-	if i := strings.LastIndexByte(ref, ':'); i > strings.LastIndexByte(ref, '/') {
-		ref = ref[:i]
-	}
-	repo := path.Base(ref)
-	switch {
-	case repo == "postgres", repo == "postgis", strings.HasPrefix(repo, "timescaledb"), strings.HasSuffix(ref, "pgvector/pgvector"):
-		return "official"
-	case repo == "postgresql" && strings.Contains(ref, "bitnami"):
-		return "bitnami"
-	case repo == "pgbouncer" && strings.Contains(ref, "bitnami"):
+	if repo, _ := catalog.Split(image); repo == "bitnami/pgbouncer" || repo == "bitnamilegacy/pgbouncer" {
 		return "pgbouncer"
+	}
+	if e := catalog.LookupServer(image); e != nil && e.Server.No == "" {
+		return e.Family
 	}
 	return ""
 }
 
 // findDBs returns the project's PostgreSQL services, with the socket
-// directory and port each one's server uses (FACTS.md, "PostgreSQL
-// containers"): the official image uses /var/run/postgresql, Bitnami /tmp;
-// `-c unix_socket_directories=` in the command overrides either. The port
-// comes from `-c port=N`, `-p N`, $PGPORT (official) or
-// $POSTGRESQL_PORT_NUMBER (Bitnami), else 5432.
+// directory and port each one's server uses (the catalogue's socket_dir
+// and port_env; FACTS.md, "PostgreSQL containers"): the official image uses
+// /var/run/postgresql, Bitnami /tmp; `-c unix_socket_directories=` in the
+// command overrides either. The port comes from `-c port=N`, `-p N`, the
+// image's port variable ($PGPORT, Bitnami's $POSTGRESQL_PORT_NUMBER), else
+// 5432.
 func findDBs(p *types.Project) []dbService {
 	var dbs []dbService
 	for _, name := range p.ServiceNames() {
@@ -179,13 +174,13 @@ func findDBs(p *types.Project) []dbService {
 		if fam == "" {
 			continue
 		}
-		db := dbService{name: name, socketDir: "/var/run/postgresql", port: 5432, svc: svc}
-		if fam == "bitnami" {
-			db.socketDir = "/tmp"
-			if v := envValue(svc, "POSTGRESQL_PORT_NUMBER"); v != "" {
-				db.port, _ = strconv.Atoi(v)
-			}
-		} else if v := envValue(svc, "PGPORT"); v != "" {
+		srv := catalog.LookupServer(svc.Image).Server
+		db := dbService{name: name, socketDir: srv.SocketDir, port: 5432, svc: svc}
+		portEnv := srv.PortEnv
+		if portEnv == "" {
+			portEnv = "PGPORT" // postgres reads it itself
+		}
+		if v := envValue(svc, portEnv); v != "" {
 			db.port, _ = strconv.Atoi(v)
 		}
 		var args []string // a shell-form wrapper (sh -c "exec ... postgres -p N") is one argument

@@ -108,3 +108,19 @@ func (b Basis) Citation() string {
 	}
 	return s
 }
+
+// Report is what one run reports, in the order it was found: findings
+// (sorted for the reader at the end) and changes (in edit order). Steps
+// and editors append to it; nothing is taken back.
+type Report struct {
+	Findings List
+	Changes  []Change
+}
+
+// Add appends New(...) to the findings and returns it (to attach a Basis).
+func (r *Report) Add(code string, at Pos, service, key, msg string) *Finding {
+	return r.Findings.Add(code, at, service, key, msg)
+}
+
+// Change appends c to the changes.
+func (r *Report) Change(c Change) { r.Changes = append(r.Changes, c) }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/configfile"
 	"github.com/uds-migrate/uds-migrate/consumer"
 	"github.com/uds-migrate/uds-migrate/libpq"
@@ -53,7 +54,7 @@ func (pl *planner) collectConfigEdges(dbs []*dbService) []*edge {
 			if direct[abs] && !own[abs] {
 				continue
 			}
-			rel, _ := filepath.Rel(pl.p.model.WorkingDir, abs)
+			rel, _ := filepath.Rel(pl.p.Model.WorkingDir, abs)
 			format, ok := configfile.For(filepath.ToSlash(rel))
 			secretKey, secret := pl.secretFiles(name)[abs]
 			if secret {
@@ -63,8 +64,8 @@ func (pl *planner) collectConfigEdges(dbs []*dbService) []*edge {
 			if !ok {
 				continue
 			}
-			path := pl.p.displayPath(abs)
-			data, err := pl.readFile(path)
+			path := pl.p.DisplayPath(abs)
+			data, err := pl.ed.ReadFile(path)
 			if err != nil {
 				continue
 			}
@@ -95,7 +96,7 @@ func (pl *planner) configEdge(service, path string, data []byte, v configfile.Va
 	if dialect == "" {
 		return nil
 	}
-	ev := envVar{service: service, key: v.Key, raw: v.Value, value: v.Value, pos: Pos{File: path, Line: v.Line, Col: v.Col}}
+	ev := compose.EnvVar{Service: service, Key: v.Key, Raw: v.Value, Value: v.Value, Pos: Pos{File: path, Line: v.Line, Col: v.Col}}
 	var hit *dbService
 	for _, h := range hosts {
 		if db := pl.dbAt(dbs, ev, h); db != nil {
@@ -106,7 +107,7 @@ func (pl *planner) configEdge(service, path string, data []byte, v configfile.Va
 		return nil
 	}
 	if len(hosts) > 1 {
-		pl.findings.add("UDS110", Pos{File: path, Line: v.Line, Col: v.Col}, service, v.Key,
+		pl.rep.Add("UDS110", Pos{File: path, Line: v.Line, Col: v.Col}, service, v.Key,
 			fmt.Sprintf("%s reads %s from %s, which lists several hosts for failover; a Unix socket reaches one server and cannot fail over, so the value is left on TCP", service, v.Key, path))
 		return nil
 	}
@@ -128,8 +129,8 @@ func (pl *planner) clientServices(dbs []*dbService) []string {
 		isDB[db.name] = true
 	}
 	var out []string
-	for _, name := range pl.p.serviceOrder() {
-		if isDB[name] || poolerOf(pl.p.model.Services[name].Image) || contains(pl.opts.Exclude, name) || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) {
+	for _, name := range pl.p.ServiceOrder() {
+		if isDB[name] || poolerOf(pl.p.Model.Services[name].Image) || contains(pl.opts.Exclude, name) || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) {
 			continue
 		}
 		out = append(out, name)
@@ -141,21 +142,21 @@ func (pl *planner) clientServices(dbs []*dbService) []string {
 // in place. A file mounted on several services is edited once.
 func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 	v, cv := e.v, e.cfg
-	if e.dialect == DialectJDBC && !pl.clients.javaWarn[v.service] {
-		pl.clients.javaWarn[v.service] = true
-		where := v.key + " in " + v.pos.File + ", written with a single $ in $FactoryArg: nothing interpolates this file"
+	if e.dialect == DialectJDBC && !pl.clients.javaWarn[v.Service] {
+		pl.clients.javaWarn[v.Service] = true
+		where := v.Key + " in " + v.Pos.File + ", written with a single $ in $FactoryArg: nothing interpolates this file"
 		if cv.src != nil {
-			where = v.key + "'s " + cv.docKey + ", written $$FactoryArg: compose interpolates it"
+			where = v.Key + "'s " + cv.docKey + ", written $$FactoryArg: compose interpolates it"
 		}
-		pl.findings.add("UDS101", v.pos, v.service, v.key,
-			v.service+" connects with pgjdbc through junixsocket ("+where+"): the application needs com.kohlschutter.junixsocket:junixsocket-core:2.10.1 (type pom) on its classpath, and a java.io.tmpdir where native code may be unpacked and executed")
+		pl.rep.Add("UDS101", v.Pos, v.Service, v.Key,
+			v.Service+" connects with pgjdbc through junixsocket ("+where+"): the application needs com.kohlschutter.junixsocket:junixsocket-core:2.10.1 (type pom) on its classpath, and a java.io.tmpdir where native code may be unpacked and executed")
 	}
 	key := cv.path + ":" + strconv.Itoa(cv.val.Start)
 	if pl.configs.cfgDone[key] {
 		return
 	}
 	pl.configs.cfgDone[key] = true
-	out, notes, err := toSocket(e.dialect, v.value, mp, e.db.port)
+	out, notes, err := toSocket(e.dialect, v.Value, mp, e.db.port)
 	if err == nil && e.dialect == DialectJDBC {
 		style := pl.opts.JDBCFactory
 		if style == JDBCFactorySysprop {
@@ -167,28 +168,28 @@ func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 		out, err = libpq.WithAuthorityHost(out, "localhost")
 	}
 	if err != nil {
-		pl.findings.add("UDS111", v.pos, v.service, v.key,
-			fmt.Sprintf("%s in %s cannot be rewritten as written (%v); set it to the socket form by hand", v.key, v.pos.File, redactErr(err)))
+		pl.rep.Add("UDS111", v.Pos, v.Service, v.Key,
+			fmt.Sprintf("%s in %s cannot be rewritten as written (%v); set it to the socket form by hand", v.Key, v.Pos.File, redactErr(err)))
 		return
 	}
-	reads := fmt.Sprintf("a configuration file %s reads; not interpolated by compose", v.service)
+	reads := fmt.Sprintf("a configuration file %s reads; not interpolated by compose", v.Service)
 	if cv.src != nil {
 		// Inside a compose value: compose interpolates, so a $ is $$.
-		pl.add(edit{src: cv.src, start: cv.val.Start, end: cv.val.End, text: strings.ReplaceAll(cv.val.Render(out), "$", "$$")})
-		reads = fmt.Sprintf("%s of the configuration document in %s/%s", cv.docKey, v.service, v.key)
+		pl.ed.YAML(cv.src).Replace(cv.val.Start, cv.val.End, strings.ReplaceAll(cv.val.Render(out), "$", "$$"))
+		reads = fmt.Sprintf("%s of the configuration document in %s/%s", cv.docKey, v.Service, v.Key)
 	} else {
-		pl.editFile(cv.path, cv.data, cv.val.Start, cv.val.End, cv.val.Render(out))
+		pl.ed.EditFile(cv.path, cv.data, cv.val.Start, cv.val.End, cv.val.Render(out))
 	}
 	pl.noteEvidence(e, mp)
 	pl.noteRailsDefault(e, mp)
 	if e.dialect == DialectURI && strings.HasSuffix(cv.path, "database.yml") {
-		pl.findings.add("UDS123", v.pos, v.service, v.key,
-			fmt.Sprintf("%s reads url from %s: Rails 7.0 and later read ?host= there; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER@%s/DB)", v.service, v.pos.File, strings.ReplaceAll(mp, "/", "%2F")))
+		pl.rep.Add("UDS123", v.Pos, v.Service, v.Key,
+			fmt.Sprintf("%s reads url from %s: Rails 7.0 and later read ?host= there; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER@%s/DB)", v.Service, v.Pos.File, strings.ReplaceAll(mp, "/", "%2F")))
 	}
 	for _, n := range notes {
-		pl.findings.add(n.Code, v.pos, v.service, v.key, v.service+" "+v.pos.File+" "+v.key+": "+n.Message)
+		pl.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+" "+v.Pos.File+" "+v.Key+": "+n.Message)
 	}
-	pl.changes = append(pl.changes, Change{Kind: "value", Pos: v.pos,
-		Service: v.service, Key: v.key, Dialect: e.dialect, Before: redact(e.dialect, v.value), After: redact(e.dialect, out),
+	pl.rep.Change(Change{Kind: "value", Pos: v.Pos,
+		Service: v.Service, Key: v.Key, Dialect: e.dialect, Before: redact(e.dialect, v.Value), After: redact(e.dialect, out),
 		Reason: fmt.Sprintf("reach %s through its socket in %s (%s)", e.db.name, mp, reads), Basis: e.basis})
 }

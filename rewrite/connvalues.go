@@ -20,13 +20,13 @@ import (
 // may carry a password).
 func (p *project) checkConnValues(opts Options) map[string]Finding {
 	out := map[string]Finding{}
-	for _, name := range p.serviceOrder() {
+	for _, name := range p.ServiceOrder() {
 		if (len(opts.Only) > 0 && !contains(opts.Only, name)) || contains(opts.Exclude, name) {
 			continue
 		}
-		for _, v := range p.serviceEnv(name) {
-			if err := malformedConn(v.raw, v.value); err != nil {
-				out[v.pos.String()] = newFinding("UDS163", v.pos, name, v.key, malformedMsg(name+"/"+v.key, v.value, err))
+		for _, v := range p.ServiceEnv(name) {
+			if err := malformedConn(v.Raw, v.Value); err != nil {
+				out[v.Pos.String()] = newFinding("UDS163", v.Pos, name, v.Key, malformedMsg(name+"/"+v.Key, v.Value, err))
 			}
 		}
 	}

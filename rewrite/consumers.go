@@ -2,11 +2,13 @@ package rewrite
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
+	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/consumer"
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
@@ -22,14 +24,14 @@ const BasisReader = "reader"
 // (consumer.Decide), the image catalogue. ok is false when the value must
 // stay on TCP; a finding then says why (UDS153: its reader takes no
 // socket URI; UDS154: no reader is known).
-func (pl *planner) uriConsumer(v envVar, db *dbService) (form consumer.Form, basis *Basis, ok bool) {
+func (pl *planner) uriConsumer(v compose.EnvVar, db *dbService) (form consumer.Form, basis *Basis, ok bool) {
 	if f, b, found := pl.userConsumer(v); found {
 		return f, b, true
 	}
-	verdict, found := consumer.Decide(pl.evidenceScope(v.service), v.key)
-	if own := append(consumer.FromValue(v.value), consumer.FromFile(filepath.ToSlash(v.pos.File))...); len(own) > 0 {
+	verdict, found := consumer.Decide(pl.evidenceScope(v.Service), v.Key)
+	if own := append(consumer.FromValue(v.Value), consumer.FromFile(filepath.ToSlash(v.Pos.File))...); len(own) > 0 {
 		for i := range own {
-			own[i].File, own[i].Line = v.pos.File, v.pos.Line
+			own[i].File, own[i].Line = v.Pos.File, v.Pos.Line
 		}
 		verdict, found = consumer.Combine(append(verdict.Uses, own...)), true
 	}
@@ -38,23 +40,28 @@ func (pl *planner) uriConsumer(v envVar, db *dbService) (form consumer.Form, bas
 		b := &Basis{Kind: BasisEvidence, Name: strings.Join(verdict.Readers(), "+"), At: Pos{File: u.File, Line: u.Line},
 			Detail: u.Reader.Reason}
 		if verdict.Form == "" && len(u.Reader.Forms) > 0 {
-			pl.findings.add("UDS153", v.pos, v.service, v.key,
-				fmt.Sprintf("%s/%s reaches %s over TCP and its readers share no socket URI form (%s); left on TCP", v.service, v.key, db.name, readersDetail(verdict))).Basis = b
+			pl.rep.Add("UDS153", v.Pos, v.Service, v.Key,
+				fmt.Sprintf("%s/%s reaches %s over TCP and its readers share no socket URI form (%s); left on TCP", v.Service, v.Key, db.name, readersDetail(verdict))).Basis = b
 			return "", nil, false
 		}
 		if verdict.Form == "" {
-			pl.findings.add("UDS153", v.pos, v.service, v.key,
-				fmt.Sprintf("%s/%s reaches %s over TCP and is read by %s (%s:%d %s): %s; left on TCP", v.service, v.key, db.name, u.Reader.Name, u.File, u.Line, u.How, u.Reader.Reason)).Basis = b
+			pl.rep.Add("UDS153", v.Pos, v.Service, v.Key,
+				fmt.Sprintf("%s/%s reaches %s over TCP and is read by %s (%s:%d %s): %s; left on TCP", v.Service, v.Key, db.name, u.Reader.Name, u.File, u.Line, u.How, u.Reader.Reason)).Basis = b
 			return "", nil, false
 		}
 		if verdict.Form == consumer.Encoded {
 			pl.unknownConsumer(v, db, "its readers ("+strings.Join(verdict.Readers(), ", ")+") share only the percent-encoded form, which the tool does not write")
 			return "", nil, false
 		}
+		if r := portIgnored(verdict); r != nil && db.port != libpq.DefaultPort {
+			pl.rep.Add("UDS153", v.Pos, v.Service, v.Key,
+				fmt.Sprintf("%s/%s reaches %s over TCP and is read by %s (%s:%d %s), which takes ?host= but not ?port=: it would open .s.PGSQL.5432, while %s listens on port %d; left on TCP", v.Service, v.Key, db.name, r.Reader.Name, r.File, r.Line, r.How, db.name, db.port)).Basis = b
+			return "", nil, false
+		}
 		b.Detail = readersDetail(verdict)
 		return verdict.Form, b, true
 	}
-	if e, cv := pl.catalogueVar(v.service, v.key); cv != nil && cv.Role == catalog.RoleURL && cv.Directory {
+	if e, cv := pl.catalogueVar(v.Service, v.Key); cv != nil && cv.Role == catalog.RoleURL && cv.Directory {
 		b := catalogueBasis(e, cv.Reason)
 		if cv.URIHost != "" {
 			return consumer.Localhost, &b, true
@@ -63,6 +70,17 @@ func (pl *planner) uriConsumer(v envVar, db *dbService) (form consumer.Form, bas
 	}
 	pl.unknownConsumer(v, db, "no code or manifest in the project shows its reader and its image is not catalogued")
 	return "", nil, false
+}
+
+// portIgnored returns the use of a reader of v that takes ?host= but not
+// ?port= (Sequelize), or nil.
+func portIgnored(v consumer.Verdict) *consumer.Use {
+	for i, u := range v.Uses {
+		if u.Reader.PortIgnored {
+			return &v.Uses[i]
+		}
+	}
+	return nil
 }
 
 // readersDetail says which readers the evidence found and the form they
@@ -80,8 +98,8 @@ func readersDetail(v consumer.Verdict) string {
 
 // userConsumer reads --consumer SERVICE/KEY=READER|FORM, or KEY=... for
 // that key in every service; a SERVICE/KEY value wins over a KEY one.
-func (pl *planner) userConsumer(v envVar) (consumer.Form, *Basis, bool) {
-	for _, target := range []string{v.service + "/" + v.key, v.key} {
+func (pl *planner) userConsumer(v compose.EnvVar) (consumer.Form, *Basis, bool) {
+	for _, target := range []string{v.Service + "/" + v.Key, v.Key} {
 		if f, b, ok := pl.userConsumerFor(v, target); ok {
 			return f, b, ok
 		}
@@ -89,7 +107,7 @@ func (pl *planner) userConsumer(v envVar) (consumer.Form, *Basis, bool) {
 	return "", nil, false
 }
 
-func (pl *planner) userConsumerFor(v envVar, want string) (consumer.Form, *Basis, bool) {
+func (pl *planner) userConsumerFor(v compose.EnvVar, want string) (consumer.Form, *Basis, bool) {
 	for _, c := range pl.opts.Consumers {
 		target, name, _ := strings.Cut(c, "=")
 		if target != want {
@@ -103,8 +121,8 @@ func (pl *planner) userConsumerFor(v envVar, want string) (consumer.Form, *Basis
 		b.Cite = r.Sources
 		b.Detail += ": " + r.Reason
 		if len(r.Forms) == 0 {
-			pl.findings.add("UDS153", v.pos, v.service, v.key,
-				fmt.Sprintf("%s/%s is read by %s (--consumer): %s; left on TCP", v.service, v.key, r.Name, r.Reason)).Basis = b
+			pl.rep.Add("UDS153", v.Pos, v.Service, v.Key,
+				fmt.Sprintf("%s/%s is read by %s (--consumer): %s; left on TCP", v.Service, v.Key, r.Name, r.Reason)).Basis = b
 			return "", nil, true
 		}
 		return consumer.Choose([]*consumer.Reader{r}), b, true
@@ -115,20 +133,20 @@ func (pl *planner) userConsumerFor(v envVar, want string) (consumer.Form, *Basis
 // unknownConsumer reports a URI left on TCP because its reader is not
 // established, with the exact socket value for each plausible form and the
 // flag that applies it (passwords masked).
-func (pl *planner) unknownConsumer(v envVar, db *dbService, why string) {
-	who := v.service + "/" + v.key
+func (pl *planner) unknownConsumer(v compose.EnvVar, db *dbService, why string) {
+	who := v.Service + "/" + v.Key
 	var forms []string
-	if sock, _, err := toSocket(DialectURI, v.value, pl.opts.MountPath, db.port); err == nil {
-		forms = append(forms, fmt.Sprintf("libpq, psycopg, pgx, lib/pq, node-postgres, asyncpg, SQLAlchemy, Rails, dj-database-url: %s (--consumer %s=empty)", redact(DialectURI, sock), who))
+	if sock, _, err := toSocket(DialectURI, v.Value, pl.opts.MountPath, db.port); err == nil {
+		forms = append(forms, fmt.Sprintf("libpq, psycopg, pgx, lib/pq, node-postgres, TypeORM 0.2.29+, asyncpg, SQLAlchemy, Rails, dj-database-url: %s (--consumer %s=empty)", redact(DialectURI, sock), who))
 		if lh, err := libpq.WithAuthorityHost(sock, "localhost"); err == nil {
-			forms = append(forms, fmt.Sprintf("Prisma, pydantic, PHP parse_url (Doctrine, Laravel), new URL(): %s (--consumer %s=localhost)", redact(DialectURI, lh), who))
+			forms = append(forms, fmt.Sprintf("Prisma, pydantic, PHP parse_url (Doctrine, Laravel), knex, new URL(): %s (--consumer %s=localhost)", redact(DialectURI, lh), who))
 		}
 	}
 	msg := fmt.Sprintf("%s reaches %s over TCP, but %s, so it is left unchanged: a socket URI its reader rejects stops the application", who, db.name, why)
 	if len(forms) > 0 {
-		msg += ". If its reader is one of these, apply the form it takes: " + strings.Join(forms, "; ") + "; Ecto, Tortoise, TypeORM, postgres.js and code that parses or appends to the URL take none"
+		msg += ". If its reader is one of these, apply the form it takes: " + strings.Join(forms, "; ") + "; Ecto, Tortoise, postgres.js and code that parses or appends to the URL take none"
 	}
-	pl.findings.add("UDS154", v.pos, v.service, v.key, msg)
+	pl.rep.Add("UDS154", v.Pos, v.Service, v.Key, msg)
 }
 
 // checkConsumers rejects --consumer values that name no service, no
@@ -162,9 +180,9 @@ func (p *project) checkConsumerTarget(c, target string, bad func(string, ...any)
 		if target == "" {
 			return bad("--consumer %q: want SERVICE/KEY=READER, KEY=READER or a FORM instead of READER", c)
 		}
-		for name := range p.model.Services {
-			for _, v := range p.serviceEnv(name) {
-				if v.key == target {
+		for name := range p.Model.Services {
+			for _, v := range p.ServiceEnv(name) {
+				if v.Key == target {
 					return nil
 				}
 			}
@@ -175,8 +193,8 @@ func (p *project) checkConsumerTarget(c, target string, bad func(string, ...any)
 		return bad("--consumer %s: no service has an environment variable %s", c, target)
 	}
 	if strings.Contains(key, ".") {
-		if _, ok := p.model.Services[service]; !ok {
-			return bad("--consumer %s: no such service (services: %s)", c, strings.Join(slices.Sorted(mapsKeys(p.model.Services)), ", "))
+		if _, ok := p.Model.Services[service]; !ok {
+			return bad("--consumer %s: no such service (services: %s)", c, strings.Join(slices.Sorted(maps.Keys(p.Model.Services)), ", "))
 		}
 		return nil
 	}

@@ -80,9 +80,9 @@ func (v *validator) jdbcSocketFile(at func(code, msg string), service, _, val st
 		}
 	}
 	javaOpts := ""
-	for _, o := range v.p.serviceEnv(service) {
-		if o.key == "JAVA_TOOL_OPTIONS" {
-			javaOpts = o.value
+	for _, o := range v.p.ServiceEnv(service) {
+		if o.Key == "JAVA_TOOL_OPTIONS" {
+			javaOpts = o.Value
 		}
 	}
 	sockFile, _ := jdbcSocketFile(u, javaOpts)

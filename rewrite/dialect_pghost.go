@@ -14,9 +14,9 @@ var pghostDialect = dialect{
 			return ""
 		}
 		port := ""
-		for _, o := range v.p.serviceEnv(service) {
-			if o.key == "PGPORT" {
-				port = o.value
+		for _, o := range v.p.ServiceEnv(service) {
+			if o.Key == "PGPORT" {
+				port = o.Value
 			}
 		}
 		return v.libpqSocket(at, val, port)

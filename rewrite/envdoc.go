@@ -7,6 +7,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/configfile"
 )
 
@@ -27,7 +28,7 @@ import (
 // envDocEdges reads v as a configuration document. It returns the edges of
 // the connection values inside it, and whether v is a document at all (so
 // the caller does not read it as a host variable too).
-func (pl *planner) envDocEdges(v envVar, dbs []*dbService) ([]*edge, bool) {
+func (pl *planner) envDocEdges(v compose.EnvVar, dbs []*dbService) ([]*edge, bool) {
 	vals, doc, err := envDocValues(v)
 	if !doc {
 		return nil, false
@@ -44,20 +45,20 @@ func (pl *planner) envDocEdges(v envVar, dbs []*dbService) ([]*edge, bool) {
 		}
 		at, ok := envDocValueAt(v, cv)
 		if socket {
-			pl.configs.cfgSocket[v.service] = fmt.Sprintf("%s:%d", v.pos.File, at.Line)
+			pl.configs.cfgSocket[v.Service] = fmt.Sprintf("%s:%d", v.Pos.File, at.Line)
 			continue
 		}
 		if !ok {
 			if db := pl.firstDB(v, hosts, dbs); db != nil {
-				pl.findings.add("UDS182", docPos(v, at), v.service, v.key,
+				pl.rep.Add("UDS182", docPos(v, at), v.Service, v.Key,
 					fmt.Sprintf("%s/%s holds a configuration document whose %s (line %d of the value) reaches %s over TCP, written where the tool cannot edit it exactly (a folded scalar, an escape, a ${...} reference): write it in socket form by hand and mount %s's socket volume on %s",
-						v.service, v.key, cv.Key, cv.Line, db.name, db.name, v.service))
+						v.Service, v.Key, cv.Key, cv.Line, db.name, db.name, v.Service))
 			}
 			continue
 		}
-		at.Key = v.key
-		if e := pl.configEdge(v.service, v.src.Path, v.src.Data, at, dbs); e != nil {
-			e.v.src, e.cfg.src, e.cfg.docKey = v.src, v.src, fmt.Sprintf("%s (line %d of its value)", cv.Key, cv.Line)
+		at.Key = v.Key
+		if e := pl.configEdge(v.Service, v.Src.Path, v.Src.Data, at, dbs); e != nil {
+			e.v.Src, e.cfg.src, e.cfg.docKey = v.Src, v.Src, fmt.Sprintf("%s (line %d of its value)", cv.Key, cv.Line)
 			out = append(out, e)
 		}
 	}
@@ -66,13 +67,13 @@ func (pl *planner) envDocEdges(v envVar, dbs []*dbService) ([]*edge, bool) {
 
 // envDocValues reads v as a configuration document (a YAML block or
 // several lines, or a JSON object): its settings, and whether v is one.
-func envDocValues(v envVar) ([]configfile.Value, bool, error) {
-	if v.node == nil || v.passthrough {
+func envDocValues(v compose.EnvVar) ([]configfile.Value, bool, error) {
+	if v.Node == nil || v.Passthrough {
 		return nil, false, nil
 	}
-	doc := strings.TrimSpace(v.value)
+	doc := strings.TrimSpace(v.Value)
 	isJSON := strings.HasPrefix(doc, "{")
-	block := v.node.Style == yaml.LiteralStyle || v.node.Style == yaml.FoldedStyle
+	block := v.Node.Style == yaml.LiteralStyle || v.Node.Style == yaml.FoldedStyle
 	if !isJSON && !block && !strings.Contains(doc, "\n") {
 		return nil, false, nil
 	}
@@ -80,7 +81,7 @@ func envDocValues(v envVar) ([]configfile.Value, bool, error) {
 	if isJSON {
 		read = configfile.JSON
 	}
-	vals, err := read([]byte(v.value))
+	vals, err := read([]byte(v.Value))
 	return vals, true, err
 }
 
@@ -88,20 +89,20 @@ func envDocValues(v envVar) ([]configfile.Value, bool, error) {
 // document in v as values of their own, where they stand in the compose
 // file (validate checks them like any other value). Literal $ is $$ in
 // their raw text, as compose reads it.
-func envDocLeaves(v envVar) []envVar {
+func envDocLeaves(v compose.EnvVar) []compose.EnvVar {
 	vals, _, err := envDocValues(v)
 	if err != nil {
 		return nil
 	}
-	var out []envVar
+	var out []compose.EnvVar
 	for _, cv := range vals {
 		if _, dialect, socket := classify(cv.Value); dialect == "" && !socket {
 			continue
 		}
 		at, _ := envDocValueAt(v, cv)
 		leaf := v
-		leaf.raw, leaf.value, leaf.pos = strings.ReplaceAll(cv.Value, "$", "$$"), cv.Value, docPos(v, at)
-		leaf.node, leaf.env = nil, nil
+		leaf.Raw, leaf.Value, leaf.Pos = strings.ReplaceAll(cv.Value, "$", "$$"), cv.Value, docPos(v, at)
+		leaf.Node, leaf.EnvFile = nil, nil
 		out = append(out, leaf)
 	}
 	return out
@@ -110,8 +111,8 @@ func envDocLeaves(v envVar) []envVar {
 // envDocValueAt places a document setting in the compose file: the same
 // value with its line, column and byte range there, and whether every
 // byte of it stands there as in the document (so it can be edited).
-func envDocValueAt(v envVar, cv configfile.Value) (configfile.Value, bool) {
-	src, n := v.src, v.node
+func envDocValueAt(v compose.EnvVar, cv configfile.Value) (configfile.Value, bool) {
+	src, n := v.Src, v.Node
 	at := cv
 	at.Line, at.Col = n.Line, n.Column
 	var start int
@@ -124,25 +125,25 @@ func envDocValueAt(v envVar, cv configfile.Value) (configfile.Value, bool) {
 			return at, false
 		}
 		ind := blockIndent(src, n.Line+1)
-		docLineStart := strings.LastIndexByte(v.value[:cv.Start], '\n') + 1
-		docLine, _, _ := strings.Cut(v.value[docLineStart:], "\n")
-		start = src.lineStart[line-1] + ind + (cv.Start - docLineStart)
+		docLineStart := strings.LastIndexByte(v.Value[:cv.Start], '\n') + 1
+		docLine, _, _ := strings.Cut(v.Value[docLineStart:], "\n")
+		start = src.Offset(line, 1) + ind + (cv.Start - docLineStart)
 		at.Line, at.Col = line, ind+(cv.Start-docLineStart)+1
-		if t := strings.TrimRight(src.line(line), "\r"); len(t) < ind || t[ind:] != docLine {
+		if t := strings.TrimRight(src.Line(line), "\r"); len(t) < ind || t[ind:] != docLine {
 			return at, false
 		}
 	case 0, yaml.SingleQuotedStyle, yaml.DoubleQuotedStyle:
-		sp, err := src.scalarSpan(n, v.inFlow)
-		if err != nil || strings.Contains(v.value, "\n") {
+		sp, err := src.ScalarSpan(n, v.InFlow)
+		if err != nil || strings.Contains(v.Value, "\n") {
 			return at, false
 		}
-		inner := sp.Start + len(v.prefix)
+		inner := sp.Start + len(v.Prefix)
 		if n.Style != 0 {
 			inner++
 		}
 		start = inner + cv.Start
 		at.Col = n.Column + (start - sp.Start)
-		if inner+len(v.value) > len(src.Data) || string(src.Data[inner:inner+len(v.value)]) != v.value {
+		if inner+len(v.Value) > len(src.Data) || string(src.Data[inner:inner+len(v.Value)]) != v.Value {
 			return at, false
 		}
 	case yaml.FoldedStyle:
@@ -152,7 +153,7 @@ func envDocValueAt(v envVar, cv configfile.Value) (configfile.Value, bool) {
 	default:
 		return at, false
 	}
-	if strings.Contains(v.raw, "$") {
+	if strings.Contains(v.Raw, "$") {
 		return at, false // what compose reads is not what is written
 	}
 	at.Start, at.End = start, start+(cv.End-cv.Start)
@@ -177,7 +178,7 @@ func envDocSafe(style yaml.Style, text string) bool {
 // at line first: that of its first line that is not blank.
 func blockIndent(src *Source, first int) int {
 	for l := first; l <= src.Lines(); l++ {
-		if t := src.line(l); strings.TrimSpace(t) != "" {
+		if t := src.Line(l); strings.TrimSpace(t) != "" {
 			return len(t) - len(strings.TrimLeft(t, " "))
 		}
 	}
@@ -185,15 +186,15 @@ func blockIndent(src *Source, first int) int {
 }
 
 // docPos is where a document setting at stands, as findings give it.
-func docPos(v envVar, at configfile.Value) Pos {
-	return Pos{File: v.pos.File, Line: at.Line, Col: at.Col}
+func docPos(v compose.EnvVar, at configfile.Value) Pos {
+	return Pos{File: v.Pos.File, Line: at.Line, Col: at.Col}
 }
 
 // firstDB returns the first database one of hosts reaches from v's
 // service, or nil.
-func (pl *planner) firstDB(v envVar, hosts []string, dbs []*dbService) *dbService {
+func (pl *planner) firstDB(v compose.EnvVar, hosts []string, dbs []*dbService) *dbService {
 	for _, h := range hosts {
-		if db, code, _ := pl.p.dbFor(dbs, v.service, h); db != nil && code == "" {
+		if db, code, _ := pl.p.dbFor(dbs, v.Service, h); db != nil && code == "" {
 			return db
 		}
 	}
@@ -203,7 +204,7 @@ func (pl *planner) firstDB(v envVar, hosts []string, dbs []*dbService) *dbServic
 // warnEnvDocHost reports a host setting inside a document that names a
 // database (database.host: db): the tool cannot know whether the program
 // reading the document takes a socket directory there.
-func (pl *planner) warnEnvDocHost(v envVar, cv configfile.Value, dbs []*dbService) {
+func (pl *planner) warnEnvDocHost(v compose.EnvVar, cv configfile.Value, dbs []*dbService) {
 	last := cv.Key[strings.LastIndexByte(cv.Key, '.')+1:]
 	if !appHostRE.MatchString(last) && !strings.EqualFold(last, "host") {
 		return
@@ -213,32 +214,32 @@ func (pl *planner) warnEnvDocHost(v envVar, cv configfile.Value, dbs []*dbServic
 		return
 	}
 	at, _ := envDocValueAt(v, cv)
-	pl.findings.add("UDS182", docPos(v, at), v.service, v.key,
+	pl.rep.Add("UDS182", docPos(v, at), v.Service, v.Key,
 		fmt.Sprintf("%s/%s holds a configuration document whose %s (line %d of the value) names %s as the host of a connection the program builds itself; the tool cannot know whether that program takes a socket directory there: if it hands it to libpq, pgx or psycopg, set it to %s and mount %s's socket volume on %s",
-			v.service, v.key, cv.Key, cv.Line, db.name, pl.opts.MountPath, db.name, v.service))
+			v.Service, v.Key, cv.Key, cv.Line, db.name, pl.opts.MountPath, db.name, v.Service))
 }
 
 // warnEnvDocLines reports a multi-line value the tool cannot read as YAML
 // or JSON (TOML, INI) when one of its lines names a database as a host,
 // naming the variable and the line. It reports whether it warned.
-func (pl *planner) warnEnvDocLines(v envVar, dbs []*dbService) bool {
+func (pl *planner) warnEnvDocLines(v compose.EnvVar, dbs []*dbService) bool {
 	for _, db := range dbs {
 		var names []string
 		for _, n := range db.names {
 			names = append(names, regexp.QuoteMeta(n))
 		}
 		nameRE := regexp.MustCompile(`(^|[^\w.-])(` + strings.Join(names, "|") + `)([^\w.-]|$)`)
-		n := connectionLine([]byte(v.value), nameRE)
+		n := connectionLine([]byte(v.Value), nameRE)
 		if n == 0 {
 			continue
 		}
-		line := v.pos.Line
-		if v.node.Style == yaml.LiteralStyle || v.node.Style == yaml.FoldedStyle {
+		line := v.Pos.Line
+		if v.Node.Style == yaml.LiteralStyle || v.Node.Style == yaml.FoldedStyle {
 			line += n
 		}
-		pl.findings.add("UDS182", Pos{File: v.pos.File, Line: line, Col: 1}, v.service, v.key,
+		pl.rep.Add("UDS182", Pos{File: v.Pos.File, Line: line, Col: 1}, v.Service, v.Key,
 			fmt.Sprintf("%s/%s holds a configuration document in a format the tool does not read, whose line %d names %s where a connection is configured: point that connection at %s's socket in %s by hand and mount %s's socket volume on %s",
-				v.service, v.key, n, db.name, db.name, pl.opts.MountPath, db.name, v.service))
+				v.Service, v.Key, n, db.name, db.name, pl.opts.MountPath, db.name, v.Service))
 		return true
 	}
 	return false
@@ -249,10 +250,10 @@ func (pl *planner) warnEnvDocLines(v envVar, dbs []*dbService) bool {
 // those values, so their socket mount stays.
 func (pl *planner) markEnvDocSockets(dbs []*dbService) {
 	for _, name := range pl.clientServices(dbs) {
-		for _, v := range pl.p.serviceEnv(name) {
+		for _, v := range pl.p.ServiceEnv(name) {
 			for _, leaf := range envDocLeaves(v) {
-				if _, _, socket := classify(leaf.value); socket {
-					pl.configs.cfgSocket[name] = fmt.Sprintf("%s:%d", leaf.pos.File, leaf.pos.Line)
+				if _, _, socket := classify(leaf.Value); socket {
+					pl.configs.cfgSocket[name] = fmt.Sprintf("%s:%d", leaf.Pos.File, leaf.Pos.Line)
 				}
 			}
 		}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/sirupsen/logrus"
+	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
 // goldenInputs returns every compose file the CLI goldens start from
@@ -89,7 +91,7 @@ func FuzzMigrate(f *testing.F) {
 		if !res.Changed() {
 			return
 		}
-		if _, err := NewSource(path, out); err != nil {
+		if _, err := yamledit.NewSource(path, out); err != nil {
 			t.Fatalf("Migrate(%q) = %q, which does not parse: %v", data, out, err)
 		}
 		res2, err := Migrate(ctx, []Input{{Path: path, Data: out}}, DefaultOptions())
@@ -141,7 +143,7 @@ func noLeak(t *testing.T, data []byte, res *Result, err error) {
 	for _, re := range fuzzPasswordRE {
 		for _, m := range re.FindAllSubmatch(data, -1) {
 			pw := string(m[1])
-			if len(pw) < minSecret || toolWord(pw) || strings.ContainsAny(pw, "*$") || bytes.Count(data, m[1]) > 1 {
+			if len(pw) < compose.MinSecret || compose.ToolWord(pw) || strings.ContainsAny(pw, "*$") || bytes.Count(data, m[1]) > 1 {
 				continue
 			}
 			if strings.Contains(out.String(), pw) {

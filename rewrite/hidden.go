@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
+	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
 // warnHidden reports clients that depend on a database (depends_on, links)
@@ -17,22 +19,22 @@ import (
 func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 	seen := map[string]bool{}
 	for _, e := range edges {
-		seen[e.v.service] = true
+		seen[e.v.Service] = true
 	}
 	// A service already reported (split variables, a URL in its command,
 	// an unknown scheme) needs no second, vaguer warning.
-	for _, f := range pl.findings {
+	for _, f := range pl.rep.Findings {
 		seen[f.Service] = true
 	}
 	isDB := map[string]bool{}
 	for _, db := range dbs {
 		isDB[db.name] = true
 	}
-	for _, name := range pl.p.serviceOrder() {
+	for _, name := range pl.p.ServiceOrder() {
 		if seen[name] || isDB[name] || contains(pl.opts.Exclude, name) || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) {
 			continue
 		}
-		svc := pl.p.model.Services[name]
+		svc := pl.p.Model.Services[name]
 		if poolerOf(svc.Image) {
 			continue
 		}
@@ -41,8 +43,8 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 			if _, ok := svc.DependsOn[db.name]; ok {
 				dep = db
 			}
-			for target := range linkAliases(svc) {
-				if linkAliases(svc)[target] == db.name {
+			for target := range compose.LinkAliases(svc) {
+				if compose.LinkAliases(svc)[target] == db.name {
 					dep = db
 				}
 			}
@@ -51,20 +53,20 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 			continue
 		}
 		if file, line := pl.hiddenConnection(name, dep); file != "" {
-			pl.findings.add("UDS131", Pos{File: file, Line: line, Col: 1}, name, file,
+			pl.rep.Add("UDS131", Pos{File: file, Line: line, Col: 1}, name, file,
 				fmt.Sprintf("%s depends on %s and %s:%d names it in a form the tool does not edit (a literal host in code or a format it does not read): point that connection at %s (socket directory) by hand, and mount %s's socket volume on %s", name, dep.name, file, line, pl.opts.MountPath, dep.name, name))
 			continue
 		}
-		src, _ := pl.p.serviceNode(name)
-		kn, _ := ownKey(deref(pl.servicesNode(src)), name)
+		src, _ := pl.p.ServiceNode(name)
+		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(src)), name)
 		key := pl.dependencyKey(name, dep.name)
 		if hint := pl.catalogueHint(name, dep.name); hint != "" {
-			pl.findings.add("UDS131", nodePos(src, kn), name, key,
+			pl.rep.Add("UDS131", yamledit.NodePos(src, kn), name, key,
 				fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it: %s", name, key, dep.name, name, hint))
 			continue
 		}
 		if len(pl.reachingFiles(name)) == 0 {
-			pl.findings.add("UDS131", nodePos(src, kn), name, key,
+			pl.rep.Add("UDS131", yamledit.NodePos(src, kn), name, key,
 				fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it, and no file of the project reaches it (no build context here, no mounted source): the connection is baked into the image %s or built by a script; point it at %s (socket directory) or add the socket volume by hand", name, key, dep.name, name, svc.Image, pl.opts.MountPath))
 			continue
 		}
@@ -72,11 +74,11 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 		if secrets := pl.secretFiles(name); len(secrets) > 0 {
 			var files []string
 			for _, f := range slices.Sorted(maps.Keys(secrets)) {
-				files = append(files, pl.p.displayPath(f)+" ("+secrets[f]+")")
+				files = append(files, pl.p.DisplayPath(f)+" ("+secrets[f]+")")
 			}
 			where = "a secret file it reads (" + strings.Join(files, ", ") + ") in a form the tool does not edit, a mounted config file"
 		}
-		pl.findings.add("UDS131", nodePos(src, kn), name, key,
+		pl.rep.Add("UDS131", yamledit.NodePos(src, kn), name, key,
 			fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it: the connection is in %s, baked into the image or built by a script, which the tool cannot see; point it at %s (socket directory) or add the socket volume by hand", name, key, dep.name, name, where, pl.opts.MountPath))
 	}
 }
@@ -86,11 +88,11 @@ func (pl *planner) usesSocket(service string) bool {
 	if pl.configs.cfgSocket[service] != "" {
 		return true
 	}
-	for _, v := range pl.p.serviceEnv(service) {
-		if _, _, socket := classify(v.value); socket {
+	for _, v := range pl.p.ServiceEnv(service) {
+		if _, _, socket := classify(v.Value); socket {
 			return true
 		}
-		if (v.key == "PGHOST" || appHostRE.MatchString(v.key) || pl.dirHostVar(service, v.key)) && strings.HasPrefix(v.value, "/") {
+		if (v.Key == "PGHOST" || appHostRE.MatchString(v.Key) || pl.dirHostVar(service, v.Key)) && strings.HasPrefix(v.Value, "/") {
 			return true
 		}
 	}
@@ -100,7 +102,7 @@ func (pl *planner) usesSocket(service string) bool {
 // dependencyKey names the key that ties a client to a database:
 // depends_on, else links.
 func (pl *planner) dependencyKey(client, db string) string {
-	if _, ok := pl.p.model.Services[client].DependsOn[db]; ok {
+	if _, ok := pl.p.Model.Services[client].DependsOn[db]; ok {
 		return "depends_on"
 	}
 	return "links"
@@ -111,20 +113,32 @@ func (pl *planner) dependencyKey(client, db string) string {
 // POSTGRES_DSN, AIRFLOW__DATABASE__SQL_ALCHEMY_CONN).
 var connKeyRE = regexp.MustCompile(`(?i)(^|_)(DATABASE|DB|PG[A-Z]*|POSTGRES(QL)?|JDBC|DSN|DATASOURCE|SQL_ALCHEMY_CONN)(_|$)`)
 
+// libpqSetting reports whether key is one of libpq's environment
+// variables (PostgreSQL docs, "Environment Variables") that names no
+// server: PGSSLMODE, PGUSER, PGPORT ... A socket form does not apply to
+// them (PGSSLMODE gets its own rule, fixPGSSLMode).
+func libpqSetting(key string) bool {
+	return strings.HasPrefix(key, "PG") && key != "PGHOST" && key != "PGHOSTADDR" && key != "PGSERVICE" && key != "PGSERVICEFILE"
+}
+
 // warnUnsetPassthrough reports a pass-through variable ("- DATABASE_URL",
 // no value) that holds a connection name but is set nowhere the tool can
 // see: compose takes it from the shell that runs it. It reports whether
 // it warned.
-func (pl *planner) warnUnsetPassthrough(v envVar, dbs []*dbService) bool {
-	if !v.passthrough || strings.TrimSpace(v.value) != "" || !connKeyRE.MatchString(v.key) || len(dbs) == 0 {
+func (pl *planner) warnUnsetPassthrough(v compose.EnvVar, dbs []*dbService) bool {
+	if !v.Passthrough || strings.TrimSpace(v.Value) != "" || !connKeyRE.MatchString(v.Key) || len(dbs) == 0 || libpqSetting(v.Key) {
 		return false
 	}
 	target := "a PostgreSQL service of this project"
 	if len(dbs) == 1 {
 		target = dbs[0].name
 	}
-	pl.findings.add("UDS111", v.pos, v.service, v.key,
-		fmt.Sprintf("%s/%s is passed through from the environment docker compose runs in (\"- %s\" with no value) and is set neither in the project files nor in .env, so the tool cannot see or edit it; if it connects to %s, set it in socket form where it is set (mount path %s), and add the socket volume to %s by hand", v.service, v.key, v.key, target, pl.opts.MountPath, v.service))
+	written := "- " + v.Key
+	if v.Prefix == "" {
+		written = v.Key + ":"
+	}
+	pl.rep.Add("UDS111", v.Pos, v.Service, v.Key,
+		fmt.Sprintf("%s/%s is passed through from the environment docker compose runs in (\"%s\" with no value) and is set neither in the project files nor in .env, so the tool cannot see or edit it; if it connects to %s, set it in socket form where it is set (mount path %s), and add the socket volume to %s by hand", v.Service, v.Key, written, target, pl.opts.MountPath, v.Service))
 	return true
 }
 
@@ -134,7 +148,7 @@ func (pl *planner) warnUnsetPassthrough(v envVar, dbs []*dbService) bool {
 // image takes no socket there. It is "" for an image the catalogue does
 // not know.
 func (pl *planner) catalogueHint(service, db string) string {
-	e := catalog.Lookup(pl.p.model.Services[service].Image)
+	e := catalog.Lookup(pl.p.Model.Services[service].Image)
 	if e == nil {
 		return ""
 	}

@@ -8,9 +8,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/compose-spec/compose-go/v2/dotenv"
-
 	"github.com/uds-migrate/uds-migrate/evidence"
+	"github.com/uds-migrate/uds-migrate/internal/dockerfile"
 )
 
 // A connection carried only by a dotenv file that reaches the container
@@ -50,11 +49,11 @@ func (pl *planner) warnImageDotenv(dbs []*dbService) {
 			continue
 		}
 		set := map[string]bool{}
-		for _, v := range pl.p.serviceEnv(name) {
-			set[v.key] = true
+		for _, v := range pl.p.ServiceEnv(name) {
+			set[v.Key] = true
 		}
 		for _, f := range envFiles {
-			pl.warnDotenvFile(name, pl.p.displayPath(f), fmt.Sprintf("%s:%d", loader, line), set, dbs)
+			pl.warnDotenvFile(name, f, fmt.Sprintf("%s:%d", loader, line), set, dbs)
 		}
 	}
 }
@@ -87,7 +86,7 @@ func (pl *planner) dotenvLoader(scope evidence.Scope) (string, int) {
 		sc := bufio.NewScanner(bytes.NewReader(data))
 		for n := 1; sc.Scan(); n++ {
 			if dotenvLoaderRE.Match(sc.Bytes()) {
-				return pl.p.displayPath(f), n
+				return pl.p.DisplayPath(f), n
 			}
 		}
 	}
@@ -98,43 +97,32 @@ func (pl *planner) dotenvLoader(scope evidence.Scope) (string, int) {
 // left out of its image by the context's .dockerignore. Files outside the
 // context (a bind mount) are never ignored.
 func (pl *planner) dockerIgnored(service, path string) bool {
-	b := pl.p.model.Services[service].Build
+	b := pl.p.Model.Services[service].Build
 	if b == nil || b.Context == "" {
 		return false
 	}
-	data, err := pl.readFile(pl.p.displayPath(filepath.Join(b.Context, ".dockerignore")))
+	data, err := pl.ed.ReadFile(pl.p.DisplayPath(filepath.Join(b.Context, ".dockerignore")))
 	if err != nil {
 		return false
 	}
-	return evidence.DockerIgnored(data, b.Context, path)
+	return dockerfile.Ignored(data, b.Context, path)
 }
 
-// warnDotenvFile reports the connection values of one dotenv file.
-func (pl *planner) warnDotenvFile(service, path, loader string, set map[string]bool, dbs []*dbService) {
-	data, err := pl.readFile(path)
-	if err != nil {
-		return
-	}
-	values, err := dotenv.UnmarshalBytesWithLookup(data, func(string) (string, bool) { return "", false })
-	if err != nil {
-		return
-	}
-	off := 0
-	for n, line := range bytes.SplitAfter(data, []byte("\n")) {
-		el, key, ok := parseEnvLine(line, off)
-		off += len(line)
-		val, known := values[key]
-		if !ok || !known || set[key] {
+// warnDotenvFile reports the connection values of one dotenv file (abs).
+func (pl *planner) warnDotenvFile(service, abs, loader string, set map[string]bool, dbs []*dbService) {
+	for _, v := range pl.p.EnvFileVars(service, abs) {
+		if set[v.Key] {
 			continue
 		}
-		db := pl.dotenvTarget(service, key, val, dbs)
+		db := pl.dotenvTarget(service, v.Key, v.Value, dbs)
 		if db == nil {
 			continue
 		}
-		set[key] = true
-		pl.findings.add("UDS181", Pos{File: path, Line: n + 1, Col: el.start - (off - len(line)) + 1}, service, key,
+		set[v.Key] = true
+		path := v.Pos.File
+		pl.rep.Add("UDS181", v.Pos, service, v.Key,
 			fmt.Sprintf("%s/%s is set only in %s, which reaches the container (the build context's COPY or a bind mount) and which the code loads (%s): it reaches %s over TCP from inside the image, where the tool does not edit it; set %s in %s's environment: in the socket form its reader takes (or edit %s and rebuild the image), and mount %s's socket volume on %s",
-				service, key, path, loader, db.name, key, service, path, db.name, service))
+				service, v.Key, path, loader, db.name, v.Key, service, path, db.name, service))
 	}
 }
 

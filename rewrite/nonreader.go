@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
+	"github.com/uds-migrate/uds-migrate/compose"
 )
 
 // The socket mount goes only on services that read the value (issue #21).
@@ -20,13 +21,13 @@ import (
 // of the project that reaches its container names key (an nginx template
 // that envsubst fills).
 func (pl *planner) ignoresVar(service, key string) (catalogued *catalog.Entry, ignores bool) {
-	svc := pl.p.model.Services[service]
+	svc := pl.p.Model.Services[service]
 	e := catalog.Lookup(svc.Image)
 	if e == nil || !e.NotAClient || svc.Build != nil {
 		return nil, false
 	}
-	for _, v := range pl.p.serviceEnv(service) {
-		if v.key == key && (v.env == nil || v.ref != "") {
+	for _, v := range pl.p.ServiceEnv(service) {
+		if v.Key == key && (v.EnvFile == nil || v.Ref != "") {
 			return nil, false
 		}
 	}
@@ -41,9 +42,9 @@ func (pl *planner) ignoresVar(service, key string) (catalogued *catalog.Entry, i
 
 // noteIgnored says (UDS183) that a service inherits a connection value it
 // does not read, and so gets no socket mount.
-func (pl *planner) noteIgnored(v envVar, e *catalog.Entry) {
+func (pl *planner) noteIgnored(v compose.EnvVar, e *catalog.Entry) {
 	b := catalogueBasis(e, "its programs read no application connection variable")
-	pl.findings.add("UDS183", v.pos, v.service, v.key,
+	pl.rep.Add("UDS183", v.Pos, v.Service, v.Key,
 		fmt.Sprintf("%s inherits %s from %s, which its image (%s) does not read: %s gets no socket mount (under the official image's trust authentication the mount would be a superuser login) (%s)",
-			v.service, v.key, v.pos.File, e.Family, v.service, b.Citation())).Basis = &b
+			v.Service, v.Key, v.Pos.File, e.Family, v.Service, b.Citation())).Basis = &b
 }

@@ -51,7 +51,7 @@ func (p *project) confSettings(svc types.ServiceConfig, confPath string) map[str
 	if host == "" {
 		return nil
 	}
-	data, err := p.readFile(p.displayPath(host))
+	data, err := p.ReadFile(p.DisplayPath(host))
 	if err != nil {
 		return nil
 	}

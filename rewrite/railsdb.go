@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/configfile"
 )
 
@@ -21,7 +22,7 @@ func (pl *planner) railsEdges(dbs []*dbService) []*edge {
 	for _, name := range pl.clientServices(dbs) {
 		scope := pl.evidenceScope(name)
 		for _, abs := range scope.Files() {
-			rel, _ := filepath.Rel(pl.p.model.WorkingDir, abs)
+			rel, _ := filepath.Rel(pl.p.Model.WorkingDir, abs)
 			if rel = filepath.ToSlash(rel); rel != "config/database.yml" && !strings.HasSuffix(rel, "/config/database.yml") {
 				continue
 			}
@@ -38,8 +39,8 @@ func (pl *planner) railsEdges(dbs []*dbService) []*edge {
 
 // railsEdge reads one database.yml for one service.
 func (pl *planner) railsEdge(service, abs string, env map[string]string, dbs []*dbService) *edge {
-	path := pl.p.displayPath(abs)
-	data, err := pl.readFile(path)
+	path := pl.p.DisplayPath(abs)
+	data, err := pl.ed.ReadFile(path)
 	if err != nil {
 		return nil
 	}
@@ -56,7 +57,7 @@ func (pl *planner) railsEdge(service, abs string, env map[string]string, dbs []*
 		pl.configs.cfgSocket[service] = fmt.Sprintf("%s:%d", path, v.Line)
 		return nil
 	}
-	ev := envVar{service: service, key: "host", raw: v.Value, value: v.Value, pos: Pos{File: path, Line: v.Line, Col: v.Col}}
+	ev := compose.EnvVar{Service: service, Key: "host", Raw: v.Value, Value: v.Value, Pos: Pos{File: path, Line: v.Line, Col: v.Col}}
 	db := pl.dbAt(dbs, ev, v.Value)
 	if db == nil {
 		return nil
@@ -86,16 +87,16 @@ func (pl *planner) noteRailsDefault(e *edge, mp string) {
 		return
 	}
 	v := e.v
-	pl.findings.add("UDS171", v.pos, v.service, e.railsVar,
+	pl.rep.Add("UDS171", v.Pos, v.Service, e.railsVar,
 		fmt.Sprintf("%s does not set %s, so its host is the ERB default in %s:%d (%q), which the pg gem hands to libpq: the default is now the socket directory %s. Every service that reads this file without %s gets the socket directory too (one that sets %s keeps its own value)",
-			v.service, e.railsVar, v.pos.File, v.pos.Line, v.value, mp, e.railsVar, e.railsVar))
+			v.Service, e.railsVar, v.Pos.File, v.Pos.Line, v.Value, mp, e.railsVar, e.railsVar))
 }
 
 // railsURLEdge handles a literal `url:` in database.yml: a libpq URI that
 // ActiveRecord merges over the other settings.
 func (pl *planner) railsURLEdge(service, abs string, env map[string]string, dbs []*dbService) *edge {
-	path := pl.p.displayPath(abs)
-	data, err := pl.readFile(path)
+	path := pl.p.DisplayPath(abs)
+	data, err := pl.ed.ReadFile(path)
 	if err != nil {
 		return nil
 	}

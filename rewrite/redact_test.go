@@ -24,3 +24,19 @@ func TestRedactReferences(t *testing.T) {
 		}
 	}
 }
+
+// TestRedactNpgsqlKeys: Npgsql's other password keywords (PSW, SSL
+// Password) and quoted passwords (a ';' or a doubled quote inside) are
+// redacted whole.
+func TestRedactNpgsqlKeys(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"Host=db;PSW=x;Pwd=y;SSL Password=z;SslPassword=w;Database=a", "Host=db;PSW=****;Pwd=****;SSL Password=****;SslPassword=****;Database=a"},
+		{"Host=db;Password='a;b';Database=a", "Host=db;Password=****;Database=a"},
+		{`Host=db;Password="a""b";Database=a`, "Host=db;Password=****;Database=a"},
+		{"Host=db;Password='a;b;Database=a", "Host=db;Password=****"},
+	} {
+		if got := redact(DialectNpgsql, c.in); got != c.want {
+			t.Errorf("redact(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

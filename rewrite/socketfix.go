@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
@@ -17,33 +18,33 @@ import (
 // services are included: their host variables take a directory too. The
 // services holding a libpq socket value are remembered for PGSSLMODE.
 func (pl *planner) repairSocketValues(isDB map[string]bool) {
-	for _, name := range pl.p.serviceOrder() {
+	for _, name := range pl.p.ServiceOrder() {
 		if isDB[name] || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) || contains(pl.opts.Exclude, name) {
 			continue
 		}
-		for _, v := range pl.p.serviceEnv(name) {
+		for _, v := range pl.p.ServiceEnv(name) {
 			pl.repairSocketValue(v)
 		}
 	}
 }
 
-func (pl *planner) repairSocketValue(v envVar) {
-	m, err := interp.Mask(v.raw)
+func (pl *planner) repairSocketValue(v compose.EnvVar) {
+	m, err := interp.Mask(v.Raw)
 	if err != nil {
 		return
 	}
-	out, dialect, notes, socket := socketRepair(v.key, m.Value)
+	out, dialect, notes, socket := socketRepair(v.Key, m.Value)
 	if socket && dialect != "" {
-		pl.clients.sslClients[v.service] = true
+		pl.clients.sslClients[v.Service] = true
 	}
-	if out == "" || out == m.Value || !pl.setValue(v, m, out) {
+	if out == "" || out == m.Value || !pl.ed.SetValue(v, m, out) {
 		return
 	}
 	for _, n := range notes {
-		pl.findings.add(n.Code, v.pos, v.service, v.key, v.service+"/"+v.key+": "+n.Message)
+		pl.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+"/"+v.Key+": "+n.Message)
 	}
-	pl.changes = append(pl.changes, Change{Kind: "repair", Pos: v.pos, Service: v.service, Key: v.key, Dialect: dialect,
-		Before: redact(dialect, v.raw), After: redact(dialect, m.Unmask(out)), Reason: "a socket value every driver accepts"})
+	pl.rep.Change(Change{Kind: "repair", Pos: v.Pos, Service: v.Service, Key: v.Key, Dialect: dialect,
+		Before: redact(dialect, v.Raw), After: redact(dialect, m.Unmask(out)), Reason: "a socket value every driver accepts"})
 }
 
 // socketRepair returns the repaired form of a (masked) socket value, or ""
@@ -108,7 +109,7 @@ func isHostVar(key string) bool {
 // setting like the URL parameter (libpq §34.15; node pg reads it too), in
 // every service that reaches PostgreSQL through a libpq socket value.
 func (pl *planner) fixPGSSLMode() {
-	for _, name := range pl.p.serviceOrder() {
+	for _, name := range pl.p.ServiceOrder() {
 		if !pl.clients.sslClients[name] {
 			continue
 		}
@@ -118,25 +119,25 @@ func (pl *planner) fixPGSSLMode() {
 				continue
 			}
 		}
-		for _, v := range pl.p.serviceEnv(name) {
-			if v.key != "PGSSLMODE" {
+		for _, v := range pl.p.ServiceEnv(name) {
+			if v.Key != "PGSSLMODE" {
 				continue
 			}
-			m, err := interp.Mask(v.raw)
+			m, err := interp.Mask(v.Raw)
 			if err != nil {
 				continue
 			}
 			fails, unknown := libpq.SSLModeFailsOnSocket(m.Value)
-			if !fails || !pl.setValue(v, m, libpq.SocketSSLMode) {
+			if !fails || !pl.ed.SetValue(v, m, libpq.SocketSSLMode) {
 				continue
 			}
-			from := "PGSSLMODE=" + v.value
+			from := "PGSSLMODE=" + v.Value
 			if unknown {
 				from = "PGSSLMODE (set from a variable, whose value no longer applies)"
 			}
-			pl.findings.add(libpq.CodeSSLOnSocket, v.pos, name, v.key, name+"/PGSSLMODE: "+libpq.SocketSSLMessage(from, "PGSSLMODE="+libpq.SocketSSLMode))
-			pl.changes = append(pl.changes, Change{Kind: "value", Pos: v.pos, Service: name, Key: v.key, Dialect: DialectPGHOST,
-				Before: v.value, After: libpq.SocketSSLMode, Reason: "TLS does not apply on a Unix socket", Basis: grammarBasis(DialectPGHOST)})
+			pl.rep.Add(libpq.CodeSSLOnSocket, v.Pos, name, v.Key, name+"/PGSSLMODE: "+libpq.SocketSSLMessage(from, "PGSSLMODE="+libpq.SocketSSLMode))
+			pl.rep.Change(Change{Kind: "value", Pos: v.Pos, Service: name, Key: v.Key, Dialect: DialectPGHOST,
+				Before: v.Value, After: libpq.SocketSSLMode, Reason: "TLS does not apply on a Unix socket", Basis: grammarBasis(DialectPGHOST)})
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
 
@@ -56,12 +57,12 @@ func socketLike(h string) bool {
 // checkHostShape reports host values that look like a socket directory but
 // are not one: a relative path (UDS215) and, in a host variable, the socket
 // FILE (UDS204). It reports whether it found one.
-func (v *validator) checkHostShape(at func(code, msg string), service, key, val string, ms []mountRef) bool {
+func (v *validator) checkHostShape(at func(code, msg string), service, key, val string, ms []compose.Mount) bool {
 	if rel := relativeHost(key, val); rel != "" {
 		want := "the absolute directory where " + service + " mounts the socket volume"
 		for _, m := range ms {
-			if m.source != "" && strings.HasSuffix(m.target, "/"+path.Clean(rel)) {
-				want = m.target
+			if m.Source != "" && strings.HasSuffix(m.Target, "/"+path.Clean(rel)) {
+				want = m.Target
 			}
 		}
 		at("UDS215", fmt.Sprintf("%s/%s: host %s is a relative path: libpq reads a host without a leading / as a TCP host name (\"could not translate host name\") and pgx resolves relative paths its own way (jackc/pgx#661); a socket directory must be absolute: write %s", service, key, rel, want))
@@ -105,13 +106,13 @@ func checkSSLMode(at func(code, msg string), service, key, val string) {
 // on the TCP connections.
 func (v *validator) checkPGSSLMode(service string) {
 	relies := false
-	var mode *envVar
-	for _, e := range v.p.serviceEnv(service) {
-		if e.key == "PGSSLMODE" {
+	var mode *compose.EnvVar
+	for _, e := range v.p.ServiceEnv(service) {
+		if e.Key == "PGSSLMODE" {
 			e := e
 			mode = &e
 		}
-		if _, _, _, s := socketRepair(e.key, e.value); s && !ownSSLMode(e.value) {
+		if _, _, _, s := socketRepair(e.Key, e.Value); s && !ownSSLMode(e.Value) {
 			relies = true
 		}
 	}
@@ -121,9 +122,9 @@ func (v *validator) checkPGSSLMode(service string) {
 	if len(v.p.tcpValues(service, nil)) > 0 {
 		return
 	}
-	if fails, _ := libpq.SSLModeFailsOnSocket(mode.value); fails {
-		v.findings.add("UDS216", mode.pos, service, "PGSSLMODE",
-			fmt.Sprintf("%s/PGSSLMODE=%s applies to its socket connections: node pg fails on every sslmode but disable, pgjdbc and sqlx on require and verify-*; write PGSSLMODE=disable (TLS does not apply on a socket)", service, mode.value))
+	if fails, _ := libpq.SSLModeFailsOnSocket(mode.Value); fails {
+		v.findings.Add("UDS216", mode.Pos, service, "PGSSLMODE",
+			fmt.Sprintf("%s/PGSSLMODE=%s applies to its socket connections: node pg fails on every sslmode but disable, pgjdbc and sqlx on require and verify-*; write PGSSLMODE=disable (TLS does not apply on a socket)", service, mode.Value))
 	}
 }
 

@@ -29,6 +29,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/uds-migrate/uds-migrate/bench"
+	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/internal/pgtest"
 	"github.com/uds-migrate/uds-migrate/internal/probe"
 	"github.com/uds-migrate/uds-migrate/rewrite"
@@ -158,7 +159,7 @@ func Run(ctx context.Context, files []rewrite.FileResult, opts Options) (*Report
 	// socket form (service, socket directory, port, volume) without
 	// judging it: Migrate would refuse a broken setup before we test it.
 	ro := opts.Rewrite
-	ro.ReadFile = overlayRead(files, ro.ReadFile)
+	ro.ReadFile = compose.Overlay(files, ro.ReadFile)
 	rv, err := rewrite.Revert(ctx, p.inputs, ro)
 	if err != nil {
 		return nil, fmt.Errorf("smoke: finding the databases: %w", err)
@@ -590,12 +591,14 @@ func pgxProbe(ctx context.Context, cfg *pgx.ConnConfig) (probe.Result, error) {
 	return r, nil
 }
 
-// ensure creates the value's login role (with its password, though the
-// socket is trusted) and its database. The superuser keeps its password:
-// the benchmark's TCP side logs in with it.
+// ensure creates the value's login role and its database. The role gets no
+// password: the checks connect over the trusted socket only, and a
+// password from the project would let any local account log in over TCP
+// as that role while the server runs (issue 25). The superuser keeps its
+// random password: the benchmark's TCP side logs in with it.
 func ensure(ctx context.Context, srv *pgtest.Server, v *value) error {
 	if v.user != srv.SuperUser {
-		if err := srv.EnsureRole(ctx, v.user, v.password); err != nil {
+		if err := srv.EnsureRole(ctx, v.user, ""); err != nil {
 			return err
 		}
 	}

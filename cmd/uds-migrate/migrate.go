@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -20,7 +19,7 @@ import (
 
 func migrateFlags() []cli.Flag {
 	flags := append(projectFlags(), outputFlags()...)
-	flags = append(flags, findingFlags("findings on stderr as text, json, sarif or gcc (file:line:col: warning: message [CODE])")...)
+	flags = append(flags, findingFlags("findings on stderr as text, json, sarif or gcc (file:line:col: warning: message [CODE])", "none")...)
 	return append(flags, smokeFlags()...)
 }
 
@@ -44,9 +43,9 @@ func projectFlags() []cli.Flag {
 // these).
 func loadFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringSliceFlag{Name: "file", Aliases: []string{"f"}, Usage: "compose file (repeatable; default: COMPOSE_FILE, then compose.yaml, compose.yml, docker-compose.yaml, docker-compose.yml)"},
-		&cli.StringFlag{Name: "project-directory", Usage: "compose's project directory (default: the first file's directory)"},
-		&cli.StringSliceFlag{Name: "env-file", Usage: "compose's interpolation env file (repeatable; default PROJECT_DIR/.env)"},
+		&cli.StringSliceFlag{Name: "file", Aliases: []string{"f"}, Usage: "compose file (repeatable, merged in order; default as docker compose finds them: COMPOSE_FILE, else compose.yaml, compose.yml, docker-compose.yml or docker-compose.yaml with its override file, here or in the nearest folder above)"},
+		&cli.StringFlag{Name: "project-directory", Usage: "compose's project directory (default: the first file's directory); without -f, the compose files are looked for there"},
+		&cli.StringSliceFlag{Name: "env-file", Usage: "compose's interpolation env file (repeatable; default COMPOSE_ENV_FILES, else PROJECT_DIR/.env)"},
 		&cli.StringSliceFlag{Name: "profile", Usage: "only services of these profiles (repeatable; default COMPOSE_PROFILES, else every service)"},
 		&cli.StringSliceFlag{Name: "db", Usage: "treat SERVICE as a PostgreSQL server (repeatable; official, PostGIS, TimescaleDB and Bitnami images are found without it)"},
 		&cli.StringSliceFlag{Name: "socket-dir", Usage: "`DIR`: socket directory inside the --db services whose image the tool does not know; SERVICE=DIR: that database's (repeatable)"},
@@ -69,36 +68,6 @@ func migrationFlags() []cli.Flag {
 	}
 }
 
-// composeFiles resolves which files to read, the way docker compose does.
-func composeFiles(c *cli.Context) ([]string, error) {
-	files := append(c.StringSlice("file"), c.Args().Slice()...)
-	if len(files) > 0 {
-		return files, nil
-	}
-	if env := os.Getenv("COMPOSE_FILE"); env != "" {
-		sep := os.Getenv("COMPOSE_PATH_SEPARATOR")
-		if sep == "" {
-			sep = string(os.PathListSeparator)
-		}
-		return strings.Split(env, sep), nil
-	}
-	for _, name := range []string{"compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml"} {
-		if _, err := os.Stat(name); err == nil {
-			// docker compose also loads the matching override file when no
-			// -f is given; so must the migration, or the app stays on TCP.
-			ext := filepath.Ext(name)
-			base := strings.TrimSuffix(name, ext)
-			for _, o := range []string{base + ".override.yaml", base + ".override.yml"} {
-				if _, err := os.Stat(o); err == nil {
-					return []string{name, o}, nil
-				}
-			}
-			return []string{name}, nil
-		}
-	}
-	return nil, errors.New("no compose file given and none found (compose.yaml, compose.yml, docker-compose.yaml, docker-compose.yml)")
-}
-
 func options(c *cli.Context) rewrite.Options {
 	o := rewrite.DefaultOptions()
 	o.DBs = c.StringSlice("db")
@@ -118,10 +87,7 @@ func options(c *cli.Context) rewrite.Options {
 	o.Env = os.Environ()
 	o.ProjectDir = c.String("project-directory")
 	o.EnvFiles = c.StringSlice("env-file")
-	o.Profiles = c.StringSlice("profile")
-	if len(o.Profiles) == 0 && os.Getenv("COMPOSE_PROFILES") != "" {
-		o.Profiles = strings.Split(os.Getenv("COMPOSE_PROFILES"), ",")
-	}
+	o.Profiles = c.StringSlice("profile") // else COMPOSE_PROFILES: see discover
 	return o
 }
 
@@ -143,58 +109,80 @@ func socketDirs(vals []string) (plain string, perService map[string]string) {
 	return plain, perService
 }
 
-func migrateAction(c *cli.Context, stdout, stderr io.Writer) error {
+func migrateAction(c *cli.Context, d *docRun, stdout, stderr io.Writer) error {
 	if err := unknownCommand(c); err != nil {
 		return &codeError{exitError, err}
 	}
-	projects, err := readProjects(c, true)
+	projects, err := readProjects(c, true, d)
 	if err != nil {
 		return err
-	}
-	if m := c.String("auth-local"); m != "" && m != "scram-sha-256" && m != "md5" {
-		// password (cleartext) is left out on purpose: scram-sha-256 is
-		// the method to choose, md5 the one older clients may still need.
-		return &codeError{exitError, fmt.Errorf("--auth-local %q: want scram-sha-256 or md5", m)}
 	}
 	if len(projects) > 1 && c.Bool("smoke") {
 		return usageErr("--smoke proves one project: run it once per FILE")
 	}
-	results, err := migrateProjects(c, projects, stderr)
+	results, err := migrateProjects(projects)
 	if err != nil {
 		return err
 	}
 	for i, res := range results {
-		res.Findings = keepFindings(c, res.Findings)
-		explainSelection(projects[i], options(c), res)
+		res.Findings = keepFindings(c, d, res.Findings, projects[i].inputs)
+		explainSelection(projects[i].inputs, projects[i].opts, res)
 	}
-	if len(results) > 1 {
-		return emitProjects(c, results, "migrate", stdout, stderr)
+	all := summarize(c, results, "migrate", d)
+	if c.Bool("smoke") {
+		// The check runs on the new bytes before they replace the old
+		// (or reach stdout): a value that cannot connect leaves every
+		// file as it was.
+		if err := smokeRun(c, projects[0], all.Files, all.Changes, d, stderr); err != nil {
+			return err
+		}
 	}
-	return smokeAfterMigrate(c, results[0], emit(c, results[0], "migrate", stdout, stderr), stderr)
+	return deliver(c, all, "migrate", stdout, d)
 }
 
-// emit prints findings and delivers a result the way the flags ask: the
-// new content on stdout, a diff, a --check list, or files written in place.
-func emit(c *cli.Context, res *rewrite.Result, verb string, stdout, stderr io.Writer) error {
-	if err := emitFindings(c, res, verb, stderr); err != nil {
-		return err
+// summarize merges the results of the projects a command ran on into one
+// (files, findings and changes of all of them, in order), makes it the
+// document of d, and notes "nothing to VERB" for each project that has
+// nothing to do.
+func summarize(c *cli.Context, results []*rewrite.Result, verb string, d *docRun) *rewrite.Result {
+	all := results[0]
+	if len(results) > 1 {
+		all = &rewrite.Result{}
+		for _, res := range results {
+			all.Files = append(all.Files, res.Files...)
+			all.Findings = append(all.Findings, res.Findings...)
+			all.Changes = append(all.Changes, res.Changes...)
+		}
 	}
-	return deliver(c, res, verb, stdout, stderr)
+	p := report.FromResult(verb, reportInput(all))
+	d.plan = &p
+	scope := false
+	for _, res := range results {
+		if res.NothingReason == "" || c.Bool("quiet") {
+			continue
+		}
+		if len(results) > 1 {
+			d.note("%s: nothing to %s: %s", res.Files[0].Path, verb, res.NothingReason)
+		} else {
+			d.note("nothing to %s: %s", verb, res.NothingReason)
+		}
+		scope = scope || verb == "revert"
+	}
+	if scope {
+		d.note(revertScope)
+	}
+	return all
 }
 
 // revertScope follows "nothing to revert": the nginx → app server
 // migration has no inverse.
-const revertScope = "uds-migrate: revert covers PostgreSQL only: the nginx → app server migration is not reverted (undo it with git)"
+const revertScope = "revert covers PostgreSQL only: the nginx → app server migration is not reverted (undo it with git)"
 
-// deliver is emit without the findings.
-func deliver(c *cli.Context, res *rewrite.Result, verb string, stdout, stderr io.Writer) error {
+// deliver delivers a result the way the flags ask: the new content on
+// stdout, a diff, a --check list, or files written in place; lines for
+// people go to d's notes.
+func deliver(c *cli.Context, res *rewrite.Result, verb string, stdout io.Writer, d *docRun) error {
 	write, showDiff, check := c.Bool("write"), c.Bool("diff"), c.Bool("check")
-	if res.NothingReason != "" && !c.Bool("quiet") {
-		fmt.Fprintf(stderr, "uds-migrate: nothing to %s: %s\n", verb, res.NothingReason)
-		if verb == "revert" {
-			fmt.Fprintln(stderr, revertScope)
-		}
-	}
 	switch {
 	case check:
 		for _, f := range res.Files {
@@ -211,7 +199,7 @@ func deliver(c *cli.Context, res *rewrite.Result, verb string, stdout, stderr io
 			if f.Changed {
 				name, outside := diffName(f.Path)
 				if outside && !c.Bool("quiet") {
-					fmt.Fprintf(stderr, "uds-migrate: %s is outside the working directory: the diff names it from / (apply it with: git apply --directory=/ --unsafe-paths -p1, or run -d from a directory that holds it)\n", f.Path)
+					d.note("%s is outside the working directory: the diff names it from / (apply it with: git apply --directory=/ --unsafe-paths -p1, or run -d from a directory that holds it)", f.Path)
 				}
 				stdout.Write(unifiedDiff("a/"+name, f.Before, "b/"+name, f.After))
 			}
@@ -231,10 +219,9 @@ func deliver(c *cli.Context, res *rewrite.Result, verb string, stdout, stderr io
 			return &codeError{exitError, fmt.Errorf("nothing written: %w", err)}
 		}
 		for _, f := range out {
-			if c.Bool("quiet") {
-				break
+			if !c.Bool("quiet") {
+				d.note("wrote %s", f.Path)
 			}
-			fmt.Fprintf(stderr, "uds-migrate: wrote %s\n", f.Path)
 		}
 		return nil
 	}
@@ -299,29 +286,9 @@ func diffName(p string) (name string, outside bool) {
 	return strings.TrimPrefix(filepath.ToSlash(abs), "/"), true
 }
 
-// emitFindings prints a migration's findings on stderr in the --format
-// asked: text lines, or the whole plan document (json, sarif) or gcc lines.
-func emitFindings(c *cli.Context, res *rewrite.Result, verb string, stderr io.Writer) error {
-	return writeFindings(c, stderr, report.FromResult(verb, reportInput(res)))
-}
-
 func btoi(b bool) int {
 	if b {
 		return 1
 	}
 	return 0
-}
-
-// readProject reads the one project a command takes (see projectFiles);
-// withOutput also checks that at most one of -w, -d and --check is given.
-// Errors are *codeError with exit status 2.
-func readProject(c *cli.Context, withOutput bool) ([]rewrite.Input, error) {
-	projects, err := readProjects(c, withOutput)
-	if err != nil {
-		return nil, err
-	}
-	if len(projects) > 1 {
-		return nil, usageErr("%s takes one project, got %d FILE arguments (each is a project of its own; use -f for several files of one project)", c.Command.Name, len(projects))
-	}
-	return projects[0], nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -134,8 +135,12 @@ func TestNoPasswordReachable(t *testing.T) {
 // pwOutputs writes a project whose service app has key=written (or, with
 // written empty, reads it from app.env) beside a postgres service db and
 // a pgbouncer, and returns what each command prints that must not hold a
-// password (as secretOutputs; -d's stdout, the diff itself, is left out;
-// migrate's stderr is --check's).
+// password: every command in every format, stderr always, stdout where it
+// is a report (migrate's and revert's stdout, and -d's, are the compose
+// file itself). A URI's reader is named (--consumer KEY=empty, issue #20)
+// so that the value is migrated and quoted in the changes; --check and
+// plan run without it too, where UDS154 quotes the value left on TCP. -w
+// then migrates the project's own files, and revert runs on the result.
 func pwOutputs(t *testing.T, key, written string, files, env map[string]string) []secretOutput {
 	dir := t.TempDir()
 	t.Chdir(dir)
@@ -158,16 +163,53 @@ func pwOutputs(t *testing.T, key, written string, files, env map[string]string) 
 			t.Fatal(err)
 		}
 	}
+	var reader []string
+	if key == "DATABASE_URL" || key == "SQLALCHEMY_DATABASE_URI" || key == "CELERY_RESULT_BACKEND" || key == "GEO_URL" {
+		reader = []string{"--consumer", key + "=empty"}
+	}
+	type cmd struct {
+		args []string
+		// report: stdout is a report, not the compose file.
+		report, noReader bool
+	}
+	cmds := []cmd{
+		{[]string{"compose.yml"}, false, false},
+		{[]string{"--check", "compose.yml"}, true, false},
+		{[]string{"--check", "--format", "json", "compose.yml"}, true, false},
+		{[]string{"--check", "--format", "sarif", "compose.yml"}, true, false},
+		{[]string{"--check", "--format", "gcc", "compose.yml"}, true, false},
+		{[]string{"-d", "compose.yml"}, false, false},
+		{[]string{"plan", "compose.yml"}, true, false},
+		{[]string{"plan", "--format", "json", "compose.yml"}, true, false},
+		{[]string{"plan", "--format", "sarif", "compose.yml"}, true, false},
+		{[]string{"plan", "--format", "gcc", "compose.yml"}, true, false},
+		{[]string{"validate", "compose.yml"}, true, false},
+		{[]string{"validate", "--format", "json", "compose.yml"}, true, false},
+	}
+	if reader != nil {
+		cmds = append(cmds,
+			cmd{[]string{"--check", "compose.yml"}, true, true},
+			cmd{[]string{"plan", "--format", "sarif", "compose.yml"}, true, true})
+	}
+	// -w migrates the project's files; revert then has values to quote.
+	cmds = append(cmds, cmd{[]string{"-w", "compose.yml"}, true, false},
+		cmd{[]string{"revert", "compose.yml"}, false, false},
+		cmd{[]string{"revert", "--check", "--format", "json", "compose.yml"}, true, false},
+		cmd{[]string{"revert", "-d", "--format", "sarif", "compose.yml"}, false, false})
 	var outs []secretOutput
-	for _, args := range [][]string{
-		{"--check", "compose.yml"}, {"-d", "compose.yml"},
-		{"plan", "compose.yml"}, {"plan", "--format", "json", "compose.yml"}, {"plan", "--format", "sarif", "compose.yml"},
-		{"plan", "--format", "gcc", "compose.yml"}, {"validate", "compose.yml"},
-	} {
+	for _, c := range cmds {
+		args := c.args
+		switch {
+		case c.noReader, args[0] == "validate", args[0] == "revert":
+		case args[0] == "plan":
+			args = append(append([]string{"plan"}, reader...), args[1:]...)
+		default:
+			args = append(slices.Clone(reader), args...)
+		}
 		var out, errb bytes.Buffer
 		run(append([]string{"uds-migrate"}, args...), &out, &errb)
 		text := errb.String()
-		if args[0] != "-d" {
+		if c.report {
 			text += out.String()
 		}
 		outs = append(outs, secretOutput{strings.Join(args, " "), text})

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 
 	"github.com/urfave/cli/v2"
@@ -28,9 +27,9 @@ file mounted instead of its directory. Findings go to stdout in the
 an unreadable input as a finding of code UDS001).
 
 Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable input.`,
-		Flags: append(append(loadFlags(), findingFlags("text, json, sarif or gcc")...), smokeFlags()...),
-		Action: reporting("validate", stdout, stderr, func(c *cli.Context) error {
-			projects, err := readProjects(c, false)
+		Flags: append(append(loadFlags(), findingFlags("text, json, sarif or gcc", "error")...), smokeFlags()...),
+		Action: reporting("validate", stdout, stderr, func(c *cli.Context, d *docRun) error {
+			projects, err := readProjects(c, false, d)
 			if err != nil {
 				return err
 			}
@@ -38,19 +37,21 @@ Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable inp
 				return usageErr("--smoke proves one project: run it once per FILE")
 			}
 			var findings []rewrite.Finding
-			_, err = eachProject(projects, stderr, func(in []rewrite.Input) (*rewrite.Result, error) {
-				fs, err := rewrite.Validate(context.Background(), in, options(c))
+			_, err = eachProject(projects, func(p *composeProject) (*rewrite.Result, error) {
+				fs, err := rewrite.Validate(context.Background(), p.inputs, p.opts)
 				findings = append(findings, fs...)
 				return nil, err
 			})
 			if err != nil {
 				return err
 			}
-			findings = keepFindings(c, findings)
-			if err := writeFindings(c, stdout, report.FromFindings("validate", findings)); err != nil {
-				return err
+			var inputs []rewrite.Input
+			for _, p := range projects {
+				inputs = append(inputs, p.inputs...)
 			}
-			inputs := projects[0]
+			findings = keepFindings(c, d, findings, inputs)
+			p := report.FromFindings("validate", findings)
+			d.plan = &p
 			errs := 0
 			for _, f := range findings {
 				if f.Severity == rewrite.SevError {
@@ -58,10 +59,14 @@ Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable inp
 				}
 			}
 			if errs > 0 {
-				fmt.Fprintf(stderr, "uds-migrate: %d error(s) in the socket setup\n", errs)
-				return smokeAfterValidate(c, inputs, &codeError{exitChanges, nil}, stderr)
+				d.note("%d error(s) in the socket setup", errs)
 			}
-			return smokeAfterValidate(c, inputs, nil, stderr)
+			if c.Bool("smoke") {
+				if err := smokeValidated(c, projects[0], d, stderr); err != nil {
+					return err
+				}
+			}
+			return nil // exit 1 for errors: --fail-on error, validate's default
 		}),
 	}
 }

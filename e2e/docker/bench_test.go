@@ -2,8 +2,11 @@ package dockere2e
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -80,5 +83,109 @@ func TestSmokeCompose(t *testing.T) {
 	}
 	if !strings.Contains(errOut, "compose") {
 		t.Errorf("smoke report does not name the compose target")
+	}
+}
+
+// TestBenchComposeJDBC runs `bench --compose --client jdbc` on the migrated
+// example: one JVM (pgjdbc + junixsocket) in a container from the Java
+// service's image reaches the database over the compose network and over
+// the socket volume, with the URL uds-migrate wrote. Short rounds: it
+// proves the path, scripts/bench-headlines.sh measures.
+func TestBenchComposeJDBC(t *testing.T) {
+	needEngine(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	p := newProject(t, toolProject(t, "examples/spring-postgres", []string{}))
+	p.tagServices(ctx, t)
+	args := []string{"bench", "--compose", "compose.yml", "--client", "jdbc", "--rounds", "2", "--duration", "1s", "--warmup", "1s", "--format", "json"}
+	out, errOut, err := p.tool(ctx, args...)
+	t.Logf("uds-migrate %s:\n%s%s", strings.Join(args, " "), out, errOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Target  string `json:"target"`
+		Clients []struct {
+			Client     string `json:"client"`
+			Transports []struct {
+				Transport string `json:"transport"`
+				Endpoint  string `json:"endpoint"`
+				Queries   int64  `json:"queries"`
+				Latency   *struct {
+					P50 float64 `json:"p50Us"`
+				} `json:"latency"`
+			} `json:"transports"`
+		} `json:"clients"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(rep.Target, "jdbc from registry.example/simulator/measure:1.1.0") || len(rep.Clients) != 1 || rep.Clients[0].Client != "jdbc" {
+		t.Fatalf("report %+v", rep)
+	}
+	for _, ts := range rep.Clients[0].Transports {
+		if ts.Queries < 100 || ts.Latency == nil || ts.Latency.P50 <= 0 {
+			t.Errorf("%s: %d queries, latency %+v", ts.Transport, ts.Queries, ts.Latency)
+		}
+	}
+	if ep := rep.Clients[0].Transports[1].Endpoint; !strings.Contains(ep, "/var/run/postgresql/.s.PGSQL.5432 (volume postgres-socket)") {
+		t.Errorf("socket endpoint %q", ep)
+	}
+	if strings.Contains(out+errOut, "change-me") {
+		t.Error("the report shows the password")
+	}
+	// The JVM's container is gone (docker compose run --rm).
+	if ps, _ := p.compose(ctx, "ps", "-a", "-q", "uds-bench-jdbc"); strings.TrimSpace(string(ps)) != "" {
+		t.Errorf("JDBC sidecar left behind: %s", ps)
+	}
+}
+
+// TestBenchHTTPCompose runs `bench http --compose` on seed 004 as migrated
+// (golden nginx-unicorn): nginx from the proxy's image in a sidecar, to the
+// app over the compose network and over the socket volume, the app being
+// the bench backend (testdata/seed004.engine.yml), whose transport header
+// proves each front reached it the way it claims. Short rounds: it proves
+// the path, scripts/bench-headlines.sh measures.
+func TestBenchHTTPCompose(t *testing.T) {
+	needEngine(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	p := newProject(t, goldenProject(t, "nginx-unicorn", false))
+	if _, err := run(ctx, "", "env", "CGO_ENABLED=0", "go", "build", "-o", filepath.Join(p.dir, "httpapp"), "./httpapp"); err != nil {
+		t.Fatal(err)
+	}
+	ov, err := os.ReadFile("testdata/seed004.engine.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ov = []byte(regexp.MustCompile(`\$\{UDS_ENGINE_TAG[^}]*\}`).ReplaceAllString(string(ov), env.tag))
+	writeFile(t, filepath.Join(p.dir, overrideName), ov)
+	args := []string{"bench", "http", "--compose", "compose.yaml", "--compose", overrideName, "--rounds", "2", "--duration", "500ms", "--warmup", "500ms", "--format", "json"}
+	out, errOut, err := p.tool(ctx, args...)
+	t.Logf("uds-migrate %s:\n%s%s", strings.Join(args, " "), out, errOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Target, Proxy, TCP, Socket string
+		Transports                 []struct {
+			Transport string
+			Requests  int64
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(rep.Target, "rproxy's image uds-migrate/nginx:") || !strings.HasPrefix(rep.Proxy, "nginx/") ||
+		!strings.Contains(rep.TCP, "→ nginx → app:8080") || !strings.Contains(rep.Socket, "→ nginx → unix:/run/app/app.sock (volume app-socket)") {
+		t.Errorf("report %+v", rep)
+	}
+	for _, ts := range rep.Transports {
+		if ts.Requests < 100 {
+			t.Errorf("%s: %d requests", ts.Transport, ts.Requests)
+		}
+	}
+	if ps, _ := p.compose(ctx, "ps", "-a", "-q", "uds-bench-proxy"); strings.TrimSpace(string(ps)) != "" {
+		t.Errorf("proxy sidecar left behind: %s", ps)
 	}
 }

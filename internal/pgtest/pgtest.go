@@ -9,6 +9,14 @@
 // can therefore prove which transport a client used: a password-less login
 // that succeeds can only have come over the socket.
 //
+// Only the server's account and root reach it (issue 25, High 3): the
+// server's directory and its socket directory are 0700 and owned by the
+// account postgres runs as (this process's, or "postgres" when this process
+// is root), the socket file is 0700 (unix_socket_permissions), and the
+// bootstrap superuser's TCP password is random per server unless
+// Options.SuperPassword names one. Another local account can neither open
+// the socket (EACCES on the directory) nor guess the TCP password.
+//
 // Every server lives in one temporary directory that Stop removes. A reaper
 // child process watches a pipe from this process and, if this process dies
 // without calling Stop (panic, os.Exit, SIGKILL), stops the server and
@@ -20,6 +28,8 @@ package pgtest
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net"
@@ -41,7 +51,8 @@ type Options struct {
 	// SuperUser is the bootstrap superuser's name; empty means "postgres".
 	SuperUser string
 	// SuperPassword is the bootstrap superuser's password, needed over TCP
-	// only; empty means "postgres".
+	// only; empty means a random one (24 characters from crypto/rand),
+	// which Server.SuperPassword holds.
 	SuperPassword string
 	// Settings are extra server settings, passed as `postgres -c key=value`
 	// after the defaults (so they win). Keys that Start owns (port,
@@ -95,9 +106,10 @@ var defaultSettings = [][2]string{
 	{"full_page_writes", "off"},
 	{"max_connections", "100"},
 	{"shared_buffers", "32MB"},
-	// The official image's socket file is 0777 too (FACTS.md); tests that
-	// reach it through symlinks or as another user rely on that.
-	{"unix_socket_permissions", "0777"},
+	// Owner only: the socket is trusted, so whoever opens it is any role,
+	// superuser included (the official image's 0777 would hand that to
+	// every local account). Root still connects (it bypasses file modes).
+	{"unix_socket_permissions", "0700"},
 	{"log_min_messages", "warning"},
 	{"logging_collector", "off"},
 }
@@ -129,10 +141,15 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.SuperPassword == "" {
+		if opts.SuperPassword, err = randomPassword(); err != nil {
+			return nil, err
+		}
+	}
 	s := &Server{
 		Host:          "127.0.0.1",
 		SuperUser:     orDefault(opts.SuperUser, "postgres"),
-		SuperPassword: orDefault(opts.SuperPassword, "postgres"),
+		SuperPassword: opts.SuperPassword,
 		BinDir:        bin,
 		passwords:     map[string]string{},
 	}
@@ -259,6 +276,16 @@ func (s *Server) logTail() string {
 		lines = lines[len(lines)-15:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// randomPassword returns 24 characters of base64url from 18 random bytes
+// (144 bits).
+func randomPassword() (string, error) {
+	b := make([]byte, 18)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("pgtest: generating a password: %w", err)
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
 }
 
 func orDefault(v, def string) string {

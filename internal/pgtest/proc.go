@@ -59,8 +59,10 @@ func (a *runAs) chown(path string) error {
 // 108 bytes including the terminating NUL).
 const maxSocketPath = 107
 
-// makeDirs creates Dir (0755, so root and the server account can both reach
-// the socket directory inside), the socket directory and the log file.
+// makeDirs creates Dir and the socket directory inside it, both 0700 and
+// owned by the server's account: postgres needs nothing more, root (the
+// caller when the server runs as "postgres") passes any mode, and every
+// other account is kept out of the socket, the data and the log.
 func (s *Server) makeDirs(as *runAs) error {
 	base := tempBase(as)
 	dir, err := os.MkdirTemp(base, "pgtest-")
@@ -78,10 +80,10 @@ func (s *Server) makeDirs(as *runAs) error {
 	if len(s.SocketDir)+len("/.s.PGSQL.65535") > maxSocketPath {
 		return fail(fmt.Errorf("socket path would exceed %d bytes; set TMPDIR to a shorter directory", maxSocketPath))
 	}
-	if err := os.Chmod(dir, 0o755); err != nil {
+	if err := os.Chmod(dir, 0o700); err != nil {
 		return fail(err)
 	}
-	if err := os.Mkdir(s.SocketDir, 0o755); err != nil {
+	if err := os.Mkdir(s.SocketDir, 0o700); err != nil {
 		return fail(err)
 	}
 	for _, p := range []string{dir, s.SocketDir} {
@@ -178,7 +180,7 @@ func (s *Server) startPostgres(ctx context.Context, as *runAs, extra map[string]
 		args = append(args, "-c", kv[0]+"="+kv[1])
 	}
 
-	logf, err := os.OpenFile(s.LogFile, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	logf, err := os.OpenFile(s.LogFile, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
 		return fmt.Errorf("pgtest: %w", err)
 	}

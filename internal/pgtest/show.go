@@ -34,12 +34,19 @@ func (s *Server) ShowSetting(ctx context.Context, name string, env []string, arg
 	return strings.TrimSpace(string(out)), nil
 }
 
-// WriteFile writes a file into the server's directory, readable by the
-// server's account (a postgresql.conf for -c config_file=...), and returns
-// its path.
+// WriteFile writes a file into the server's directory, 0600 and owned by
+// the server's account (a postgresql.conf for -c config_file=...), and
+// returns its path.
 func (s *Server) WriteFile(name string, data []byte) (string, error) {
+	as, err := lookupRunAs()
+	if err != nil {
+		return "", err
+	}
 	p := filepath.Join(s.Dir, name)
-	if err := os.WriteFile(p, data, 0o644); err != nil {
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		return "", fmt.Errorf("pgtest: %w", err)
+	}
+	if err := as.chown(p); err != nil {
 		return "", fmt.Errorf("pgtest: %w", err)
 	}
 	return p, nil

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/compose-spec/compose-go/v2/cli"
+	"github.com/compose-spec/compose-go/v2/consts"
+)
+
+// discovered is the project docker compose would load for a command line:
+// its files in load order, and what its interpolation setup adds to the
+// flags.
+type discovered struct {
+	// files are the compose files, in load order: -f as given, else
+	// COMPOSE_FILE, else the default names found in the project directory
+	// (or the working directory) or the nearest parent that has one, with
+	// the override file beside it. Paths compose-go made absolute are
+	// relative to the working directory again, for messages and diffs.
+	files []string
+	// envFiles are the interpolation env files named explicitly:
+	// --env-file, else COMPOSE_ENV_FILES (comma-separated). nil: the
+	// project directory's .env, which the loader reads itself.
+	envFiles []string
+	// profiles is COMPOSE_PROFILES of the environment compose builds (the
+	// process's, then the env files'), for when --profile is not given.
+	profiles []string
+	// note is for people: several files with default names in one
+	// folder, and which one counts (docker compose warns the same way).
+	note string
+}
+
+// discover finds a project's files with compose-go's own discovery
+// (cli.ProjectOptions), the option sequence of docker compose v2.40's
+// ProjectOptions.toProjectOptions (cmd/compose/compose.go): working
+// directory, OS environment, env files (read before COMPOSE_FILE, which an
+// env file may set, and again once the project directory is known),
+// COMPOSE_FILE, then default file discovery with its parent walk. files
+// are the -f files, projectDir --project-directory, envFlags --env-file.
+func discover(files []string, projectDir string, envFlags []string) (discovered, error) {
+	envFiles := envFlags
+	if len(envFiles) == 0 {
+		// docker compose reads COMPOSE_ENV_FILES as --env-file's default
+		// (defaultStringArrayVar: split on commas, empty entries dropped).
+		envFiles = strings.FieldsFunc(os.Getenv("COMPOSE_ENV_FILES"), func(r rune) bool { return r == ',' })
+	}
+	o, err := cli.NewProjectOptions(files,
+		cli.WithWorkingDirectory(projectDir),
+		cli.WithOsEnv,
+		cli.WithEnvFiles(envFiles...),
+		cli.WithDotEnv,
+		cli.WithConfigFileEnv,
+		cli.WithDefaultConfigPath,
+		cli.WithEnvFiles(envFiles...),
+		cli.WithDotEnv,
+	)
+	if err != nil {
+		// An env file compose-go cannot read or parse: the loader reports
+		// it later with its position and without its values (compose-go's
+		// message may quote a line). Find the files without the env files.
+		var err2 error
+		o, err2 = cli.NewProjectOptions(files, cli.WithWorkingDirectory(projectDir), cli.WithOsEnv, cli.WithConfigFileEnv, cli.WithDefaultConfigPath)
+		if err2 != nil {
+			return discovered{}, err2
+		}
+	}
+	if len(o.ConfigPaths) == 0 {
+		where := "the working directory"
+		if projectDir != "" {
+			where = projectDir
+		}
+		return discovered{}, fmt.Errorf("no compose file given and none found in %s or a folder above it (%s; COMPOSE_FILE names others)", where, strings.Join(cli.DefaultFileNames, ", "))
+	}
+	d := discovered{envFiles: envFiles}
+	if len(envFlags) == 0 && len(envFiles) == 0 {
+		d.envFiles = nil
+	}
+	for _, p := range strings.Split(o.Environment[consts.ComposeProfiles], ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			d.profiles = append(d.profiles, p)
+		}
+	}
+	// compose-go makes the paths it finds absolute; the user's own
+	// spelling (-f, an absolute COMPOSE_FILE entry) stays as given.
+	var given []string
+	if env := o.Environment[consts.ComposeFilePath]; len(files) == 0 && env != "" {
+		sep := o.Environment[consts.ComposePathSeparator]
+		if sep == "" {
+			sep = string(os.PathListSeparator)
+		}
+		given = strings.Split(env, sep)
+	}
+	wd, _ := os.Getwd()
+	for i, f := range o.ConfigPaths {
+		if len(files) == 0 && filepath.IsAbs(f) && (i >= len(given) || !filepath.IsAbs(given[i])) && wd != "" {
+			if rel, err := filepath.Rel(wd, f); err == nil {
+				f = rel
+			}
+		}
+		d.files = append(d.files, f)
+	}
+	if len(files) == 0 && o.Environment[consts.ComposeFilePath] == "" {
+		d.note = severalDefaults(filepath.Dir(o.ConfigPaths[0]), d.files[0])
+	}
+	return d, nil
+}
+
+// severalDefaults names the files of dir with a default compose name when
+// there is more than one: docker compose takes the first of
+// cli.DefaultFileNames and warns; so does this tool.
+func severalDefaults(dir, using string) string {
+	var found []string
+	for _, n := range cli.DefaultFileNames {
+		if _, err := os.Stat(filepath.Join(dir, n)); err == nil {
+			found = append(found, n)
+		}
+	}
+	if len(found) < 2 {
+		return ""
+	}
+	return fmt.Sprintf("several compose files with default names in %s (%s): using %s, as docker compose does", displayDir(dir), strings.Join(found, ", "), using)
+}
+
+// displayDir is dir relative to the working directory when it can be.
+func displayDir(dir string) string {
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, dir); err == nil {
+			return rel
+		}
+	}
+	return dir
+}

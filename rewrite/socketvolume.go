@@ -1,0 +1,18 @@
+package rewrite
+
+import (
+	"path"
+	"strings"
+)
+
+// socketTarget reports whether a mount at target is where a socket volume
+// goes: the socket directory of a PostgreSQL image, or the clients' mount
+// path.
+func (pl *planner) socketTarget(image, target string) bool {
+	target = path.Clean(target)
+	if fam, ok := familyOf(image); ok && target == path.Clean(fam.SocketDir) {
+		return true
+	}
+	mp := path.Clean(pl.opts.MountPath)
+	return target == mp || strings.HasPrefix(target, mp+"/")
+}
