@@ -84,11 +84,11 @@ func socketDirList(v string) []string {
 // listensIn reports whether the server creates its socket in dir: the
 // directory it shares, or any other of its unix_socket_directories.
 func (db *dbService) listensIn(dir string) bool {
-	if dir == path.Clean(db.socketDir) {
+	if serverDir(dir) == serverDir(db.socketDir) {
 		return true
 	}
 	for _, d := range db.socketDirs {
-		if dir == path.Clean(d) {
+		if serverDir(dir) == serverDir(d) {
 			return true
 		}
 	}

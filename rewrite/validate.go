@@ -84,6 +84,7 @@ func (v *validator) run() {
 			}
 			db.existing, db.volume, db.bind = &m, m.Source, m.Bind
 			v.dbMount[key] = db
+			v.checkTmpfsOverSocket(db, m.Target)
 			if m.ReadOnly {
 				v.findings.Add("UDS208", yamledit.NodePos(m.Src, n), db.name, "volumes",
 					fmt.Sprintf("%s mounts its socket directory %s read-only: Postgres cannot create its socket (\"Read-only file system\"); drop :ro", db.name, db.socketDir))
