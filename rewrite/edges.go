@@ -42,6 +42,11 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 			if _, bad := pl.p.badConn[v.Pos.String()]; bad {
 				continue
 			}
+			if db, at := pl.hostNetworkTarget(name, v, dbs); db != nil {
+				pl.rep.Add("UDS142", v.Pos, name, v.Key,
+					fmt.Sprintf("%s/%s reaches %s through %s, the port it publishes on the host: network_mode: host puts %s on the host's network, where localhost is the host; left on TCP (a socket needs %s's socket volume mounted on %s and %s in socket form, set up by hand)", name, v.Key, db.name, at, name, db.name, name, v.Key))
+				continue
+			}
 			if e, ignores := pl.ignoresVar(name, v.Key); ignores {
 				if _, dialect, _ := classify(v.Value); dialect != "" || appHostRE.MatchString(v.Key) {
 					pl.noteIgnored(v, e)
@@ -87,8 +92,12 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 					hit = db
 				}
 				if pooler := pl.poolerFor(name, h); pooler != "" {
+					hop := ""
+					if up := pl.poolerUpstream(pooler, dbs); len(up) > 0 {
+						hop = " (its own connection to PostgreSQL is " + strings.Join(up, ", ") + ")"
+					}
 					pl.rep.Add("UDS121", v.Pos, name, v.Key,
-						fmt.Sprintf("%s/%s reaches the pooler %s, not PostgreSQL: left on TCP; to move that hop to a socket, name the pooler with --db %s --socket-dir DIR (its unix_socket_dir)", name, v.Key, pooler, pooler))
+						fmt.Sprintf("%s/%s reaches the pooler %s%s, not PostgreSQL: left on TCP; to move that hop to a socket, name the pooler with --db %s --socket-dir DIR (its unix_socket_dir)", name, v.Key, pooler, hop, pooler))
 				}
 			}
 			if hit == nil {
@@ -313,6 +322,24 @@ func (pl *planner) warnCommand(service string, dbs []*dbService) {
 		return db
 	}
 	src, node := pl.p.ServiceNode(service)
+	reported := false // a connection string in the command: no host flag asked for
+	defer func() {
+		for _, key := range []string{"command", "entrypoint"} {
+			args := svc.Command
+			if key == "entrypoint" {
+				args = svc.Entrypoint
+			}
+			if reported {
+				return
+			}
+			if warned, via := pl.warnCommandHost(service, key, args, find); warned {
+				if via != "" {
+					pl.clients.cmdVars[service+"/"+via] = true
+				}
+				return
+			}
+		}
+	}()
 	for _, key := range []string{"command", "entrypoint"} {
 		args := svc.Command
 		if key == "entrypoint" {
@@ -341,6 +368,7 @@ func (pl *planner) warnCommand(service string, dbs []*dbService) {
 						kn, _ := yamledit.OwnKey(node, key)
 						pl.rep.Add("UDS127", yamledit.NodePos(src, kn), service, key,
 							fmt.Sprintf("%s's %s holds a connection to %s (%s); the tool does not edit commands: point it at the socket in %s by hand, or move it to environment:", service, key, db.name, redact(dialect, w), pl.opts.MountPath))
+						reported = true
 						return
 					}
 				}

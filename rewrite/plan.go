@@ -41,6 +41,7 @@ type clientState struct {
 	// ones whose PGHOST moved to the socket.
 	keepPGSSLMode, pghostOnSocket map[string]bool
 	migratedPos                   map[string]bool // Pos.String() of every environment value rewritten to socket form
+	cmdVars                       map[string]bool // "service/KEY" host variables a command builds its URL from (UDS127)
 }
 
 // configState is what the configuration-file steps found.
@@ -54,7 +55,7 @@ type configState struct {
 func newPlanner(p *project, opts Options) *planner {
 	pl := &planner{p: p, opts: opts,
 		clients: clientState{clientPaths: map[string][]string{}, sysprop: map[string]string{}, sslClients: map[string]bool{}, javaWarn: map[string]bool{},
-			keepPGSSLMode: map[string]bool{}, pghostOnSocket: map[string]bool{}, migratedPos: map[string]bool{}},
+			keepPGSSLMode: map[string]bool{}, pghostOnSocket: map[string]bool{}, migratedPos: map[string]bool{}, cmdVars: map[string]bool{}},
 		configs: configState{cfgSocket: map[string]string{}, cfgDone: map[string]bool{}}}
 	pl.ed = compose.NewEditor(p.Project, &pl.rep)
 	return pl
