@@ -41,9 +41,13 @@ func volumesUsers(src *Source, seq *yaml.Node) []string {
 	return out
 }
 
+// anchorLists edits volumes: lists shared through anchors for an Editor.
+type anchorLists struct{ e *Editor }
+
 // mountedByAll reports whether every service using the list seq (besides
 // service) gets the mount being added in this step.
-func (e *Editor) mountedByAll(src *Source, seq *yaml.Node, service string) bool {
+func (a anchorLists) mountedByAll(src *Source, seq *yaml.Node, service string) bool {
+	e := a.e
 	for _, u := range volumesUsers(src, seq) {
 		if u != service && !e.mounting[u] {
 			return false
@@ -55,7 +59,8 @@ func (e *Editor) mountedByAll(src *Source, seq *yaml.Node, service string) bool 
 // ownVolumes gives service a volumes: list of its own: the shared list's
 // items, then item. kn/own are the service's own key and alias when it
 // wrote volumes: *x (replaced), nil when the list is merged.
-func (e *Editor) ownVolumes(src *Source, svc *yaml.Node, service string, kn, own, shared *yaml.Node, item string) {
+func (a anchorLists) ownVolumes(src *Source, svc *yaml.Node, service string, kn, own, shared *yaml.Node, item string) {
+	e := a.e
 	items, ok := yamledit.ScalarItems(shared)
 	if !ok || (own != nil && own.Line != kn.Line) {
 		e.rep.Add("UDS111", yamledit.NodePos(src, svc), service, "volumes",
@@ -68,7 +73,8 @@ func (e *Editor) ownVolumes(src *Source, svc *yaml.Node, service string, kn, own
 // shieldMergers gives each service that merges service's own volumes:
 // list (<<: *service) a copy of it, so that an entry appended for service
 // does not reach them.
-func (e *Editor) shieldMergers(src *Source, seq *yaml.Node, service string) {
+func (a anchorLists) shieldMergers(src *Source, seq *yaml.Node, service string) {
+	e := a.e
 	items, ok := yamledit.ScalarItems(seq)
 	svcs := ServicesMapping(src)
 	for _, u := range volumesUsers(src, seq) {
@@ -91,7 +97,8 @@ func (e *Editor) shieldMergers(src *Source, seq *yaml.Node, service string) {
 
 // replaceAlias writes a pending key's items in place of its volumes: *x
 // alias: the alias goes, the block list follows the key's line.
-func (e *Editor) replaceAlias(pk *pendingKey) {
+func (a anchorLists) replaceAlias(pk *pendingKey) {
+	e := a.e
 	src, kn, al := pk.src, pk.key, pk.alias
 	colon := src.Offset(kn.Line, kn.Column) + len(kn.Value)
 	end := src.Offset(al.Line, al.Column) + 1 + len(al.Value)

@@ -52,7 +52,7 @@ func (e *Editor) EnsureTopVolume(src *Source, name string) {
 func (e *Editor) finish() {
 	for _, pk := range e.newKeys {
 		if pk.alias != nil {
-			e.replaceAlias(pk)
+			(anchorLists{e}).replaceAlias(pk)
 			continue
 		}
 		e.Failed(e.YAML(pk.src).AddKeyWithItems(pk.svc, "volumes", pk.items), "", "")
@@ -117,8 +117,8 @@ func (e *Editor) AddMount(src *Source, svc *yaml.Node, service, item, reason str
 	case own.Kind == yaml.AliasNode:
 		shared = yamledit.Deref(own)
 	}
-	if shared != nil && !e.mountedByAll(src, shared, service) {
-		e.ownVolumes(src, svc, service, kn, own, shared, item)
+	if shared != nil && !(anchorLists{e}).mountedByAll(src, shared, service) {
+		(anchorLists{e}).ownVolumes(src, svc, service, kn, own, shared, item)
 		return
 	}
 	if kn == nil && shared == nil {
@@ -128,10 +128,10 @@ func (e *Editor) AddMount(src *Source, svc *yaml.Node, service, item, reason str
 	seq := shared
 	if seq == nil {
 		seq = yamledit.Deref(own)
-		if seq.Kind == yaml.SequenceNode && !e.mountedByAll(src, seq, service) {
+		if seq.Kind == yaml.SequenceNode && !(anchorLists{e}).mountedByAll(src, seq, service) {
 			// Others merge this service's own list: they keep it as it
 			// was, in lists of their own.
-			e.shieldMergers(src, seq, service)
+			(anchorLists{e}).shieldMergers(src, seq, service)
 		}
 	}
 	if seq.Kind != yaml.SequenceNode {

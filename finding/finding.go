@@ -80,6 +80,11 @@ const (
 	BasisUser      = "user"      // --host-var SERVICE/KEY
 	BasisEvidence  = "evidence"  // code or config in the project that reads the variable (evidence.SourceName)
 	BasisCatalogue = "catalogue" // catalog/images: what a published image does
+	// BasisReader: the value's grammar has one family of readers, all of
+	// which take the socket form written (JDBC: pgjdbc; keyword DSN,
+	// PGHOST: libpq and the drivers that copy its rules; Npgsql, R2DBC,
+	// Celery's db+): package dialect's Reader.
+	BasisReader = "reader"
 )
 
 // Basis is what a decision about a connection value rests on.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"path"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/consumer"
 	"github.com/uds-migrate/uds-migrate/evidence"
 	"github.com/uds-migrate/uds-migrate/internal/dockerfile"
+	"github.com/uds-migrate/uds-migrate/pgserver"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -53,7 +53,7 @@ type dbService struct {
 // socket connections in without a password (the catalogue's trust_local),
 // which the official entrypoint's POSTGRES_INITDB_ARGS --auth-local (or
 // --auth, which sets both) turns off.
-func trustsLocal(fam imageFamily, svc types.ServiceConfig) bool {
+func trustsLocal(fam pgserver.Family, svc types.ServiceConfig) bool {
 	if fam.Server == nil || !fam.Server.Server.TrustLocal {
 		return false
 	}
@@ -81,7 +81,7 @@ func setsLocalAuth(args string) bool {
 // edge is one client value that connects to a database over TCP.
 type edge struct {
 	v       compose.EnvVar
-	dialect string // DialectJDBC, DialectURI, DialectDSN
+	dialect string // its form: a name of the dialect registry
 	db      *dbService
 	basis   *Basis        // why a host variable was trusted, when it was
 	form    consumer.Form // a connection URI's socket form, chosen for its reader
@@ -113,17 +113,17 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 	var dbs []*dbService
 	for _, name := range p.ServiceOrder() {
 		svc := p.Model.Services[name]
-		fam, ok := familyOf(svc.Image)
+		fam, ok := pgserver.FamilyOf(svc.Image)
 		if !ok && svc.Build != nil {
 			fam, ok = p.builtFamily(svc)
 		}
-		if ok && !runsServer(svc) {
+		if ok && !pgserver.RunsServer(svc) {
 			ok = false // a psql/pg_dump job on the postgres image is a client
 		}
 		unknown := false
 		if slices.Contains(opts.DBs, name) {
 			if !ok {
-				fam = imageFamily{Name: familyUnknown, SocketDir: familyOfficial.SocketDir}
+				fam = pgserver.Family{Name: pgserver.Unknown, SocketDir: pgserver.Official.SocketDir}
 				unknown = true
 			}
 			ok = true
@@ -131,13 +131,13 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 		if !ok {
 			continue
 		}
-		port, dirs := p.serverSettings(svc)
+		port, dirs := pgserver.Settings(p.Project, svc)
 		db := &dbService{name: name, family: fam.Name, socketDir: fam.SocketDir, port: port, portSet: !unknown || port != 5432, socketDirs: dirs, svc: svc}
 		if len(dirs) > 0 {
 			db.socketDir = dirs[0]
 		}
 		if fam.Server != nil {
-			if n, ok := imagePort(svc, fam.Server.Server.PortEnv); ok {
+			if n, ok := pgserver.ImagePort(svc, fam.Server.Server.PortEnv); ok {
 				db.port, db.portSet = n, true
 			}
 		}
@@ -147,7 +147,7 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 		if d, ok := opts.ServiceSocketDirs[name]; ok {
 			db.socketDir = d
 		}
-		db.noSocket = socketsDisabled(svc)
+		db.noSocket = pgserver.SocketsDisabled(svc)
 		db.names = compose.HostNames(svc)
 		db.server = fam.Server
 		db.trustLocal = trustsLocal(fam, svc)
@@ -158,8 +158,8 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 
 // builtFamily reads the FROM of a service's Dockerfile when it is in the
 // project: an image built FROM postgres keeps its socket directory.
-func (p *project) builtFamily(svc types.ServiceConfig) (imageFamily, bool) {
-	return familyOf(p.builtFrom(svc))
+func (p *project) builtFamily(svc types.ServiceConfig) (pgserver.Family, bool) {
+	return pgserver.FamilyOf(p.builtFrom(svc))
 }
 
 // builtFrom returns the image a service's Dockerfile builds FROM, when the
@@ -179,10 +179,10 @@ func (p *project) builtFrom(svc types.ServiceConfig) string {
 // clients stay on TCP (serverNo of its image, or of its Dockerfile's FROM),
 // and the catalogue family.
 func (p *project) serverNo(svc types.ServiceConfig) (reason, family string) {
-	if no, fam := serverNo(svc.Image); no != "" || svc.Build == nil {
+	if no, fam := pgserver.ServerNo(svc.Image); no != "" || svc.Build == nil {
 		return no, fam
 	}
-	return serverNo(p.builtFrom(svc))
+	return pgserver.ServerNo(p.builtFrom(svc))
 }
 
 // imageText names a service's image for messages: `image "x"`, or the
@@ -197,40 +197,6 @@ func (p *project) imageText(svc types.ServiceConfig) string {
 	return "built from " + p.DisplayPath(svc.Build.Context)
 }
 
-// clientTools are programs of the postgres image that run as clients.
-var clientTools = map[string]bool{"psql": true, "pg_dump": true, "pg_dumpall": true, "pg_restore": true, "pg_isready": true, "pgbench": true, "pg_basebackup": true, "sh": true, "bash": true, "/bin/sh": true, "/bin/bash": true}
-
-// runsServer reports whether a service on a PostgreSQL image runs the
-// server: its own entrypoint and a command that is the server or its flags,
-// not a client tool or a shell script.
-func runsServer(svc types.ServiceConfig) bool {
-	if ep := svc.Entrypoint; len(ep) > 0 {
-		first := filepath.Base(ep[0])
-		if shells[first] {
-			// entrypoint: [bash, -c] wrapping "... exec docker-entrypoint.sh postgres ..."
-			return wrapsServer(strings.Join(append(append([]string{}, ep...), svc.Command...), " "))
-		}
-		if !strings.Contains(first, "entrypoint") && first != "postgres" {
-			return false
-		}
-	}
-	if cmd := svc.Command; len(cmd) > 0 {
-		first := cmd[0]
-		if clientTools[first] || clientTools[filepath.Base(first)] {
-			return wrapsServer(strings.Join(cmd, " "))
-		}
-	}
-	return true
-}
-
-var shells = map[string]bool{"sh": true, "bash": true, "dash": true, "ash": true}
-
-// wrapsServer reports whether a shell command line starts the server
-// through the image's entrypoint or postgres itself.
-func wrapsServer(text string) bool {
-	return strings.Contains(text, "docker-entrypoint") || strings.Contains(text, "exec postgres")
-}
-
 // checkVolumeFlag refuses a --volume that the project already mounts for
 // something else (a data volume): the socket would land among the
 // database's files and every client would mount them.
@@ -243,7 +209,7 @@ func (p *project) checkVolumeFlag(opts Options) error {
 			if m.Source != opts.Volume || m.Bind {
 				continue
 			}
-			if fam, ok := familyOf(p.Model.Services[name].Image); ok && m.Target == path.Clean(fam.SocketDir) {
+			if fam, ok := pgserver.FamilyOf(p.Model.Services[name].Image); ok && m.Target == path.Clean(fam.SocketDir) {
 				continue
 			}
 			if strings.HasPrefix(m.Target, path.Clean(opts.MountPath)) {
@@ -336,7 +302,7 @@ func (p *project) checkSocketDirs(opts Options) error {
 // knows (by reference or by its Dockerfile's FROM).
 func (p *project) knownImage(name string) bool {
 	svc := p.Model.Services[name]
-	if _, ok := familyOf(svc.Image); ok {
+	if _, ok := pgserver.FamilyOf(svc.Image); ok {
 		return true
 	}
 	if svc.Build == nil {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/evidence"
 	"github.com/uds-migrate/uds-migrate/internal/dockerfile"
 	"github.com/uds-migrate/uds-migrate/yamledit"
@@ -71,7 +72,7 @@ func (pl *planner) serviceCodeDefaults(name string, dbs []*dbService) []*edge {
 				continue
 			}
 		}
-		out = append(out, &edge{v: v, dialect: DialectHostDir, db: db, port: db.port, unset: &d,
+		out = append(out, &edge{v: v, dialect: dialect.AppHostVar(false).Name, db: db, port: db.port, unset: &d,
 			basis: evidenceBasis(verdict.File, verdict.Line, verdict.Driver, verdict.Reason)})
 	}
 	return out

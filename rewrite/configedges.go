@@ -10,7 +10,9 @@ import (
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/configfile"
 	"github.com/uds-migrate/uds-migrate/consumer"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/libpq"
+	"github.com/uds-migrate/uds-migrate/pgserver"
 )
 
 // configValue is a connection value written in a configuration file of
@@ -88,12 +90,12 @@ func (pl *planner) collectConfigEdges(dbs []*dbService) []*edge {
 
 // configEdge classifies one setting of a configuration file.
 func (pl *planner) configEdge(service, path string, data []byte, v configfile.Value, dbs []*dbService) *edge {
-	hosts, dialect, socket := classify(v.Value)
+	hosts, dname, socket := dialect.Classify(v.Value)
 	if socket {
 		pl.configs.cfgSocket[service] = fmt.Sprintf("%s:%d", path, v.Line)
 		return nil
 	}
-	if dialect == "" {
+	if dname == "" {
 		return nil
 	}
 	ev := compose.EnvVar{Service: service, Key: v.Key, Raw: v.Value, Value: v.Value, Pos: Pos{File: path, Line: v.Line, Col: v.Col}}
@@ -111,8 +113,8 @@ func (pl *planner) configEdge(service, path string, data []byte, v configfile.Va
 			fmt.Sprintf("%s reads %s from %s, which lists several hosts for failover; a Unix socket reaches one server and cannot fail over, so the value is left on TCP", service, v.Key, path))
 		return nil
 	}
-	e := &edge{v: ev, dialect: dialect, db: hit, port: hit.port, cfg: &configValue{path: path, data: data, val: v}, basis: grammarBasis(dialect)}
-	if dialect == DialectURI {
+	e := &edge{v: ev, dialect: dname, db: hit, port: hit.port, cfg: &configValue{path: path, data: data, val: v}, basis: dialect.ReaderOf(dname)}
+	if d, _ := dialect.Lookup(dname); d.ByReader {
 		form, basis, ok := pl.uriConsumer(ev, hit)
 		if !ok {
 			return nil
@@ -130,7 +132,7 @@ func (pl *planner) clientServices(dbs []*dbService) []string {
 	}
 	var out []string
 	for _, name := range pl.p.ServiceOrder() {
-		if isDB[name] || poolerOf(pl.p.Model.Services[name].Image) || contains(pl.opts.Exclude, name) || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) {
+		if isDB[name] || pgserver.IsPooler(pl.p.Model.Services[name].Image) || contains(pl.opts.Exclude, name) || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) {
 			continue
 		}
 		out = append(out, name)
@@ -142,27 +144,27 @@ func (pl *planner) clientServices(dbs []*dbService) []string {
 // in place. A file mounted on several services is edited once.
 func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 	v, cv := e.v, e.cfg
-	if e.dialect == DialectJDBC && !pl.clients.javaWarn[v.Service] {
+	d, _ := dialect.Lookup(e.dialect)
+	if d.Needs != nil && !pl.clients.javaWarn[v.Service] {
 		pl.clients.javaWarn[v.Service] = true
-		where := v.Key + " in " + v.Pos.File + ", written with a single $ in $FactoryArg: nothing interpolates this file"
+		inFile := v.Key + " in " + v.Pos.File
 		if cv.src != nil {
-			where = v.Key + "'s " + cv.docKey + ", written $$FactoryArg: compose interpolates it"
+			inFile = "" // a compose value: written $$FactoryArg, as in the environment
 		}
-		pl.rep.Add("UDS101", v.Pos, v.Service, v.Key,
-			v.Service+" connects with pgjdbc through junixsocket ("+where+"): the application needs com.kohlschutter.junixsocket:junixsocket-core:2.10.1 (type pom) on its classpath, and a java.io.tmpdir where native code may be unpacked and executed")
+		pl.rep.Add("UDS101", v.Pos, v.Service, v.Key, d.Needs(v.Service, inFile))
 	}
 	key := cv.path + ":" + strconv.Itoa(cv.val.Start)
 	if pl.configs.cfgDone[key] {
 		return
 	}
 	pl.configs.cfgDone[key] = true
-	out, notes, err := toSocket(e.dialect, v.Value, mp, e.db.port)
-	if err == nil && e.dialect == DialectJDBC {
+	out, notes, err := dialect.ToSocket(e.dialect, v.Value, mp, e.db.port)
+	if err == nil && d.Factory != nil {
 		style := pl.opts.JDBCFactory
 		if style == JDBCFactorySysprop {
 			style = JDBCFactoryArg // the JVM property lives in the compose file, not here
 		}
-		out, err = jdbcStyle(out, style)
+		out, err = d.Factory(out, style)
 	}
 	if err == nil && e.form == consumer.Localhost {
 		out, err = libpq.WithAuthorityHost(out, "localhost")
@@ -182,7 +184,7 @@ func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 	}
 	pl.noteEvidence(e, mp)
 	pl.noteRailsDefault(e, mp)
-	if e.dialect == DialectURI && strings.HasSuffix(cv.path, "database.yml") {
+	if d.HostInQuery && strings.HasSuffix(cv.path, "database.yml") {
 		pl.rep.Add("UDS123", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s reads url from %s: Rails 7.0 and later read ?host= there; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER@%s/DB)", v.Service, v.Pos.File, strings.ReplaceAll(mp, "/", "%2F")))
 	}
@@ -190,6 +192,6 @@ func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 		pl.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+" "+v.Pos.File+" "+v.Key+": "+n.Message)
 	}
 	pl.rep.Change(Change{Kind: "value", Pos: v.Pos,
-		Service: v.Service, Key: v.Key, Dialect: e.dialect, Before: redact(e.dialect, v.Value), After: redact(e.dialect, out),
+		Service: v.Service, Key: v.Key, Dialect: e.dialect, Before: dialect.Redact(e.dialect, v.Value), After: dialect.Redact(e.dialect, out),
 		Reason: fmt.Sprintf("reach %s through its socket in %s (%s)", e.db.name, mp, reads), Basis: e.basis})
 }

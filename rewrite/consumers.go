@@ -10,13 +10,14 @@ import (
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/consumer"
+	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
 
-// BasisReader: the value's grammar has one family of readers, all of which
-// take the socket form written (JDBC: pgjdbc; keyword DSN, PGHOST: libpq
-// and the drivers that copy its rules; Npgsql, R2DBC, Celery's db+).
-const BasisReader = "reader"
+// BasisReader: the value's grammar has one family of readers
+// (finding.BasisReader).
+const BasisReader = finding.BasisReader
 
 // uriConsumer decides who reads the connection URI v, which reaches db,
 // and so the socket form to write there, in the order of issue #20: the
@@ -136,10 +137,11 @@ func (pl *planner) userConsumerFor(v compose.EnvVar, want string) (consumer.Form
 func (pl *planner) unknownConsumer(v compose.EnvVar, db *dbService, why string) {
 	who := v.Service + "/" + v.Key
 	var forms []string
-	if sock, _, err := toSocket(DialectURI, v.Value, pl.opts.MountPath, db.port); err == nil {
-		forms = append(forms, fmt.Sprintf("libpq, psycopg, pgx, lib/pq, node-postgres, TypeORM 0.2.29+, asyncpg, SQLAlchemy, Rails, dj-database-url: %s (--consumer %s=empty)", redact(DialectURI, sock), who))
+	d := dialect.Recognise(v.Value) // a URI whose socket form depends on its reader (ByReader)
+	if sock, _, err := d.ToSocket(v.Value, pl.opts.MountPath, db.port); err == nil {
+		forms = append(forms, fmt.Sprintf("libpq, psycopg, pgx, lib/pq, node-postgres, TypeORM 0.2.29+, asyncpg, SQLAlchemy, Rails, dj-database-url: %s (--consumer %s=empty)", dialect.Redact(d.Name, sock), who))
 		if lh, err := libpq.WithAuthorityHost(sock, "localhost"); err == nil {
-			forms = append(forms, fmt.Sprintf("Prisma, pydantic, PHP parse_url (Doctrine, Laravel), knex, new URL(): %s (--consumer %s=localhost)", redact(DialectURI, lh), who))
+			forms = append(forms, fmt.Sprintf("Prisma, pydantic, PHP parse_url (Doctrine, Laravel), knex, new URL(): %s (--consumer %s=localhost)", dialect.Redact(d.Name, lh), who))
 		}
 	}
 	msg := fmt.Sprintf("%s reaches %s over TCP, but %s, so it is left unchanged: a socket URI its reader rejects stops the application", who, db.name, why)
@@ -225,41 +227,4 @@ func readerNames() string {
 	}
 	slices.Sort(names)
 	return strings.Join(names, ", ")
-}
-
-// grammarReaders is the basis of a value whose grammar has one family of
-// readers, each of which takes the socket form the tool writes for it.
-// A libpq URI is not here: its readers differ (uriConsumer decides).
-var grammarReaders = map[string]Basis{
-	DialectJDBC: {Kind: BasisReader, Name: "pgjdbc",
-		Detail: "a jdbc:postgresql: URL is read by pgjdbc, the driver java.sql.DriverManager hands that subprotocol to; it reaches a socket through junixsocket's socket factory (UDS101)",
-		Cite:   []string{"https://jdbc.postgresql.org/documentation/use/#connection-parameters", "https://kohlschutter.github.io/junixsocket/dependency.html"}},
-	DialectDSN: {Kind: BasisReader, Name: "libpq conninfo",
-		Detail: "a keyword/value conninfo is read by libpq and the drivers that copy its grammar (psycopg, pgx, lib/pq), each of which takes host=/DIR as the socket directory",
-		Cite:   []string{"https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-CONNSTRING-KEYWORD-VALUE"}},
-	DialectPGHOST: {Kind: BasisReader, Name: "libpq environment",
-		Detail: "PGHOST is read by libpq and the drivers that copy its environment (psycopg, pgx, lib/pq, node-postgres, asyncpg), each of which takes a directory as the socket directory",
-		Cite:   []string{"https://www.postgresql.org/docs/current/libpq-envars.html"}},
-	DialectPDO: {Kind: BasisReader, Name: "pdo_pgsql",
-		Detail: "a pgsql: DSN is read by PHP's pdo_pgsql, which hands host=/DIR to libpq",
-		Cite:   []string{"https://www.php.net/manual/en/ref.pdo-pgsql.connection.php"}},
-	DialectNpgsql: {Kind: BasisReader, Name: "Npgsql",
-		Detail: "a Host=...;Port=... connection string is read by Npgsql, which takes a Host starting with / as the socket directory",
-		Cite:   []string{"https://www.npgsql.org/doc/connection-string-parameters.html"}},
-	DialectR2DBC: {Kind: BasisReader, Name: "r2dbc-postgresql",
-		Detail: "an r2dbc:postgresql: URL is read by r2dbc-postgresql, which takes the socket file in ?socket=",
-		Cite:   []string{"https://github.com/pgjdbc/r2dbc-postgresql#connection-configuration"}},
-	DialectCelery: {Kind: BasisReader, Name: "Celery database backend (SQLAlchemy)",
-		Detail: "a db+postgresql:// result backend is handed by Celery to SQLAlchemy's create_engine, whose psycopg2 dialect merges ?host=/DIR over the authority",
-		Cite:   []string{"https://docs.celeryq.dev/en/stable/userguide/configuration.html#database-url-examples"}},
-}
-
-// grammarBasis returns the basis of a value of dialect d whose grammar
-// names its reader, or nil.
-func grammarBasis(d string) *Basis {
-	b, ok := grammarReaders[d]
-	if !ok {
-		return nil
-	}
-	return &b
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 )
 
@@ -46,9 +47,9 @@ func (pl *planner) warnDefault(v compose.EnvVar) {
 
 // redactValue masks passwords in raw for reports, inside the default of a
 // reference too.
-func (pl *planner) redactValue(dialect, raw string) string {
+func (pl *planner) redactValue(dname, raw string) string {
 	if d, ok := compose.UsedDefault(raw, pl.p.Env); ok {
-		return "${" + d.Name + d.Op + redact(dialect, d.Def) + "}"
+		return "${" + d.Name + d.Op + dialect.Redact(dname, d.Def) + "}"
 	}
-	return redact(dialect, raw)
+	return dialect.Redact(dname, raw)
 }

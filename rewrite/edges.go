@@ -13,9 +13,11 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/consumer"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/jdbc"
 	"github.com/uds-migrate/uds-migrate/libpq"
+	"github.com/uds-migrate/uds-migrate/pgserver"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -33,7 +35,7 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 		if isDB[name] || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) || contains(pl.opts.Exclude, name) {
 			continue
 		}
-		if poolerOf(pl.p.Model.Services[name].Image) {
+		if pgserver.IsPooler(pl.p.Model.Services[name].Image) {
 			out = append(out, pl.poolerHop(name, dbs)...)
 			continue
 		}
@@ -42,39 +44,39 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 			if _, bad := pl.p.badConn[v.Pos.String()]; bad {
 				continue
 			}
-			if db, at := pl.hostNetworkTarget(name, v, dbs); db != nil {
+			if db, at := (connTargets{pl}).hostNetwork(name, v, dbs); db != nil {
 				pl.rep.Add("UDS142", v.Pos, name, v.Key,
 					fmt.Sprintf("%s/%s reaches %s through %s, the port it publishes on the host: network_mode: host puts %s on the host's network, where localhost is the host; left on TCP (a socket needs %s's socket volume mounted on %s and %s in socket form, set up by hand)", name, v.Key, db.name, at, name, db.name, name, v.Key))
 				continue
 			}
-			if e, ignores := pl.ignoresVar(name, v.Key); ignores {
-				if _, dialect, _ := classify(v.Value); dialect != "" || appHostRE.MatchString(v.Key) {
-					pl.noteIgnored(v, e)
+			if e, ignores := (inheritedVars{pl}).ignores(name, v.Key); ignores {
+				if _, dname, _ := dialect.Classify(v.Value); dname != "" || appHostRE.MatchString(v.Key) {
+					(inheritedVars{pl}).note(v, e)
 				}
 				continue
 			}
 			find := func(host string) *dbService { return pl.dbAt(dbs, v, host) }
-			if fixed := fixFactoryArg(v.Raw); fixed != v.Raw {
+			if fixed, dname, how := dialect.RepairOf(v.Raw); fixed != v.Raw {
 				m, err := interp.Mask(fixed)
 				if err == nil && pl.ed.SetValue(v, m, m.Value) {
 					pl.rep.Change(Change{Kind: "repair", Pos: v.Pos,
-						Service: name, Key: v.Key, Dialect: DialectJDBC, Before: redact(DialectJDBC, v.Raw), After: redact(DialectJDBC, fixed),
-						Reason: "write $$FactoryArg so compose does not interpolate it away"})
+						Service: name, Key: v.Key, Dialect: dname, Before: dialect.Redact(dname, v.Raw), After: dialect.Redact(dname, fixed),
+						Reason: "write " + how.Fix + " so compose does not interpolate it away"})
 					pl.rep.Add("UDS105", v.Pos, name, v.Key,
-						"$FactoryArg was written with one $: compose interpolates it to an empty string and pgjdbc fails with NoSuchMethodException; written $$FactoryArg")
+						how.What+" was written with one $: "+how.Why+"; written "+how.Fix)
 				}
 				continue
 			}
 			if pl.catalogueKeeps(v, find) || pl.warnUnsetPassthrough(v, dbs) {
 				continue
 			}
-			hosts, dialect, socket := classify(v.Value)
+			hosts, dname, socket := dialect.Classify(v.Value)
 			if socket {
-				pl.warnForeignSocket(v, dialect, dbs)
+				pl.warnForeignSocket(v, dname, dbs)
 				continue
 			}
-			if dialect == "" {
-				if es, doc := pl.envDocEdges(v, dbs); doc {
+			if dname == "" {
+				if es, doc := (envDocs{pl}).edges(v, dbs); doc {
 					out = append(out, es...)
 					continue
 				}
@@ -93,7 +95,7 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 				}
 				if pooler := pl.poolerFor(name, h); pooler != "" {
 					hop := ""
-					if up := pl.poolerUpstream(pooler, dbs); len(up) > 0 {
+					if up := (connTargets{pl}).poolerUpstream(pooler, dbs); len(up) > 0 {
 						hop = " (its own connection to PostgreSQL is " + strings.Join(up, ", ") + ")"
 					}
 					pl.rep.Add("UDS121", v.Pos, name, v.Key,
@@ -114,23 +116,22 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 					fmt.Sprintf("%s/%s lists several hosts for failover; a Unix socket reaches one server on this host and cannot fail over, so the value is left on TCP", name, v.Key))
 				continue
 			}
-			if dialect == DialectJDBC {
-				if u, err := jdbc.Parse(v.Value); err == nil {
-					if f, ok := u.Param("socketFactory"); ok {
-						pl.rep.Add("UDS129", v.Pos, name, v.Key,
-							fmt.Sprintf("%s/%s had socketFactory=%s, which the junixsocket factory replaces; if the application relied on it (a proxy or TLS factory), keep it on TCP with --exclude %s", name, v.Key, f, name))
-					}
+			d, _ := dialect.Lookup(dname)
+			if d.Replaces != nil {
+				if what, ok := d.Replaces(v.Value); ok {
+					pl.rep.Add("UDS129", v.Pos, name, v.Key,
+						fmt.Sprintf("%s/%s had %s, keep it on TCP with --exclude %s", name, v.Key, what, name))
 				}
 			}
-			e := &edge{v: v, dialect: dialect, db: hit, basis: grammarBasis(dialect)}
-			if dialect == DialectURI {
+			e := &edge{v: v, dialect: dname, db: hit, basis: dialect.ReaderOf(dname)}
+			if d.ByReader {
 				form, basis, ok := pl.uriConsumer(v, hit)
 				if !ok {
 					continue
 				}
 				e.form, e.basis = form, basis
 			}
-			e.port = pl.edgePort(v, dialect, hit)
+			e.port = pl.edgePort(v, dname, hit)
 			out = append(out, e)
 		}
 	}
@@ -142,8 +143,8 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 // port the compose file does not confirm (an image the tool does not know,
 // such as pgbouncer, whose socket is .s.PGSQL.<listen_port>) is the
 // client's: it is the one that worked over TCP.
-func (pl *planner) edgePort(v compose.EnvVar, dialect string, db *dbService) int {
-	p := urlPort(v.Value, dialect)
+func (pl *planner) edgePort(v compose.EnvVar, dname string, db *dbService) int {
+	p := dialect.URLPort(v.Value, dname)
 	if p == 0 || p == db.port {
 		return db.port
 	}
@@ -175,12 +176,13 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		pl.rep.Add("UDS111", v.Pos, v.Service, v.Key, err.Error())
 		return
 	}
-	out, notes, err := toSocket(e.dialect, m.Value, mp, e.port)
+	d, _ := dialect.Lookup(e.dialect)
+	out, notes, err := dialect.ToSocket(e.dialect, m.Value, mp, e.port)
 	if err == nil && e.form == consumer.Localhost {
 		out, err = libpq.WithAuthorityHost(out, "localhost")
 	}
 	sysprop := ""
-	if err == nil && e.dialect == DialectJDBC {
+	if err == nil && d.Factory != nil {
 		style := pl.opts.JDBCFactory
 		file := mp + "/.s.PGSQL." + strconv.Itoa(e.port)
 		if style == JDBCFactorySysprop {
@@ -194,7 +196,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 				sysprop = file
 			}
 		}
-		out, err = jdbcStyle(out, style)
+		out, err = d.Factory(out, style)
 	}
 	if err != nil {
 		code := "UDS111"
@@ -202,17 +204,19 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 			code = "UDS110"
 		}
 		msg := fmt.Sprintf("%s/%s cannot be rewritten as written (%v); set it to the socket form by hand", v.Service, v.Key, redactErr(err))
-		if want, _, err2 := toSocket(e.dialect, v.Value, mp, e.port); err2 == nil && code == "UDS111" {
+		if want, _, err2 := dialect.ToSocket(e.dialect, v.Value, mp, e.port); err2 == nil && code == "UDS111" {
 			// The text is made of references set outside the project files
 			// (the shell environment): say what the variable must hold.
-			msg = fmt.Sprintf("%s/%s is %s, set outside the project files; set it to %s", v.Service, v.Key, redact(e.dialect, v.Raw), redact(e.dialect, want))
+			msg = fmt.Sprintf("%s/%s is %s, set outside the project files; set it to %s", v.Service, v.Key, dialect.Redact(e.dialect, v.Raw), dialect.Redact(e.dialect, want))
 		}
 		pl.rep.Add(code, v.Pos, v.Service, v.Key, msg)
 		return
 	}
 	if pl.clients.keepPGSSLMode[v.Service] && e.cfg == nil {
-		out, _ = withSSLDisable(e.dialect, out)
-		if e.dialect == DialectPGHOST {
+		if d.SSLDisable != nil {
+			out, _ = d.SSLDisable(out)
+		} else if d.PGSSLMode {
+			// PGHOST: no place for an sslmode of its own.
 			pl.clients.pghostOnSocket[v.Service] = true
 		}
 	}
@@ -229,33 +233,29 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 	pl.clients.migratedPos[v.Pos.String()] = true
 	pl.warnDroppedRefs(v, m, out, e.db.name)
 	pl.warnDefault(v)
-	switch e.dialect {
-	case DialectURI, DialectDSN, DialectPGHOST:
+	if d.PGSSLMode {
 		pl.clients.sslClients[v.Service] = true
 	}
 	if sysprop != "" && pl.clients.sysprop[v.Service] == "" {
 		pl.clients.sysprop[v.Service] = sysprop
-		pl.setJavaOpt(v, "-D"+sockdefaultProp+"="+sysprop)
+		pl.setJavaOpt(v, "-D"+d.Property+"="+sysprop)
 	}
 	for _, n := range notes {
 		pl.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+"/"+v.Key+": "+n.Message)
 	}
-	if e.dialect == DialectURI && mentionsRails(pl.p.Model.Services[v.Service]) {
+	if d.HostInQuery && mentionsRails(pl.p.Model.Services[v.Service]) {
 		pl.rep.Add("UDS123", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s looks like a Rails app: Rails 7.0 and later read ?host= from DATABASE_URL; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER:PASSWORD@%s/DB)", v.Service, strings.ReplaceAll(mp, "/", "%2F")))
 	}
-	if e.dialect == DialectJDBC && !pl.clients.javaWarn[v.Service] {
+	if d.Needs != nil && !pl.clients.javaWarn[v.Service] {
 		pl.clients.javaWarn[v.Service] = true
-		pl.rep.Add("UDS101", v.Pos, v.Service, v.Key,
-			v.Service+" connects with pgjdbc through junixsocket: the application needs com.kohlschutter.junixsocket:junixsocket-core:2.10.1 (type pom) on its classpath, and a java.io.tmpdir where native code may be unpacked and executed")
+		pl.rep.Add("UDS101", v.Pos, v.Service, v.Key, d.Needs(v.Service, ""))
 	}
 	pl.rep.Change(Change{Kind: "value", Pos: v.Pos,
 		Service: v.Service, Key: v.Key, Dialect: e.dialect, Before: pl.redactValue(e.dialect, v.Raw), After: pl.redactValue(e.dialect, newRaw),
 		Reason: edgeReason(e, mp), Basis: e.basis})
 	pl.noteEvidence(e, mp)
 }
-
-type note struct{ Code, Message string }
 
 // edgeReason says why a value changed, and on whose knowledge when a
 // host variable was migrated (plan's text form shows it).
@@ -332,7 +332,7 @@ func (pl *planner) warnCommand(service string, dbs []*dbService) {
 			if reported {
 				return
 			}
-			if warned, via := pl.warnCommandHost(service, key, args, find); warned {
+			if warned, via := (commandHosts{pl}).warn(service, key, args, find); warned {
 				if via != "" {
 					pl.clients.cmdVars[service+"/"+via] = true
 				}
@@ -347,16 +347,16 @@ func (pl *planner) warnCommand(service string, dbs []*dbService) {
 		}
 		for _, a := range args {
 			words := strings.FieldsFunc(a, func(r rune) bool { return r == ' ' || r == '"' || r == '\'' || r == '\n' })
-			dsns := commandDSNs(words)
+			dsns := dialect.CommandDSNs(words)
 			for i, w := range append(dsns, words...) {
 				if k, v, ok := strings.Cut(w, "="); ok && i >= len(dsns) && (strings.HasPrefix(k, "-") || envNameRE.MatchString(k)) {
 					w = v // --db=postgres://..., DATABASE_URL=postgres://... ./run
 				}
-				hosts, dialect, socket := classify(w)
+				hosts, dname, socket := dialect.Classify(w)
 				if socket {
 					continue
 				}
-				if dialect == "" {
+				if dname == "" {
 					db := unknownURL(w, find)
 					if db == nil {
 						continue
@@ -367,7 +367,7 @@ func (pl *planner) warnCommand(service string, dbs []*dbService) {
 					if db := find(h); db != nil {
 						kn, _ := yamledit.OwnKey(node, key)
 						pl.rep.Add("UDS127", yamledit.NodePos(src, kn), service, key,
-							fmt.Sprintf("%s's %s holds a connection to %s (%s); the tool does not edit commands: point it at the socket in %s by hand, or move it to environment:", service, key, db.name, redact(dialect, w), pl.opts.MountPath))
+							fmt.Sprintf("%s's %s holds a connection to %s (%s); the tool does not edit commands: point it at the socket in %s by hand, or move it to environment:", service, key, db.name, dialect.Redact(dname, w), pl.opts.MountPath))
 						reported = true
 						return
 					}
@@ -425,7 +425,7 @@ func (pl *planner) warnDroppedRefs(v compose.EnvVar, m interp.Masked, out, db st
 func (pl *planner) warnNotDB(v compose.EnvVar, hosts []string) {
 	for _, h := range hosts {
 		svc, ok := pl.p.Model.Services[strings.ToLower(h)]
-		if !ok || poolerOf(svc.Image) || svc.Name == v.Service || slices.ContainsFunc(pl.dbs, func(d *dbService) bool { return d.name == svc.Name }) {
+		if !ok || pgserver.IsPooler(svc.Image) || svc.Name == v.Service || slices.ContainsFunc(pl.dbs, func(d *dbService) bool { return d.name == svc.Name }) {
 			continue // a database left on TCP for another reason says why itself
 		}
 		if no, fam := pl.p.serverNo(svc); no != "" {

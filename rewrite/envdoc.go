@@ -9,6 +9,7 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/configfile"
+	"github.com/uds-migrate/uds-migrate/dialect"
 )
 
 // A configuration document in one environment variable (issue #21):
@@ -25,22 +26,26 @@ import (
 // escapes. Other layouts (folded >, escapes, interpolation) are reported
 // with the variable and the line.
 
-// envDocEdges reads v as a configuration document. It returns the edges of
+// edges reads v as a configuration document. It returns the edges of
 // the connection values inside it, and whether v is a document at all (so
 // the caller does not read it as a host variable too).
-func (pl *planner) envDocEdges(v compose.EnvVar, dbs []*dbService) ([]*edge, bool) {
+// envDocs reads configuration documents held in environment variables.
+type envDocs struct{ pl *planner }
+
+func (d envDocs) edges(v compose.EnvVar, dbs []*dbService) ([]*edge, bool) {
+	pl := d.pl
 	vals, doc, err := envDocValues(v)
 	if !doc {
 		return nil, false
 	}
 	if err != nil || len(vals) == 0 {
-		return nil, pl.warnEnvDocLines(v, dbs)
+		return nil, d.warnLines(v, dbs)
 	}
 	var out []*edge
 	for _, cv := range vals {
-		hosts, dialect, socket := classify(cv.Value)
-		if dialect == "" && !socket {
-			pl.warnEnvDocHost(v, cv, dbs)
+		hosts, dname, socket := dialect.Classify(cv.Value)
+		if dname == "" && !socket {
+			d.warnHost(v, cv, dbs)
 			continue
 		}
 		at, ok := envDocValueAt(v, cv)
@@ -49,7 +54,7 @@ func (pl *planner) envDocEdges(v compose.EnvVar, dbs []*dbService) ([]*edge, boo
 			continue
 		}
 		if !ok {
-			if db := pl.firstDB(v, hosts, dbs); db != nil {
+			if db := d.firstDB(v, hosts, dbs); db != nil {
 				pl.rep.Add("UDS182", docPos(v, at), v.Service, v.Key,
 					fmt.Sprintf("%s/%s holds a configuration document whose %s (line %d of the value) reaches %s over TCP, written where the tool cannot edit it exactly (a folded scalar, an escape, a ${...} reference): write it in socket form by hand and mount %s's socket volume on %s",
 						v.Service, v.Key, cv.Key, cv.Line, db.name, db.name, v.Service))
@@ -96,7 +101,7 @@ func envDocLeaves(v compose.EnvVar) []compose.EnvVar {
 	}
 	var out []compose.EnvVar
 	for _, cv := range vals {
-		if _, dialect, socket := classify(cv.Value); dialect == "" && !socket {
+		if _, dname, socket := dialect.Classify(cv.Value); dname == "" && !socket {
 			continue
 		}
 		at, _ := envDocValueAt(v, cv)
@@ -192,7 +197,8 @@ func docPos(v compose.EnvVar, at configfile.Value) Pos {
 
 // firstDB returns the first database one of hosts reaches from v's
 // service, or nil.
-func (pl *planner) firstDB(v compose.EnvVar, hosts []string, dbs []*dbService) *dbService {
+func (d envDocs) firstDB(v compose.EnvVar, hosts []string, dbs []*dbService) *dbService {
+	pl := d.pl
 	for _, h := range hosts {
 		if db, code, _ := pl.p.dbFor(dbs, v.Service, h); db != nil && code == "" {
 			return db
@@ -201,15 +207,16 @@ func (pl *planner) firstDB(v compose.EnvVar, hosts []string, dbs []*dbService) *
 	return nil
 }
 
-// warnEnvDocHost reports a host setting inside a document that names a
+// warnHost reports a host setting inside a document that names a
 // database (database.host: db): the tool cannot know whether the program
 // reading the document takes a socket directory there.
-func (pl *planner) warnEnvDocHost(v compose.EnvVar, cv configfile.Value, dbs []*dbService) {
+func (d envDocs) warnHost(v compose.EnvVar, cv configfile.Value, dbs []*dbService) {
+	pl := d.pl
 	last := cv.Key[strings.LastIndexByte(cv.Key, '.')+1:]
 	if !appHostRE.MatchString(last) && !strings.EqualFold(last, "host") {
 		return
 	}
-	db := pl.firstDB(v, []string{strings.TrimSpace(cv.Value)}, dbs)
+	db := d.firstDB(v, []string{strings.TrimSpace(cv.Value)}, dbs)
 	if db == nil {
 		return
 	}
@@ -219,10 +226,11 @@ func (pl *planner) warnEnvDocHost(v compose.EnvVar, cv configfile.Value, dbs []*
 			v.Service, v.Key, cv.Key, cv.Line, db.name, pl.opts.MountPath, db.name, v.Service))
 }
 
-// warnEnvDocLines reports a multi-line value the tool cannot read as YAML
+// warnLines reports a multi-line value the tool cannot read as YAML
 // or JSON (TOML, INI) when one of its lines names a database as a host,
 // naming the variable and the line. It reports whether it warned.
-func (pl *planner) warnEnvDocLines(v compose.EnvVar, dbs []*dbService) bool {
+func (d envDocs) warnLines(v compose.EnvVar, dbs []*dbService) bool {
+	pl := d.pl
 	for _, db := range dbs {
 		var names []string
 		for _, n := range db.names {
@@ -245,14 +253,15 @@ func (pl *planner) warnEnvDocLines(v compose.EnvVar, dbs []*dbService) bool {
 	return false
 }
 
-// markEnvDocSockets notes, for revert, the clients that read a socket from
+// markSockets notes, for revert, the clients that read a socket from
 // a configuration document in their environment: revert does not edit
 // those values, so their socket mount stays.
-func (pl *planner) markEnvDocSockets(dbs []*dbService) {
+func (d envDocs) markSockets(dbs []*dbService) {
+	pl := d.pl
 	for _, name := range pl.clientServices(dbs) {
 		for _, v := range pl.p.ServiceEnv(name) {
 			for _, leaf := range envDocLeaves(v) {
-				if _, _, socket := classify(leaf.Value); socket {
+				if _, _, socket := dialect.Classify(leaf.Value); socket {
 					pl.configs.cfgSocket[name] = fmt.Sprintf("%s:%d", leaf.Pos.File, leaf.Pos.Line)
 				}
 			}

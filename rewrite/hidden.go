@@ -9,6 +9,8 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/pgserver"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -35,7 +37,7 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 			continue
 		}
 		svc := pl.p.Model.Services[name]
-		if poolerOf(svc.Image) {
+		if pgserver.IsPooler(svc.Image) {
 			continue
 		}
 		var dep *dbService
@@ -89,7 +91,7 @@ func (pl *planner) usesSocket(service string) bool {
 		return true
 	}
 	for _, v := range pl.p.ServiceEnv(service) {
-		if _, _, socket := classify(v.Value); socket {
+		if _, _, socket := dialect.Classify(v.Value); socket {
 			return true
 		}
 		if (v.Key == "PGHOST" || appHostRE.MatchString(v.Key) || pl.dirHostVar(service, v.Key)) && strings.HasPrefix(v.Value, "/") {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/evidence"
 )
 
@@ -44,7 +45,7 @@ func (pl *planner) hostVarEvidence(v compose.EnvVar, db *dbService, port string)
 			return nil, true
 		}
 	}
-	return &edge{v: v, dialect: DialectHostDir, db: db, port: db.port, basis: evidenceBasis(verdict.File, verdict.Line, verdict.Driver, verdict.Reason)}, true
+	return &edge{v: v, dialect: dialect.AppHostVar(false).Name, db: db, port: db.port, basis: evidenceBasis(verdict.File, verdict.Line, verdict.Driver, verdict.Reason)}, true
 }
 
 // portSibling names the port variable that goes with a host variable:
@@ -68,7 +69,7 @@ func (pl *planner) noteEvidence(e *edge, mp string) {
 		return // noteRailsDefault says it for an edited ERB default
 	}
 	b := e.basis
-	if e.dialect == DialectURI {
+	if d, _ := dialect.Lookup(e.dialect); d.ByReader {
 		pl.rep.Add("UDS155", e.v.Pos, e.v.Service, e.v.Key,
 			fmt.Sprintf("%s/%s written in the %s socket form: %s", e.v.Service, e.v.Key, e.form, b.Detail)).Basis = b
 		return

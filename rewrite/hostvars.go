@@ -8,6 +8,7 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 )
 
 // hostVerdict is what one source of knowledge says about a host variable.
@@ -103,7 +104,7 @@ func (pl *planner) applyHostVerdict(v compose.EnvVar, db *dbService, port string
 	}
 	if port != "" && !hv.hostPort {
 		pl.rep.Add("UDS120", v.Pos, v.Service, v.Key,
-			fmt.Sprintf("%s holds host and port together (%s); %s takes a socket directory there only without the port: set it to %s and put the port %d in its own variable", who, redact("", v.Value), v.Key, pl.opts.MountPath, db.port))
+			fmt.Sprintf("%s holds host and port together (%s); %s takes a socket directory there only without the port: set it to %s and put the port %d in its own variable", who, dialect.Redact("", v.Value), v.Key, pl.opts.MountPath, db.port))
 		return nil
 	}
 	if hv.portKey != "" && pl.clientEnv(v.Service, hv.portKey) == "" && db.port != 5432 {
@@ -120,11 +121,7 @@ func (pl *planner) applyHostVerdict(v compose.EnvVar, db *dbService, port string
 		code, msg = "UDS152", fmt.Sprintf("%s set to the socket directory %s on the user's word: --host-var %s vouches that the application hands it to a driver that takes a socket directory as host; the tool has no evidence of its own", who, pl.opts.MountPath, who)
 	}
 	pl.rep.Add(code, v.Pos, v.Service, v.Key, msg).Basis = &hv.basis
-	dialect := DialectHostDir
-	if port != "" {
-		dialect = DialectHostDirPort
-	}
-	return &edge{v: v, dialect: dialect, db: db, port: db.port, basis: &hv.basis}
+	return &edge{v: v, dialect: dialect.AppHostVar(port != "").Name, db: db, port: db.port, basis: &hv.basis}
 }
 
 // checkHostVars rejects --host-var values that name no service or no
@@ -162,13 +159,4 @@ func (pl *planner) dirHostVar(service, key string) bool {
 	}
 	_, cv := pl.catalogueVar(service, key)
 	return cv != nil && cv.Role == catalog.RoleHost && cv.Directory
-}
-
-// hostDialect is the dialect of a host variable a source of knowledge
-// vouches for: PGHOST by its name, any other an application's own.
-func hostDialect(key string) string {
-	if key == "PGHOST" {
-		return DialectPGHOST
-	}
-	return DialectHostDir
 }

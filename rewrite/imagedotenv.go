@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/evidence"
 	"github.com/uds-migrate/uds-migrate/internal/dockerfile"
 )
@@ -27,24 +28,28 @@ var dotenvLoaderRE = regexp.MustCompile(`(?i)dotenv|\bread_env\(|"next"\s*:|lara
 // dotenvTemplates are dotenv files that are examples, not settings.
 var dotenvTemplates = []string{".example", ".sample", ".template", ".dist", ".defaults"}
 
-// warnImageDotenv reports (UDS181) each connection value in a dotenv file
+// warn reports (UDS181) each connection value in a dotenv file
 // that reaches a client's container, when the client's code loads dotenv
 // files and the service does not set that variable itself (the usual
 // loaders leave a variable the environment sets alone unless told to
 // override it).
-func (pl *planner) warnImageDotenv(dbs []*dbService) {
+// imageDotenv reports connections carried by dotenv files in containers.
+type imageDotenv struct{ pl *planner }
+
+func (d imageDotenv) warn(dbs []*dbService) {
+	pl := d.pl
 	for _, name := range pl.clientServices(dbs) {
 		scope := pl.evidenceScope(name)
 		var envFiles []string
 		for _, f := range scope.Files() {
-			if isDotenvFile(filepath.Base(f)) && !pl.dockerIgnored(name, f) {
+			if isDotenvFile(filepath.Base(f)) && !d.ignored(name, f) {
 				envFiles = append(envFiles, f)
 			}
 		}
 		if len(envFiles) == 0 {
 			continue
 		}
-		loader, line := pl.dotenvLoader(scope)
+		loader, line := d.loader(scope)
 		if loader == "" {
 			continue
 		}
@@ -53,7 +58,7 @@ func (pl *planner) warnImageDotenv(dbs []*dbService) {
 			set[v.Key] = true
 		}
 		for _, f := range envFiles {
-			pl.warnDotenvFile(name, f, fmt.Sprintf("%s:%d", loader, line), set, dbs)
+			d.file(name, f, fmt.Sprintf("%s:%d", loader, line), set, dbs)
 		}
 	}
 }
@@ -74,7 +79,8 @@ func isDotenvFile(base string) bool {
 
 // dotenvLoader returns the first file (as reports show it) and line of the
 // scope that loads dotenv files, or "".
-func (pl *planner) dotenvLoader(scope evidence.Scope) (string, int) {
+func (d imageDotenv) loader(scope evidence.Scope) (string, int) {
+	pl := d.pl
 	for _, f := range scope.Files() {
 		if isDotenvFile(filepath.Base(f)) {
 			continue
@@ -96,7 +102,8 @@ func (pl *planner) dotenvLoader(scope evidence.Scope) (string, int) {
 // dockerIgnored reports whether a file of a service's build context is
 // left out of its image by the context's .dockerignore. Files outside the
 // context (a bind mount) are never ignored.
-func (pl *planner) dockerIgnored(service, path string) bool {
+func (d imageDotenv) ignored(service, path string) bool {
+	pl := d.pl
 	b := pl.p.Model.Services[service].Build
 	if b == nil || b.Context == "" {
 		return false
@@ -109,12 +116,13 @@ func (pl *planner) dockerIgnored(service, path string) bool {
 }
 
 // warnDotenvFile reports the connection values of one dotenv file (abs).
-func (pl *planner) warnDotenvFile(service, abs, loader string, set map[string]bool, dbs []*dbService) {
+func (d imageDotenv) file(service, abs, loader string, set map[string]bool, dbs []*dbService) {
+	pl := d.pl
 	for _, v := range pl.p.EnvFileVars(service, abs) {
 		if set[v.Key] {
 			continue
 		}
-		db := pl.dotenvTarget(service, v.Key, v.Value, dbs)
+		db := d.target(service, v.Key, v.Value, dbs)
 		if db == nil {
 			continue
 		}
@@ -128,12 +136,13 @@ func (pl *planner) warnDotenvFile(service, abs, loader string, set map[string]bo
 
 // dotenvTarget returns the database a dotenv value connects to (a
 // connection string, or a host variable naming it), or nil.
-func (pl *planner) dotenvTarget(service, key, val string, dbs []*dbService) *dbService {
-	hosts, dialect, socket := classify(val)
+func (d imageDotenv) target(service, key, val string, dbs []*dbService) *dbService {
+	pl := d.pl
+	hosts, dname, socket := dialect.Classify(val)
 	if socket {
 		return nil
 	}
-	if dialect == "" && appHostRE.MatchString(key) {
+	if dname == "" && appHostRE.MatchString(key) {
 		hosts = []string{strings.TrimSpace(val)}
 	}
 	for _, h := range hosts {

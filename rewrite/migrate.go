@@ -8,6 +8,7 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 )
 
 // Migrate plans and applies the migration of a compose project (one or more
@@ -172,7 +173,7 @@ func (pl *planner) externalHint() string {
 	var hits []string
 	for _, name := range pl.p.ServiceOrder() {
 		for _, v := range pl.p.ServiceEnv(name) {
-			if hosts, dialect, socket := classify(v.Value); dialect != "" && !socket && len(hosts) > 0 {
+			if hosts, dname, socket := dialect.Classify(v.Value); dname != "" && !socket && len(hosts) > 0 {
 				where := "outside this project"
 				for _, h := range hosts {
 					if _, ok := pl.p.Model.Services[h]; ok {

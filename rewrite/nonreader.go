@@ -15,12 +15,17 @@ import (
 // no connection variable (catalogue: not_a_client) does not count as a
 // client of a value it only inherits from an env file.
 
-// ignoresVar reports whether service does not read its variable key: the
+// ignores reports whether service does not read its variable key: the
 // value comes from an env_file (not an environment: entry of its own),
 // its image is catalogued as reading no connection variable, and no file
 // of the project that reaches its container names key (an nginx template
 // that envsubst fills).
-func (pl *planner) ignoresVar(service, key string) (catalogued *catalog.Entry, ignores bool) {
+// inheritedVars tells the variables a service only inherits and does not
+// read.
+type inheritedVars struct{ pl *planner }
+
+func (iv inheritedVars) ignores(service, key string) (catalogued *catalog.Entry, ignores bool) {
+	pl := iv.pl
 	svc := pl.p.Model.Services[service]
 	e := catalog.Lookup(svc.Image)
 	if e == nil || !e.NotAClient || svc.Build != nil {
@@ -40,9 +45,10 @@ func (pl *planner) ignoresVar(service, key string) (catalogued *catalog.Entry, i
 	return e, true
 }
 
-// noteIgnored says (UDS183) that a service inherits a connection value it
+// note says (UDS183) that a service inherits a connection value it
 // does not read, and so gets no socket mount.
-func (pl *planner) noteIgnored(v compose.EnvVar, e *catalog.Entry) {
+func (iv inheritedVars) note(v compose.EnvVar, e *catalog.Entry) {
+	pl := iv.pl
 	b := catalogueBasis(e, "its programs read no application connection variable")
 	pl.rep.Add("UDS183", v.Pos, v.Service, v.Key,
 		fmt.Sprintf("%s inherits %s from %s, which its image (%s) does not read: %s gets no socket mount (under the official image's trust authentication the mount would be a superuser login) (%s)",

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
@@ -33,7 +34,7 @@ func (p *project) tcpValues(service string, migrated map[string]bool) []compose.
 			}
 			continue
 		}
-		if hosts, dialect, socket := classify(v.Value); dialect != "" && !socket && len(hosts) > 0 {
+		if hosts, dname, socket := dialect.Classify(v.Value); dname != "" && !socket && len(hosts) > 0 {
 			out = append(out, v)
 		}
 	}
@@ -72,40 +73,6 @@ func (pl *planner) planKeepPGSSLMode(edges []*edge) {
 			pl.clients.keepPGSSLMode[name] = true
 		}
 	}
-}
-
-// withSSLDisable adds sslmode=disable to a migrated libpq-style value that
-// sets no sslmode of its own (one it sets is already disable: the socket
-// rule). ok is false for dialects that do not read PGSSLMODE.
-func withSSLDisable(dialect, out string) (string, bool) {
-	switch dialect {
-	case DialectURI, DialectCelery:
-		rest := out
-		if dialect == DialectCelery {
-			rest = strings.TrimPrefix(out, "db+")
-		}
-		u, err := libpq.ParseURI(rest)
-		if err != nil {
-			return out, false
-		}
-		if _, has := u.Param("sslmode"); has {
-			return out, true
-		}
-		if strings.Contains(out, "?") {
-			return out + "&sslmode=" + libpq.SocketSSLMode, true
-		}
-		return out + "?sslmode=" + libpq.SocketSSLMode, true
-	case DialectDSN:
-		d, err := libpq.ParseDSN(out)
-		if err != nil {
-			return out, false
-		}
-		if _, has := d.Get("sslmode"); has {
-			return out, true
-		}
-		return out + " sslmode=" + libpq.SocketSSLMode, true
-	}
-	return out, false
 }
 
 // warnKeptPGSSLMode explains a PGSSLMODE left as it is (UDS114): which

@@ -3,7 +3,6 @@ package rewrite
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
+	"github.com/uds-migrate/uds-migrate/pgserver"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -185,7 +185,7 @@ func (pl *planner) migrateDB(db *dbService, edges []*edge) {
 		pl.rep.Add("UDS102", yamledit.NodePos(dbSrc, kn), db.name, "",
 			fmt.Sprintf("the %s image trusts local socket connections (%s): any container that mounts %s can log in as any database user, superuser included, without a password; change the local line of pg_hba.conf in its data directory to scram-sha-256", db.server.Family, db.server.Server.Local, db.volume))
 	}
-	if db.family == familyUnknown && !poolerOf(db.svc.Image) {
+	if db.family == pgserver.Unknown && !pgserver.IsPooler(db.svc.Image) {
 		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
 		pl.rep.Add("UDS113", yamledit.NodePos(dbSrc, kn), db.name, "",
 			fmt.Sprintf("the tool does not know how the image %q authenticates socket connections: its pg_hba.conf local lines decide, not the host lines the clients used over TCP; peer fails across containers (a client runs as another user), trust lets any container that mounts %s in as any database user; check them before relying on the socket", db.svc.Image, db.volume))
@@ -227,19 +227,19 @@ func (pl *planner) clientMount(db *dbService, client string, homes []compose.Ser
 		if m.Source == db.volume {
 			return m.Target
 		}
-		taken[serverDir(m.Target)] = true
+		taken[pgserver.Dir(m.Target)] = true
 	}
 	for _, t := range pl.p.Model.Services[client].Tmpfs {
 		d, _, _ := strings.Cut(t, ":")
-		taken[serverDir(d)] = true
+		taken[pgserver.Dir(d)] = true
 	}
 	// Mounts this run already gave the client (a client of two databases
 	// needs two directories: one path cannot hold two volumes).
 	for _, t := range pl.clients.clientPaths[client] {
-		taken[serverDir(t)] = true
+		taken[pgserver.Dir(t)] = true
 	}
 	mp := path.Clean(pl.opts.MountPath)
-	if taken[serverDir(mp)] {
+	if taken[pgserver.Dir(mp)] {
 		mp = mp + "-" + db.name
 	}
 	pl.clients.clientPaths[client] = append(pl.clients.clientPaths[client], mp)
@@ -251,20 +251,6 @@ func (pl *planner) clientMount(db *dbService, client string, homes []compose.Ser
 		}
 	}
 	return mp
-}
-
-// factoryArgRE matches junixsocket's factory class followed by an
-// interpolation reference: in compose YAML "$FactoryArg" is a variable
-// (empty), which leaves pgjdbc with AFUNIXSocketFactory and no usable
-// constructor.
-var factoryArgRE = regexp.MustCompile(`(AFUNIXSocketFactory)\$(\{(FactoryArg|URIScheme|SystemProperty)\}|(FactoryArg|URIScheme|SystemProperty))`)
-
-// fixFactoryArg escapes a single-$ inner class name as $$.
-func fixFactoryArg(raw string) string {
-	return factoryArgRE.ReplaceAllStringFunc(raw, func(m string) string {
-		i := strings.Index(m, "$")
-		return m[:i] + "$$" + strings.Trim(m[i+1:], "{}")
-	})
 }
 
 func contains(list []string, s string) bool { return slices.Contains(list, s) }
@@ -283,7 +269,7 @@ func (pl *planner) dropTmpfs(db *dbService, d compose.ServiceDef, home bool) {
 	_, seq := yamledit.OwnKey(node, "volumes")
 	seq = yamledit.Deref(seq)
 	for i, m := range ms {
-		if m.Source == "" && serverDir(m.Target) == serverDir(dir) && yamledit.Deref(m.Node).Kind == yaml.MappingNode && seq != nil {
+		if m.Source == "" && pgserver.Dir(m.Target) == pgserver.Dir(dir) && yamledit.Deref(m.Node).Kind == yaml.MappingNode && seq != nil {
 			written = m.Target
 			// The tmpfs entry becomes the socket volume, in place.
 			if pl.ed.YAML(src).ReplaceItem(seq, yamledit.Deref(m.Node), db.volume+":"+db.socketDir) == nil {
@@ -298,7 +284,7 @@ func (pl *planner) dropTmpfs(db *dbService, d compose.ServiceDef, home bool) {
 		v = yamledit.Deref(v)
 		isDir := func(s string) bool {
 			d, _, _ := strings.Cut(s, ":")
-			if serverDir(d) != serverDir(dir) {
+			if pgserver.Dir(d) != pgserver.Dir(dir) {
 				return false
 			}
 			written = path.Clean(d)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 )
 
 // poolerHop returns the edges of a pooler's own connection to PostgreSQL.
@@ -49,7 +50,7 @@ func (pl *planner) catalogueKeeps(v compose.EnvVar, find func(host string) *dbSe
 		return false
 	}
 	var db *dbService
-	hosts, _, socket := classify(v.Value)
+	hosts, _, socket := dialect.Classify(v.Value)
 	for _, h := range hosts {
 		if d := find(h); d != nil {
 			db = d

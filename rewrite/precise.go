@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -38,18 +39,24 @@ func commandHost(words []string, env func(string) string) (host, shown, viaVar s
 			return w[2:], w, "", i + 1
 		}
 		if m := urlTemplateRE.FindStringSubmatch(w); m != nil && env(m[2]) != "" {
-			return env(m[2]), redact(DialectURI, w), m[2], i + 1
+			_, dn, _ := dialect.Classify(w)
+			return env(m[2]), dialect.Redact(dn, w), m[2], i + 1
 		}
 	}
 	return "", "", "", 0
 }
 
-// warnCommandHost reports (UDS127) a command or entrypoint that connects
+// warn reports (UDS127) a command or entrypoint that connects
 // to a database by a host flag or a URL built from a host variable,
 // naming the key and the argument. It reports whether it warned, and the
 // variable a URL template reads the host from (which then needs no
 // second, vaguer warning of its own).
-func (pl *planner) warnCommandHost(service, key string, args []string, find func(string) *dbService) (warned bool, viaVar string) {
+// commandHosts reports connections a command makes by a host flag or a
+// URL it builds.
+type commandHosts struct{ pl *planner }
+
+func (c commandHosts) warn(service, key string, args []string, find func(string) *dbService) (warned bool, viaVar string) {
+	pl := c.pl
 	env := func(k string) string { return pl.clientEnv(service, k) }
 	var words []string // the arguments, and the words of a shell string among them
 	for _, a := range args {
@@ -89,10 +96,15 @@ func portParam(db *dbService) string {
 // poolerUpstream names a pooler's own connection to PostgreSQL: the
 // variables of its environment whose value names one of dbs, as
 // service/KEY.
-func (pl *planner) poolerUpstream(pooler string, dbs []*dbService) []string {
+// connTargets names what a value reaches beyond the compose names: a
+// pooler's own upstream, a port published on the host.
+type connTargets struct{ pl *planner }
+
+func (ct connTargets) poolerUpstream(pooler string, dbs []*dbService) []string {
+	pl := ct.pl
 	var out []string
 	for _, v := range pl.p.ServiceEnv(pooler) {
-		hosts, _, _ := classify(v.Value)
+		hosts, _, _ := dialect.Classify(v.Value)
 		if len(hosts) == 0 {
 			hosts = []string{strings.TrimSpace(v.Value)}
 		}
@@ -130,23 +142,24 @@ func manualForm(file string, db *dbService, dir string) string {
 	return fmt.Sprintf("the socket directory %s as libpq-family drivers take it (host=%s, or postgres://USER:PASSWORD@/DB?host=%s; JDBC needs junixsocket and socketFactoryArg=%s)", dir, dir, dir, sock)
 }
 
-// hostOnlyNote names, for a service under network_mode: host, the value
+// hostNetwork names, for a service under network_mode: host, the value
 // that reaches a database through the port it publishes on the host
 // (localhost:5432 is the host's port there), or "".
-func (pl *planner) hostNetworkTarget(service string, v compose.EnvVar, dbs []*dbService) (*dbService, string) {
+func (ct connTargets) hostNetwork(service string, v compose.EnvVar, dbs []*dbService) (*dbService, string) {
+	pl := ct.pl
 	svc := pl.p.Model.Services[service]
 	if svc.NetworkMode != "host" {
 		return nil, ""
 	}
-	hosts, dialect, socket := classify(v.Value)
-	if socket || (dialect == "" && !appHostRE.MatchString(v.Key)) {
+	hosts, dname, socket := dialect.Classify(v.Value)
+	if socket || (dname == "" && !appHostRE.MatchString(v.Key)) {
 		return nil, ""
 	}
-	if dialect == "" {
+	if dname == "" {
 		hosts = []string{strings.TrimSpace(v.Value)}
 	}
-	port := urlPort(v.Value, dialect)
-	if dialect == "" {
+	port := dialect.URLPort(v.Value, dname)
+	if dname == "" {
 		port, _ = atoiPort(pl.clientEnv(service, portSibling(v.Key)))
 	}
 	if port == 0 {

@@ -2,10 +2,9 @@ package rewrite
 
 import (
 	"context"
-	"strconv"
-	"strings"
 
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/pgserver"
 )
 
 // Input is one compose file to migrate (compose.Input).
@@ -51,10 +50,4 @@ func InterpolationEnv(dir string, opts Options) (map[string]string, error) {
 	return compose.InterpolationEnv(dir, opts.loadOptions())
 }
 
-func atoiPort(s string) (int, bool) {
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil || n < 1 || n > 65535 {
-		return 0, false
-	}
-	return n, true
-}
+func atoiPort(s string) (int, bool) { return pgserver.ParsePort(s) }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/configfile"
+	"github.com/uds-migrate/uds-migrate/dialect"
 )
 
 // railsEdges finds Rails clients whose config/database.yml (reaching the
@@ -62,7 +63,7 @@ func (pl *planner) railsEdge(service, abs string, env map[string]string, dbs []*
 	if db == nil {
 		return nil
 	}
-	e := &edge{v: ev, dialect: DialectHostDir, db: db, port: db.port, cfg: &configValue{path: path, data: data, val: v}}
+	e := &edge{v: ev, dialect: dialect.AppHostVar(false).Name, db: db, port: db.port, cfg: &configValue{path: path, data: data, val: v}}
 	e.basis = evidenceBasis(path, v.Line, "pg gem (libpq)", fmt.Sprintf("Rails' %s (%s, adapter %s) sets host itself", path, railsEnv, adapter.Value))
 	if envKey != "" {
 		e.basis.Detail = fmt.Sprintf("Rails' %s (%s, adapter %s) falls back to the ERB default %q because %s does not set %s", path, railsEnv, adapter.Value, v.Value, service, envKey)

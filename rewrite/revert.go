@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 )
 
@@ -36,7 +37,7 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err
 	// socket value from one, so their mount stays.
 	pl.collectConfigEdges(dbs)
 	pl.railsEdges(dbs)
-	pl.markEnvDocSockets(dbs)
+	(envDocs{pl}).markSockets(dbs)
 	for _, db := range dbs {
 		if vol := pl.revertDB(db); vol != "" {
 			// Every file's declaration: a migration of several files
@@ -134,18 +135,18 @@ func (pl *planner) revertClient(service string, m compose.Mount, db *dbService) 
 			mk, _ := interp.Mask(raw)
 			if pl.ed.SetValue(ent, mk, tcp) {
 				pl.rep.Change(Change{Kind: "value", Pos: ent.Pos, Service: service, Key: ent.Key,
-					Dialect: hostDialect(ent.Key), Before: raw, After: tcp, Reason: "reach " + db.name + " over TCP"})
+					Dialect: dialect.HostVar(ent.Key).Name, Before: raw, After: tcp, Reason: "reach " + db.name + " over TCP"})
 			}
 			continue
 		}
-		_, dialect, socket := classify(val)
+		_, dname, socket := dialect.Classify(val)
 		if !socket {
 			continue
 		}
 		// A socket value whose path revert cannot read (a JDBC factory
 		// that takes the path from elsewhere): it may use this mount, so
 		// the mount stays, loudly.
-		spRaw := socketPathOf(val, dialect)
+		spRaw := dialect.SocketPathOf(val, dname)
 		if spRaw == "" {
 			pl.rep.Add("UDS111", ent.Pos, service, ent.Key,
 				fmt.Sprintf("%s/%s is in socket form, and revert cannot tell which socket it uses: the mount of %s stays; point it at %s:%d by hand, then remove the mount", service, ent.Key, m.Source, db.name, db.port))
@@ -164,7 +165,7 @@ func (pl *planner) revertClient(service string, m compose.Mount, db *dbService) 
 			unused = false
 			continue
 		}
-		out, err := fromSocket(dialect, mk.Value, db.name, db.port)
+		out, err := dialect.FromSocket(dname, mk.Value, db.name, db.port)
 		if err != nil {
 			pl.rep.Add("UDS111", ent.Pos, service, ent.Key, fmt.Sprintf("%s/%s cannot be reverted as written (%s): the mount of %s stays; point it at %s:%d by hand, then remove the mount", service, ent.Key, redactErr(err), m.Source, db.name, db.port))
 			unused = false
@@ -176,7 +177,7 @@ func (pl *planner) revertClient(service string, m compose.Mount, db *dbService) 
 		newRaw := mk.Unmask(out)
 		if pl.ed.SetValue(ent, mk, out) {
 			pl.rep.Change(Change{Kind: "value", Pos: ent.Pos, Service: service, Key: ent.Key,
-				Dialect: dialect, Before: pl.redactValue(dialect, raw), After: pl.redactValue(dialect, newRaw), Reason: "reach " + db.name + " over TCP"})
+				Dialect: dname, Before: pl.redactValue(dname, raw), After: pl.redactValue(dname, newRaw), Reason: "reach " + db.name + " over TCP"})
 		} else {
 			unused = false
 		}

@@ -6,25 +6,9 @@ import (
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/pgserver"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
-
-// In the PostgreSQL server images (Debian and Alpine based alike) /var/run
-// is a symbolic link to /run (checked on the engine here with the
-// bookworm rootfs the e2e images use: ls -ld /var/run), so a tmpfs at
-// /run/postgresql and a socket volume at /var/run/postgresql land on one
-// directory, and docker mounts the deeper path last, over the other
-// (issue #21).
-
-// serverDir is a directory of a server container as the kernel sees it:
-// /var/run/X is /run/X.
-func serverDir(dir string) string {
-	dir = path.Clean(dir)
-	if dir == "/var/run" || strings.HasPrefix(dir, "/var/run/") {
-		return "/run" + strings.TrimPrefix(dir, "/var/run")
-	}
-	return dir
-}
 
 // checkTmpfsOverSocket reports (UDS220) a database whose socket volume at
 // dir shares its directory with a tmpfs of the same container (tmpfs: or a
@@ -33,7 +17,7 @@ func serverDir(dir string) string {
 func (v *validator) checkTmpfsOverSocket(db *dbService, sock string) {
 	for _, t := range v.p.Model.Services[db.name].Tmpfs {
 		d, _, _ := strings.Cut(t, ":")
-		if serverDir(d) != serverDir(sock) {
+		if pgserver.Dir(d) != pgserver.Dir(sock) {
 			continue
 		}
 		src, node := v.p.ServiceNode(db.name)
@@ -44,7 +28,7 @@ func (v *validator) checkTmpfsOverSocket(db *dbService, sock string) {
 		v.findings.Add("UDS220", yamledit.NodePos(src, kn), db.name, "tmpfs", tmpfsOverSocketMsg(db.name, path.Clean(d), sock))
 	}
 	for _, m := range v.p.ServiceMounts(db.name) {
-		if m.Source == "" && m.Target != path.Clean(sock) && serverDir(m.Target) == serverDir(sock) {
+		if m.Source == "" && m.Target != path.Clean(sock) && pgserver.Dir(m.Target) == pgserver.Dir(sock) {
 			v.findings.Add("UDS220", yamledit.NodePos(m.Src, yamledit.Deref(m.Node)), db.name, "volumes", tmpfsOverSocketMsg(db.name, m.Target, sock))
 		}
 	}

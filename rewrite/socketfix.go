@@ -1,12 +1,8 @@
 package rewrite
 
 import (
-	"fmt"
-	"path"
-	"strconv"
-	"strings"
-
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
@@ -33,8 +29,8 @@ func (pl *planner) repairSocketValue(v compose.EnvVar) {
 	if err != nil {
 		return
 	}
-	out, dialect, notes, socket := socketRepair(v.Key, m.Value)
-	if socket && dialect != "" {
+	out, dname, notes, socket := dialect.SocketRepair(v.Key, isHostVar(v.Key), m.Value)
+	if socket && dname != "" {
 		pl.clients.sslClients[v.Service] = true
 	}
 	if out == "" || out == m.Value || !pl.ed.SetValue(v, m, out) {
@@ -43,60 +39,8 @@ func (pl *planner) repairSocketValue(v compose.EnvVar) {
 	for _, n := range notes {
 		pl.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+"/"+v.Key+": "+n.Message)
 	}
-	pl.rep.Change(Change{Kind: "repair", Pos: v.Pos, Service: v.Service, Key: v.Key, Dialect: dialect,
-		Before: redact(dialect, v.Raw), After: redact(dialect, m.Unmask(out)), Reason: "a socket value every driver accepts"})
-}
-
-// socketRepair returns the repaired form of a (masked) socket value, or ""
-// when it needs none, its dialect, the notes, and whether it is a libpq
-// socket value at all (URI, DSN or PGHOST naming an absolute path).
-func socketRepair(key, val string) (out, dialect string, notes []note, socket bool) {
-	if npgsqlSSLProblem(val) {
-		// Npgsql, not libpq: PGSSLMODE is not its business (socket false).
-		pairs, _ := npgsqlParse(val)
-		out, notes = npgsqlSocketSSL(val, pairs)
-		return out, DialectNpgsql, notes, false
-	}
-	if d := recognise(val); d != nil && d.socketSSL != nil {
-		dir, ok := d.socketDir(val)
-		if !ok {
-			return "", "", nil, false
-		}
-		var err error
-		if port, file := socketFilePort(dir); file {
-			var more []note
-			out, more, err = d.toSocket(val, path.Dir(dir), port)
-			notes = append([]note{fileHostNote(dir)}, more...)
-		} else {
-			out, notes, err = d.socketSSL(val)
-		}
-		if err != nil {
-			return "", d.name, nil, true
-		}
-		return out, d.name, notes, true
-	}
-	if isHostVar(key) && strings.HasPrefix(val, "/") {
-		if _, file := socketFilePort(val); file {
-			return path.Dir(val), DialectPGHOST, []note{fileHostNote(val)}, key == "PGHOST"
-		}
-		return "", DialectPGHOST, nil, key == "PGHOST"
-	}
-	return "", "", nil, false
-}
-
-// socketFilePort reports whether p names a socket file (.s.PGSQL.<port>)
-// and its port.
-func socketFilePort(p string) (int, bool) {
-	m := socketFileRE.FindStringSubmatch(path.Base(p))
-	if m == nil {
-		return 0, false
-	}
-	n, err := strconv.Atoi(m[1])
-	return n, err == nil && n > 0 && n < 65536
-}
-
-func fileHostNote(p string) note {
-	return note{Code: "UDS134", Message: fmt.Sprintf("the host named the socket file %s; a host takes the socket directory (libpq: \"Not a directory\"), so it is now %s", p, path.Dir(p))}
+	pl.rep.Change(Change{Kind: "repair", Pos: v.Pos, Service: v.Service, Key: v.Key, Dialect: dname,
+		Before: dialect.Redact(dname, v.Raw), After: dialect.Redact(dname, m.Unmask(out)), Reason: "a socket value every driver accepts"})
 }
 
 // isHostVar reports whether an environment variable holds a database host:
@@ -136,8 +80,9 @@ func (pl *planner) fixPGSSLMode() {
 				from = "PGSSLMODE (set from a variable, whose value no longer applies)"
 			}
 			pl.rep.Add(libpq.CodeSSLOnSocket, v.Pos, name, v.Key, name+"/PGSSLMODE: "+libpq.SocketSSLMessage(from, "PGSSLMODE="+libpq.SocketSSLMode))
-			pl.rep.Change(Change{Kind: "value", Pos: v.Pos, Service: name, Key: v.Key, Dialect: DialectPGHOST,
-				Before: v.Value, After: libpq.SocketSSLMode, Reason: "TLS does not apply on a Unix socket", Basis: grammarBasis(DialectPGHOST)})
+			env := dialect.HostVar("PGHOST") // PGSSLMODE is libpq's environment, as PGHOST is
+			pl.rep.Change(Change{Kind: "value", Pos: v.Pos, Service: name, Key: v.Key, Dialect: env.Name,
+				Before: v.Value, After: libpq.SocketSSLMode, Reason: "TLS does not apply on a Unix socket", Basis: dialect.ReaderOf(env.Name)})
 		}
 	}
 }

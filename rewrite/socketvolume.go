@@ -3,6 +3,8 @@ package rewrite
 import (
 	"path"
 	"strings"
+
+	"github.com/uds-migrate/uds-migrate/pgserver"
 )
 
 // socketTarget reports whether a mount at target is where a socket volume
@@ -10,7 +12,7 @@ import (
 // path.
 func (pl *planner) socketTarget(image, target string) bool {
 	target = path.Clean(target)
-	if fam, ok := familyOf(image); ok && target == path.Clean(fam.SocketDir) {
+	if fam, ok := pgserver.FamilyOf(image); ok && target == path.Clean(fam.SocketDir) {
 		return true
 	}
 	mp := path.Clean(pl.opts.MountPath)

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/pgserver"
 )
 
 // appHostRE matches application-specific host variables (DB_HOST,
@@ -42,7 +44,8 @@ func (pl *planner) splitVar(v compose.EnvVar, find func(host string) *dbService)
 		if pl.clientEnv(v.Service, "PGHOSTADDR") != "" {
 			pl.rep.Add("UDS120", v.Pos, v.Service, v.Key, "PGHOSTADDR forces TCP whatever PGHOST says: remove it from "+v.Service)
 		}
-		return &edge{v: v, dialect: DialectPGHOST, db: db, port: db.port, basis: grammarBasis(DialectPGHOST)}
+		pg := dialect.HostVar("PGHOST")
+		return &edge{v: v, dialect: pg.Name, db: db, port: db.port, basis: dialect.ReaderOf(pg.Name)}
 	}
 	if e, known := pl.knownHostVar(v, db, port); known {
 		return e
@@ -52,7 +55,7 @@ func (pl *planner) splitVar(v compose.EnvVar, find func(host string) *dbService)
 	}
 	extra := ""
 	if port != "" {
-		extra = fmt.Sprintf(" It holds host and port together (%s): an application that pastes it into a URL must not end up with @/var/run/postgresql:%s/.", redact("", val), port)
+		extra = fmt.Sprintf(" It holds host and port together (%s): an application that pastes it into a URL must not end up with @/var/run/postgresql:%s/.", dialect.Redact("", val), port)
 	}
 	pl.rep.Add("UDS120", v.Pos, v.Service, v.Key,
 		fmt.Sprintf("%s/%s names %s for the application to build its own connection; the tool cannot know whether the application accepts a socket directory. If it hands the value to libpq, pgx or psycopg as host, set it to %s (port %d picks .s.PGSQL.%d); otherwise build the connection URL in socket form yourself. No evidence in the project shows its consumer (the tool reads the code of images built here and of mounted sources: Django, SQLAlchemy/psycopg, Rails database.yml, node-postgres, pgx, lib/pq); to vouch for it yourself, rerun with --host-var %s/%s.%s",
@@ -73,7 +76,7 @@ func (pl *planner) clientEnv(service, key string) string {
 // poolerFor returns the pooler service a host name reaches, or "".
 func (pl *planner) poolerFor(client, host string) string {
 	for _, name := range pl.p.Resolve(client, host).Services {
-		if poolerOf(pl.p.Model.Services[name].Image) && !contains(pl.opts.DBs, name) {
+		if pgserver.IsPooler(pl.p.Model.Services[name].Image) && !contains(pl.opts.DBs, name) {
 			return name
 		}
 	}
@@ -86,6 +89,9 @@ func (pl *planner) poolerFor(client, host string) string {
 // the client's libpq or JVM.
 func (pl *planner) addEnvAfter(v compose.EnvVar, key, value, reason string) {
 	if pl.ed.AddEnvAfter(v, key, value, reason) {
-		pl.rep.Change(Change{Kind: "value", Pos: v.Pos, Service: v.Service, Key: key, Dialect: DialectPGHOST, After: value, Reason: reason, Basis: grammarBasis(DialectPGHOST)})
+		// The variables it adds are read by the client's libpq (PGPORT, a
+		// port variable) or JVM: recorded in libpq's environment form.
+		env := dialect.HostVar("PGHOST")
+		pl.rep.Change(Change{Kind: "value", Pos: v.Pos, Service: v.Service, Key: key, Dialect: env.Name, After: value, Reason: reason, Basis: dialect.ReaderOf(env.Name)})
 	}
 }

@@ -5,17 +5,14 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
-
-// socketFileRE matches PostgreSQL's socket file name, .s.PGSQL.<port>.
-var socketFileRE = regexp.MustCompile(`^\.s\.PGSQL\.(\d+)$`)
 
 // Validate checks a compose project that already uses Unix sockets (migrated
 // by this tool or by hand) and returns one finding per mistake that would
@@ -98,7 +95,7 @@ func (v *validator) run() {
 	for _, name := range v.p.ServiceOrder() {
 		ms := v.p.ServiceMounts(name)
 		for _, m := range ms {
-			if socketFileRE.MatchString(path.Base(m.Target)) || socketFileRE.MatchString(path.Base(m.Source)) {
+			if dialect.SocketFileRE.MatchString(path.Base(m.Target)) || dialect.SocketFileRE.MatchString(path.Base(m.Source)) {
 				n := yamledit.Deref(m.Node)
 				v.findings.Add("UDS212", yamledit.NodePos(m.Src, n), name, "volumes",
 					"the socket file is mounted instead of its directory: the mount goes stale when Postgres restarts (\"Connection refused\"); mount the directory")
@@ -124,7 +121,7 @@ func (v *validator) run() {
 			continue
 		}
 		for _, ent := range v.p.ServiceEnv(name) {
-			if _, ignores := v.reads().ignoresVar(name, ent.Key); ignores {
+			if _, ignores := (inheritedVars{v.reads()}).ignores(name, ent.Key); ignores {
 				continue
 			}
 			v.checkValue(name, ent, ms)
@@ -155,10 +152,9 @@ func (v *validator) checkValue(service string, ent compose.EnvVar, ms []compose.
 	at := func(code, msg string) {
 		v.findings.Add(code, ent.Pos, service, ent.Key, msg)
 	}
-	if fixFactoryArg(raw) != raw {
-		at("UDS201",
-			"$FactoryArg is written with one $: compose interpolates it to an empty string and pgjdbc fails with NoSuchMethodException; write $$FactoryArg")
-		raw = fixFactoryArg(raw)
+	if fixed, _, how := dialect.RepairOf(raw); fixed != raw {
+		at("UDS201", how.What+" is written with one $: "+how.Why+"; write "+how.Fix)
+		raw = fixed
 	}
 	val, err := v.p.Interpolate(raw)
 	if err != nil {
@@ -167,28 +163,14 @@ func (v *validator) checkValue(service string, ent compose.EnvVar, ms []compose.
 	if v.checkHostShape(at, service, ent.Key, val, ms) {
 		return
 	}
-	if _, _, _, socket := socketRepair(ent.Key, val); socket || npgsqlSSLProblem(val) {
+	if _, _, _, socket := dialect.SocketRepair(ent.Key, isHostVar(ent.Key), val); socket || dialect.NpgsqlSSLProblem(val) {
 		checkSSLMode(at, service, ent.Key, val)
 	}
-	sockFile := v.socketFile(at, service, ent.Key, val)
+	sockFile := dialect.CheckSocket(checker{v: v, service: service, at: at}, ent.Key, val)
 	if sockFile == "" {
 		return
 	}
 	v.checkSocketPath(at, service+"/"+ent.Key, sockFile, ms)
-}
-
-// libpqSocket returns the socket file a libpq host directory and port name,
-// or "" after reporting a host that names the file itself.
-func (v *validator) libpqSocket(at func(code, msg string), dir, port string) string {
-	if socketFileRE.MatchString(path.Base(dir)) {
-		at("UDS204",
-			fmt.Sprintf("host must name the socket directory (%s), not the socket file: libpq fails with \"not a directory\"", path.Dir(dir)))
-		return ""
-	}
-	if port == "" {
-		port = "5432"
-	}
-	return path.Join(dir, ".s.PGSQL."+port)
 }
 
 // checkSocketPath follows a client's socket file to the mount that holds it
@@ -236,11 +218,8 @@ func foreignSocketMsg(what, source, dir string) string {
 // warnForeignSocket warns (UDS134) about a socket-form value whose directory
 // is a client's bind mount of a host directory that no database of the
 // project mounts: a server outside the project, left as it is.
-func (pl *planner) warnForeignSocket(v compose.EnvVar, dialect string, dbs []*dbService) {
-	sp := socketPathOf(v.Value, dialect)
-	if dialect == DialectJDBC {
-		sp = path.Dir(sp)
-	}
+func (pl *planner) warnForeignSocket(v compose.EnvVar, dname string, dbs []*dbService) {
+	sp := dialect.SocketDirOf(v.Value, dname)
 	if !path.IsAbs(sp) {
 		return
 	}
@@ -256,3 +235,22 @@ func (pl *planner) warnForeignSocket(v compose.EnvVar, dialect string, dbs []*db
 		pl.rep.Add("UDS162", v.Pos, v.Service, v.Key, foreignSocketMsg(v.Service+"/"+v.Key, m.Source, m.Target))
 	}
 }
+
+// checker is what a dialect's check of one value of service asks of the
+// validator (dialect.Checker).
+type checker struct {
+	v       *validator
+	service string
+	at      func(code, msg string)
+}
+
+func (c checker) Env(key string) string {
+	for _, o := range c.v.p.ServiceEnv(c.service) {
+		if o.Key == key {
+			return o.Value
+		}
+	}
+	return ""
+}
+
+func (c checker) Report(code, msg string) { c.at(code, msg) }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
 
@@ -19,31 +20,22 @@ func relativeHost(key, val string) string {
 		return h != "" && !strings.HasPrefix(h, "/") && (strings.Contains(h, "/") || h == "." || h == "..") &&
 			!strings.ContainsAny(h, " =@?;") && !strings.Contains(h, "://")
 	}
+	if d := dialect.Recognise(val); d != nil {
+		// The form's own host parameter, whatever wraps it (Celery's db+
+		// URL is a libpq URI to libpq).
+		if d.HostParam == nil {
+			return ""
+		}
+		if h, ok := d.HostParam(val); ok && looksRelative(h) {
+			return h
+		}
+		return ""
+	}
 	switch {
-	case libpq.IsURI(val):
-		u, err := libpq.ParseURI(val)
-		if err != nil {
-			return ""
-		}
-		if h, ok := u.Param("host"); ok && looksRelative(h) {
-			return h
-		}
-	case libpq.IsDSN(val):
-		d, err := libpq.ParseDSN(val)
-		if err != nil {
-			return ""
-		}
-		if h, ok := d.Get("host"); ok && looksRelative(h) {
-			return h
-		}
 	case key == "PGHOST" && looksRelative(val):
 		return val
 	case isHostVar(key) && looksRelative(val) && socketLike(val):
 		return val
-	default:
-		if h, ok := npgsqlHost(strings.TrimPrefix(val, "pgsql:")); ok && looksRelative(h) {
-			return h
-		}
 	}
 	return ""
 }
@@ -68,7 +60,7 @@ func (v *validator) checkHostShape(at func(code, msg string), service, key, val 
 		at("UDS215", fmt.Sprintf("%s/%s: host %s is a relative path: libpq reads a host without a leading / as a TCP host name (\"could not translate host name\") and pgx resolves relative paths its own way (jackc/pgx#661); a socket directory must be absolute: write %s", service, key, rel, want))
 		return true
 	}
-	if key != "PGHOST" && isHostVar(key) && strings.HasPrefix(val, "/") && socketFileRE.MatchString(path.Base(val)) {
+	if key != "PGHOST" && isHostVar(key) && strings.HasPrefix(val, "/") && dialect.SocketFileRE.MatchString(path.Base(val)) {
 		at("UDS204", fmt.Sprintf("%s/%s names the socket file %s; a host takes its directory (%s): libpq fails with \"Not a directory\", and so do pgbouncer and other drivers that take a host", service, key, val, path.Dir(val)))
 		return true
 	}
@@ -79,19 +71,15 @@ func (v *validator) checkHostShape(at func(code, msg string), service, key, val 
 // fails on (libpq.SocketSSLMode): URI and DSN parameters here; PGSSLMODE
 // in checkPGSSLMode.
 func checkSSLMode(at func(code, msg string), service, key, val string) {
-	var out string
-	var err error
-	switch {
-	case npgsqlSSLProblem(val):
+	if dialect.NpgsqlSSLProblem(val) {
 		at("UDS216", service+"/"+key+": over a Unix socket Npgsql's SSL Mode must be Disable, Allow or Prefer: with Require, VerifyCA or VerifyFull it throws \"SSL connection requested. No SSL enabled connection from this host is configured.\" (PostgreSQL offers no TLS on a socket)")
 		return
-	case libpq.IsURI(val):
-		out, _, err = libpq.SocketSSLURI(val)
-	case libpq.IsDSN(val):
-		out, _, err = libpq.SocketSSLDSN(val)
-	default:
+	}
+	d := dialect.Recognise(val)
+	if d == nil || d.SocketSSL == nil {
 		return
 	}
+	out, _, err := d.SocketSSL(val)
 	if err == nil && out != val {
 		at("UDS216", service+"/"+key+": over a Unix socket sslmode must be disable: node pg fails on every other sslmode (and on sslcert/sslkey/sslrootcert without sslmode=disable), pgjdbc and sqlx on require and verify-*; TLS does not apply on a socket, whose peer is the local server")
 	}
@@ -112,7 +100,7 @@ func (v *validator) checkPGSSLMode(service string) {
 			e := e
 			mode = &e
 		}
-		if _, _, _, s := socketRepair(e.Key, e.Value); s && !ownSSLMode(e.Value) {
+		if _, _, _, s := dialect.SocketRepair(e.Key, isHostVar(e.Key), e.Value); s && !ownSSLMode(e.Value) {
 			relies = true
 		}
 	}
@@ -141,23 +129,9 @@ func serverEnvProblem(db string, key string) string {
 	return fmt.Sprintf("%s sets %s, a client setting: init scripts in /docker-entrypoint-initdb.d that run psql inherit it and fail on first start (the temporary server listens on no TCP address, and on its own socket directory only; docker-library/postgres#474, #807); remove %s from the database service", db, key, key)
 }
 
-// ownSSLMode reports whether a URI or DSN sets sslmode itself.
+// ownSSLMode reports whether a value sets sslmode itself (a URI, a
+// Celery URL, a DSN): then PGSSLMODE does not apply to it.
 func ownSSLMode(val string) bool {
-	switch {
-	case libpq.IsURI(val):
-		u, err := libpq.ParseURI(strings.TrimPrefix(val, "db+"))
-		if err != nil {
-			return false
-		}
-		_, ok := u.Param("sslmode")
-		return ok
-	case libpq.IsDSN(val):
-		d, err := libpq.ParseDSN(val)
-		if err != nil {
-			return false
-		}
-		_, ok := d.Get("sslmode")
-		return ok
-	}
-	return false
+	d := dialect.Recognise(val)
+	return d != nil && d.OwnSSLMode != nil && d.OwnSSLMode(val)
 }

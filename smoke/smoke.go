@@ -30,6 +30,7 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/bench"
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/internal/pgtest"
 	"github.com/uds-migrate/uds-migrate/internal/probe"
 	"github.com/uds-migrate/uds-migrate/rewrite"
@@ -249,7 +250,7 @@ func newCheck(v *value, rewritten []rewrite.Change, st Status, detail string) Ch
 		c.Socket = v.socketFile()
 	}
 	for _, ch := range rewritten {
-		if ch.Kind == "value" && ch.Service == v.service && (ch.Key == v.key || v.dialect == rewrite.DialectPGHOST && strings.HasPrefix(ch.Key, "PG")) {
+		if ch.Kind == "value" && ch.Service == v.service && (ch.Key == v.key || v.dialect == dialect.PGHost && strings.HasPrefix(ch.Key, "PG")) {
 			c.Rewritten = true
 		}
 	}
