@@ -91,10 +91,10 @@ type pgxConn struct {
 // middle of a read and, having retaken one, goes back to waking every
 // 20 µs for a millisecond and more (runtime/proc.go, sysmon and retake,
 // Go 1.26). Measured with perf stat on lookup-small at a load average of
-// 16-19 (docs/runs/2026-12-01/client-cost.txt): the client process
-// switched context 1.23-1.60 times per query, 0.24-0.49 of them sysmon's
-// nanosleep, against pgbench's 1.00-1.01; with the yield 1.14-1.16 and
-// 0.05-0.07. A yield every 5 ms moves the tick well within sysmon's 10 ms,
+// 11-16 (docs/runs/2026-12-01/client-cost.txt): the client process
+// switched context 1.12-1.23 times per query, with 0.08-0.19 sysmon
+// nanosleeps, against pgbench's 1.00; with the yield 1.10-1.12 and
+// 0.02-0.06. A yield every 5 ms moves the tick well within sysmon's 10 ms,
 // at the price of one hand-off of the locked thread per 5 ms.
 const yieldEvery = 5 * time.Millisecond
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
+	"github.com/uds-migrate/uds-migrate/pgserver"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 	"gopkg.in/yaml.v3"
 )
@@ -13,11 +14,12 @@ import (
 // listensIn reports whether the server creates its socket in dir: the
 // directory it shares, or any other of its unix_socket_directories.
 func (db *dbService) listensIn(dir string) bool {
-	if dir == path.Clean(db.socketDir) {
+	// /var/run is /run in the server images (pgserver.Dir).
+	if pgserver.Dir(dir) == pgserver.Dir(db.socketDir) {
 		return true
 	}
 	for _, d := range db.socketDirs {
-		if dir == path.Clean(d) {
+		if pgserver.Dir(dir) == pgserver.Dir(d) {
 			return true
 		}
 	}
