@@ -131,6 +131,7 @@ var codes = withDocs([]Code{
 	{ID: "UDS308", Severity: SevWarning, Title: "app runs as a non-root user: socket directory must be writable by it", Manual: true},
 	{ID: "UDS309", Severity: SevWarning, Title: "edited file is in the build context: rebuild the image", Manual: true},
 	{ID: "UDS310", Severity: SevWarning, Title: "app reached on a second port left on TCP"},
+	{ID: "UDS311", Severity: SevInfo, Title: "proxied service runs its image's own server, not an app server: nginx backend left on TCP"},
 })
 
 // withDocs fills each code's Doc from docs/findings.md.
