@@ -73,6 +73,7 @@ func (pl *planner) steps(a analysis) []step {
 			(imageDotenv{pl}).warn(a.dbs)
 			pl.warnHidden(a.dbs, edges)
 			pl.planKeepPGSSLMode(edges)
+			notePGHOSTShadows(pl.p, edges)
 			return nil
 		}},
 		{"databases: socket volumes, client values and mounts", func() error {
