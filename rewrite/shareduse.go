@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/uds-migrate/uds-migrate/catalog"
+	"github.com/uds-migrate/uds-migrate/compose"
 )
 
 // keepSharedEnv drops the edges whose value is an env file line that
@@ -72,8 +75,11 @@ func (pl *planner) dropFollowedCommands(edges []*edge) {
 // otherUses lists the uses of e's env file line that would break if it
 // were rewritten, given the services that get the socket volume.
 func (pl *planner) otherUses(e *edge, mounted map[string]bool) []string {
-	if e.v.EnvFile == nil {
+	if e.cfg != nil || e.unset != nil || e.railsVar != "" {
 		return nil
+	}
+	if e.v.EnvFile == nil {
+		return sharedNode(pl.p, e.v, mounted)
 	}
 	var out []string
 	if e.v.Ref != "" {
@@ -98,11 +104,40 @@ func (pl *planner) otherUses(e *edge, mounted map[string]bool) []string {
 	return slices.Compact(out)
 }
 
+// sharedNode lists the services without the socket volume that read v's
+// YAML node too: an anchor merged into several services (<<: *env), an
+// alias, or a service extends copies it from. They get whatever the node
+// says, mount or not (docker compose config shows the rewritten value on
+// each). A catalogued image that reads no connection variable (redis,
+// nginx: not_a_client) and is not built here does not count.
+func sharedNode(p *project, v compose.EnvVar, mounted map[string]bool) []string {
+	var out []string
+	for _, name := range p.ServiceOrder() {
+		if name == v.Service || mounted[name] {
+			continue
+		}
+		svc := p.Model.Services[name]
+		if c := catalog.Lookup(svc.Image); c != nil && c.NotAClient && svc.Build == nil {
+			continue
+		}
+		for _, o := range p.ServiceEnv(name) {
+			if o.EnvFile == nil && o.Pos == v.Pos {
+				out = append(out, name)
+				break
+			}
+		}
+	}
+	return out
+}
+
 func (pl *planner) warnShared(e *edge, other []string) {
 	v := e.v
 	what := v.Key + " in " + v.Pos.File
-	if v.Ref != "" {
+	switch {
+	case v.Ref != "":
 		what = v.Ref + " in " + v.Pos.File
+	case v.EnvFile == nil:
+		what = fmt.Sprintf("%s at %s:%d, a line an anchor, alias or extends shares", v.Key, v.Pos.File, v.Pos.Line)
 	}
 	pl.rep.Add("UDS160", v.Pos, v.Service, v.Key,
 		fmt.Sprintf("%s/%s comes from %s, which is also used by %s without the socket volume: rewriting it would break them, so %s/%s is left on TCP; give %s its own value in environment: to migrate it", v.Service, v.Key, what, strings.Join(other, ", "), v.Service, v.Key, v.Service))
