@@ -43,6 +43,9 @@ type clientState struct {
 	keepPGSSLMode, pghostOnSocket map[string]bool
 	migratedPos                   map[string]bool // Pos.String() of every environment value rewritten to socket form
 	cmdVars                       map[string]bool // "service/KEY" host variables a command builds its URL from (UDS127)
+	// shares are the services that read a client's migrated value from
+	// the state volume they share (sharedstate.go): they mount the socket.
+	shares []stateShare
 }
 
 // configState is what the configuration-file steps found.
@@ -201,6 +204,11 @@ func (pl *planner) migrateDB(db *dbService, edges []*edge) {
 	for s := range byService {
 		mounting[s] = true
 	}
+	for _, sh := range pl.clients.shares {
+		if sh.db == db {
+			mounting[sh.service] = true
+		}
+	}
 	defer pl.ed.Mounting(mounting)()
 	mountPath := map[string]string{}
 	for _, e := range edges {
@@ -211,6 +219,12 @@ func (pl *planner) migrateDB(db *dbService, edges []*edge) {
 			mountPath[e.v.Service] = mp
 		}
 		pl.rewriteEdge(e, mp)
+	}
+	for _, sh := range pl.clients.shares {
+		if h := pl.p.ImageHome(sh.service); sh.db == db && h.Src != nil {
+			pl.warnPlacement(sh.service)
+			pl.clientMount(db, sh.service, []compose.ServiceDef{h})
+		}
 	}
 }
 

@@ -71,6 +71,7 @@ func (pl *planner) steps(a analysis) []step {
 			edges = append(edges, pl.railsEdges(a.dbs)...)
 			edges = append(edges, pl.codeDefaultEdges(a.dbs, edges)...)
 			(imageDotenv{pl}).warn(a.dbs)
+			pl.clients.shares, edges = (sharedState{pl}).find(edges)
 			pl.warnHidden(a.dbs, edges)
 			pl.planKeepPGSSLMode(edges)
 			notePGHOSTShadows(pl.p, edges)
