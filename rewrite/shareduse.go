@@ -2,12 +2,17 @@ package rewrite
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/pgserver"
 )
 
 // keepSharedEnv drops the edges whose value is an env file line that
@@ -91,6 +96,7 @@ func (pl *planner) otherUses(e *edge, mounted map[string]bool) []string {
 		return out
 	}
 	abs, _ := filepath.Abs(e.v.EnvFile.Path)
+	out = append(out, standaloneUses(pl, e.v, abs)...)
 	for _, name := range pl.p.ServiceOrder() {
 		if _, ignores := (inheritedVars{pl}).ignores(name, e.v.Key); mounted[name] || ignores {
 			continue
@@ -102,6 +108,93 @@ func (pl *planner) otherUses(e *edge, mounted map[string]bool) []string {
 		}
 	}
 	return slices.Compact(out)
+}
+
+// standaloneUses lists the services of the compose files beside the env
+// file (docker-compose.migrate.yml beside docker-compose.yml) that the run
+// does not load and that read v from it when run alone: ${KEY} in a value,
+// when the env file is that folder's .env (compose's interpolation file),
+// or the file in their env_file. Such a project has no socket mount
+// (nestjs-prisma-starter's npm run docker:migrate runs
+// docker-compose.migrate.yml alone). PostgreSQL servers, poolers and
+// images that read no connection variable do not count.
+func standaloneUses(pl *planner, v compose.EnvVar, envAbs string) []string {
+	dir := filepath.Dir(envAbs)
+	loaded := map[string]bool{}
+	for _, s := range append(slices.Clone(pl.p.Sources), pl.p.ExtSources...) {
+		if a, err := filepath.Abs(s.Path); err == nil {
+			loaded[a] = true
+		}
+	}
+	ref := regexp.MustCompile(`\$\{?` + regexp.QuoteMeta(v.Key) + `\b`)
+	var out []string
+	for _, pat := range append(slices.Clone(defaultComposeNames), overridePatterns...) {
+		files, _ := filepath.Glob(filepath.Join(dir, pat))
+		for _, f := range files {
+			if loaded[f] {
+				continue
+			}
+			data, err := pl.ed.ReadFile(pl.p.DisplayPath(f))
+			if err != nil {
+				continue
+			}
+			var doc struct {
+				Services map[string]struct {
+					Image       string `yaml:"image"`
+					Environment any    `yaml:"environment"`
+					EnvFile     any    `yaml:"env_file"`
+				} `yaml:"services"`
+			}
+			if yaml.Unmarshal(data, &doc) != nil {
+				continue
+			}
+			for _, name := range slices.Sorted(maps.Keys(doc.Services)) {
+				svc := doc.Services[name]
+				if _, server := pgserver.FamilyOf(svc.Image); server || pgserver.IsPooler(svc.Image) {
+					continue
+				}
+				if c := catalog.Lookup(svc.Image); c != nil && c.NotAClient {
+					continue
+				}
+				env, _ := yaml.Marshal(svc.Environment)
+				interp := filepath.Base(envAbs) == ".env" && ref.Match(env)
+				if interp || namesEnvFile(svc.EnvFile, dir, envAbs) {
+					out = append(out, fmt.Sprintf("%s's %s (run alone)", filepath.Base(f), name))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// namesEnvFile reports whether an env_file: value (a string, a list of
+// strings or of {path: ...}) names the file abs, relative to dir.
+func namesEnvFile(v any, dir, abs string) bool {
+	var paths []string
+	switch x := v.(type) {
+	case string:
+		paths = []string{x}
+	case []any:
+		for _, it := range x {
+			switch y := it.(type) {
+			case string:
+				paths = append(paths, y)
+			case map[string]any:
+				if p, ok := y["path"].(string); ok {
+					paths = append(paths, p)
+				}
+			}
+		}
+	}
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		if filepath.Clean(p) == abs {
+			return true
+		}
+	}
+	return false
 }
 
 // sharedNode lists the services without the socket volume that read v's
