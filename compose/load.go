@@ -276,10 +276,10 @@ func composeError(srcs []*Source, err error) error {
 var requiredVarRE = regexp.MustCompile(`required variable (\w+) is missing a value`)
 
 // referenceNode returns the first scalar, in the sources in order, under
-// the node at keys (as far as they exist) that references variable name
-// ($NAME, ${NAME...}); for a mapping's value, its key.
+// the node at keys (as far as they exist) that requires variable name
+// (${NAME:?msg}, ${NAME?msg}); for a mapping's value, its key.
 func referenceNode(srcs []*Source, keys []string, name string) (*Source, *yaml.Node) {
-	ref := regexp.MustCompile(`\$\{?` + regexp.QuoteMeta(name) + `\b`)
+	ref := regexp.MustCompile(`\$\{` + regexp.QuoteMeta(name) + `:?\?`) // ${NAME:?msg}, ${NAME?msg}: the required forms
 	for _, s := range srcs {
 		n, key := s.Root, (*yaml.Node)(nil)
 		for _, k := range keys {
