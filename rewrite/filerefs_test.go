@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestFileRefsNotRegular: files compose-go would read whole, named in every
@@ -78,5 +79,32 @@ func TestConfPathsBounded(t *testing.T) {
 	want := []string{"conf.d/a.conf", "conf.d/x/b.conf", "nginx.conf", "sites-enabled/site"}
 	if !slices.Equal(got, want) {
 		t.Errorf("confPaths = %q, want %q", got, want)
+	}
+}
+
+// TestModelFileRefsChecked: whatever names an env_file or label_file (here
+// the check before loading is skipped, as if a name escaped it), compose-go
+// does not read it before resolveFileRefs has checked the path the model
+// resolved.
+func TestModelFileRefsChecked(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "p.fifo"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	for key, want := range map[string]string{"env_file": "services.app.env_file: ", "label_file": "services.app.label_file: "} {
+		doc := "services:\n  app:\n    image: a\n    " + key + ": p.fifo\n"
+		done := make(chan error, 1)
+		go func() {
+			_, _, _, err := loadModel(context.Background(), []Input{{Path: filepath.Join(dir, "compose.yml"), Data: []byte(doc)}}, DefaultOptions())
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), want+filepath.Join(dir, "p.fifo")+" is a named pipe, not a regular file") {
+				t.Errorf("%s: %v, want %s<path> is a named pipe...", key, err, want)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%s: compose-go is reading the pipe", key)
+		}
 	}
 }

@@ -66,7 +66,15 @@ func load(ctx context.Context, inputs []Input, opts Options) (*project, error) {
 		}
 		p.sources = append(p.sources, src)
 	}
-	if err := checkFileRefs(p.sources, opts.ProjectDir); err != nil {
+	dir, err := projectDir(inputs, opts)
+	if err != nil {
+		return nil, err
+	}
+	env, _, err := interpolationEnv(dir, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkFileRefs(p.sources, dir, env); err != nil {
 		return nil, err
 	}
 	model, env, origin, err := loadModelSafely(ctx, inputs, opts)
@@ -74,10 +82,6 @@ func load(ctx context.Context, inputs []Input, opts Options) (*project, error) {
 		return nil, composeError(p.sources, err)
 	}
 	p.model, p.env, p.origin = model, env, origin
-	dir, err := projectDir(inputs, opts)
-	if err != nil {
-		return nil, err
-	}
 	if err := p.loadIncludes(dir); err != nil {
 		return nil, err
 	}
@@ -125,7 +129,11 @@ func loadModel(ctx context.Context, inputs []Input, opts Options) (*types.Projec
 		func(o *loader.Options) {
 			o.SetProjectName("uds-migrate", true)
 			o.ResolvePaths = true
+			guardFileReads(o)
 		})
+	if err == nil {
+		model, err = resolveFileRefs(model)
+	}
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -96,7 +96,7 @@ func readRegular(path string) ([]byte, error) {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
+		return nil, fmt.Errorf("%s is %s, not a regular file", path, fileKind(fi.Mode()))
 	}
 	if fi.Size() > MaxFileSize {
 		return nil, tooLarge(path)
