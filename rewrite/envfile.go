@@ -227,7 +227,7 @@ func (p *project) envFileVars(service, abs string) []envVar {
 	if err != nil {
 		return nil
 	}
-	values, err := dotenv.UnmarshalBytesWithLookup(data, func(k string) (string, bool) {
+	values, err := dotenv.UnmarshalBytesWithLookup(withoutBOM(data), func(k string) (string, bool) {
 		v, ok := p.env[k]
 		return v, ok
 	})
@@ -237,7 +237,13 @@ func (p *project) envFileVars(service, abs string) []envVar {
 	var out []envVar
 	off := 0
 	for n, line := range bytes.SplitAfter(data, []byte("\n")) {
-		el, key, ok := parseEnvLine(line, off)
+		// A BOM before the first key is not part of it (nor of the
+		// column); edits leave it where it is.
+		bom := 0
+		if n == 0 {
+			bom = len(line) - len(withoutBOM(line))
+		}
+		el, key, ok := parseEnvLine(line[bom:], off+bom)
 		off += len(line)
 		if !ok {
 			continue
@@ -265,9 +271,16 @@ func (p *project) envFileVars(service, abs string) []envVar {
 				break
 			}
 		}
-		out = append(out, envVar{service: service, key: key, raw: raw, value: val, pos: Pos{File: path, Line: n + 1, Col: el.start - (off - len(line)) + 1}, env: &e})
+		out = append(out, envVar{service: service, key: key, raw: raw, value: val, pos: Pos{File: path, Line: n + 1, Col: el.start - (off - len(line)) - bom + 1}, env: &e})
 	}
 	return out
+}
+
+// withoutBOM is an env file's text after a UTF-8 byte order mark, which
+// compose's dotenv skips when it reads a file itself
+// (dotenv.parseWithLookup) but not in UnmarshalBytesWithLookup.
+func withoutBOM(data []byte) []byte {
+	return bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 }
 
 // parseEnvLine finds KEY and the value range in one env file line starting

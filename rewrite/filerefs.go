@@ -260,7 +260,7 @@ func mergedEnv(env map[string]string, files []string) map[string]string {
 		if err != nil {
 			continue
 		}
-		vals, err := dotenv.UnmarshalBytesWithLookup(data, func(k string) (string, bool) {
+		vals, err := dotenv.UnmarshalBytesWithLookup(withoutBOM(data), func(k string) (string, bool) {
 			v, ok := out[k]
 			return v, ok
 		})

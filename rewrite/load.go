@@ -183,7 +183,7 @@ func interpolationEnv(dir string, opts Options) (env, origin map[string]string, 
 			}
 			return nil, nil, &PosError{Pos: Pos{File: f}, Msg: "cannot read env file: " + err.Error()}
 		}
-		vals, err := dotenv.UnmarshalBytesWithLookup(data, func(k string) (string, bool) {
+		vals, err := dotenv.UnmarshalBytesWithLookup(withoutBOM(data), func(k string) (string, bool) {
 			if v, ok := osEnv[k]; ok {
 				return v, true
 			}
