@@ -177,8 +177,10 @@ func newClients(ep *Endpoints, cfg Config) ([]Client, func(), error) {
 // newClient builds one client; closer (maybe nil, also on error) undoes
 // what it started.
 func newClient(name string, ep *Endpoints, cfg Config) (Client, func(), error) {
-	if err := cfg.Workload.Script.InProcess(); err != nil && name != "pgbench" {
-		return nil, nil, fmt.Errorf("--client %s: %w (the in-process clients run SQL and \\set with random(); --client pgbench runs any pgbench script)", name, err)
+	if name != "pgbench" {
+		if err := interpretable(name, cfg.Workload); err != nil {
+			return nil, nil, err
+		}
 	}
 	switch name {
 	case "pgx":
@@ -203,6 +205,15 @@ func newClient(name string, ep *Endpoints, cfg Config) (Client, func(), error) {
 		return c, func() { c.Close(); rm() }, nil
 	}
 	return nil, nil, fmt.Errorf("unknown client %q (%s, or a comma list)", name, strings.Join(ClientNames, ", "))
+}
+
+// interpretable says why client name (pgx or jdbc, which interpret the
+// script themselves) cannot run w's script; nil when it can.
+func interpretable(name string, w *Workload) error {
+	if err := w.Script.InProcess(); err != nil {
+		return fmt.Errorf("--client %s: %w (the in-process clients run SQL and \\set with random(); --client pgbench runs any pgbench script)", name, err)
+	}
+	return nil
 }
 
 // describe fills the report fields every target shares.

@@ -23,19 +23,20 @@ import (
 // the lookup-small script. Each sub-benchmark reports queries/s and what
 // the client itself spent per query: CPU (client-cpu-µs/query: the whole
 // process, user and system) and voluntary context switches
-// (client-vcsw/query: how often the client slept; pgx's querying thread,
-// pgbench's process). The sub-benchmarks run one after another, so on a
-// shared machine their queries/s move with the load between them; the
-// per-query CPU and sleeps are what to compare here, and
-// BenchmarkDefaultClient compares throughput interleaved.
+// (client-vcsw/query: how often the client's process slept, every thread;
+// pgx also gives its querying thread's alone, thread-vcsw/query: the rest
+// is the Go runtime's own wake-ups, yieldEvery). The sub-benchmarks run one
+// after another, so on a shared machine their queries/s move with the load
+// between them; the per-query CPU and sleeps are what to compare here, and
+// `uds-migrate bench --client pgbench,pgx` compares throughput interleaved.
 //
 //	go test -run '^$' -bench LookupSmall -benchtime 20000x ./bench
 //
 // With $UDS_BENCH_TCP (a libpq DSN reaching a running server over TCP)
 // and $UDS_BENCH_SOCKET_DIR (its socket directory), as bench --tcp and
 // --socket-dir take them, it measures that server instead of a throwaway
-// one, so that strace -f or valgrind see the client alone
-// (docs/runs/client-syscalls/measure.sh).
+// one, so that valgrind, perf or strace -f see the client alone
+// (scripts/bench-headlines.sh client).
 func BenchmarkLookupSmall(b *testing.B) {
 	ep, w := lookupSmallTarget(b)
 	for _, t := range []Transport{TCP, Socket} {
@@ -136,7 +137,7 @@ func benchPgx(b *testing.B, cfg *pgx.ConnConfig, t Transport, w *Workload) {
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	cpu0, sleeps0 := processCPU(), threadSleeps()
+	cpu0, sleeps0, psleeps0 := processCPU(), threadSleeps(), processSleeps()
 	start := time.Now()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -148,7 +149,8 @@ func benchPgx(b *testing.B, cfg *pgx.ConnConfig, t Transport, w *Workload) {
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "queries/s")
 	b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/float64(b.N), "client-cpu-µs/query")
 	if sleeps0 >= 0 {
-		b.ReportMetric(float64(threadSleeps()-sleeps0)/float64(b.N), "client-vcsw/query")
+		b.ReportMetric(float64(processSleeps()-psleeps0)/float64(b.N), "client-vcsw/query")
+		b.ReportMetric(float64(threadSleeps()-sleeps0)/float64(b.N), "thread-vcsw/query")
 	}
 }
 

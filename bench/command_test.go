@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -87,5 +88,24 @@ func TestPgxRunStopsOnCancel(t *testing.T) {
 	_, err = c.Run(ctx, Socket, time.Minute)
 	if !errors.Is(err, context.Canceled) || time.Since(start) > 10*time.Second {
 		t.Errorf("run ended after %v with %v, want context.Canceled at once", time.Since(start), err)
+	}
+}
+
+// TestPgxLoopPassesThroughTheScheduler: the query loop yields about every
+// yieldEvery, not per query and not never (see yieldEvery for why).
+func TestPgxLoopPassesThroughTheScheduler(t *testing.T) {
+	_, ep := existing(t)
+	var yields atomic.Int64
+	defer func(f func()) { yield = f }(yield)
+	yield = func() { yields.Add(1) }
+	c := &PgxClient{Configs: map[Transport]*pgx.ConnConfig{TCP: ep.TCP, Socket: ep.Socket}, Script: selectOne(t).Script, Conns: 1, Mode: Prepared}
+	s, err := c.Run(context.Background(), Socket, 100*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Run's untimed first pass counts too: one more yield at most.
+	most := int64(s.Elapsed/yieldEvery) + 2
+	if n := yields.Load(); n < 2 || n > most {
+		t.Errorf("%d yields in %v (%d queries), want 2..%d", n, s.Elapsed, s.Queries, most)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,9 +26,12 @@ import (
 // Names the override gives the bench sidecar; the profile keeps `docker
 // compose up` from ever starting it.
 const (
-	SidecarName  = "uds-bench"
-	SidecarProf  = "uds-bench"
-	ScriptsMount = "/uds-bench"
+	SidecarName = "uds-bench"
+	// JDBCSidecarName runs --client jdbc: a JVM from the Java service's
+	// image (ComposeTarget.JavaImage) or --client-image.
+	JDBCSidecarName = "uds-bench-jdbc"
+	SidecarProf     = "uds-bench"
+	ScriptsMount    = "/uds-bench"
 	// OfficialSocketDir is the official image family's socket directory
 	// (FACTS.md).
 	OfficialSocketDir = "/var/run/postgresql"
@@ -55,6 +59,11 @@ type ComposeTarget struct {
 	// Networks the database joins; the sidecar joins the same ones so the
 	// service name resolves. Empty means the default network.
 	Networks []string
+	// JavaImage is the image of the first service (by name) that reads a
+	// jdbc:postgresql: URL, the migrated Java application: --client jdbc
+	// runs its JVM from it unless --client-image names another. "" when
+	// no service with an image has one.
+	JavaImage string
 }
 
 var postgresImageRE = regexp.MustCompile(`(^|/)(postgres|postgis|timescaledb[a-z0-9-]*)(:|@|$)`)
@@ -122,7 +131,30 @@ func loadCompose(ctx context.Context, files []string, service, socketDir string,
 		ct.Networks = append(ct.Networks, n)
 	}
 	sort.Strings(ct.Networks)
+	ct.JavaImage = javaImage(proj)
 	return ct, nil
+}
+
+// javaImage is the image of the first service, by name, whose environment
+// holds a jdbc:postgresql: URL.
+func javaImage(proj *types.Project) string {
+	names := make([]string, 0, len(proj.Services))
+	for n := range proj.Services {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		svc := proj.Services[n]
+		if svc.Image == "" {
+			continue
+		}
+		for _, v := range svc.Environment {
+			if v != nil && strings.HasPrefix(*v, "jdbc:postgresql:") {
+				return svc.Image
+			}
+		}
+	}
+	return ""
 }
 
 func pickDatabase(proj *types.Project, name string) (types.ServiceConfig, error) {
@@ -156,8 +188,13 @@ func pickDatabase(proj *types.Project, name string) (types.ServiceConfig, error)
 // RenderOverride returns the compose override adding the bench sidecar
 // (templates compose/bench-override.yaml.tmpl): the database's image, the
 // socket volume read-only at the database's socket directory, the scripts
-// in scriptsDir (absolute) at /uds-bench.
+// in scriptsDir (absolute) at /uds-bench; with jdbcImage, a second sidecar
+// running the JVM of --client jdbc from that image, mounting the same.
 func (ct *ComposeTarget) RenderOverride(scriptsDir string) ([]byte, error) {
+	return ct.renderOverride(scriptsDir, "")
+}
+
+func (ct *ComposeTarget) renderOverride(scriptsDir, jdbcImage string) ([]byte, error) {
 	layout, err := templates.Compose("bench-override.yaml")
 	if err != nil {
 		return nil, err
@@ -171,6 +208,7 @@ func (ct *ComposeTarget) RenderOverride(scriptsDir string) ([]byte, error) {
 		"Sidecar": SidecarName, "Profile": SidecarProf, "Image": ct.Image, "Service": ct.Service,
 		"Networks": ct.Networks, "Volume": ct.Volume, "VolumeType": ct.volumeType(), "SocketDir": ct.SocketDir,
 		"ScriptsDir": scriptsDir, "ScriptsMount": ScriptsMount,
+		"JDBCSidecar": JDBCSidecarName, "JDBCImage": jdbcImage, "JDBCStart": ScriptsMount + "/" + jdbcStartScript,
 	})
 	return b.Bytes(), err
 }
@@ -195,6 +233,13 @@ type ComposeRun struct {
 	Dir string
 	// Docker is the docker binary; "" means "docker" on PATH.
 	Docker string
+	// JDBCImage, when set, adds the JDBC sidecar (JDBCSidecarName) from
+	// this image: it needs java 11 or later (the source launcher) and
+	// pgjdbc with junixsocket, at Debian's paths or on
+	// $UDS_BENCH_CLASSPATH inside the image (jdbcStartScript).
+	JDBCImage string
+
+	jdbcName string // the JDBC sidecar's container, once started
 }
 
 // Override is the absolute path of the rendered override file (docker
@@ -219,6 +264,10 @@ func (r *ComposeRun) Prepare(w *Workload) error {
 		return err
 	}
 	files := map[string]string{scriptFile(w): w.Script.Text}
+	if r.JDBCImage != "" {
+		files["BenchJdbc.java"] = string(benchJdbcJava)
+		files[jdbcStartScript] = jdbcStart
+	}
 	for _, name := range []string{"setup-" + w.Dataset, "teardown"} {
 		if name == "setup-" {
 			continue
@@ -232,7 +281,7 @@ func (r *ComposeRun) Prepare(w *Workload) error {
 			return err
 		}
 	}
-	ov, err := r.Target.RenderOverride(abs)
+	ov, err := r.Target.renderOverride(abs, r.JDBCImage)
 	if err != nil {
 		return err
 	}
@@ -248,21 +297,30 @@ func scriptFile(w *Workload) string {
 // -e PGPASSWORD uds-bench ARGV. The password travels in the environment
 // (-e NAME without a value), never on the command line.
 func (r *ComposeRun) Command(argv ...string) []string {
+	return append(r.compose("run", "--rm", "-T", "-e", "PGPASSWORD", SidecarName), argv...)
+}
+
+// compose is docker compose -f FILE... -f OVERRIDE --profile uds-bench
+// ARGS.
+func (r *ComposeRun) compose(args ...string) []string {
 	cmd := []string{"compose"}
 	for _, f := range r.Target.Files {
 		cmd = append(cmd, "-f", f)
 	}
-	cmd = append(cmd, "-f", r.Override(), "--profile", SidecarProf, "run", "--rm", "-T", "-e", "PGPASSWORD", SidecarName)
-	return append(cmd, argv...)
+	cmd = append(cmd, "-f", r.Override(), "--profile", SidecarProf)
+	return append(cmd, args...)
+}
+
+func (r *ComposeRun) dockerBin() string {
+	if r.Docker == "" {
+		return "docker"
+	}
+	return r.Docker
 }
 
 // docker runs the sidecar command and returns its stdout.
 func (r *ComposeRun) docker(ctx context.Context, argv ...string) ([]byte, error) {
-	bin := r.Docker
-	if bin == "" {
-		bin = "docker"
-	}
-	cmd := exec.CommandContext(ctx, bin, r.Command(argv...)...)
+	cmd := exec.CommandContext(ctx, r.dockerBin(), r.Command(argv...)...)
 	cmd.Env = append(os.Environ(), "PGPASSWORD="+r.Target.Password)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -343,11 +401,14 @@ func (r *ComposeRun) psql(ctx context.Context, file string, w *Workload) error {
 	return err
 }
 
-// RunCompose benchmarks the compose project's database with pgbench in the
-// sidecar: Prepare, wait for the server on the socket (pg_isready, 60 s),
-// set up data (timed, not counted), interleaved rounds, tear-down unless
-// cfg.KeepData. cfg.Client is ignored: the sidecar has pgbench, not this
-// binary.
+// RunCompose benchmarks the compose project's database with clients in
+// containers: Prepare, wait for the server on the socket (pg_isready,
+// 60 s), set up data (timed, not counted), interleaved rounds, tear-down
+// unless cfg.KeepData. cfg.Clients: "pgbench" (default; the database
+// image's pgbench in the uds-bench sidecar, a container per run) and
+// "jdbc" (pgjdbc + junixsocket in one JVM in the uds-bench-jdbc sidecar
+// from r.JDBCImage, for the whole bench); "pgx" runs in this process and
+// cannot reach the socket volume.
 func RunCompose(ctx context.Context, r *ComposeRun, cfg Config) (*Report, error) {
 	rep, err := runCompose(ctx, r, cfg)
 	if err != nil {
@@ -356,8 +417,28 @@ func RunCompose(ctx context.Context, r *ComposeRun, cfg Config) (*Report, error)
 	return rep, nil
 }
 
+// ComposeClients lists the --client values --compose takes.
+var ComposeClients = []string{"pgbench", "jdbc"}
+
 func runCompose(ctx context.Context, r *ComposeRun, cfg Config) (*Report, error) {
 	w := cfg.Workload
+	names := cfg.Clients
+	if len(names) == 0 {
+		names = []string{"pgbench"}
+	}
+	for _, n := range names {
+		if !slices.Contains(ComposeClients, n) {
+			return nil, fmt.Errorf("--client %s with --compose: the clients run in containers there (%s); pgx runs in this process, which cannot reach the socket volume", n, strings.Join(ComposeClients, ", "))
+		}
+		if n == "jdbc" && r.JDBCImage == "" {
+			return nil, fmt.Errorf("--client jdbc with --compose: no service of %s reads a jdbc:postgresql: URL to take a JVM image from; name one with --client-image (java 11+, pgjdbc and junixsocket)", strings.Join(r.Target.Files, ", "))
+		}
+		if n == "jdbc" {
+			if err := interpretable(n, w); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if err := r.Prepare(w); err != nil {
 		return nil, err
 	}
@@ -375,29 +456,162 @@ func runCompose(ctx context.Context, r *ComposeRun, cfg Config) (*Report, error)
 			defer r.psql(context.Background(), "teardown.sql", w)
 		}
 	}
-	client := &PgbenchClient{
-		ScriptPath: ScriptsMount + "/" + scriptFile(w), Script: w.Script, Defines: w.Defines,
-		Conns: cfg.Conns, Mode: cfg.Mode,
-		Conn: func(t Transport) []string { return append(r.conn(t), r.Target.Database) },
-		Exec: func(ctx context.Context, _ Transport, args []string) ([]byte, error) {
-			return r.docker(ctx, append([]string{"pgbench"}, args...)...)
-		},
+	var clients []Client
+	var who []string
+	for _, n := range names {
+		switch n {
+		case "pgbench":
+			clients = append(clients, &PgbenchClient{
+				ScriptPath: ScriptsMount + "/" + scriptFile(w), Script: w.Script, Defines: w.Defines,
+				Conns: cfg.Conns, Mode: cfg.Mode,
+				Conn: func(t Transport) []string { return append(r.conn(t), r.Target.Database) },
+				Exec: func(ctx context.Context, _ Transport, args []string) ([]byte, error) {
+					return r.docker(ctx, append([]string{"pgbench"}, args...)...)
+				},
+			})
+			who = append(who, "pgbench from "+r.Target.Image)
+		case "jdbc":
+			c, err := r.startJDBC(ctx, w, cfg)
+			if err != nil {
+				return nil, err
+			}
+			defer c.Close()
+			clients = append(clients, c)
+			who = append(who, "jdbc from "+r.JDBCImage)
+		}
 	}
 	m := StartMachine()
-	rounds, err := InterleaveClients(ctx, []Client{client}, cfg.Plan, cfg.Step)
+	// The server's and the JVM's processes are visible here when the
+	// engine runs on this machine; a pgbench container per run is not (it
+	// is gone before the rounds end), so with pgbench other work is not
+	// measured.
+	var cpu *CPUWatch
+	if roots := r.processes(ctx, names); roots != nil {
+		cpu = WatchCPU(roots...)
+	}
+	rounds, err := InterleaveClients(ctx, clients, cfg.Plan, cfg.Step)
 	if err != nil {
 		return nil, err
 	}
 	m.LoadAfter = LoadAverage()
-	rep, err := analyzeClients([]Client{client}, rounds, m, w.Script.Queries())
+	if cpu != nil {
+		m.OtherCores = cpu.OtherCores()
+	}
+	rep, err := analyzeClients(clients, rounds, m, w.Script.Queries())
 	if err != nil {
 		return nil, err
 	}
 	describe(rep, cfg, setup)
-	rep.Target = fmt.Sprintf("compose service %s (%s) from %s", r.Target.Service, r.Target.Image, strings.Join(r.Target.Files, ", "))
+	rep.Target = fmt.Sprintf("compose service %s (%s) from %s; clients in containers: %s", r.Target.Service, r.Target.Image, strings.Join(r.Target.Files, ", "), strings.Join(who, ", "))
 	rep.TCP = fmt.Sprintf("host=%s port=%d user=%s dbname=%s", r.Target.Service, r.Target.Port, r.Target.User, r.Target.Database)
 	rep.Socket = fmt.Sprintf("%s/.s.PGSQL.%d (volume %s) user=%s dbname=%s", r.Target.SocketDir, r.Target.Port, r.Target.Volume, r.Target.User, r.Target.Database)
-	ts := rep.Clients[0].Transports
-	ts[0].Endpoint, ts[1].Endpoint = rep.TCP, rep.Socket
+	for i := range rep.Clients {
+		ts := rep.Clients[i].Transports
+		ts[0].Endpoint, ts[1].Endpoint = rep.TCP, rep.Socket
+	}
 	return rep, nil
+}
+
+// jdbcStartScript starts BenchJdbc.java in the JDBC sidecar, with pgjdbc
+// and junixsocket where Debian's libpostgresql-jdbc-java,
+// libjunixsocket-java and libjunixsocket-jni put them (as internal/probe
+// looks for them) or on $UDS_BENCH_CLASSPATH, which then brings
+// junixsocket's native library too (junixsocket-native-common).
+const jdbcStartScript = "jdbc.sh"
+
+const jdbcStart = `#!/bin/sh
+# Written by uds-migrate bench --compose --client jdbc (bench/compose.go).
+set -e
+if [ -n "$UDS_BENCH_CLASSPATH" ]; then
+	exec java -cp "$UDS_BENCH_CLASSPATH" ` + ScriptsMount + `/BenchJdbc.java
+fi
+for lib in /usr/lib/*/jni/libjunixsocket-native*.so; do
+	[ -e "$lib" ] || { echo "uds-bench: no junixsocket native library (/usr/lib/*/jni/libjunixsocket-native*.so) in this image; set UDS_BENCH_CLASSPATH" >&2; exit 2; }
+	exec java -Dorg.newsclub.net.unix.library.override="$lib" \
+		-cp /usr/share/java/postgresql.jar:/usr/share/java/junixsocket-common.jar ` + ScriptsMount + `/BenchJdbc.java
+done
+`
+
+// ComposeJDBCURLs are the URLs of the JDBC sidecar: over TCP the service
+// name, as the application's URL before the migration
+// (jdbc:postgresql://postgres:5432/appdb), over the socket the form
+// uds-migrate writes; neither sets sslmode (pgjdbc's default, prefer, as
+// the application has it), both set -M's parameters (JDBCModeParams).
+func ComposeJDBCURLs(ct *ComposeTarget, m Mode) map[Transport]string {
+	params := JDBCModeParams[m]
+	file := path.Join(ct.SocketDir, ".s.PGSQL."+strconv.Itoa(ct.Port))
+	return map[Transport]string{
+		TCP: fmt.Sprintf("jdbc:postgresql://%s:%d/%s?%s", ct.Service, ct.Port, ct.Database, params),
+		Socket: fmt.Sprintf("jdbc:postgresql://localhost:%d/%s?socketFactory=org.newsclub.net.unix.AFUNIXSocketFactory$FactoryArg&socketFactoryArg=%s&%s",
+			ct.Port, ct.Database, file, params),
+	}
+}
+
+// startJDBC starts the JDBC sidecar with docker compose run (stdin and
+// stdout are the JVM's, the password travels on stdin) under a container
+// name of its own, so that processes can find it.
+func (r *ComposeRun) startJDBC(ctx context.Context, w *Workload, cfg Config) (*JDBCClient, error) {
+	r.jdbcName = fmt.Sprintf("%s-%d-%d", JDBCSidecarName, os.Getpid(), time.Now().UnixNano()%1e9)
+	cmd := exec.Command(r.dockerBin(), r.compose("run", "--rm", "-T", "--name", r.jdbcName, JDBCSidecarName)...)
+	c, err := startJDBC(cmd, ComposeJDBCURLs(r.Target, cfg.Mode), r.Target.User, r.Target.Password, cfg.Conns, w)
+	if err != nil {
+		return nil, fmt.Errorf("--client jdbc in %s: %w", JDBCSidecarName, err)
+	}
+	name, bin := r.jdbcName, r.dockerBin()
+	c.onClose = func() { // a killed docker CLI may leave its container behind
+		exec.Command(bin, "rm", "-f", name).Run()
+	}
+	return c, nil
+}
+
+// processes returns the process ids whose CPU is the bench's own: the
+// database container's first process (the postmaster) and, with the JDBC
+// client, its container's JVM; nil when a client runs a container per run
+// (pgbench) or the engine's processes are not visible here (a remote
+// engine, a VM).
+func (r *ComposeRun) processes(ctx context.Context, clients []string) []int {
+	if slices.Contains(clients, "pgbench") {
+		return nil
+	}
+	out, err := exec.CommandContext(ctx, r.dockerBin(), r.compose("ps", "-q", r.Target.Service)...).Output()
+	if err != nil {
+		return nil
+	}
+	db := r.containerPID(ctx, strings.TrimSpace(string(out)))
+	if db <= 0 || !isPostgres(db) {
+		return nil
+	}
+	roots := []int{db}
+	if r.jdbcName != "" {
+		// docker compose run creates the container a moment after it starts.
+		for i := 0; i < 60; i++ {
+			if pid := r.containerPID(ctx, r.jdbcName); pid > 0 {
+				if _, ok := readProcStat(pid); ok {
+					return append(roots, pid)
+				}
+				return nil
+			}
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(500 * time.Millisecond):
+			}
+		}
+		return nil
+	}
+	return roots
+}
+
+// containerPID is the host process id of a running container's first
+// process, 0 when it is not running (or unknown).
+func (r *ComposeRun) containerPID(ctx context.Context, container string) int {
+	if container == "" {
+		return 0
+	}
+	out, err := exec.CommandContext(ctx, r.dockerBin(), "inspect", "-f", "{{.State.Pid}}", container).Output()
+	if err != nil {
+		return 0
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(out)))
+	return pid
 }

@@ -100,6 +100,9 @@ func TestOverrideLoadsAndSharesTheSocketVolume(t *testing.T) {
 	if _, ok := side.DependsOn["db"]; !ok {
 		t.Errorf("sidecar does not depend on db: %v", side.DependsOn)
 	}
+	if _, err := proj.GetService(JDBCSidecarName); err == nil {
+		t.Error("JDBC sidecar without --client jdbc")
+	}
 	// Without the profile, `docker compose up` must not see the sidecar.
 	plain, _ := cli.NewProjectOptions([]string{migratedCompose, r.Override()}, cli.WithName("t"))
 	if p, err := plain.LoadProject(context.Background()); err != nil {
@@ -205,5 +208,98 @@ func TestLoadComposeAtBitnamiBind(t *testing.T) {
 	ov, err := ct.RenderOverride("/s")
 	if err != nil || !strings.Contains(string(ov), `type: "bind"`) || !strings.Contains(string(ov), `target: "/tmp"`) {
 		t.Errorf("override %s, %v", ov, err)
+	}
+}
+
+// With --client jdbc the override adds the JVM's sidecar: the Java
+// service's image (the first reading a jdbc:postgresql: URL), the same
+// socket mount, network and scripts as pgbench's, started by the script
+// that finds Debian's jars; BenchJdbc.java lies beside it.
+func TestOverrideAddsTheJDBCSidecar(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "compose.yml")
+	os.WriteFile(f, []byte(`services:
+  worker:
+    image: example/worker:2
+    environment:
+      DATABASE_URL: postgres://app@/appdb?host=/var/run/postgresql
+  web:
+    image: example/spring:1
+    environment:
+      SPRING_DATASOURCE_URL: "jdbc:postgresql://localhost:5432/appdb?socketFactory=org.newsclub.net.unix.AFUNIXSocketFactory$$FactoryArg&socketFactoryArg=/var/run/postgresql/.s.PGSQL.5432"
+    volumes: [db-socket:/var/run/postgresql:ro]
+  db:
+    image: postgres:16
+    networks: [backend]
+    environment: {POSTGRES_PASSWORD: pw}
+    volumes: [db-socket:/var/run/postgresql]
+networks: {backend: {}}
+volumes: {db-socket: {}}
+`), 0o644)
+	ct, err := LoadCompose(context.Background(), []string{f}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ct.JavaImage != "example/spring:1" {
+		t.Errorf("JavaImage %q, want the Spring service's", ct.JavaImage)
+	}
+	r := &ComposeRun{Target: ct, Dir: t.TempDir(), JDBCImage: ct.JavaImage}
+	w, _ := LoadWorkload("lookup-small", 1000)
+	if err := r.Prepare(w); err != nil {
+		t.Fatal(err)
+	}
+	opts, _ := cli.NewProjectOptions([]string{f, r.Override()}, cli.WithProfiles([]string{SidecarProf}), cli.WithName("t"))
+	proj, err := opts.LoadProject(context.Background())
+	if err != nil {
+		t.Fatalf("override does not load: %v", err)
+	}
+	side, err := proj.GetService(JDBCSidecarName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if side.Image != "example/spring:1" || !reflect.DeepEqual([]string(side.Entrypoint), []string{"sh", ScriptsMount + "/" + jdbcStartScript}) {
+		t.Errorf("JDBC sidecar image %q entrypoint %q", side.Image, side.Entrypoint)
+	}
+	var sock bool
+	for _, v := range side.Volumes {
+		sock = sock || v.Source == "db-socket" && v.Target == "/var/run/postgresql" && v.ReadOnly
+	}
+	if _, ok := side.Networks["backend"]; !ok || !sock {
+		t.Errorf("JDBC sidecar networks %v volumes %+v", side.Networks, side.Volumes)
+	}
+	for _, name := range []string{"BenchJdbc.java", jdbcStartScript} {
+		if _, err := os.Stat(filepath.Join(r.Dir, "scripts", name)); err != nil {
+			t.Error(err)
+		}
+	}
+	urls := ComposeJDBCURLs(ct, Prepared)
+	if urls[TCP] != "jdbc:postgresql://db:5432/postgres?prepareThreshold=1" ||
+		urls[Socket] != "jdbc:postgresql://localhost:5432/postgres?socketFactory=org.newsclub.net.unix.AFUNIXSocketFactory$FactoryArg&socketFactoryArg=/var/run/postgresql/.s.PGSQL.5432&prepareThreshold=1" {
+		t.Errorf("URLs %q", urls)
+	}
+}
+
+// --compose runs its clients in containers: pgx is refused, and jdbc
+// needs an image, before anything starts.
+func TestRunComposeRefusesClientsItCannotRun(t *testing.T) {
+	bin, log := fakeDocker(t)
+	ct, err := LoadCompose(context.Background(), []string{migratedCompose}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _ := LoadWorkload("lookup-small", 1000)
+	for client, want := range map[string]string{
+		"pgx":  "pgx runs in this process, which cannot reach the socket volume",
+		"jdbc": "name one with --client-image",
+	} {
+		r := &ComposeRun{Target: ct, Dir: t.TempDir(), Docker: bin}
+		_, err := RunCompose(context.Background(), r, Config{Workload: w, Conns: 1, Mode: Prepared, Clients: []string{client},
+			Plan: Plan{Rounds: 2, Duration: time.Second}})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("--client %s: %v, want %q", client, err, want)
+		}
+	}
+	if raw, _ := os.ReadFile(log); len(raw) > 0 {
+		t.Errorf("docker ran:\n%s", raw)
 	}
 }

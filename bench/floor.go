@@ -73,6 +73,7 @@ func MeasureFloor(ctx context.Context, ep *Endpoints) (Floor, error) {
 		conns[t] = c
 	}
 	samples := map[Transport][]float64{}
+	var pace pacer // as the client's loop does (yieldEvery)
 	ping := func(t Transport, keep bool) error {
 		pc := conns[t].PgConn()
 		for range floorBatchSize {
@@ -80,9 +81,11 @@ func MeasureFloor(ctx context.Context, ep *Endpoints) (Floor, error) {
 			if _, err := pc.Exec(ctx, ";").ReadAll(); err != nil {
 				return fmt.Errorf("empty query over %s: %w", t, err)
 			}
+			end := time.Now()
 			if keep {
-				samples[t] = append(samples[t], float64(time.Since(start).Nanoseconds())/1e3)
+				samples[t] = append(samples[t], float64(end.Sub(start).Nanoseconds())/1e3)
 			}
+			pace.tick(end)
 		}
 		return nil
 	}

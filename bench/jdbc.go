@@ -40,6 +40,9 @@ type JDBCClient struct {
 	stdin  io.WriteCloser
 	out    *bufio.Reader
 	stderr lockedBuffer // the JVM's stderr, for errors: never the terminal
+	// onClose, if set, runs after the JVM is stopped (a container's
+	// removal).
+	onClose func()
 }
 
 // lockedBuffer is a bytes.Buffer written by the JVM's stderr copier and
@@ -116,10 +119,22 @@ func NewJDBCClient(w *Workload, ep *Endpoints, conns int, m Mode, dir string) (*
 	// The default JIT, not the probe's quick-start flags: a bench runs
 	// long enough for C2 to matter, and the warm-up run pays for it.
 	inv.Flags = nil
-	c := &JDBCClient{URLs: JDBCURLs(ep, m)}
-	c.cmd = exec.Command(inv.Java, append(inv.Args(), src)...)
-	c.cmd.Env = append(os.Environ(), "TMPDIR="+dir)
+	cmd := exec.Command(inv.Java, append(inv.Args(), src)...)
+	cmd.Env = append(os.Environ(), "TMPDIR="+dir)
+	c, err := startJDBC(cmd, JDBCURLs(ep, m), ep.TCP.User, ep.TCP.Password, conns, w)
+	if err != nil {
+		return nil, fmt.Errorf("--client jdbc: %w", err)
+	}
+	return c, nil
+}
+
+// startJDBC starts cmd, a JVM running BenchJdbc.java wherever it runs (here
+// or in a container), and hands it the URLs, credentials and w's script on
+// its stdin: the password never appears on a command line.
+func startJDBC(cmd *exec.Cmd, urls map[Transport]string, user, password string, conns int, w *Workload) (*JDBCClient, error) {
+	c := &JDBCClient{URLs: urls, cmd: cmd}
 	c.cmd.Stderr = &c.stderr
+	var err error
 	if c.stdin, err = c.cmd.StdinPipe(); err != nil {
 		return nil, err
 	}
@@ -129,12 +144,12 @@ func NewJDBCClient(w *Workload, ep *Endpoints, conns int, m Mode, dir string) (*
 	}
 	c.out = bufio.NewReaderSize(stdout, 1<<20)
 	if err := c.cmd.Start(); err != nil {
-		return nil, fmt.Errorf("--client jdbc: %w", err)
+		return nil, err
 	}
 	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
 	lines := []string{
 		"url\ttcp\t" + b64(c.URLs[TCP]), "url\tsocket\t" + b64(c.URLs[Socket]),
-		"user\t" + b64(ep.TCP.User), "password\t" + b64(ep.TCP.Password), "conns\t" + strconv.Itoa(conns),
+		"user\t" + b64(user), "password\t" + b64(password), "conns\t" + strconv.Itoa(conns),
 	}
 	for k, v := range w.Defines {
 		lines = append(lines, fmt.Sprintf("define\t%s\t%d", k, v))
@@ -142,7 +157,7 @@ func NewJDBCClient(w *Workload, ep *Endpoints, conns int, m Mode, dir string) (*
 	lines = append(lines, w.Script.jdbcProgram(w.Defines, b64)...)
 	if _, err := io.WriteString(c.stdin, strings.Join(lines, "\n")+"\n"); err != nil {
 		c.Close()
-		return nil, fmt.Errorf("--client jdbc: the JVM did not start: %w\n%s", err, c.stderr.tail())
+		return nil, fmt.Errorf("the JVM did not start: %w\n%s", err, c.stderr.tail())
 	}
 	return c, nil
 }
@@ -226,5 +241,8 @@ func (c *JDBCClient) Close() error {
 		<-done
 	}
 	c.cmd = nil
+	if c.onClose != nil {
+		c.onClose()
+	}
 	return nil
 }

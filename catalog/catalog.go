@@ -4,6 +4,12 @@
 // socket directory. It is data (images/*.yaml, one file per image family,
 // embedded), each fact with the source it was read from.
 //
+// The same files describe the PostgreSQL server images (an entry with a
+// server: block: the official image and the images that are PostgreSQL
+// under another name) and the connection poolers (pooler: true), so that
+// which services are servers, where they keep their socket and which are
+// poolers is data with sources too.
+//
 // A host variable that takes a directory is migrated to the socket mount
 // path; one that does not (a JDBC image without junixsocket, an entrypoint
 // that resolves the host by name first) is reported with the entry's
@@ -33,15 +39,22 @@ type Entry struct {
 	// Images are repository paths as docker writes them after the
 	// registry host, lower case, without tag: "odoo", "bitnami/pgbouncer",
 	// "goauthentik/server". Any registry (docker.io, ghcr.io, a mirror)
-	// matches, and "library/X" matches "X".
+	// matches, and "library/X" matches "X". A path with * or [...] is a
+	// path.Match pattern for repositories that carry a version in their
+	// name ("sclorg/postgresql-[0-9]*-c[0-9]*s"); a star never crosses a /.
 	Images []string `yaml:"images"`
 	// MinVersion, when set, is the first image tag the entry holds for
 	// (dotted numbers compared piecewise); an older numeric tag gets no
 	// verdict. Non-numeric tags (latest, alpine) are taken as current.
 	MinVersion string `yaml:"min_version,omitempty"`
 	// Pooler marks a connection pooler: its host variable is its own hop
-	// to PostgreSQL; its clients stay on TCP to it.
+	// to PostgreSQL; its clients stay on TCP to it. A pooler entry may
+	// list no variables (one configured by a file only, as PgCat).
 	Pooler bool `yaml:"pooler,omitempty"`
+	// Server, when set, makes the entry a PostgreSQL server image: where
+	// it keeps its socket and how it authenticates local connections. A
+	// server entry lists no variables.
+	Server *Server `yaml:"server,omitempty"`
 	// Vars are the variables the image reads for its connection.
 	Vars []Var `yaml:"vars"`
 	// Sources say where each fact was read (URL or repo + file) and what
@@ -186,6 +199,15 @@ func load(fsys fs.FS) ([]*Entry, error) {
 			seen[img] = e.Family
 		}
 		out = append(out, e)
+	}
+	// A pattern must not also match another entry's image: Lookup would
+	// then depend on the order of the files.
+	for img, fam := range seen {
+		for pat, pfam := range seen {
+			if pat != img && pfam != fam && isPattern(pat) && matchImage(pat, img) {
+				return nil, fmt.Errorf("catalog: image %q of %s also matches %q of %s", img, fam, pat, pfam)
+			}
+		}
 	}
 	return out, nil
 }

@@ -1,13 +1,16 @@
 package catalog
 
 import (
+	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/rogpeppe/go-internal/txtar"
+	"gopkg.in/yaml.v3"
 )
 
 func TestEmbeddedEntriesLoad(t *testing.T) {
@@ -39,6 +42,16 @@ func TestSchemaRejects(t *testing.T) {
 		"query port host":        "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: true, no_query_port: true, reason: r}\nsources:\n  - {url: u, read: r}\n",
 		"short commit":           "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, reason: r}\nsources:\n  - {repo: o/r, file: f, commit: abc1234, read: r}\n",
 		"commit on a url":        "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, reason: r}\nsources:\n  - {url: u, commit: 0123456789abcdef0123456789abcdef01234567, read: r}\n",
+		"bad pattern":            "family: x\nimages: [\"x[\"]\nvars:\n  - {key: H, role: host, reason: r}\nsources:\n  - {url: u, read: r}\n",
+		"server with vars":       "family: x\nimages: [x]\nserver: {entrypoint: official, socket_dir: /s, trust_local: true, local: l}\nvars:\n  - {key: H, role: host, reason: r}\nsources:\n  - {url: u, read: r}\n",
+		"server relative dir":    "family: x\nimages: [x]\nserver: {entrypoint: official, socket_dir: s, trust_local: true, local: l}\nsources:\n  - {url: u, read: r}\n",
+		"server no dir":          "family: x\nimages: [x]\nserver: {entrypoint: official, trust_local: true, local: l}\nsources:\n  - {url: u, read: r}\n",
+		"server dir and no":      "family: x\nimages: [x]\nserver: {entrypoint: official, socket_dir: /s, trust_local: true, local: l, no: n}\nsources:\n  - {url: u, read: r}\n",
+		"server bad entrypoint":  "family: x\nimages: [x]\nserver: {entrypoint: debian, socket_dir: /s, trust_local: true, local: l}\nsources:\n  - {url: u, read: r}\n",
+		"server no entrypoint":   "family: x\nimages: [x]\nserver: {socket_dir: /s, trust_local: true, local: l}\nsources:\n  - {url: u, read: r}\n",
+		"server no local":        "family: x\nimages: [x]\nserver: {entrypoint: official, socket_dir: /s, trust_local: true}\nsources:\n  - {url: u, read: r}\n",
+		"server and pooler":      "family: x\nimages: [x]\npooler: true\nserver: {entrypoint: official, socket_dir: /s, trust_local: true, local: l}\nsources:\n  - {url: u, read: r}\n",
+		"no vars, not a pooler":  "family: x\nimages: [x]\nvars: []\nsources:\n  - {url: u, read: r}\n",
 	}
 	for name, body := range cases {
 		if _, err := load(fstest.MapFS{"images/x.yaml": {Data: []byte(body)}}); err == nil {
@@ -50,6 +63,15 @@ func TestSchemaRejects(t *testing.T) {
 	}
 	if _, err := load(fstest.MapFS{"images/x.yaml": {Data: []byte(good)}}); err != nil {
 		t.Errorf("good entry: %v", err)
+	}
+	server := "family: s\nimages: [\"s/pg-*\"]\nserver: {entrypoint: official, socket_dir: /s, trust_local: true, local: l}\nsources:\n  - {url: u, read: r}\n"
+	pooler := "family: p\nimages: [p]\npooler: true\nvars: []\nsources:\n  - {url: u, read: r}\n"
+	if _, err := load(fstest.MapFS{"images/s.yaml": {Data: []byte(server)}, "images/p.yaml": {Data: []byte(pooler)}}); err != nil {
+		t.Errorf("good server and pooler entries: %v", err)
+	}
+	overlap := strings.ReplaceAll(strings.ReplaceAll(good, "[x]", "[s/pg-16]"), "family: x", "family: o")
+	if _, err := load(fstest.MapFS{"images/s.yaml": {Data: []byte(server)}, "images/o.yaml": {Data: []byte(overlap)}}); err == nil {
+		t.Error("an image that another entry's pattern matches: loaded")
 	}
 }
 
@@ -113,6 +135,41 @@ func TestLookupMatchesAsDocker(t *testing.T) {
 		"ghcr.io/someone/mastodon:v4.3.8":               "",
 		"goauthentik/server-proxy":                      "",
 		"oryd/kratos-selfservice-ui-node:v1.3.1":        "",
+		// Server images (server: entries) and poolers match the same way.
+		"postgres:16": "postgres",
+		"docker.io/library/postgres:16-alpine" + digest:                                "postgres",
+		"public.ecr.aws/docker/library/postgres:17":                                    "postgres",
+		"mirror.gcr.io/library/postgres:16":                                            "postgres",
+		"mycorp/postgres:16":                                                           "",
+		"ghcr.io/immich-app/postgres:14-vectorchord0.4.3":                              "immich-postgres",
+		"docker.io/tensorchord/pgvecto-rs:pg14-v0.2.0":                                 "pgvecto-rs",
+		"ghcr.io/tensorchord/vchord-postgres:pg17-v0.4.3":                              "vchord-postgres",
+		"quay.io/sclorg/postgresql-16-c9s":                                             "sclorg-postgresql",
+		"quay.io/sclorg/postgresql-15-c10s" + digest:                                   "sclorg-postgresql",
+		"registry.redhat.io/rhel9/postgresql-15":                                       "sclorg-postgresql",
+		"registry.access.redhat.com/rhscl/postgresql-12-rhel7":                         "sclorg-postgresql",
+		"quay.io/fedora/postgresql-16":                                                 "sclorg-postgresql",
+		"fedora/postgresql":                                                            "", // Fedora-Dockerfiles' old image, no version
+		"quay.io/sclorg/postgresql-exporter":                                           "",
+		"docker.io/bitnamilegacy/postgresql:16.4.0":                                    "bitnami-postgresql",
+		"bitnami/postgresql-repmgr:16":                                                 "bitnami-postgresql-repmgr",
+		"ghcr.io/cloudnative-pg/postgresql:17.2":                                       "cloudnative-pg-postgresql",
+		"registry.developers.crunchydata.com/crunchydata/crunchy-postgres:ubi8-16.4-0": "crunchy-postgres",
+		"ghcr.io/postgresml/pgcat:v1.2.0":                                              "pgcat",
+		"bitnamilegacy/pgbouncer:1.23.1":                                               "bitnami-pgbouncer",
+		// Client images added for issue #20, with the prefixes their docs use.
+		"calcom.docker.scarf.sh/calcom/cal.com:v5.0.8":              "calcom",
+		"ghcr.io/atuinsh/atuin:v18.4.0" + digest:                    "atuin",
+		"ghcr.io/ellie/atuin:main":                                  "atuin",
+		"ghcr.io/zulip/zulip-server:12.1-0":                         "zulip",
+		"ghcr.io/zulip/zulip-server:11.5-0":                         "", // before the 12.x image (min_version)
+		"zulip/docker-zulip:11.5-0":                                 "zulip-legacy",
+		"ghcr.io/mealie-recipes/mealie:v2.0.0":                      "mealie",
+		"docker.io/prodrigestivill/postgres-backup-local:16-alpine": "postgres-backup-local",
+		"vikunja/vikunja:0.24.6":                                    "vikunja",
+		"vikunja/api:0.20.0":                                        "", // before unix socket support (min_version)
+		"docker.io/library/xwiki:16-postgres-tomcat":                "xwiki",
+		"someone/xwiki:16":                                          "",
 	} {
 		got := ""
 		if e := Lookup(image); e != nil {
@@ -171,6 +228,71 @@ func TestEveryEntryHasAGolden(t *testing.T) {
 	}
 }
 
+// TestEveryServerFamilyHasAGolden fails when a server family is not
+// exercised by a golden CLI case: some testdata/script archive must have a
+// compose service running one of its images and expect what the tool makes
+// of it: that service's socket volume on the family's socket directory
+// ("SERVICE-socket:DIR"), or, for a family whose clients stay on TCP (no:),
+// UDS165 naming the service as a PostgreSQL server.
+func TestEveryServerFamilyHasAGolden(t *testing.T) {
+	files, err := filepath.Glob("../testdata/script/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no goldens: %v", err)
+	}
+	type golden struct {
+		services [][2]string // service and image, from every compose file
+		wants    string      // the script and the expected outputs
+	}
+	var archives []golden
+	for _, f := range files {
+		ar, err := txtar.ParseFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := golden{wants: string(ar.Comment)}
+		for _, af := range ar.Files {
+			base := path.Base(af.Name)
+			switch {
+			case strings.HasPrefix(af.Name, "want") || strings.HasPrefix(base, "want"):
+				g.wants += string(af.Data)
+			case strings.HasSuffix(base, ".yml") || strings.HasSuffix(base, ".yaml"):
+				var doc struct {
+					Services map[string]struct {
+						Image string `yaml:"image"`
+					} `yaml:"services"`
+				}
+				if yaml.Unmarshal(af.Data, &doc) == nil {
+					for name, svc := range doc.Services {
+						g.services = append(g.services, [2]string{name, interpolationDefault(svc.Image)})
+					}
+				}
+			}
+		}
+		archives = append(archives, g)
+	}
+	servers := Servers()
+	if len(servers) == 0 {
+		t.Fatal("no server families")
+	}
+	for _, e := range servers {
+		found := false
+		for _, g := range archives {
+			for _, svc := range g.services {
+				name, img := svc[0], svc[1]
+				want := name + "-socket:" + e.Server.SocketDir + "\n"
+				if e.Server.No != "" {
+					want = "UDS165: .* connects to " + name + ", a PostgreSQL server"
+				}
+				if Lookup(img) == e && regexp.MustCompile(want).MatchString(g.wants) {
+					found = true
+				}
+			}
+		}
+		if !found {
+			t.Errorf("server family %s: no golden in testdata/script runs one of %v as a service and expects its socket volume (or UDS165 for a no: family)", e.Family, e.Images)
+		}
+	}
+}
 func exercised(e *Entry, archives []string) bool {
 	for _, a := range archives {
 		uses := false
@@ -202,4 +324,20 @@ func interpolationDefault(ref string) string {
 		return strings.TrimSuffix(def, "}")
 	}
 	return ref
+}
+
+// TestServerImages checks the list the "no PostgreSQL service found"
+// message gives: the official image first, one image of every server
+// family whose clients the tool migrates, none of a no: family.
+func TestServerImages(t *testing.T) {
+	list := ServerImages()
+	if !strings.HasPrefix(list, "postgres, ") {
+		t.Errorf("ServerImages() = %q: want the official image first", list)
+	}
+	names := strings.Split(list, ", ")
+	for _, e := range Servers() {
+		if got := slices.Contains(names, e.Images[0]); got != (e.Server.No == "") {
+			t.Errorf("ServerImages() lists %s: %v, want %v (no: %q)", e.Images[0], got, !got, e.Server.No)
+		}
+	}
 }

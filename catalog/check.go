@@ -3,13 +3,14 @@ package catalog
 import (
 	"errors"
 	"fmt"
+	"path"
 	"regexp"
 	"strings"
 )
 
 var (
 	familyRE  = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]*$`)
-	imageRE   = regexp.MustCompile(`^[a-z0-9][a-z0-9._/-]*$`)
+	imageRE   = regexp.MustCompile(`^[a-z0-9][a-z0-9._/*\[\]-]*$`)
 	keyRE     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	versionRE = regexp.MustCompile(`^\d+(\.\d+)*$`)
 	commitRE  = regexp.MustCompile(`^[0-9a-f]{40}$`)
@@ -31,6 +32,12 @@ func (e *Entry) check() error {
 		if !imageRE.MatchString(img) || strings.Contains(img, ":") || strings.HasPrefix(img, "library/") {
 			bad("image %q: want a lower-case repository path without registry, tag or library/", img)
 		}
+		if _, err := path.Match(img, ""); err != nil {
+			bad("image %q: %v", img, err)
+		}
+	}
+	if e.Server != nil {
+		e.checkServer(bad)
 	}
 	if e.MinVersion != "" && !versionRE.MatchString(e.MinVersion) {
 		bad("min_version %q: want dotted numbers", e.MinVersion)
@@ -92,7 +99,40 @@ func (e *Entry) checkVars(bad func(string, ...any)) {
 			}
 		}
 	}
-	if !hostOrURL {
+	switch {
+	case e.Server != nil && len(e.Vars) > 0:
+		bad("a server entry lists no variables (its clients' entries do)")
+	case e.Server != nil && e.Pooler:
+		bad("an entry is a server or a pooler, not both")
+	case !hostOrURL && e.Server == nil && !(e.Pooler && len(e.Vars) == 0):
 		bad("no host or url variable")
+	}
+}
+
+// checkServer checks a server block: a known entrypoint, an absolute
+// socket directory or a reason why there is none, what the local lines
+// do.
+func (e *Entry) checkServer(bad func(string, ...any)) {
+	s := e.Server
+	switch s.Entrypoint {
+	case EntrypointOfficial, EntrypointBitnami, EntrypointSclorg:
+	case "":
+		if s.No == "" {
+			bad("server: no entrypoint: want official, bitnami or sclorg (or no: with the reason its clients stay on TCP)")
+		}
+	default:
+		bad("server: entrypoint %q, want official, bitnami or sclorg", s.Entrypoint)
+	}
+	switch {
+	case s.No == "" && !strings.HasPrefix(s.SocketDir, "/"):
+		bad("server: socket_dir %q, want an absolute directory (or no: with the reason there is none)", s.SocketDir)
+	case s.No != "" && s.SocketDir != "":
+		bad("server: socket_dir and no: a server whose clients stay on TCP names no socket directory")
+	}
+	if s.PortEnv != "" && !keyRE.MatchString(s.PortEnv) {
+		bad("server: port_env %q is not an environment variable name", s.PortEnv)
+	}
+	if strings.TrimSpace(s.Local) == "" {
+		bad("server: local: say what pg_hba.conf does with local connections")
 	}
 }

@@ -13,7 +13,7 @@ func Lookup(image string) *Entry {
 	repo, tag := Split(image)
 	for _, e := range All() {
 		for _, img := range e.Images {
-			if img == repo && e.covers(tag) {
+			if matchImage(img, repo) && e.covers(tag) {
 				return e
 			}
 		}

@@ -80,6 +80,23 @@ func TestRails(t *testing.T) {
 	if v, ok, err := RailsSetting([]byte(cf), "production", "host"); err != nil || !ok || v.Line != 3 || !v.ERB {
 		t.Errorf("control flow: %+v %v %v", v, ok, err)
 	}
+	// A tag inside a quoted YAML scalar: ERB runs first, so its output is
+	// the scalar's text, and the default is edited inside the tag.
+	for _, q := range []string{`"`, `'`} {
+		dq := "production:\n  adapter: postgresql\n  host: " + q + "<%= ENV.fetch('DB_HOST') { 'db' } %>" + q + "\n"
+		v, ok, err := RailsSetting([]byte(dq), "production", "host")
+		if err != nil || !ok || !v.ERB || v.Col != 10 || v.Text != `<%= ENV.fetch('DB_HOST') { 'db' } %>` || dq[v.Start:v.End] != v.Text {
+			t.Errorf("quoted %s: %+v %v %v", q, v, ok, err)
+		}
+		h, key, ok, err := RailsHost([]byte(dq), "production")
+		if err != nil || !ok || key != "DB_HOST" || h.Value != "db" || dq[h.Start:h.End] != "db" {
+			t.Errorf("quoted %s host: %+v %q %v %v", q, h, key, ok, err)
+		}
+	}
+	// Text around the tag in the scalar: not one tag's output.
+	if v, ok, _ := RailsSetting([]byte("production:\n  host: \"x-<%= ENV['H'] %>\"\n"), "production", "host"); ok && v.ERB {
+		t.Errorf("tag with text around it read as one tag: %+v", v)
+	}
 	for _, tag := range []string{`<%= ENV.fetch('H', 'x') %>`, `<%= ENV['H'] || "x" %>`} {
 		if k, d, s, e, ok := ERBDefault(tag); !ok || k != "H" || d != "x" || tag[s:e] != "x" {
 			t.Errorf("%s: %q %q", tag, k, d)

@@ -51,6 +51,12 @@ func railsSetting(data []byte, env, key string) (RailsValue, bool, error) {
 	if err != nil {
 		return RailsValue{}, false, err
 	}
+	if q := n.Style; (q == yaml.DoubleQuotedStyle || q == yaml.SingleQuotedStyle) && end-start > 2 && inTag(tags, start+1, end-1) {
+		// host: "<%= ENV.fetch('DB_HOST') { 'db' } %>": ERB runs first,
+		// so the tag's output is the quoted scalar's text.
+		v := RailsValue{Line: n.Line, Col: n.Column + 1, Start: start + 1, End: end - 1, Text: string(data[start+1 : end-1]), Merged: merged, ERB: true}
+		return v, true, nil
+	}
 	v := RailsValue{Line: n.Line, Col: n.Column, Start: start, End: end, Text: string(data[start:end]), Merged: merged}
 	v.ERB = len(tags) > 0 && inTag(tags, start, end)
 	if !containsTag(tags, start, end) {

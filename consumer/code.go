@@ -93,7 +93,7 @@ var connectorRules = []rule{
 	{reader: "tortoise", files: pyFiles, re: regexp.MustCompile(`\bTortoise\.init\(|\bregister_tortoise\(|\bTORTOISE_ORM\b`)},
 	{reader: "encode-databases", files: pyFiles, re: regexp.MustCompile(`\bfrom\s+databases\s+import\b`)},
 	{reader: "node-postgres", files: jsFiles, re: regexp.MustCompile(`new\s+(?:pg\.)?(?:Pool|Client)\s*\(`), also: regexp.MustCompile(`require\(\s*["']pg["']\s*\)|from\s+["']pg["']`)},
-	{reader: "node-postgres", files: jsFiles, re: regexp.MustCompile(`\bknex\s*\(|require\(\s*["']knex["']\s*\)\s*\(`)},
+	{reader: "knex", files: jsFiles, re: regexp.MustCompile(`\bknex\s*\(|require\(\s*["']knex["']\s*\)\s*\(`)},
 	{reader: "prisma", files: jsFiles, re: regexp.MustCompile(`new\s+PrismaClient\s*\(`)},
 	{reader: "typeorm", files: jsFiles, re: regexp.MustCompile(`new\s+DataSource\s*\(|\bcreateConnection\s*\(`), also: regexp.MustCompile(`["']typeorm["']`)},
 	{reader: "sequelize", files: jsFiles, re: regexp.MustCompile(`new\s+Sequelize\s*\(`)},

@@ -3,6 +3,7 @@ package consumer
 import (
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/evidence"
@@ -17,6 +18,10 @@ type Use struct {
 	// How says what the line shows: "reads the variable", "opens the
 	// connection", "declares the dependency".
 	How string
+	// Version is the version or range a manifest declares ("^0.3.17"),
+	// for a manifest use; "" when the manifest does not say or the use is
+	// not a manifest entry.
+	Version string
 }
 
 // Verdict is what the project's files say about the readers of one
@@ -79,7 +84,7 @@ func Decide(s evidence.Scope, key string) (v Verdict, ok bool) {
 		if isManifest {
 			for _, d := range manifestDeps(rel, data) {
 				if r := byPackage(d.pkg); r != nil {
-					manifestUses = append(manifestUses, Use{Reader: r, File: rel, Line: d.line, How: "declares the dependency " + d.pkg})
+					manifestUses = append(manifestUses, Use{Reader: r, File: rel, Line: d.line, How: "declares the dependency " + d.pkg, Version: d.version})
 				}
 			}
 			if rel != "package.json" && !strings.HasSuffix(rel, "/package.json") && !strings.HasSuffix(rel, "composer.json") {
@@ -131,7 +136,61 @@ func Decide(s evidence.Scope, key string) (v Verdict, ok bool) {
 	if len(uses) == 0 || onlyValidators(uses) {
 		return Verdict{}, false
 	}
-	return Combine(uses), true
+	return Combine(gateVersions(uses, manifestUses)), true
+}
+
+// gateVersions replaces each use of a reader whose forms hold only from
+// a version on (Reader.Since) by that reader as it was before, taking no
+// socket URI, unless a manifest in the scope declares the package at that
+// version or above: the code alone does not say which version runs.
+func gateVersions(uses, manifest []Use) []Use {
+	out := slices.Clone(uses)
+	for i, u := range out {
+		if u.Reader.Since == nil {
+			continue
+		}
+		recent := false
+		for _, m := range manifest {
+			recent = recent || m.Reader == u.Reader && atLeast(m.Version, u.Reader.Since.Version)
+		}
+		if !recent {
+			old := *u.Reader
+			old.Forms, old.Newer, old.Reason = nil, nil, u.Reader.Since.Before
+			out[i].Reader = &old
+		}
+	}
+	return out
+}
+
+// atLeast reports whether the lowest version a manifest's range allows
+// ("^0.3.17", "~6.37.0", ">=6", "6.x", "0.2.29") is at least since
+// ("0.2.29"); "latest" and "*" mean the newest. Anything else (a git URL,
+// a tag, "") is not known to be recent.
+func atLeast(spec, since string) bool {
+	spec = strings.TrimSpace(spec)
+	if spec == "latest" || spec == "*" || spec == "x" {
+		return true
+	}
+	spec = strings.TrimLeft(spec, "^~>=v ")
+	end := strings.IndexFunc(spec, func(r rune) bool { return (r < '0' || r > '9') && r != '.' && r != 'x' && r != 'X' })
+	if end >= 0 {
+		spec = spec[:end]
+	}
+	if spec == "" || spec[0] < '0' || spec[0] > '9' {
+		return false
+	}
+	have, want := strings.Split(spec, "."), strings.Split(since, ".")
+	for i := range want {
+		h := 0
+		if i < len(have) {
+			h, _ = strconv.Atoi(have[i]) // "x" reads as 0: the lowest
+		}
+		w, _ := strconv.Atoi(want[i])
+		if h != w {
+			return h > w
+		}
+	}
+	return true
 }
 
 // Combine is the verdict of a set of uses: a reader that takes no socket

@@ -114,6 +114,27 @@ func TestDecide(t *testing.T) {
 			"DATABASE_URL", true, Localhost, "prisma,whatwg-url", "prisma/schema.prisma:2"},
 		{"new URL() check alone is no reader", map[string]string{"check.js": "new URL(process.env.DATABASE_URL)\n"},
 			"DATABASE_URL", false, "", "", ""},
+		{"knex takes a string only new URL() parses", map[string]string{"db.js": "const knex = require('knex')({ client: 'pg', connection: process.env.DATABASE_URL })\n"},
+			"DATABASE_URL", true, Localhost, "knex", "db.js:1"},
+		{"typeorm 0.3 hands url to pg", map[string]string{
+			"src/data-source.ts": "import { DataSource } from \"typeorm\"\nexport const ds = new DataSource({ type: \"postgres\", url: process.env.DATABASE_URL })\n",
+			"package.json":       `{"dependencies": {"typeorm": "^0.3.20", "pg": "^8.11.0"}}`},
+			"DATABASE_URL", true, Empty, "typeorm", "src/data-source.ts:2"},
+		{"typeorm before 0.2.29 reads the authority", map[string]string{
+			"src/db.ts":    "import { createConnection } from \"typeorm\"\ncreateConnection({ type: \"postgres\", url: process.env.DATABASE_URL })\n",
+			"package.json": `{"dependencies": {"typeorm": "~0.2.25", "pg": "^8"}}`},
+			"DATABASE_URL", true, "", "typeorm", "src/db.ts:2"},
+		{"typeorm of no declared version", map[string]string{
+			"src/db.ts": "import { DataSource } from \"typeorm\"\nnew DataSource({ type: \"postgres\", url: process.env.DATABASE_URL })\n"},
+			"DATABASE_URL", true, "", "typeorm", "src/db.ts:2"},
+		{"sequelize 6", map[string]string{
+			"models/index.js": "const { Sequelize } = require('sequelize')\nconst db = new Sequelize(process.env.DATABASE_URL)\n",
+			"package.json":    `{"dependencies": {"sequelize": "^6.35.0"}}`},
+			"DATABASE_URL", true, Empty, "sequelize", "models/index.js:2"},
+		{"sequelize 5", map[string]string{
+			"models/index.js": "const Sequelize = require('sequelize')\nconst db = new Sequelize(process.env.DATABASE_URL)\n",
+			"package.json":    `{"dependencies": {"sequelize": "5.22.3"}}`},
+			"DATABASE_URL", true, "", "sequelize", "models/index.js:2"},
 		{"another variable's name inside", map[string]string{"db.py": "import asyncpg\nasyncpg.connect(os.environ['READ_DATABASE_URL'])\n"},
 			"DATABASE_URL", false, "", "", ""},
 	} {
@@ -161,6 +182,21 @@ func TestFromValue(t *testing.T) {
 	}
 	if v := Combine(FromValue("postgresql+pg8000://u:pw@db/app")); v.Form != "" || v.Uses[0].Reader.Name != "pg8000" {
 		t.Errorf("pg8000: %+v, want no form, pg8000 deciding", v)
+	}
+}
+
+func TestAtLeast(t *testing.T) {
+	for _, c := range []struct {
+		spec, since string
+		want        bool
+	}{
+		{"^0.3.17", "0.2.29", true}, {"0.2.29", "0.2.29", true}, {"~0.2.28", "0.2.29", false}, {">=6", "6.0.0", true},
+		{"6.x", "6.0.0", true}, {"5.22.3", "6.0.0", false}, {"v6.1.0", "6.0.0", true}, {"latest", "6.0.0", true},
+		{"github:sequelize/sequelize", "6.0.0", false}, {"", "0.2.29", false}, {"^0.10.0", "0.2.29", true},
+	} {
+		if got := atLeast(c.spec, c.since); got != c.want {
+			t.Errorf("atLeast(%q, %q) = %v, want %v", c.spec, c.since, got, c.want)
+		}
 	}
 }
 

@@ -14,6 +14,9 @@ import (
 type dep struct {
 	pkg  string
 	line int
+	// version is the declared version or range as written ("^0.3.17"),
+	// for package.json and composer.json; "" elsewhere.
+	version string
 }
 
 // manifestKind returns the ecosystem a project-relative path's manifest
@@ -128,7 +131,9 @@ func jsonDeps(eco string, data []byte) (out []dep, ok bool) {
 					break
 				}
 			}
-			out = append(out, dep{pkg: eco + ":" + strings.ToLower(name), line: line})
+			var version string
+			_ = json.Unmarshal(deps[name], &version)
+			out = append(out, dep{pkg: eco + ":" + strings.ToLower(name), line: line, version: version})
 		}
 	}
 	return out, true

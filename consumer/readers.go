@@ -47,6 +47,19 @@ type Reader struct {
 	// Forms are the socket forms the reader is known to accept; empty:
 	// none, the value stays on TCP with Reason.
 	Forms []Form `yaml:"forms"`
+	// Newer are forms that only versions newer than the range the row
+	// covers accept (form -> the first such version): the tool does not
+	// write them, and e2e TestURIReaders, which runs a newer version,
+	// expects them to connect.
+	Newer map[Form]string `yaml:"newer"`
+	// PortIgnored: the reader takes ?host= but not ?port=, so the empty
+	// and localhost forms reach only a server on 5432 (the tool writes
+	// port= for any other port).
+	PortIgnored bool `yaml:"port_ignored"`
+	// Since, when set, limits Forms to the reader's package from
+	// Since.Version on; Decide takes an older version, or one no manifest
+	// gives, as taking no socket URI, for the reason Since.Before.
+	Since *Since `yaml:"since"`
 	// Params are URI query parameters only this reader takes: a URI that
 	// carries one and works over TCP today is read by it.
 	Params []string `yaml:"params"`
@@ -57,6 +70,12 @@ type Reader struct {
 	// Proof names the test that connects with the real library here, or
 	// "documented".
 	Proof string `yaml:"proof"`
+}
+
+// Since is the first version of a reader's package that takes its forms.
+type Since struct {
+	Version string `yaml:"version"`
+	Before  string `yaml:"before"`
 }
 
 // Accepts reports whether the reader takes form f.
@@ -92,6 +111,14 @@ func parseTable(data []byte) ([]*Reader, error) {
 			return nil, fmt.Errorf("consumer/readers.yaml: row %q needs a unique name, a reason, sources and a proof", r.Name)
 		}
 		seen[r.Name] = true
+		if r.Since != nil && (r.Since.Version == "" || r.Since.Before == "") {
+			return nil, fmt.Errorf("consumer/readers.yaml: %s: since needs a version and a before reason", r.Name)
+		}
+		for f := range r.Newer {
+			if !slices.Contains(preference, f) || r.Accepts(f) {
+				return nil, fmt.Errorf("consumer/readers.yaml: %s: newer form %q is unknown or already in forms", r.Name, f)
+			}
+		}
 		for _, f := range r.Forms {
 			if !slices.Contains(preference, f) {
 				return nil, fmt.Errorf("consumer/readers.yaml: %s: unknown form %q", r.Name, f)

@@ -2,11 +2,11 @@ package docs_test
 
 import (
 	"flag"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/uds-migrate/uds-migrate/docs"
+	"github.com/uds-migrate/uds-migrate/internal/docblock"
 	"github.com/uds-migrate/uds-migrate/rewrite"
 )
 
@@ -55,25 +55,5 @@ func cell(s string) string {
 // TestREADMEFindingsTable fails when README's findings table is not the one
 // the registry and findings.md give; -update writes it.
 func TestREADMEFindingsTable(t *testing.T) {
-	data, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme := string(data)
-	before, rest, ok1 := strings.Cut(readme, tableStart+"\n")
-	got, after, ok2 := strings.Cut(rest, tableEnd)
-	if !ok1 || !ok2 {
-		t.Fatalf("README.md lacks the markers %q and %q around the findings table", tableStart, tableEnd)
-	}
-	want := findingsTable()
-	if got == want {
-		return
-	}
-	if *update {
-		if err := os.WriteFile("../README.md", []byte(before+tableStart+"\n"+want+tableEnd+after), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	t.Errorf("README.md's findings table is out of date: run go test ./docs -run TestREADMEFindingsTable -update")
+	docblock.Check(t, "../README.md", tableStart, tableEnd, findingsTable(), *update)
 }

@@ -78,19 +78,35 @@ func checkArchive(ctx context.Context, srv *pgtest.Server, ar *txtar.Archive, jd
 		return out
 	}
 	// An archive may hold several projects (several FILE arguments, or a
-	// project in a subdirectory): prove each; skip only when none has a
-	// value to prove.
+	// project in a subdirectory), and a project several combinations of
+	// compose files (the base alone, with each override): prove each; skip
+	// only when none has a value to prove.
 	var skips []string
+	runs := 0
 	for _, sub := range projects {
-		var one outcome
-		checkProject(ctx, srv, ar, work, sub, jdbcErr, &one)
-		out.problems = append(out.problems, one.problems...)
-		out.notes = append(out.notes, one.notes...)
-		if one.skip != "" {
-			skips = append(skips, sub+": "+one.skip)
+		sets := fileSets(filepath.Join(work, "p", sub))
+		for _, files := range sets {
+			runs++
+			var one outcome
+			checkProject(ctx, srv, ar, work, sub, files, jdbcErr, &one)
+			label := sub
+			if len(sets) > 1 {
+				label = sub + " [" + strings.Join(files, " + ") + "]"
+				for i, p := range one.problems {
+					one.problems[i] = p + " [" + strings.Join(files, " + ") + "]"
+				}
+				for i, n := range one.notes {
+					one.notes[i] = n + " [" + strings.Join(files, " + ") + "]"
+				}
+			}
+			out.problems = append(out.problems, one.problems...)
+			out.notes = append(out.notes, one.notes...)
+			if one.skip != "" {
+				skips = append(skips, label+": "+one.skip)
+			}
 		}
 	}
-	if len(skips) == len(projects) {
+	if len(skips) == runs {
 		out.skip = strings.Join(skips, "; ")
 	}
 	return out
@@ -119,18 +135,18 @@ func replaySymlinks(ar *txtar.Archive, root string) error {
 	return nil
 }
 
-// checkProject proves the project extracted at work/p/sub (see
-// checkArchive).
-func checkProject(ctx context.Context, srv *pgtest.Server, ar *txtar.Archive, work, sub string, jdbcErr error, out *outcome) {
+// checkProject proves the project extracted at work/p/sub, loaded from
+// files (names in that directory; see checkArchive).
+func checkProject(ctx context.Context, srv *pgtest.Server, ar *txtar.Archive, work, sub string, files []string, jdbcErr error, out *outcome) {
 	projDir := filepath.Join(work, "p", sub)
-	proj, err := loadProject(ctx, projDir)
+	proj, err := loadFiles(ctx, projDir, files)
 	if err != nil {
 		out.problem("compose-go cannot load the expected %s: %v", sub, err)
 		return
 	}
 	dbs := findDBs(proj)
 	if len(dbs) == 0 {
-		out.skip = "no PostgreSQL service (image postgres, postgis, timescaledb, bitnami/postgresql) in the expected output"
+		out.skip = "no PostgreSQL service of the catalogue (catalog/images, server:) in the expected output"
 		return
 	}
 	edges := append(collectEdges(proj, dbs), fileEdges(proj, dbs, projDir)...)

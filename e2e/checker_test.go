@@ -83,6 +83,30 @@ volumes:
   db-socket:
 `
 
+// brokenBaseAlone has its socket value in the base file and the client's
+// mount only in the override: `docker compose up` (both files) connects,
+// `docker compose -f compose.yml up` does not.
+const brokenBaseAlone = `
+-- compose.yml --
+-- want/compose.yml --
+services:
+  web:
+    image: example/g
+    environment:
+      DATABASE_URL: postgres://g@/g?host=/var/run/postgresql
+  db:
+    image: postgres:16
+    volumes:
+      - db-socket:/var/run/postgresql
+volumes:
+  db-socket:
+-- want/compose.override.yml --
+services:
+  web:
+    volumes:
+      - db-socket:/var/run/postgresql:ro
+`
+
 // TestCheckerCatchesBrokenOutputs proves that checkArchive fails on wrong
 // outputs, each for the right reason, and on nothing else.
 func TestCheckerCatchesBrokenOutputs(t *testing.T) {
@@ -99,6 +123,9 @@ func TestCheckerCatchesBrokenOutputs(t *testing.T) {
 			"wrongport":   {"pgx could not connect", "psql could not connect"},
 			"othervolume": {`volume "elsewhere" mounted at /sock is not mounted by any PostgreSQL service`},
 			"rodb-client": {"rodb mounts rodb-socket read-only"},
+		}},
+		{name: "base alone", archive: brokenBaseAlone, want: map[string][]string{
+			"web": {"mounts nothing at the socket directory /var/run/postgresql [compose.yml]"},
 		}},
 		{name: "jdbc", archive: brokenJDBC, jdbc: true, want: map[string][]string{
 			"dollar":  {"jdbc could not connect", noSuchFactoryCtor},

@@ -13,6 +13,8 @@ import (
 	"github.com/compose-spec/compose-go/v2/cli"
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/uds-migrate/uds-migrate/catalog"
 )
 
 // extract writes a golden archive into dir the way the expected state looks
@@ -70,12 +72,51 @@ func extract(ar *txtar.Archive, dir string, transform func(name string, data []b
 // on the machine), every profile enabled, env_file resolved into
 // environment. `$$` comes out as `$`, exactly as the container sees it.
 func loadProject(ctx context.Context, dir string) (*types.Project, error) {
-	files := []string{filepath.Join(dir, "compose.yml")}
-	if _, err := os.Stat(files[0]); err != nil {
-		files[0] = filepath.Join(dir, "docker-compose.yml")
+	return loadFiles(ctx, dir, fileSets(dir)[0])
+}
+
+// fileSets lists the combinations of compose files a project in dir is run
+// as, names relative to dir: first what `docker compose` reads without -f
+// (compose.yml or docker-compose.yml, plus compose.override.yml when
+// present); then, when the folder holds overrides, the base alone and the
+// base with each override (compose.override.yml, compose.*.yml,
+// docker-compose.*.yml), as `docker compose -f BASE -f OVERRIDE` runs it.
+func fileSets(dir string) [][]string {
+	base := "compose.yml"
+	if _, err := os.Stat(filepath.Join(dir, base)); err != nil {
+		base = "docker-compose.yml"
 	}
+	def := []string{base}
 	if _, err := os.Stat(filepath.Join(dir, "compose.override.yml")); err == nil {
-		files = append(files, filepath.Join(dir, "compose.override.yml"))
+		def = append(def, "compose.override.yml")
+	}
+	sets := [][]string{def}
+	var overrides []string
+	for _, pat := range []string{"compose.*.yml", "compose.*.yaml", "docker-compose.*.yml", "docker-compose.*.yaml"} {
+		m, _ := filepath.Glob(filepath.Join(dir, pat))
+		for _, f := range m {
+			overrides = append(overrides, filepath.Base(f))
+		}
+	}
+	if len(overrides) == 0 {
+		return sets
+	}
+	if len(def) > 1 {
+		sets = append(sets, []string{base})
+	}
+	for _, o := range overrides {
+		if s := []string{base, o}; !slices.Equal(s, def) {
+			sets = append(sets, s)
+		}
+	}
+	return sets
+}
+
+// loadFiles loads the named compose files of dir as loadProject does.
+func loadFiles(ctx context.Context, dir string, names []string) (*types.Project, error) {
+	var files []string
+	for _, n := range names {
+		files = append(files, filepath.Join(dir, n))
 	}
 	opts, err := cli.NewProjectOptions(files,
 		cli.WithWorkingDirectory(dir),
@@ -100,34 +141,27 @@ type dbService struct {
 	svc       types.ServiceConfig
 }
 
-// imageFamily classifies an image reference: "official" for the postgres
-// image and those built on it (postgis, timescaledb), "bitnami", or "".
+// imageFamily classifies an image reference: the catalogue's server family
+// (catalog/images/*.yaml with a server: block whose socket the tool sets
+// up), "pgbouncer" for Bitnami's PgBouncer, which the checks stand in for a
+// server, or "".
 func imageFamily(image string) string {
-	ref := image
-	if i := strings.IndexByte(ref, '@'); i >= 0 {
-		ref = ref[:i]
-	}
-	if i := strings.LastIndexByte(ref, ':'); i > strings.LastIndexByte(ref, '/') {
-		ref = ref[:i]
-	}
-	repo := path.Base(ref)
-	switch {
-	case repo == "postgres", repo == "postgis", strings.HasPrefix(repo, "timescaledb"), strings.HasSuffix(ref, "pgvector/pgvector"):
-		return "official"
-	case repo == "postgresql" && strings.Contains(ref, "bitnami"):
-		return "bitnami"
-	case repo == "pgbouncer" && strings.Contains(ref, "bitnami"):
+	if repo, _ := catalog.Split(image); repo == "bitnami/pgbouncer" || repo == "bitnamilegacy/pgbouncer" {
 		return "pgbouncer"
+	}
+	if e := catalog.LookupServer(image); e != nil && e.Server.No == "" {
+		return e.Family
 	}
 	return ""
 }
 
 // findDBs returns the project's PostgreSQL services, with the socket
-// directory and port each one's server uses (FACTS.md, "PostgreSQL
-// containers"): the official image uses /var/run/postgresql, Bitnami /tmp;
-// `-c unix_socket_directories=` in the command overrides either. The port
-// comes from `-c port=N`, `-p N`, $PGPORT (official) or
-// $POSTGRESQL_PORT_NUMBER (Bitnami), else 5432.
+// directory and port each one's server uses (the catalogue's socket_dir
+// and port_env; FACTS.md, "PostgreSQL containers"): the official image uses
+// /var/run/postgresql, Bitnami /tmp; `-c unix_socket_directories=` in the
+// command overrides either. The port comes from `-c port=N`, `-p N`, the
+// image's port variable ($PGPORT, Bitnami's $POSTGRESQL_PORT_NUMBER), else
+// 5432.
 func findDBs(p *types.Project) []dbService {
 	var dbs []dbService
 	for _, name := range p.ServiceNames() {
@@ -140,13 +174,13 @@ func findDBs(p *types.Project) []dbService {
 		if fam == "" {
 			continue
 		}
-		db := dbService{name: name, socketDir: "/var/run/postgresql", port: 5432, svc: svc}
-		if fam == "bitnami" {
-			db.socketDir = "/tmp"
-			if v := envValue(svc, "POSTGRESQL_PORT_NUMBER"); v != "" {
-				db.port, _ = strconv.Atoi(v)
-			}
-		} else if v := envValue(svc, "PGPORT"); v != "" {
+		srv := catalog.LookupServer(svc.Image).Server
+		db := dbService{name: name, socketDir: srv.SocketDir, port: 5432, svc: svc}
+		portEnv := srv.PortEnv
+		if portEnv == "" {
+			portEnv = "PGPORT" // postgres reads it itself
+		}
+		if v := envValue(svc, portEnv); v != "" {
 			db.port, _ = strconv.Atoi(v)
 		}
 		var args []string // a shell-form wrapper (sh -c "exec ... postgres -p N") is one argument

@@ -31,6 +31,9 @@ type Verdict struct {
 	Driver string
 	// Reason says in one clause what the evidence shows.
 	Reason string
+	// Advice, for a consumer that takes no directory, says what to change
+	// by hand; "" means the JDBC advice (the URL needs the socket factory).
+	Advice string
 	// Source is SourceName.
 	Source string
 	// File is the evidence's path relative to the project directory
@@ -61,10 +64,13 @@ type Scope struct {
 	Refused func(root string, err error)
 }
 
-// Find returns the first verdict a reader draws about key, in the files of
-// s, walked in lexical order. ok is false when no reader recognises a
-// consumer of key.
+// Find returns the verdict the readers draw about key, in the files of s,
+// walked in lexical order: the first consumer that takes no directory (a
+// pgjdbc URL, a TCP wait in a script) wherever it is, since one such use
+// breaks the container whatever else reads the variable; else the first
+// that takes one. ok is false when no reader recognises a consumer of key.
 func Find(s Scope, key string) (v Verdict, ok bool) {
+	var first *Verdict
 	for _, f := range s.Files() {
 		rel, _ := filepath.Rel(s.ProjectDir, f)
 		rel = filepath.ToSlash(rel)
@@ -84,9 +90,17 @@ func Find(s Scope, key string) (v Verdict, ok bool) {
 		for _, r := range mine {
 			if hit, ok := r.find(data, key, s.Env); ok {
 				hit.File, hit.Source = rel, SourceName
-				return hit, true
+				if !hit.Directory {
+					return hit, true
+				}
+				if first == nil {
+					first = &hit
+				}
 			}
 		}
+	}
+	if first != nil {
+		return *first, true
 	}
 	return Verdict{}, false
 }
@@ -99,7 +113,7 @@ type reader struct {
 	find func(data []byte, key string, env map[string]string) (Verdict, bool)
 }
 
-var readers = []reader{djangoReader, psycopgReader, railsReader, nodePGReader, goPGReader, jdbcReader}
+var readers = []reader{djangoReader, psycopgReader, railsReader, nodePGReader, goPGReader, jdbcReader, tcpWaitReader}
 
 func hasExt(rel string, exts ...string) bool {
 	for _, e := range exts {

@@ -39,12 +39,18 @@ func (c Code) HelpURI() string { return docs.HelpURI(c.ID) }
 // (exit 2); it is a finding only in the json, sarif and gcc formats.
 const InputErrorCode = "UDS001"
 
+// RunErrorCode is the code of a command line the tool refuses or a run
+// that cannot finish (exit 2); a finding only in the json, sarif and gcc
+// formats, where the document must stay the whole of its stream.
+const RunErrorCode = "UDS002"
+
 // codes is the registry of finding codes, sorted by ID (TestCodeRegistry).
 // UDS215 is the one code migrate reports below its severity: a relative
 // socket directory it cannot repair is carried into the output as a
 // warning (CarriedAs), while validate reports it as an error.
 var codes = withDocs([]Code{
 	{ID: "UDS001", Severity: SevError, Title: "input cannot be read or loaded as a compose project"},
+	{ID: "UDS002", Severity: SevError, Title: "the command line is refused or the run cannot finish"},
 	{ID: "UDS101", Severity: SevWarning, Title: "Java client needs junixsocket on its classpath", Manual: true},
 	{ID: "UDS102", Severity: SevWarning, Title: "local socket connections are trusted by the official image", Manual: true},
 	{ID: "UDS103", Severity: SevWarning, Title: "sslmode/ssl removed from a JDBC URL (fails over a socket)"},
@@ -93,6 +99,7 @@ var codes = withDocs([]Code{
 	{ID: "UDS170", Severity: SevWarning, Title: "host variable set to the socket directory on evidence in the project"},
 	{ID: "UDS171", Severity: SevWarning, Title: "Rails database.yml ERB default edited: every service without the variable gets it"},
 	{ID: "UDS172", Severity: SevWarning, Title: "a path in the project leads outside it through a symbolic link: not read or edited", Manual: true},
+	{ID: "UDS180", Severity: SevWarning, Title: "a combination of the project's compose files (base alone, base + an override) fails validation after the migration", Manual: true},
 	{ID: "UDS201", Severity: SevError, Title: "single-$ $FactoryArg interpolates to empty"},
 	{ID: "UDS202", Severity: SevError, Title: "JDBC host other than localhost with junixsocket"},
 	{ID: "UDS203", Severity: SevError, Title: "socketFactoryArg names a directory, not the socket file"},

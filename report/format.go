@@ -26,13 +26,13 @@ func Structured(f string) bool { return f == "json" || f == "sarif" || f == "gcc
 
 // Write renders p in format json, sarif or gcc; text is the caller's (a
 // plan reads differently from a list of findings: see Text and Lines).
-// version goes to SARIF's tool.driver.version.
-func Write(w io.Writer, format string, p Plan, version string) error {
+// tool says which build wrote it and where SARIF URIs are rooted.
+func Write(w io.Writer, format string, p Plan, tool Tool) error {
 	switch format {
 	case "json":
 		return JSON(w, p)
 	case "sarif":
-		return SARIF(w, p, version)
+		return SARIF(w, p, tool)
 	case "gcc":
 		return GCC(w, p)
 	}

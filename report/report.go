@@ -116,17 +116,28 @@ func FromFindings(command string, fs []finding.Finding) Plan {
 }
 
 // FromError builds the document for an input error: one ERROR finding
-// with code InputErrorCode at the error's position (a *finding.PosError),
-// or without a file when the error names none.
+// with code InputErrorCode (see ErrorFinding).
 func FromError(command string, err error) Plan {
 	p := empty(command)
-	f := Finding{Severity: string(finding.SevError), Code: InputErrorCode, Message: err.Error()}
+	p.Findings = append(p.Findings, ErrorFinding(InputErrorCode, err))
+	return p
+}
+
+// RunErrorCode is the code of a finding that stands for a command line
+// the tool refuses or a run that cannot finish (exit status 2): in a
+// machine format the error is a finding like any other, so the document
+// stays the whole of its stream.
+const RunErrorCode = finding.RunErrorCode
+
+// ErrorFinding is an error as an ERROR finding of code: at the error's
+// position when it is a *finding.PosError, else without a file.
+func ErrorFinding(code string, err error) Finding {
+	f := Finding{Severity: string(finding.SevError), Code: code, Message: err.Error()}
 	var pe *finding.PosError
 	if errors.As(err, &pe) {
 		f.File, f.Line, f.Column, f.Message = pe.File, pe.Line, pe.Col, pe.Msg
 	}
-	p.Findings = append(p.Findings, f)
-	return p
+	return f
 }
 
 // Input is what a migration or revert hands to report: every input file

@@ -109,7 +109,7 @@ func TestFormatsValidateAndHideSecrets(t *testing.T) {
 		if err := JSON(&js, p); err != nil {
 			t.Fatal(err)
 		}
-		if err := SARIF(&sa, p, "test"); err != nil {
+		if err := SARIF(&sa, p, Tool{Version: "test"}); err != nil {
 			t.Fatal(err)
 		}
 		if err := Text(&tx, p); err != nil {
@@ -164,7 +164,7 @@ func TestEveryCommandShape(t *testing.T) {
 		if err := JSON(&js, p); err != nil {
 			t.Fatal(err)
 		}
-		if err := SARIF(&sa, p, "test"); err != nil {
+		if err := SARIF(&sa, p, Tool{Version: "test"}); err != nil {
 			t.Fatal(err)
 		}
 		for what, c := range map[string]struct {
@@ -180,7 +180,7 @@ func TestEveryCommandShape(t *testing.T) {
 		}
 	}
 	var sa bytes.Buffer
-	SARIF(&sa, docs["poserror"], "test")
+	SARIF(&sa, docs["poserror"], Tool{Version: "test"})
 	if !strings.Contains(sa.String(), `"startLine": 3`) || !strings.Contains(sa.String(), `"ruleId": "UDS001"`) {
 		t.Errorf("input error lost its position or code:\n%s", sa.String())
 	}
@@ -204,7 +204,7 @@ func TestGCC(t *testing.T) {
 // to it.
 func TestSARIFRulesDocumented(t *testing.T) {
 	var b bytes.Buffer
-	SARIF(&b, FromFindings("validate", []finding.Finding{{Pos: finding.Pos{File: "c.yml", Line: 1, Col: 1}, Severity: finding.SevWarning, Code: "UDS120", Message: "m"}}), "test")
+	SARIF(&b, FromFindings("validate", []finding.Finding{{Pos: finding.Pos{File: "c.yml", Line: 1, Col: 1}, Severity: finding.SevWarning, Code: "UDS120", Message: "m"}}), Tool{Version: "test"})
 	for _, want := range []string{`"fullDescription"`, `"helpUri": "https://github.com/uds-migrate/uds-migrate/blob/main/docs/findings.md#uds120"`, `Cause: `} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("SARIF rule lacks %s:\n%s", want, b.String())

@@ -11,7 +11,10 @@ import (
 	"github.com/compose-spec/compose-go/v2/types"
 	"gopkg.in/yaml.v3"
 
+	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/consumer"
+	"github.com/uds-migrate/uds-migrate/evidence"
+	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
 // dbService is a PostgreSQL server found in the project.
@@ -39,6 +42,38 @@ type dbService struct {
 	// renamedVolume: <name>-socket was taken, volume is a fresh name.
 	renamedVolume bool
 	trustLocal    bool // local connections use the image's default trust
+	// server is the image's catalogue entry; nil for a --db service of an
+	// image the catalogue does not know.
+	server *catalog.Entry
+}
+
+// trustsLocal reports whether a new data directory of the image lets
+// socket connections in without a password (the catalogue's trust_local),
+// which the official entrypoint's POSTGRES_INITDB_ARGS --auth-local (or
+// --auth, which sets both) turns off.
+func trustsLocal(fam imageFamily, svc types.ServiceConfig) bool {
+	if fam.Server == nil || !fam.Server.Server.TrustLocal {
+		return false
+	}
+	if fam.Name == catalog.EntrypointOfficial {
+		return !setsLocalAuth(envValue(svc, "POSTGRES_INITDB_ARGS"))
+	}
+	return true
+}
+
+// setsLocalAuth reports whether initdb arguments choose the local lines'
+// method: --auth-local, or --auth/-A, which sets local and host alike
+// (initdb documentation); --auth-host leaves local on trust.
+func setsLocalAuth(args string) bool {
+	for _, f := range strings.Fields(args) {
+		if strings.HasSuffix(f, "=trust") {
+			continue
+		}
+		if strings.HasPrefix(f, "--auth-local") || f == "--auth" || strings.HasPrefix(f, "--auth=") || strings.HasPrefix(f, "-A") {
+			return true
+		}
+	}
+	return false
 }
 
 // mountRef is a volumes: entry as written in YAML.
@@ -62,6 +97,9 @@ type edge struct {
 	cfg     *configValue  // the value is in a configuration file, not the environment
 	// railsVar is the variable whose ERB default (database.yml) the edge edits.
 	railsVar string
+	// unset is the code default of a host variable the service leaves
+	// unset: the edge sets the variable (codedefault.go).
+	unset *evidence.Default
 }
 
 // envEntry is one environment variable as written in a service.
@@ -80,9 +118,9 @@ type envEntry struct {
 // defines it (later -f files override earlier ones).
 func (p *project) serviceNode(name string) (*Source, *yaml.Node) {
 	for i := len(p.sources) - 1; i >= 0; i-- {
-		_, svcs := ownKey(p.sources[i].Root, "services")
-		if _, n := ownKey(deref(svcs), name); n != nil {
-			return p.sources[i], deref(n)
+		_, svcs := yamledit.OwnKey(p.sources[i].Root, "services")
+		if _, n := yamledit.OwnKey(yamledit.Deref(svcs), name); n != nil {
+			return p.sources[i], yamledit.Deref(n)
 		}
 	}
 	return nil, nil
@@ -91,8 +129,8 @@ func (p *project) serviceNode(name string) (*Source, *yaml.Node) {
 // servicesMapping returns the services: mapping of one file (anchors
 // followed), or nil when the file has none.
 func servicesMapping(src *Source) *yaml.Node {
-	_, svcs := ownKey(src.Root, "services")
-	if svcs = deref(svcs); svcs == nil || svcs.Kind != yaml.MappingNode {
+	_, svcs := yamledit.OwnKey(src.Root, "services")
+	if svcs = yamledit.Deref(svcs); svcs == nil || svcs.Kind != yaml.MappingNode {
 		return nil
 	}
 	return svcs
@@ -124,9 +162,9 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 	for _, name := range opts.DBs {
 		if _, ok := p.model.Services[name]; !ok {
 			src := p.sources[0]
-			kn, _ := ownKey(src.Root, "services")
+			kn, _ := yamledit.OwnKey(src.Root, "services")
 			known := slices.Sorted(mapsKeys(p.model.Services))
-			return nil, &PosError{Pos: nodePos(src, kn), Msg: fmt.Sprintf("--db %s: no such service (services: %s)", name, strings.Join(known, ", "))}
+			return nil, &PosError{Pos: yamledit.NodePos(src, kn), Msg: fmt.Sprintf("--db %s: no such service (services: %s)", name, strings.Join(known, ", "))}
 		}
 	}
 	if err := p.checkOptions(opts); err != nil {
@@ -161,8 +199,10 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 		if len(dirs) > 0 {
 			db.socketDir = dirs[0]
 		}
-		if n, ok := bitnamiPort(svc); ok && fam.Name == familyBitnami.Name {
-			db.port, db.portSet = n, true
+		if fam.Server != nil {
+			if n, ok := imagePort(svc, fam.Server.Server.PortEnv); ok {
+				db.port, db.portSet = n, true
+			}
 		}
 		if opts.SocketDir != "" && unknown {
 			db.socketDir = opts.SocketDir
@@ -172,7 +212,8 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 		}
 		db.noSocket = socketsDisabled(svc)
 		db.names = hostNames(svc)
-		db.trustLocal = !strings.Contains(envValue(svc, "POSTGRES_INITDB_ARGS"), "--auth-local")
+		db.server = fam.Server
+		db.trustLocal = trustsLocal(fam, svc)
 		dbs = append(dbs, db)
 	}
 	return dbs, nil
@@ -223,8 +264,8 @@ func envValue(svc types.ServiceConfig, key string) string {
 // in either form (map or "- KEY=value" list), following merge keys: for a
 // map, keys written in the service win over merged ones.
 func envEntries(svc *yaml.Node) []envEntry {
-	_, env := mapGet(svc, "environment")
-	env = deref(env)
+	_, env := yamledit.MapGet(svc, "environment")
+	env = yamledit.Deref(env)
 	if env == nil {
 		return nil
 	}
@@ -233,7 +274,7 @@ func envEntries(svc *yaml.Node) []envEntry {
 	switch env.Kind {
 	case yaml.SequenceNode:
 		for _, it := range env.Content {
-			it = deref(it)
+			it = yamledit.Deref(it)
 			if it.Kind != yaml.ScalarNode {
 				continue
 			}
@@ -252,7 +293,7 @@ func envEntries(svc *yaml.Node) []envEntry {
 		walk = func(m *yaml.Node) {
 			for i := 0; i+1 < len(m.Content); i += 2 {
 				k := m.Content[i]
-				if isMergeKey(k) || seen[k.Value] {
+				if yamledit.IsMergeKey(k) || seen[k.Value] {
 					continue
 				}
 				seen[k.Value] = true
@@ -267,7 +308,7 @@ func envEntries(svc *yaml.Node) []envEntry {
 					out = append(out, envEntry{key: k.Value, node: v, inFlow: m.Style&yaml.FlowStyle != 0, passthrough: v.Tag == "!!null"})
 				}
 			}
-			for _, src := range mergeSources(m) {
+			for _, src := range yamledit.MergeSources(m) {
 				walk(src)
 			}
 		}
@@ -279,14 +320,14 @@ func envEntries(svc *yaml.Node) []envEntry {
 // mounts lists the volumes: entries of a service as written (following
 // merge keys), with short and long syntax parsed.
 func (p *project) mounts(src *Source, svcNode *yaml.Node) (seq *yaml.Node, out []mountRef) {
-	_, seq = mapGet(svcNode, "volumes")
-	seq = deref(seq)
+	_, seq = yamledit.MapGet(svcNode, "volumes")
+	seq = yamledit.Deref(seq)
 	if seq == nil || seq.Kind != yaml.SequenceNode {
 		return seq, nil
 	}
 	for _, it := range seq.Content {
 		m := mountRef{src: src, node: it}
-		it = deref(it)
+		it = yamledit.Deref(it)
 		switch it.Kind {
 		case yaml.ScalarNode:
 			v, err := p.interpolate(it.Value)
@@ -304,8 +345,8 @@ func (p *project) mounts(src *Source, svcNode *yaml.Node) (seq *yaml.Node, out [
 			m.bind = isBindSource(m.source)
 		case yaml.MappingNode:
 			get := func(k string) string {
-				_, n := mapGet(it, k)
-				if n = deref(n); n == nil || n.Kind != yaml.ScalarNode {
+				_, n := yamledit.MapGet(it, k)
+				if n = yamledit.Deref(n); n == nil || n.Kind != yaml.ScalarNode {
 					return ""
 				}
 				v, _ := p.interpolate(n.Value)
@@ -344,6 +385,15 @@ func mapsKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
 // builtFamily reads the FROM of a service's Dockerfile when it is in the
 // project: an image built FROM postgres keeps its socket directory.
 func (p *project) builtFamily(svc types.ServiceConfig) (imageFamily, bool) {
+	return familyOf(p.builtFrom(svc))
+}
+
+// builtFrom returns the image a service's Dockerfile builds FROM, when the
+// Dockerfile is in the project, or "".
+func (p *project) builtFrom(svc types.ServiceConfig) string {
+	if svc.Build == nil {
+		return ""
+	}
 	df := svc.Build.Dockerfile
 	if df == "" {
 		df = "Dockerfile"
@@ -353,9 +403,19 @@ func (p *project) builtFamily(svc types.ServiceConfig) (imageFamily, bool) {
 	}
 	data, err := p.readFile(p.displayPath(df))
 	if err != nil {
-		return imageFamily{}, false
+		return ""
 	}
-	return familyOf(dockerfileFrom(data))
+	return dockerfileFrom(data)
+}
+
+// serverNo returns the catalogue's reason why a PostgreSQL server's
+// clients stay on TCP (serverNo of its image, or of its Dockerfile's FROM),
+// and the catalogue family.
+func (p *project) serverNo(svc types.ServiceConfig) (reason, family string) {
+	if no, fam := serverNo(svc.Image); no != "" || svc.Build == nil {
+		return no, fam
+	}
+	return serverNo(p.builtFrom(svc))
 }
 
 // imageText names a service's image for messages: `image "x"`, or the
@@ -364,15 +424,8 @@ func (p *project) imageText(svc types.ServiceConfig) string {
 	if svc.Image != "" || svc.Build == nil {
 		return fmt.Sprintf("image %q", svc.Image)
 	}
-	df := svc.Build.Dockerfile
-	if df == "" {
-		df = "Dockerfile"
-	}
-	if !filepath.IsAbs(df) {
-		df = filepath.Join(svc.Build.Context, df)
-	}
-	if data, err := p.readFile(p.displayPath(df)); err == nil && dockerfileFrom(data) != "" {
-		return fmt.Sprintf("built FROM %q", dockerfileFrom(data))
+	if from := p.builtFrom(svc); from != "" {
+		return fmt.Sprintf("built FROM %q", from)
 	}
 	return "built from " + p.displayPath(svc.Build.Context)
 }
@@ -419,9 +472,7 @@ func (p *project) checkVolumeFlag(opts Options) error {
 		return nil
 	}
 	for _, name := range p.serviceOrder() {
-		src, node := p.serviceNode(name)
-		_, ms := p.mounts(src, node)
-		for _, m := range ms {
+		for _, m := range p.serviceMounts(name) {
 			if m.source != opts.Volume || m.bind {
 				continue
 			}
@@ -431,8 +482,8 @@ func (p *project) checkVolumeFlag(opts Options) error {
 			if strings.HasPrefix(m.target, path.Clean(opts.MountPath)) {
 				continue
 			}
-			n := deref(m.node)
-			return &PosError{Pos: nodePos(src, n),
+			n := yamledit.Deref(m.node)
+			return &PosError{Pos: yamledit.NodePos(m.src, n),
 				Msg: fmt.Sprintf("--volume %s: %s already mounts that volume at %s; the socket volume must be a volume of its own", opts.Volume, name, m.target)}
 		}
 	}

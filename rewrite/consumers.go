@@ -51,6 +51,11 @@ func (pl *planner) uriConsumer(v envVar, db *dbService) (form consumer.Form, bas
 			pl.unknownConsumer(v, db, "its readers ("+strings.Join(verdict.Readers(), ", ")+") share only the percent-encoded form, which the tool does not write")
 			return "", nil, false
 		}
+		if r := portIgnored(verdict); r != nil && db.port != libpq.DefaultPort {
+			pl.findings.add("UDS153", v.pos, v.service, v.key,
+				fmt.Sprintf("%s/%s reaches %s over TCP and is read by %s (%s:%d %s), which takes ?host= but not ?port=: it would open .s.PGSQL.5432, while %s listens on port %d; left on TCP", v.service, v.key, db.name, r.Reader.Name, r.File, r.Line, r.How, db.name, db.port)).Basis = b
+			return "", nil, false
+		}
 		b.Detail = readersDetail(verdict)
 		return verdict.Form, b, true
 	}
@@ -63,6 +68,17 @@ func (pl *planner) uriConsumer(v envVar, db *dbService) (form consumer.Form, bas
 	}
 	pl.unknownConsumer(v, db, "no code or manifest in the project shows its reader and its image is not catalogued")
 	return "", nil, false
+}
+
+// portIgnored returns the use of a reader of v that takes ?host= but not
+// ?port= (Sequelize), or nil.
+func portIgnored(v consumer.Verdict) *consumer.Use {
+	for i, u := range v.Uses {
+		if u.Reader.PortIgnored {
+			return &v.Uses[i]
+		}
+	}
+	return nil
 }
 
 // readersDetail says which readers the evidence found and the form they
@@ -119,14 +135,14 @@ func (pl *planner) unknownConsumer(v envVar, db *dbService, why string) {
 	who := v.service + "/" + v.key
 	var forms []string
 	if sock, _, err := toSocket(DialectURI, v.value, pl.opts.MountPath, db.port); err == nil {
-		forms = append(forms, fmt.Sprintf("libpq, psycopg, pgx, lib/pq, node-postgres, asyncpg, SQLAlchemy, Rails, dj-database-url: %s (--consumer %s=empty)", redact(DialectURI, sock), who))
+		forms = append(forms, fmt.Sprintf("libpq, psycopg, pgx, lib/pq, node-postgres, TypeORM 0.2.29+, asyncpg, SQLAlchemy, Rails, dj-database-url: %s (--consumer %s=empty)", redact(DialectURI, sock), who))
 		if lh, err := libpq.WithAuthorityHost(sock, "localhost"); err == nil {
-			forms = append(forms, fmt.Sprintf("Prisma, pydantic, PHP parse_url (Doctrine, Laravel), new URL(): %s (--consumer %s=localhost)", redact(DialectURI, lh), who))
+			forms = append(forms, fmt.Sprintf("Prisma, pydantic, PHP parse_url (Doctrine, Laravel), knex, new URL(): %s (--consumer %s=localhost)", redact(DialectURI, lh), who))
 		}
 	}
 	msg := fmt.Sprintf("%s reaches %s over TCP, but %s, so it is left unchanged: a socket URI its reader rejects stops the application", who, db.name, why)
 	if len(forms) > 0 {
-		msg += ". If its reader is one of these, apply the form it takes: " + strings.Join(forms, "; ") + "; Ecto, Tortoise, TypeORM, postgres.js and code that parses or appends to the URL take none"
+		msg += ". If its reader is one of these, apply the form it takes: " + strings.Join(forms, "; ") + "; Ecto, Tortoise, postgres.js and code that parses or appends to the URL take none"
 	}
 	pl.findings.add("UDS154", v.pos, v.service, v.key, msg)
 }

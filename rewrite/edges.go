@@ -15,6 +15,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/jdbc"
 	"github.com/uds-migrate/uds-migrate/libpq"
+	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
 // collectEdges walks the environment of every client service and returns
@@ -142,6 +143,10 @@ func (pl *planner) edgePort(v envVar, dialect string, db *dbService) int {
 func (pl *planner) rewriteEdge(e *edge, mp string) {
 	if e.cfg != nil {
 		pl.rewriteConfigEdge(e, mp)
+		return
+	}
+	if e.unset != nil {
+		pl.setUnsetVar(e, mp)
 		return
 	}
 	v := e.v
@@ -322,8 +327,8 @@ func (pl *planner) warnCommand(service string, dbs []*dbService) {
 				}
 				for _, h := range hosts {
 					if db := find(h); db != nil {
-						kn, _ := ownKey(node, key)
-						pl.findings.add("UDS127", nodePos(src, kn), service, key,
+						kn, _ := yamledit.OwnKey(node, key)
+						pl.findings.add("UDS127", yamledit.NodePos(src, kn), service, key,
 							fmt.Sprintf("%s's %s holds a connection to %s (%s); the tool does not edit commands: point it at the socket in %s by hand, or move it to environment:", service, key, db.name, redact(dialect, w), pl.opts.MountPath))
 						return
 					}
@@ -383,6 +388,11 @@ func (pl *planner) warnNotDB(v envVar, hosts []string) {
 		svc, ok := pl.p.model.Services[strings.ToLower(h)]
 		if !ok || poolerOf(svc.Image) || svc.Name == v.service || slices.ContainsFunc(pl.dbs, func(d *dbService) bool { return d.name == svc.Name }) {
 			continue // a database left on TCP for another reason says why itself
+		}
+		if no, fam := pl.p.serverNo(svc); no != "" {
+			pl.findings.add("UDS165", v.pos, v.service, v.key,
+				fmt.Sprintf("%s/%s connects to %s, a PostgreSQL server (%s, catalogue family %s) whose socket the tool does not set up: %s; left on TCP; to migrate it anyway, rerun with --db %s --socket-dir %s=DIR", v.service, v.key, svc.Name, pl.p.imageText(svc), fam, no, svc.Name, svc.Name))
+			return
 		}
 		pl.findings.add("UDS165", v.pos, v.service, v.key,
 			fmt.Sprintf("%s/%s connects to %s, which the tool does not recognise as a PostgreSQL server (%s): left on TCP; if it is one, rerun with --db %s", v.service, v.key, svc.Name, pl.p.imageText(svc), svc.Name))

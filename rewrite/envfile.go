@@ -13,6 +13,7 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/internal/textedit"
+	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
 // envVar is one environment variable of a service where its effective value
@@ -59,9 +60,9 @@ func (p *project) serviceEnv(name string) []envVar {
 	seen := map[string]bool{}
 	for i := len(p.sources) - 1; i >= 0; i-- {
 		src := p.sources[i]
-		_, svcs := ownKey(src.Root, "services")
-		_, node := ownKey(deref(svcs), name)
-		if node = deref(node); node == nil {
+		_, svcs := yamledit.OwnKey(src.Root, "services")
+		_, node := yamledit.OwnKey(yamledit.Deref(svcs), name)
+		if node = yamledit.Deref(node); node == nil {
 			continue
 		}
 		out = p.yamlEnv(name, src, node, seen, out, 0)
@@ -106,14 +107,14 @@ func (p *project) yamlEnv(name string, src *Source, node *yaml.Node, seen map[st
 	if depth > 8 {
 		return out
 	}
-	_, ext := ownKey(node, "extends")
-	if ext = deref(ext); ext == nil {
+	_, ext := yamledit.OwnKey(node, "extends")
+	if ext = yamledit.Deref(ext); ext == nil {
 		return out
 	}
 	base, file := ext.Value, ""
 	if ext.Kind == yaml.MappingNode {
-		_, b := ownKey(ext, "service")
-		_, f := ownKey(ext, "file")
+		_, b := yamledit.OwnKey(ext, "service")
+		_, f := yamledit.OwnKey(ext, "file")
 		if b == nil {
 			return out
 		}
@@ -128,9 +129,9 @@ func (p *project) yamlEnv(name string, src *Source, node *yaml.Node, seen map[st
 			return out
 		}
 	}
-	_, svcs := ownKey(bsrc.Root, "services")
-	_, bnode := ownKey(deref(svcs), base)
-	if bnode = deref(bnode); bnode == nil {
+	_, svcs := yamledit.OwnKey(bsrc.Root, "services")
+	_, bnode := yamledit.OwnKey(yamledit.Deref(svcs), base)
+	if bnode = yamledit.Deref(bnode); bnode == nil {
 		return out
 	}
 	return p.yamlEnv(name, bsrc, bnode, seen, out, depth+1)
@@ -148,7 +149,7 @@ func (p *project) extendsSource(path string) *Source {
 	if err != nil {
 		return nil
 	}
-	src, err := NewSource(path, data)
+	src, err := yamledit.NewSource(path, data)
 	if err != nil {
 		return nil
 	}

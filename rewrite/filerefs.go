@@ -12,6 +12,7 @@ import (
 	"github.com/compose-spec/compose-go/v2/loader"
 	"github.com/compose-spec/compose-go/v2/template"
 	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/uds-migrate/uds-migrate/yamledit"
 	"gopkg.in/yaml.v3"
 )
 
@@ -117,7 +118,7 @@ func (w *refWalk) visit(s *Source, dirs []string, env map[string]string, depth i
 			if name != n.Value {
 				shown = n.Value + " (" + name + ")"
 			}
-			return "", &PosError{Pos: nodePos(s, n), Msg: shown + " " + err.Error()}
+			return "", &PosError{Pos: yamledit.NodePos(s, n), Msg: shown + " " + err.Error()}
 		}
 		return "", nil
 	}
@@ -140,18 +141,18 @@ func (w *refWalk) visit(s *Source, dirs []string, env map[string]string, depth i
 	if !includes {
 		return nil
 	}
-	_, inc := ownKey(s.Root, "include")
-	if inc = deref(inc); inc == nil || inc.Kind != yaml.SequenceNode {
+	_, inc := yamledit.OwnKey(s.Root, "include")
+	if inc = yamledit.Deref(inc); inc == nil || inc.Kind != yaml.SequenceNode {
 		return nil
 	}
 	for _, it := range inc.Content {
-		it = deref(it)
+		it = yamledit.Deref(it)
 		paths := pathScalars(it)
 		var envNodes []*yaml.Node
 		if it.Kind == yaml.MappingNode {
-			_, p := mapGet(it, "path")
+			_, p := yamledit.MapGet(it, "path")
 			paths = pathScalars(p)
-			_, e := mapGet(it, "env_file")
+			_, e := yamledit.MapGet(it, "env_file")
 			envNodes = pathScalars(e)
 		}
 		var files []string
@@ -176,8 +177,8 @@ func (w *refWalk) visit(s *Source, dirs []string, env map[string]string, depth i
 			}
 		}
 		if it.Kind == yaml.MappingNode {
-			if _, pd := mapGet(it, "project_directory"); deref(pd) != nil && deref(pd).Kind == yaml.ScalarNode {
-				if d, ok := interpolated(deref(pd).Value, env); ok {
+			if _, pd := yamledit.MapGet(it, "project_directory"); yamledit.Deref(pd) != nil && yamledit.Deref(pd).Kind == yaml.ScalarNode {
+				if d, ok := interpolated(yamledit.Deref(pd).Value, env); ok {
 					if !filepath.IsAbs(d) {
 						d = filepath.Join(work, d)
 					}
@@ -203,7 +204,7 @@ func (w *refWalk) visit(s *Source, dirs []string, env map[string]string, depth i
 					err = nil // compose-go skips a directory named .env
 				}
 				if err != nil {
-					return &PosError{Pos: nodePos(s, it), Msg: fmt.Sprintf("%s, the included project's .env, %v", w.display(dot), err)}
+					return &PosError{Pos: yamledit.NodePos(s, it), Msg: fmt.Sprintf("%s, the included project's .env, %v", w.display(dot), err)}
 				}
 			} else if err == nil {
 				envFiles = append(envFiles, dot)
@@ -235,7 +236,7 @@ func (w *refWalk) source(abs string) *Source {
 	if err != nil {
 		return nil
 	}
-	src, err := NewSource(w.display(abs), data)
+	src, err := yamledit.NewSource(w.display(abs), data)
 	if err != nil {
 		return nil
 	}
@@ -343,7 +344,7 @@ func serviceFileNodes(root *yaml.Node) []*yaml.Node {
 	var out []*yaml.Node
 	for _, svc := range serviceNodes(root) {
 		for _, key := range []string{"env_file", "label_file"} {
-			_, v := mapGet(svc, key)
+			_, v := yamledit.MapGet(svc, key)
 			out = append(out, pathScalars(v)...)
 		}
 	}
@@ -354,8 +355,8 @@ func serviceFileNodes(root *yaml.Node) []*yaml.Node {
 func extendsFileNodes(root *yaml.Node) []*yaml.Node {
 	var out []*yaml.Node
 	for _, svc := range serviceNodes(root) {
-		if _, ext := mapGet(svc, "extends"); deref(ext) != nil && deref(ext).Kind == yaml.MappingNode {
-			_, f := mapGet(ext, "file")
+		if _, ext := yamledit.MapGet(svc, "extends"); yamledit.Deref(ext) != nil && yamledit.Deref(ext).Kind == yaml.MappingNode {
+			_, f := yamledit.MapGet(ext, "file")
 			out = append(out, pathScalars(f)...)
 		}
 	}
@@ -364,13 +365,13 @@ func extendsFileNodes(root *yaml.Node) []*yaml.Node {
 
 // serviceNodes lists the service mappings of a compose document.
 func serviceNodes(root *yaml.Node) []*yaml.Node {
-	_, svcs := ownKey(root, "services")
-	if svcs = deref(svcs); svcs == nil || svcs.Kind != yaml.MappingNode {
+	_, svcs := yamledit.OwnKey(root, "services")
+	if svcs = yamledit.Deref(svcs); svcs == nil || svcs.Kind != yaml.MappingNode {
 		return nil
 	}
 	var out []*yaml.Node
 	for i := 1; i < len(svcs.Content); i += 2 {
-		out = append(out, deref(svcs.Content[i]))
+		out = append(out, yamledit.Deref(svcs.Content[i]))
 	}
 	return out
 }
@@ -378,7 +379,7 @@ func serviceNodes(root *yaml.Node) []*yaml.Node {
 // pathScalars returns the file names in n: a scalar, or the scalars and
 // path: values of a list.
 func pathScalars(n *yaml.Node) []*yaml.Node {
-	n = deref(n)
+	n = yamledit.Deref(n)
 	if n == nil {
 		return nil
 	}
@@ -388,8 +389,8 @@ func pathScalars(n *yaml.Node) []*yaml.Node {
 	case yaml.SequenceNode:
 		var out []*yaml.Node
 		for _, it := range n.Content {
-			if it = deref(it); it.Kind == yaml.MappingNode {
-				_, p := mapGet(it, "path")
+			if it = yamledit.Deref(it); it.Kind == yaml.MappingNode {
+				_, p := yamledit.MapGet(it, "path")
 				out = append(out, pathScalars(p)...)
 			} else if it.Kind == yaml.ScalarNode {
 				out = append(out, it)
@@ -425,7 +426,7 @@ func CheckFileRefs(inputs []Input, opts Options) error {
 	}
 	var srcs []*Source
 	for _, in := range inputs {
-		src, err := NewSource(in.Path, in.Data)
+		src, err := yamledit.NewSource(in.Path, in.Data)
 		if err != nil {
 			return err
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/sirupsen/logrus"
+	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
 // goldenInputs returns every compose file the CLI goldens start from
@@ -89,7 +90,7 @@ func FuzzMigrate(f *testing.F) {
 		if !res.Changed() {
 			return
 		}
-		if _, err := NewSource(path, out); err != nil {
+		if _, err := yamledit.NewSource(path, out); err != nil {
 			t.Fatalf("Migrate(%q) = %q, which does not parse: %v", data, out, err)
 		}
 		res2, err := Migrate(ctx, []Input{{Path: path, Data: out}}, DefaultOptions())

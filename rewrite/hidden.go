@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
+	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
 // warnHidden reports clients that depend on a database (depends_on, links)
@@ -56,15 +57,15 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 			continue
 		}
 		src, _ := pl.p.serviceNode(name)
-		kn, _ := ownKey(deref(pl.servicesNode(src)), name)
+		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(src)), name)
 		key := pl.dependencyKey(name, dep.name)
 		if hint := pl.catalogueHint(name, dep.name); hint != "" {
-			pl.findings.add("UDS131", nodePos(src, kn), name, key,
+			pl.findings.add("UDS131", yamledit.NodePos(src, kn), name, key,
 				fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it: %s", name, key, dep.name, name, hint))
 			continue
 		}
 		if len(pl.reachingFiles(name)) == 0 {
-			pl.findings.add("UDS131", nodePos(src, kn), name, key,
+			pl.findings.add("UDS131", yamledit.NodePos(src, kn), name, key,
 				fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it, and no file of the project reaches it (no build context here, no mounted source): the connection is baked into the image %s or built by a script; point it at %s (socket directory) or add the socket volume by hand", name, key, dep.name, name, svc.Image, pl.opts.MountPath))
 			continue
 		}
@@ -76,7 +77,7 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 			}
 			where = "a secret file it reads (" + strings.Join(files, ", ") + ") in a form the tool does not edit, a mounted config file"
 		}
-		pl.findings.add("UDS131", nodePos(src, kn), name, key,
+		pl.findings.add("UDS131", yamledit.NodePos(src, kn), name, key,
 			fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it: the connection is in %s, baked into the image or built by a script, which the tool cannot see; point it at %s (socket directory) or add the socket volume by hand", name, key, dep.name, name, where, pl.opts.MountPath))
 	}
 }

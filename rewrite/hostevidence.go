@@ -20,6 +20,12 @@ func (pl *planner) hostVarEvidence(v envVar, db *dbService, port string) (e *edg
 	if !ok {
 		return nil, false
 	}
+	if !verdict.Directory && verdict.Advice != "" {
+		pl.findings.add("UDS120", v.pos, v.service, v.key,
+			fmt.Sprintf("%s/%s names %s, and the project shows a consumer that takes no socket directory: %s:%d: %s. Left unchanged: %s",
+				v.service, v.key, db.name, verdict.File, verdict.Line, verdict.Reason, verdict.Advice))
+		return nil, true
+	}
 	if !verdict.Directory {
 		pl.findings.add("UDS120", v.pos, v.service, v.key,
 			fmt.Sprintf("%s/%s names %s, and the project shows its consumer: %s:%d: %s. Left unchanged: write that URL in socket form (jdbc:postgresql://localhost:%d/DB?socketFactory=org.newsclub.net.unix.AFUNIXSocketFactory$FactoryArg&socketFactoryArg=%s/.s.PGSQL.%d, a single $ in a file compose does not read) and mount %s's socket volume",

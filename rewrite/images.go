@@ -1,42 +1,35 @@
 package rewrite
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/uds-migrate/uds-migrate/catalog"
 )
 
 // imageFamily describes where a PostgreSQL image keeps its socket.
 type imageFamily struct {
+	// Name is the initialisation the image runs (catalog.Server's
+	// Entrypoint: "official", "bitnami", "sclorg"), or familyUnknown.
 	Name      string
 	SocketDir string
+	// Server is the catalogue's fact sheet (catalog/images/*.yaml with a
+	// server: block), nil for a --db service the catalogue does not know.
+	Server *catalog.Entry
 }
 
-var (
-	// The official image and images built FROM it keep the default
-	// unix_socket_directories of Debian/Alpine builds; the entrypoint makes
-	// the directory postgres-owned (docker-library/postgres).
-	familyOfficial = imageFamily{"official", "/var/run/postgresql"}
-	// Bitnami images run as uid 1001 and put the socket in /tmp (per the
-	// bitnami/containers docs).
-	familyBitnami = imageFamily{"bitnami", "/tmp"}
-	// sclorg / Red Hat images (quay.io/sclorg/postgresql-15-c9s,
-	// registry.redhat.io/rhel9/postgresql-15) run as uid 26 with the RHEL
-	// default unix_socket_directories, /var/run/postgresql first.
-	familySclorg = imageFamily{"sclorg", "/var/run/postgresql"}
-)
+// familyOfficial is the official image's layout, which a --db service of
+// an unknown image is assumed to share until --socket-dir says otherwise.
+var familyOfficial = imageFamily{Name: catalog.EntrypointOfficial, SocketDir: "/var/run/postgresql"}
 
 // familyUnknown is the family of a --db service whose image the tool does
 // not recognise (a pooler, a vendor's postgres build).
 const familyUnknown = "--db"
 
-var sclorgRE = regexp.MustCompile(`^postgresql-\d+(-c\d+s|-rhel\d+)?$`)
-
-// poolerOf recognises connection poolers: clients that reach one talk to the
-// pooler, not to PostgreSQL, so their values stay on TCP unless --db names
-// the pooler.
+// poolerOf recognises the connection poolers of the catalogue (pooler:
+// true): clients that reach one talk to the pooler, not to PostgreSQL, so
+// their values stay on TCP unless --db names the pooler.
 func poolerOf(image string) bool {
-	repo := repository(image)
-	return strings.Contains(repo, "pgbouncer") || strings.Contains(repo, "pgcat") || strings.Contains(repo, "odyssey") || strings.Contains(repo, "pgpool")
+	return catalog.IsPooler(image)
 }
 
 // dockerfileFrom returns the image the last stage of a Dockerfile builds
@@ -79,38 +72,24 @@ func repository(image string) string {
 	return strings.Join(parts, "/")
 }
 
-// officialRepos are the official image's repository paths: Docker Hub's
-// library namespace ("postgres" is short for "library/postgres" there;
-// mirror.gcr.io mirrors it under the same path) and ECR Public's copy of
-// the Docker Official Images (public.ecr.aws/docker/library/postgres).
-// Any other "<namespace>/postgres" (supabase/postgres, cimg/postgres, a
-// company's own) is another image: its socket directory and pg_hba.conf
-// are unknown, so its clients get UDS165 and --db/--socket-dir decide.
-var officialRepos = map[string]bool{"postgres": true, "library/postgres": true, "docker/library/postgres": true}
-
-// familyOf recognises PostgreSQL images by repository. ok is false for
-// anything else (including poolers such as pgbouncer).
+// familyOf recognises PostgreSQL server images from the catalogue (an
+// entry with a server: block: the official image, images built FROM it,
+// Bitnami's, sclorg's). ok is false for anything else, poolers included,
+// and for a catalogued server whose socket the tool cannot set up (no:):
+// its clients are told why (serverNo).
 func familyOf(image string) (imageFamily, bool) {
-	repo := repository(image)
-	last := repo[strings.LastIndex(repo, "/")+1:]
-	switch {
-	// pgvector/pgvector is built FROM postgres:$PG_MAJOR (pgvector/pgvector
-	// Dockerfile, commit 6e3101d).
-	// ghcr.io/immich-app/postgres is built FROM pgvector/pgvector and its
-	// entrypoint execs the official docker-entrypoint.sh
-	// (immich-app/base-images postgres/Dockerfile, commit 1f6a591;
-	// postgres/immich-docker-entrypoint.sh).
-	// timescale/timescaledb-ha is not built FROM postgres, but its
-	// docker-entrypoint.sh "started out as" the official one: initdb
-	// without --auth-local (local trust), socket directory
-	// /var/run/postgresql (timescale/timescaledb-docker-ha
-	// docker-entrypoint.sh, commit 0581239).
-	case officialRepos[repo] || repo == "postgis/postgis" || strings.HasPrefix(repo, "timescale/timescaledb") || repo == "pgvector/pgvector" || repo == "immich-app/postgres":
-		return familyOfficial, true
-	case strings.HasPrefix(repo, "bitnami/postgresql"):
-		return familyBitnami, true
-	case sclorgRE.MatchString(last):
-		return familySclorg, true
+	e := catalog.LookupServer(image)
+	if e == nil || e.Server.No != "" {
+		return imageFamily{}, false
 	}
-	return imageFamily{}, false
+	return imageFamily{Name: e.Server.Entrypoint, SocketDir: e.Server.SocketDir, Server: e}, true
+}
+
+// serverNo returns the catalogue's reason why a server image's clients
+// stay on TCP, and the family it is read from, or "" for any other image.
+func serverNo(image string) (reason, family string) {
+	if e := catalog.LookupServer(image); e != nil {
+		return e.Server.No, e.Family
+	}
+	return "", ""
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/compose-spec/compose-go/v2/template"
+	"github.com/uds-migrate/uds-migrate/yamledit"
 	"gopkg.in/yaml.v3"
 )
 
@@ -30,8 +31,8 @@ type includeRef struct {
 // include paths resolve against (the project directory, as compose-go
 // does); values are interpolated with env.
 func includes(src *Source, dir string, env map[string]string) []includeRef {
-	_, inc := ownKey(src.Root, "include")
-	if inc = deref(inc); inc == nil || inc.Kind != yaml.SequenceNode {
+	_, inc := yamledit.OwnKey(src.Root, "include")
+	if inc = yamledit.Deref(inc); inc == nil || inc.Kind != yaml.SequenceNode {
 		return nil
 	}
 	abs := func(s string) string {
@@ -49,17 +50,17 @@ func includes(src *Source, dir string, env map[string]string) []includeRef {
 	}
 	var out []includeRef
 	for _, it := range inc.Content {
-		it = deref(it)
+		it = yamledit.Deref(it)
 		r := includeRef{item: it}
 		if it.Kind == yaml.ScalarNode {
 			r.paths = []string{abs(it.Value)}
 		} else {
-			_, p := mapGet(it, "path")
+			_, p := yamledit.MapGet(it, "path")
 			for _, n := range pathScalars(p) {
 				r.paths = append(r.paths, abs(n.Value))
 			}
-			if _, pd := mapGet(it, "project_directory"); deref(pd) != nil && deref(pd).Kind == yaml.ScalarNode {
-				r.projectDir = abs(deref(pd).Value)
+			if _, pd := yamledit.MapGet(it, "project_directory"); yamledit.Deref(pd) != nil && yamledit.Deref(pd).Kind == yaml.ScalarNode {
+				r.projectDir = abs(yamledit.Deref(pd).Value)
 			}
 		}
 		if len(r.paths) == 0 || r.paths[0] == "" {
@@ -103,7 +104,7 @@ func (p *project) loadIncludes(dir string) error {
 					if err != nil {
 						return &PosError{Pos: Pos{File: s.Path, Line: r.item.Line, Col: r.item.Column}, Msg: fmt.Sprintf("include %s: %v", name, err)}
 					}
-					src, err := NewSource(name, data)
+					src, err := yamledit.NewSource(name, data)
 					if err != nil {
 						return err
 					}
@@ -133,7 +134,7 @@ func includeOverlay(inputs []Input, dir string, env map[string]string, read func
 	}
 	var tmp string
 	for i, in := range inputs {
-		src, err := NewSource(in.Path, in.Data)
+		src, err := yamledit.NewSource(in.Path, in.Data)
 		if err != nil {
 			return nil, cleanup, nil // load reports it
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/compose-spec/compose-go/v2/loader"
 	"github.com/compose-spec/compose-go/v2/template"
 	"github.com/compose-spec/compose-go/v2/types"
+	"github.com/uds-migrate/uds-migrate/yamledit"
 	"gopkg.in/yaml.v3"
 )
 
@@ -55,12 +56,12 @@ func load(ctx context.Context, inputs []Input, opts Options) (*project, error) {
 	}
 	p := &project{read: opts.ReadFile}
 	for _, in := range inputs {
-		src, err := NewSource(in.Path, in.Data)
+		src, err := yamledit.NewSource(in.Path, in.Data)
 		if err != nil {
 			return nil, err
 		}
-		_, svcs := ownKey(src.Root, "services")
-		_, inc := ownKey(src.Root, "include")
+		_, svcs := yamledit.OwnKey(src.Root, "services")
+		_, inc := yamledit.OwnKey(src.Root, "include")
 		if svcs == nil && inc == nil && len(p.sources) == 0 {
 			return nil, notCompose(src)
 		}
@@ -235,11 +236,11 @@ func composeError(srcs []*Source, err error) error {
 	}
 	if loc != "" {
 		if n := lookupPath(src.Root, strings.Split(loc, ".")); n != nil {
-			return &PosError{Pos: nodePos(src, n), Msg: msg}
+			return &PosError{Pos: yamledit.NodePos(src, n), Msg: msg}
 		}
 	}
 	if s, n := errorNode(srcs, msg); n != nil {
-		return &PosError{Pos: nodePos(s, n), Msg: msg}
+		return &PosError{Pos: yamledit.NodePos(s, n), Msg: msg}
 	}
 	return &PosError{Pos: Pos{File: src.Path}, Msg: msg}
 }
@@ -250,7 +251,7 @@ func lookupPath(root *yaml.Node, keys []string) *yaml.Node {
 	var found *yaml.Node
 	n := root
 	for _, k := range keys {
-		kn, v := mapGet(n, k)
+		kn, v := yamledit.MapGet(n, k)
 		if kn == nil {
 			break
 		}
@@ -281,7 +282,7 @@ func ReadInputs(paths []string) ([]Input, error) {
 			return nil, &PosError{Pos: Pos{File: p}, Msg: "is a directory, want a compose file"}
 		}
 		if fi.Size() > MaxFileSize {
-			return nil, tooLarge(p)
+			return nil, yamledit.TooLarge(p)
 		}
 		b, err := readLimited(p)
 		if err != nil {

@@ -12,14 +12,15 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/jdbc"
 	"github.com/uds-migrate/uds-migrate/libpq"
+	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
 // notCompose explains a first file without a top-level services: key,
 // naming the common mix-up of a Kubernetes manifest.
 func notCompose(src *Source) error {
 	msg := "not a compose file: no top-level services:"
-	_, api := ownKey(src.Root, "apiVersion")
-	_, kind := ownKey(src.Root, "kind")
+	_, api := yamledit.OwnKey(src.Root, "apiVersion")
+	_, kind := yamledit.OwnKey(src.Root, "kind")
 	if api != nil && kind != nil && api.Kind == yaml.ScalarNode && kind.Kind == yaml.ScalarNode {
 		msg = fmt.Sprintf("not a compose file: a Kubernetes manifest (apiVersion: %s, kind: %s); want a compose file with services:", api.Value, kind.Value)
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/uds-migrate/uds-migrate/catalog"
 )
 
 // Migrate plans and applies the migration of a compose project (one or more
@@ -79,6 +81,10 @@ func Migrate(ctx context.Context, inputs []Input, opts Options) (res *Result, er
 			}
 		}
 	}
+	if combos := checkCombinations(ctx, inputs, res, opts); len(combos) > 0 {
+		res.Findings = append(res.Findings, combos...)
+		sortFindings(out.sources, res.Findings)
+	}
 	return res, nil
 }
 
@@ -120,7 +126,7 @@ func (pl *planner) nothingReason(dbs []*dbService) string {
 		if pl.hasFinding("UDS310") {
 			proxies = "the reverse proxy's addresses stay on TCP (see the warnings above)"
 		}
-		return "no PostgreSQL service found (images postgres = docker.io/library/postgres, postgis/postgis, timescale/timescaledb*, pgvector/pgvector, bitnami/postgresql, sclorg postgresql-NN; name others with --db SERVICE), and " + proxies + pl.externalHint()
+		return "no PostgreSQL service found (server images of the catalogue: " + catalog.ServerImages() + "; name others with --db SERVICE), and " + proxies + pl.externalHint()
 	}
 	var names []string
 	for _, db := range dbs {
@@ -264,14 +270,14 @@ func (pl *planner) result() (*Result, error) {
 	sortFindings(pl.p.sources, pl.findings)
 	res := &Result{Changes: pl.changes, Findings: pl.findings}
 	for _, src := range pl.p.sources {
-		out, err := apply(src, pl.edits)
+		out, err := pl.fileBytes(src)
 		if err != nil {
 			return nil, err
 		}
 		res.Files = append(res.Files, FileResult{Path: src.Path, Before: src.Data, After: out, Changed: !bytes.Equal(out, src.Data)})
 	}
 	for _, src := range pl.p.extSources {
-		out, err := apply(src, pl.edits)
+		out, err := pl.fileBytes(src)
 		if err != nil {
 			return nil, err
 		}
@@ -326,4 +332,9 @@ func (pl *planner) hasFinding(code string) bool {
 		}
 	}
 	return false
+}
+
+// fileBytes is src with the planned edits applied.
+func (pl *planner) fileBytes(src *Source) ([]byte, error) {
+	return pl.ed(src).Bytes()
 }

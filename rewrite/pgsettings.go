@@ -5,7 +5,10 @@ import (
 	"path"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/yamledit"
 	"gopkg.in/yaml.v3"
+
+	"github.com/uds-migrate/uds-migrate/catalog"
 )
 
 // commandSettings reads the server settings a postgres command line sets,
@@ -98,17 +101,21 @@ func (db *dbService) listensIn(dir string) bool {
 // docker_process_sql), which looks there only, so initialising a new data
 // directory fails (docker-library/postgres#935). "" when all is well.
 func initSocketProblem(db *dbService) string {
-	if db.family != familyOfficial.Name || db.socketDirs == nil {
+	if db.family != catalog.EntrypointOfficial || db.server == nil || db.socketDirs == nil {
 		return ""
 	}
+	// The init's psql uses the built-in default, the catalogue's socket_dir
+	// (/var/run/postgresql in the official image, /tmp in a plain source
+	// build such as cimg/postgres).
+	def := db.server.Server.SocketDir
 	for _, d := range db.socketDirs {
-		if path.Clean(d) == familyOfficial.SocketDir {
+		if path.Clean(d) == def {
 			return ""
 		}
 	}
 	list := strings.Join(db.socketDirs, ",")
 	return fmt.Sprintf("%s sets unix_socket_directories to %s, so its socket is in %s (the socket volume is mounted there); but the image's first-start init runs psql over %s only, so initialising a new data directory fails (docker-library/postgres#935): list %s first (unix_socket_directories=%s,%s)",
-		db.name, list, db.socketDir, familyOfficial.SocketDir, familyOfficial.SocketDir, familyOfficial.SocketDir, list)
+		db.name, list, db.socketDir, def, def, def, list)
 }
 
 // settingsNode returns the key a finding about the server's settings points
@@ -116,11 +123,11 @@ func initSocketProblem(db *dbService) string {
 func (p *project) settingsNode(service string) (*Source, *yaml.Node) {
 	src, node := p.serviceNode(service)
 	for _, k := range []string{"command", "entrypoint"} {
-		if kn, _ := mapGet(node, k); kn != nil {
+		if kn, _ := yamledit.MapGet(node, k); kn != nil {
 			return src, kn
 		}
 	}
-	_, svcs := ownKey(src.Root, "services")
-	kn, _ := ownKey(deref(svcs), service)
+	_, svcs := yamledit.OwnKey(src.Root, "services")
+	kn, _ := yamledit.OwnKey(yamledit.Deref(svcs), service)
 	return src, kn
 }

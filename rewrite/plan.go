@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path"
 	"regexp"
@@ -10,7 +11,9 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
+	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
 // planner decides the edits and findings for one project. Its steps (see
@@ -21,7 +24,7 @@ type planner struct {
 	p        *project
 	opts     Options
 	dbs      []*dbService
-	edits    []edit
+	editors  map[*Source]*yamledit.Editor // edits per compose file
 	findings findingList
 	refused  map[string]bool // paths reported with UDS172 (refuse)
 	changes  []Change
@@ -35,10 +38,9 @@ type planner struct {
 
 // composeEdits is what the compose-file editor remembers between edits.
 type composeEdits struct {
-	edited   map[*yaml.Node]bool            // scalars already rewritten (anchors are shared)
 	appended map[*yaml.Node]map[string]bool // items appended per sequence
 	newKeys  []*pendingKey                  // volumes: keys to add, written by finish
-	topAdded map[string]bool                // top-level volumes declared in this run
+	topAdded map[topVolume]bool             // top-level volumes declared in this run, per file
 	reserved map[string]bool                // socket volume names already picked (socketVolumeName)
 	newTop   map[*Source][]string           // volumes for a top-level section to create
 }
@@ -80,21 +82,38 @@ type revertState struct {
 
 func newPlanner(p *project, opts Options) *planner {
 	return &planner{p: p, opts: opts,
-		compose: composeEdits{edited: map[*yaml.Node]bool{}, appended: map[*yaml.Node]map[string]bool{}, topAdded: map[string]bool{}, reserved: map[string]bool{}, newTop: map[*Source][]string{}},
+		editors: map[*Source]*yamledit.Editor{},
+		compose: composeEdits{appended: map[*yaml.Node]map[string]bool{}, topAdded: map[topVolume]bool{}, reserved: map[string]bool{}, newTop: map[*Source][]string{}},
 		clients: clientState{clientPaths: map[string][]string{}, sysprop: map[string]string{}, sslClients: map[string]bool{}, javaWarn: map[string]bool{},
 			keepPGSSLMode: map[string]bool{}, pghostOnSocket: map[string]bool{}, migratedPos: map[string]bool{}},
 		configs: configState{cfgSocket: map[string]string{}, cfgDone: map[string]bool{}}}
 }
 
-func (pl *planner) add(e edit) {
-	pl.edits = append(pl.edits, e)
+// ed is the editor of one compose file (or a file named by extends).
+func (pl *planner) ed(src *Source) *yamledit.Editor {
+	e := pl.editors[src]
+	if e == nil {
+		e = yamledit.NewEditor(src)
+		pl.editors[src] = e
+	}
+	return e
+}
+
+// editFailed reports an edit the editor could not make (a *PosError at
+// the node it was asked to change) as UDS111; nil is no failure.
+func (pl *planner) editFailed(err error, service, key string) bool {
+	var pe *PosError
+	if !errors.As(err, &pe) {
+		return false
+	}
+	pl.findings.add("UDS111", pe.Pos, service, key, pe.Msg)
+	return true
 }
 
 // prepareDB finds what is already mounted at the socket directory and
 // repairs what would stop the server from creating its socket.
 func (pl *planner) prepareDB(db *dbService) {
-	src, node := pl.p.serviceNode(db.name)
-	_, ms := pl.p.mounts(src, node)
+	ms := pl.p.serviceMounts(db.name)
 	db.volume = pl.opts.Volume
 	if pl.opts.BindMount != "" {
 		db.volume, db.bind = pl.opts.BindMount, true
@@ -106,7 +125,7 @@ func (pl *planner) prepareDB(db *dbService) {
 	}
 	if msg := initSocketProblem(db); msg != "" {
 		s, kn := pl.p.settingsNode(db.name)
-		pl.findings.add("UDS132", nodePos(s, kn), db.name, "command", msg)
+		pl.findings.add("UDS132", yamledit.NodePos(s, kn), db.name, "command", msg)
 	}
 	for i := range ms {
 		m := ms[i]
@@ -119,7 +138,7 @@ func (pl *planner) prepareDB(db *dbService) {
 			pl.makeWritable(db, m)
 		}
 		if m.bind {
-			pl.findings.add("UDS106", nodePos(m.src, m.node), db.name, "volumes",
+			pl.findings.add("UDS106", yamledit.NodePos(m.src, m.node), db.name, "volumes",
 				fmt.Sprintf("the socket directory %s is a host bind mount (%s): it is root-owned, so Postgres may fail to create its lock file (rootless Docker, user:), and Docker Desktop on macOS cannot pass sockets through it; a named volume avoids both", db.socketDir, m.source))
 		}
 	}
@@ -131,7 +150,7 @@ func (pl *planner) prepareDB(db *dbService) {
 // makeWritable drops :ro / read_only from the database's socket mount:
 // Postgres must create its socket and lock file there.
 func (pl *planner) makeWritable(db *dbService, m mountRef) {
-	n := deref(m.node)
+	n := yamledit.Deref(m.node)
 	var target *yaml.Node
 	var newVal string
 	switch n.Kind {
@@ -152,56 +171,42 @@ func (pl *planner) makeWritable(db *dbService, m mountRef) {
 		}
 		target, newVal = n, strings.Join(parts, ":")
 	case yaml.MappingNode:
-		_, v := ownKey(n, "read_only")
+		_, v := yamledit.OwnKey(n, "read_only")
 		target, newVal = v, "false"
 	}
 	if target == nil || !pl.replaceScalar(m.src, target, "", newVal, false) {
 		return
 	}
-	pl.changes = append(pl.changes, Change{Kind: "repair", Pos: nodePos(m.src, target),
+	pl.changes = append(pl.changes, Change{Kind: "repair", Pos: yamledit.NodePos(m.src, target),
 		Service: db.name, Key: "volumes", Before: target.Value, After: newVal,
 		Reason: "Postgres must create its socket and lock file in " + db.socketDir})
-	pl.findings.add("UDS107", nodePos(m.src, m.node), db.name, "volumes",
+	pl.findings.add("UDS107", yamledit.NodePos(m.src, m.node), db.name, "volumes",
 		fmt.Sprintf("the socket directory %s was mounted read-only; Postgres cannot create its socket there (\"Read-only file system\"), so the mount is now read-write", db.socketDir))
 }
 
 // replaceScalar swaps the text of scalar n for prefix+v in its own quoting
-// style. It reports false (with a finding) when the value cannot be located
-// exactly.
+// style (yamledit.Editor.ReplaceScalar). It reports false (with a finding)
+// when the value cannot be located exactly.
 func (pl *planner) replaceScalar(src *Source, n *yaml.Node, prefix, v string, inFlow bool) bool {
-	if pl.compose.edited[n] {
-		return true
-	}
-	sp, err := src.scalarSpan(n, inFlow)
-	if err != nil {
-		pl.findings.add("UDS111", nodePos(src, n), "", "", err.Error())
-		return false
-	}
-	pl.compose.edited[n] = true
-	text := renderScalar(prefix+v, n.Style, inFlow)
-	// An empty value (KEY: with nothing after it, compose's "from the
-	// shell") starts right after the colon: a value needs a space there.
-	if sp.Start == sp.End && sp.Start > 0 && src.Data[sp.Start-1] == ':' {
-		text = " " + text
-	}
-	pl.add(edit{src: src, start: sp.Start, end: sp.End, text: text})
-	return true
+	return !pl.editFailed(pl.ed(src).ReplaceScalar(n, prefix+v, inFlow), "", "")
 }
 
 // migrateDB adds the socket volume to the database and its clients and
 // rewrites each client value.
 func (pl *planner) migrateDB(db *dbService, edges []*edge) {
-	dbSrc, dbNode := pl.p.serviceNode(db.name)
+	home := pl.p.imageHome(db.name)
+	dbSrc, dbNode := home.src, home.node
 	if db.existing == nil {
-		_, ms := pl.p.mounts(dbSrc, dbNode)
-		pl.dropTmpfs(db, dbSrc, dbNode, ms)
+		for _, d := range pl.p.serviceDefs(db.name) {
+			pl.dropTmpfs(db, d, d == home)
+		}
 	}
 	if db.existing == nil {
 		pl.addMount(dbSrc, dbNode, db.name, db.volume+":"+db.socketDir,
 			"read-write: Postgres creates its socket in "+db.socketDir)
 		if db.bind {
-			kn, _ := ownKey(deref(pl.servicesNode(dbSrc)), db.name)
-			pl.findings.add("UDS106", nodePos(dbSrc, kn), db.name, "volumes",
+			kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
+			pl.findings.add("UDS106", yamledit.NodePos(dbSrc, kn), db.name, "volumes",
 				fmt.Sprintf("--bind-mount: the socket directory %s is the host folder %s: it must exist and be writable by the postgres user of the image (uid 999 in the official image; a root-owned folder makes Postgres fail with \"could not create lock file\"), and Docker Desktop on macOS cannot pass sockets through it; a named volume avoids both", db.socketDir, db.volume))
 		}
 	}
@@ -209,34 +214,49 @@ func (pl *planner) migrateDB(db *dbService, edges []*edge) {
 		pl.ensureTopVolume(dbSrc, db.volume)
 	}
 	if db.renamedVolume {
-		kn, _ := ownKey(deref(pl.servicesNode(dbSrc)), db.name)
-		pl.findings.add("UDS112", nodePos(dbSrc, kn), db.name, "volumes",
+		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
+		pl.findings.add("UDS112", yamledit.NodePos(dbSrc, kn), db.name, "volumes",
 			fmt.Sprintf("the project already has a volume named %s-socket for something else: the socket volume is %s instead (mounting that volume would hand its files to every client); name it with --volume", db.name, db.volume))
 	}
-	if db.family == familyBitnami.Name && db.existing == nil {
-		kn, _ := ownKey(deref(pl.servicesNode(dbSrc)), db.name)
-		pl.findings.add("UDS109", nodePos(dbSrc, kn), db.name, "volumes",
+	if db.family == catalog.EntrypointBitnami && db.existing == nil {
+		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
+		pl.findings.add("UDS109", yamledit.NodePos(dbSrc, kn), db.name, "volumes",
 			"Bitnami images keep the socket in /tmp and run as uid 1001: the socket volume is mounted over /tmp (a new named volume copies /tmp's mode 1777, so uid 1001 can write it); anything else the server puts in /tmp is shared with the clients too")
+	} else if db.server != nil && path.Clean(db.socketDir) == "/tmp" && db.existing == nil {
+		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
+		pl.findings.add("UDS109", yamledit.NodePos(dbSrc, kn), db.name, "volumes",
+			fmt.Sprintf("the %s image keeps its socket in /tmp (%s): the socket volume is mounted over /tmp (a new named volume copies /tmp's mode 1777); anything else the server puts in /tmp is shared with the clients too", db.server.Family, db.server.Sources[0].Cite()))
 	}
-	if db.trustLocal && db.family == familyOfficial.Name && pl.opts.AuthLocal != "" {
+	switch {
+	case db.trustLocal && db.family == catalog.EntrypointOfficial && pl.opts.AuthLocal != "":
 		pl.setAuthLocal(db, dbSrc, dbNode)
-	} else if db.trustLocal && db.family == familyOfficial.Name {
-		kn, _ := ownKey(deref(pl.servicesNode(dbSrc)), db.name)
-		pl.findings.add("UDS102", nodePos(dbSrc, kn), db.name, "",
+	case db.trustLocal && db.family == catalog.EntrypointOfficial:
+		// The official entrypoint or a copy of it: POSTGRES_INITDB_ARGS
+		// reaches initdb.
+		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
+		pl.findings.add("UDS102", yamledit.NodePos(dbSrc, kn), db.name, "",
 			"the official image trusts local socket connections: any container that mounts "+db.volume+" can log in as any database user, superuser included, without a password; set POSTGRES_INITDB_ARGS=--auth-local=scram-sha-256 (applies to a new data directory only) or add a pg_hba.conf local line")
+	case db.trustLocal:
+		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
+		pl.findings.add("UDS102", yamledit.NodePos(dbSrc, kn), db.name, "",
+			fmt.Sprintf("the %s image trusts local socket connections (%s): any container that mounts %s can log in as any database user, superuser included, without a password; change the local line of pg_hba.conf in its data directory to scram-sha-256", db.server.Family, db.server.Server.Local, db.volume))
 	}
 	if db.family == familyUnknown && !poolerOf(db.svc.Image) {
-		kn, _ := ownKey(deref(pl.servicesNode(dbSrc)), db.name)
-		pl.findings.add("UDS113", nodePos(dbSrc, kn), db.name, "",
+		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
+		pl.findings.add("UDS113", yamledit.NodePos(dbSrc, kn), db.name, "",
 			fmt.Sprintf("the tool does not know how the image %q authenticates socket connections: its pg_hba.conf local lines decide, not the host lines the clients used over TCP; peer fails across containers (a client runs as another user), trust lets any container that mounts %s in as any database user; check them before relying on the socket", db.svc.Image, db.volume))
 	}
 	pl.warnPlacement(db.name)
+	byService := map[string][]*edge{}
+	for _, e := range edges {
+		byService[e.v.service] = append(byService[e.v.service], e)
+	}
 	mountPath := map[string]string{}
 	for _, e := range edges {
 		mp, ok := mountPath[e.v.service]
 		if !ok {
 			pl.warnPlacement(e.v.service)
-			mp = pl.clientMount(db, e.v.service)
+			mp = pl.clientMount(db, e.v.service, pl.p.mountHomes(e.v.service, byService[e.v.service]))
 			mountPath[e.v.service] = mp
 		}
 		pl.rewriteEdge(e, mp)
@@ -244,15 +264,15 @@ func (pl *planner) migrateDB(db *dbService, edges []*edge) {
 }
 
 func (pl *planner) servicesNode(src *Source) *yaml.Node {
-	_, n := ownKey(src.Root, "services")
+	_, n := yamledit.OwnKey(src.Root, "services")
 	return n
 }
 
-// clientMount makes sure client mounts the database's socket volume and
-// returns the directory where it sees the socket.
-func (pl *planner) clientMount(db *dbService, client string) string {
-	src, node := pl.p.serviceNode(client)
-	_, ms := pl.p.mounts(src, node)
+// clientMount makes sure client mounts the database's socket volume, in
+// each of homes (see mountHomes), and returns the directory where it sees
+// the socket.
+func (pl *planner) clientMount(db *dbService, client string, homes []serviceDef) string {
+	ms := pl.p.serviceMounts(client)
 	taken := map[string]bool{}
 	for _, m := range ms {
 		if m.source == db.volume {
@@ -274,8 +294,13 @@ func (pl *planner) clientMount(db *dbService, client string) string {
 		mp = mp + "-" + db.name
 	}
 	pl.clients.clientPaths[client] = append(pl.clients.clientPaths[client], mp)
-	pl.addMount(src, node, client, db.volume+":"+mp+":ro",
-		"read-only is enough to connect to "+db.name+"'s socket")
+	for _, h := range homes {
+		pl.addMount(h.src, h.node, client, db.volume+":"+mp+":ro",
+			"read-only is enough to connect to "+db.name+"'s socket")
+		if !db.bind {
+			pl.ensureTopVolume(h.src, db.volume)
+		}
+	}
 	return mp
 }
 
@@ -285,12 +310,12 @@ func (pl *planner) clientMount(db *dbService, client string) string {
 // service gets its own list (merge keys are shallow: a list of its own
 // replaces the anchor's, so the anchor's items are copied).
 func (pl *planner) addMount(src *Source, svc *yaml.Node, service, item, reason string) {
-	at := nodePos(src, svc)
-	if kn, _ := ownKey(deref(pl.servicesNode(src)), service); kn != nil {
-		at = nodePos(src, kn)
+	at := yamledit.NodePos(src, svc)
+	if kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(src)), service); kn != nil {
+		at = yamledit.NodePos(src, kn)
 	}
 	pl.changes = append(pl.changes, Change{Kind: "mount", Pos: at, Service: service, Key: "volumes", After: item, Reason: reason})
-	kn, seq := ownKey(svc, "volumes")
+	kn, seq := yamledit.OwnKey(svc, "volumes")
 	if kn == nil {
 		for _, pk := range pl.compose.newKeys {
 			if pk.svc == svc {
@@ -301,10 +326,10 @@ func (pl *planner) addMount(src *Source, svc *yaml.Node, service, item, reason s
 			}
 		}
 		var base []string
-		if mk, mseq := mapGet(svc, "volumes"); mk != nil {
-			items, ok := scalarItems(deref(mseq))
+		if mk, mseq := yamledit.MapGet(svc, "volumes"); mk != nil {
+			items, ok := yamledit.ScalarItems(yamledit.Deref(mseq))
 			if !ok {
-				pl.findings.add("UDS111", nodePos(src, svc), service, "volumes", "volumes: comes from a merged anchor in long syntax; add "+item+" to "+service+" by hand")
+				pl.findings.add("UDS111", yamledit.NodePos(src, svc), service, "volumes", "volumes: comes from a merged anchor in long syntax; add "+item+" to "+service+" by hand")
 				return
 			}
 			base = items
@@ -312,9 +337,9 @@ func (pl *planner) addMount(src *Source, svc *yaml.Node, service, item, reason s
 		pl.compose.newKeys = append(pl.compose.newKeys, &pendingKey{src: src, svc: svc, items: append(base, item)})
 		return
 	}
-	seq = deref(seq)
+	seq = yamledit.Deref(seq)
 	if seq.Kind != yaml.SequenceNode {
-		pl.findings.add("UDS111", nodePos(src, kn), service, "volumes", "volumes: is not a list; add "+item+" by hand")
+		pl.findings.add("UDS111", yamledit.NodePos(src, kn), service, "volumes", "volumes: is not a list; add "+item+" by hand")
 		return
 	}
 	if pl.compose.appended[seq] == nil {
@@ -325,27 +350,10 @@ func (pl *planner) addMount(src *Source, svc *yaml.Node, service, item, reason s
 	}
 	pl.compose.appended[seq][item] = true
 	if len(seq.Content) == 0 && seq.Style&yaml.FlowStyle == 0 {
-		pl.insertAfterLine(src, kn.Line, strings.Repeat(" ", kn.Column-1+detectLayout(src).seqIndent)+"- "+item+"\n")
+		pl.insertAfterLine(src, kn.Line, strings.Repeat(" ", kn.Column-1+yamledit.DetectLayout(src).SeqIndent)+"- "+item+"\n")
 		return
 	}
 	pl.appendItem(src, seq, item)
-}
-
-// scalarItems returns the items of a list as YAML text, when all are
-// short-syntax scalars.
-func scalarItems(seq *yaml.Node) ([]string, bool) {
-	if seq == nil || seq.Kind != yaml.SequenceNode {
-		return nil, false
-	}
-	var out []string
-	for _, it := range seq.Content {
-		it = deref(it)
-		if it.Kind != yaml.ScalarNode {
-			return nil, false
-		}
-		out = append(out, renderScalar(it.Value, it.Style, false))
-	}
-	return out, true
 }
 
 // factoryArgRE matches junixsocket's factory class followed by an
@@ -395,36 +403,42 @@ func (pl *planner) putFile(p string, before, after []byte) {
 }
 
 // dropTmpfs removes a tmpfs on the database's socket directory (common with
-// read_only: true): a tmpfs belongs to one container, so clients could never
-// see the socket. The socket volume takes its place.
-func (pl *planner) dropTmpfs(db *dbService, src *Source, node *yaml.Node, ms []mountRef) {
+// read_only: true) from one of its mappings: a tmpfs belongs to one
+// container, so clients could never see the socket. The socket volume
+// takes its place; in the mapping that defines the image (home), it is the
+// database's socket mount.
+func (pl *planner) dropTmpfs(db *dbService, d serviceDef, home bool) {
+	src, node := d.src, d.node
+	_, ms := pl.p.mounts(src, node)
 	dir := path.Clean(db.socketDir)
 	found := false
-	_, seq := ownKey(node, "volumes")
-	seq = deref(seq)
+	_, seq := yamledit.OwnKey(node, "volumes")
+	seq = yamledit.Deref(seq)
 	for i, m := range ms {
-		if m.source == "" && m.target == dir && deref(m.node).Kind == yaml.MappingNode && seq != nil {
+		if m.source == "" && m.target == dir && yamledit.Deref(m.node).Kind == yaml.MappingNode && seq != nil {
 			// The tmpfs entry becomes the socket volume, in place.
-			if pl.replaceItem(src, seq, deref(m.node), db.volume+":"+db.socketDir) {
-				db.existing = &ms[i]
+			if pl.replaceItem(src, seq, yamledit.Deref(m.node), db.volume+":"+db.socketDir) {
+				if home {
+					db.existing = &ms[i]
+				}
 				found = true
 			}
 		}
 	}
-	if kn, v := ownKey(node, "tmpfs"); kn != nil {
-		v = deref(v)
+	if kn, v := yamledit.OwnKey(node, "tmpfs"); kn != nil {
+		v = yamledit.Deref(v)
 		isDir := func(s string) bool { d, _, _ := strings.Cut(s, ":"); return path.Clean(d) == dir }
 		switch {
 		case v.Kind == yaml.ScalarNode && isDir(v.Value):
-			pl.deleteLines(src, kn.Line, src.blockEnd(kn.Line, kn.Column, true))
+			pl.deleteLines(src, kn.Line, src.BlockEnd(kn.Line, kn.Column, true))
 			found = true
 		case v.Kind == yaml.SequenceNode && v.Style&yaml.FlowStyle == 0:
 			for _, it := range v.Content {
 				if it.Kind == yaml.ScalarNode && isDir(it.Value) {
 					if len(v.Content) == 1 {
-						pl.deleteLines(src, kn.Line, src.blockEnd(kn.Line, kn.Column, true))
+						pl.deleteLines(src, kn.Line, src.BlockEnd(kn.Line, kn.Column, true))
 					} else {
-						pl.deleteLines(src, it.Line, src.blockEnd(it.Line, v.Column, false))
+						pl.deleteLines(src, it.Line, src.BlockEnd(it.Line, v.Column, false))
 					}
 					found = true
 				}
@@ -432,8 +446,8 @@ func (pl *planner) dropTmpfs(db *dbService, src *Source, node *yaml.Node, ms []m
 		}
 	}
 	if found {
-		kn, _ := ownKey(deref(pl.servicesNode(src)), db.name)
-		pl.findings.add("UDS108", nodePos(src, kn), db.name, "tmpfs",
+		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(src)), db.name)
+		pl.findings.add("UDS108", yamledit.NodePos(src, kn), db.name, "tmpfs",
 			fmt.Sprintf("the tmpfs on %s is private to the %s container, so clients could never see the socket: replaced by the socket volume", db.socketDir, db.name))
 		pl.changes = append(pl.changes, Change{Kind: "repair", Pos: Pos{File: src.Path}, Service: db.name, Key: "tmpfs", Before: db.socketDir, After: "socket volume", Reason: "a tmpfs is not shared between containers"})
 	}
@@ -454,7 +468,7 @@ type pendingKey struct {
 // directory, which the finding says.
 func (pl *planner) setAuthLocal(db *dbService, src *Source, node *yaml.Node) {
 	arg := "--auth-local=" + pl.opts.AuthLocal
-	kn, _ := ownKey(deref(pl.servicesNode(src)), db.name)
+	kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(src)), db.name)
 	for _, v := range pl.p.serviceEnv(db.name) {
 		if v.key == "POSTGRES_INITDB_ARGS" {
 			m, err := interp.Mask(v.raw)
@@ -464,27 +478,13 @@ func (pl *planner) setAuthLocal(db *dbService, src *Source, node *yaml.Node) {
 			goto done
 		}
 	}
-	if kn2, env := ownKey(node, "environment"); kn2 != nil {
-		env = deref(env)
-		switch {
-		case env.Kind == yaml.MappingNode && env.Style&yaml.FlowStyle == 0 && len(env.Content) > 0:
-			last := env.Content[len(env.Content)-2]
-			pl.insertAfterLine(src, src.blockEnd(last.Line, last.Column, true), strings.Repeat(" ", last.Column-1)+"POSTGRES_INITDB_ARGS: "+arg+"\n")
-		case env.Kind == yaml.SequenceNode && env.Style&yaml.FlowStyle == 0 && len(env.Content) > 0:
-			pl.appendItem(src, env, "POSTGRES_INITDB_ARGS="+arg)
-		default:
-			pl.findings.add("UDS111", nodePos(src, kn2), db.name, "environment", "add POSTGRES_INITDB_ARGS="+arg+" by hand")
-			return
-		}
-	} else {
-		lastKey := node.Content[len(node.Content)-2]
-		ind := strings.Repeat(" ", lastKey.Column-1)
-		pl.insertAfterLine(src, src.blockEnd(lastKey.Line, lastKey.Column, true), ind+"environment:\n"+ind+strings.Repeat(" ", detectLayout(src).unit)+"POSTGRES_INITDB_ARGS: "+arg+"\n")
+	if !pl.addServiceEnv(serviceDef{src, node}, db.name, "POSTGRES_INITDB_ARGS", arg) {
+		return
 	}
 done:
-	pl.changes = append(pl.changes, Change{Kind: "value", Pos: nodePos(src, kn), Service: db.name, Key: "POSTGRES_INITDB_ARGS", After: arg,
+	pl.changes = append(pl.changes, Change{Kind: "value", Pos: yamledit.NodePos(src, kn), Service: db.name, Key: "POSTGRES_INITDB_ARGS", After: arg,
 		Reason: "local (socket) connections need a password instead of the image's default trust"})
-	pl.findings.add("UDS125", nodePos(src, kn), db.name, "POSTGRES_INITDB_ARGS",
+	pl.findings.add("UDS125", yamledit.NodePos(src, kn), db.name, "POSTGRES_INITDB_ARGS",
 		"POSTGRES_INITDB_ARGS="+arg+" takes effect only when the data directory is created: an existing cluster keeps trust for local connections until pg_hba.conf is changed (local all all "+pl.opts.AuthLocal+") and the server reloads")
 }
 
@@ -496,30 +496,13 @@ func (pl *planner) warnPlacement(service string) {
 		return
 	}
 	src, _ := pl.p.serviceNode(service)
-	kn, _ := ownKey(deref(pl.servicesNode(src)), service)
-	pl.findings.add("UDS126", nodePos(src, kn), service, "deploy",
+	kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(src)), service)
+	pl.findings.add("UDS126", yamledit.NodePos(src, kn), service, "deploy",
 		service+" has Swarm placement (deploy.mode global or placement constraints): a Unix socket in a local volume reaches only containers on the same node, so keep the database and its clients on one node or stay on TCP")
 }
 
-// replaceItem swaps one item of a volumes list for a short-syntax entry:
-// a flow mapping {...} in place, a block item line for line.
+// replaceItem swaps one item of a volumes list for a short-syntax entry
+// (yamledit.Editor.ReplaceItem); false when it cannot.
 func (pl *planner) replaceItem(src *Source, seq, item *yaml.Node, text string) bool {
-	start := src.offset(item.Line, item.Column)
-	if item.Style&yaml.FlowStyle != 0 {
-		end := flowClose(src.Data, start)
-		if end < 0 {
-			return false
-		}
-		pl.add(edit{src: src, start: start, end: end + 1, text: text})
-		return true
-	}
-	if seq.Style&yaml.FlowStyle != 0 {
-		return false
-	}
-	// Block item "- type: tmpfs\n  target: ...": from its dash to its end.
-	first := item.Line
-	last := src.blockEnd(first, seq.Column, false)
-	pl.add(edit{src: src, start: src.lineStart[first-1], end: src.lineEndOffset(last),
-		text: src.withEOL(strings.Repeat(" ", seq.Column-1) + "- " + text + "\n")})
-	return true
+	return pl.ed(src).ReplaceItem(seq, item, text) == nil
 }

@@ -55,9 +55,14 @@ func socketsDisabled(svc types.ServiceConfig) bool {
 	return disabled
 }
 
-// bitnamiPort reads the Bitnami image's own port variable.
-func bitnamiPort(svc types.ServiceConfig) (int, bool) {
-	if v, ok := svc.Environment["POSTGRESQL_PORT_NUMBER"]; ok && v != nil {
+// imagePort reads an image's own port variable (the catalogue's port_env:
+// Bitnami's POSTGRESQL_PORT_NUMBER, which its scripts write into
+// postgresql.conf). PGPORT, which postgres reads itself, is serverPort's.
+func imagePort(svc types.ServiceConfig, key string) (int, bool) {
+	if key == "" || key == "PGPORT" {
+		return 0, false
+	}
+	if v, ok := svc.Environment[key]; ok && v != nil {
 		return atoiPort(*v)
 	}
 	return 0, false

@@ -9,6 +9,7 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/internal/textedit"
 	"github.com/uds-migrate/uds-migrate/nginx"
+	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
 // appSide is an app server that nginx reaches over TCP: the targets that
@@ -195,8 +196,8 @@ func (pp *proxyPlanner) migrateApp(a *appSide) {
 		// with nginx (UDS112).
 		taken := a.volume
 		a.volume, _ = pp.pl.socketVolumeName(a.volume)
-		kn, _ := ownKey(deref(pp.pl.servicesNode(appSrc)), a.name)
-		pp.pl.findings.add("UDS112", nodePos(appSrc, kn), a.name, "volumes",
+		kn, _ := yamledit.OwnKey(yamledit.Deref(pp.pl.servicesNode(appSrc)), a.name)
+		pp.pl.findings.add("UDS112", yamledit.NodePos(appSrc, kn), a.name, "volumes",
 			fmt.Sprintf("the project already has a volume named %s for something else: %s's socket volume is %s instead (mounting that volume would hand its files to nginx)", taken, a.name, a.volume))
 	}
 	sock := a.dir + "/" + sockName
@@ -249,10 +250,10 @@ func (pp *proxyPlanner) hasMountOf(service, volume string) bool {
 // service as a whole.
 func (pp *proxyPlanner) servicePos(service string) Pos {
 	src, node := pp.p.serviceNode(service)
-	if kn, _ := ownKey(deref(pp.pl.servicesNode(src)), service); kn != nil {
-		return nodePos(src, kn)
+	if kn, _ := yamledit.OwnKey(yamledit.Deref(pp.pl.servicesNode(src)), service); kn != nil {
+		return yamledit.NodePos(src, kn)
 	}
-	return nodePos(src, node)
+	return yamledit.NodePos(src, node)
 }
 
 // note adds a finding about a service at its key.

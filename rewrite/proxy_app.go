@@ -11,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/uds-migrate/uds-migrate/appserver"
+	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
 // listenOnSocket makes app a's server listen on sock: it rewrites the
@@ -25,8 +26,8 @@ func (pp *proxyPlanner) listenOnSocket(a *appSide, sock string) bool {
 		o.Port = 80
 	}
 	for _, key := range []string{"command", "entrypoint"} {
-		_, v := mapGet(node, key)
-		if v = deref(v); v == nil {
+		_, v := yamledit.MapGet(node, key)
+		if v = yamledit.Deref(v); v == nil {
 			continue
 		}
 		plan, ok := pp.rewriteCommand(src, a.name, key, v, o)
@@ -136,7 +137,7 @@ func (pp *proxyPlanner) rewriteCommand(src *Source, service, key string, v *yaml
 	case yaml.SequenceNode:
 		var words []string
 		for _, it := range v.Content {
-			if it = deref(it); it.Kind != yaml.ScalarNode {
+			if it = yamledit.Deref(it); it.Kind != yaml.ScalarNode {
 				return nil, false
 			}
 			words = append(words, it.Value)
@@ -145,7 +146,7 @@ func (pp *proxyPlanner) rewriteCommand(src *Source, service, key string, v *yaml
 		if errors.Is(err, appserver.ErrUnknown) {
 			// ["sh", "-c", "gunicorn ..."]: the server is inside one item.
 			for _, it := range v.Content {
-				it = deref(it)
+				it = yamledit.Deref(it)
 				if !strings.ContainsAny(it.Value, " \t") {
 					continue
 				}
@@ -173,7 +174,7 @@ func (pp *proxyPlanner) rewriteCommand(src *Source, service, key string, v *yaml
 }
 
 func (pp *proxyPlanner) commandChange(src *Source, n *yaml.Node, service, key string, plan *appserver.Plan, before, after string) {
-	pp.pl.changes = append(pp.pl.changes, Change{Kind: "value", Pos: nodePos(src, n), Service: service, Key: key,
+	pp.pl.changes = append(pp.pl.changes, Change{Kind: "value", Pos: yamledit.NodePos(src, n), Service: service, Key: key,
 		Dialect: string(plan.Server), Before: before, After: after, Reason: "listen on the socket nginx now uses"})
 }
 
@@ -239,7 +240,7 @@ func requote(raw, inner string) string {
 func (pp *proxyPlanner) editItems(src *Source, seq *yaml.Node, edits []appserver.Edit) {
 	flow := seq.Style&yaml.FlowStyle != 0
 	for _, e := range edits {
-		it := deref(seq.Content[e.At])
+		it := yamledit.Deref(seq.Content[e.At])
 		words := e.Words
 		if e.Replace {
 			if !pp.pl.replaceScalar(src, it, "", words[0], flow) {
@@ -251,23 +252,23 @@ func (pp *proxyPlanner) editItems(src *Source, seq *yaml.Node, edits []appserver
 			continue
 		}
 		if flow {
-			sp, err := src.scalarSpan(it, true)
+			sp, err := src.ScalarSpan(it, true)
 			if err != nil {
-				pp.pl.findings.add("UDS111", nodePos(src, it), "", "", "cannot find the end of this item; add "+strings.Join(words, " ")+" by hand")
+				pp.pl.findings.add("UDS111", yamledit.NodePos(src, it), "", "", "cannot find the end of this item; add "+strings.Join(words, " ")+" by hand")
 				return
 			}
 			var b strings.Builder
 			for _, w := range words {
-				b.WriteString(", " + renderScalar(w, it.Style, true))
+				b.WriteString(", " + yamledit.RenderScalar(w, it.Style, true))
 			}
-			pp.pl.add(edit{src: src, start: sp.End, end: sp.End, text: b.String()})
+			pp.pl.ed(src).Replace(sp.End, sp.End, b.String())
 			continue
 		}
 		var b strings.Builder
 		for _, w := range words {
-			b.WriteString(strings.Repeat(" ", seq.Column-1) + "- " + renderScalar(w, it.Style, false) + "\n")
+			b.WriteString(strings.Repeat(" ", seq.Column-1) + "- " + yamledit.RenderScalar(w, it.Style, false) + "\n")
 		}
-		pp.pl.insertAfterLine(src, src.blockEnd(it.Line, seq.Column, false), b.String())
+		pp.pl.insertAfterLine(src, src.BlockEnd(it.Line, seq.Column, false), b.String())
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/evidence"
+	"github.com/uds-migrate/uds-migrate/internal/confine"
 )
 
 // reachingFiles lists the project's files and directories (absolute) that
@@ -114,6 +115,28 @@ func (pl *planner) evidenceRoot() string {
 	return root
 }
 
+// serviceEvidenceRoot is evidenceRoot widened, for a service built here,
+// to the nearest directory that also holds its build context: docker sends
+// that context to the builder whatever the repository layout (context: ..,
+// or ../api beside the compose folder, with or without a .git), so the code
+// it copies is the service's own. A context whose common directory with the
+// project is the filesystem root (an unrelated tree) does not widen it.
+func (pl *planner) serviceEvidenceRoot(service string) string {
+	root := pl.evidenceRoot()
+	b := pl.p.model.Services[service].Build
+	if b == nil || !filepath.IsAbs(b.Context) || confine.Within(root, b.Context) {
+		return root
+	}
+	common := filepath.Clean(b.Context)
+	for !confine.Within(common, root) {
+		common = filepath.Dir(common)
+	}
+	if filepath.Dir(common) == common {
+		return root
+	}
+	return common
+}
+
 // evidenceScope is what evidence readers may look at for a service.
 func (pl *planner) evidenceScope(service string) evidence.Scope {
 	env := map[string]string{}
@@ -121,7 +144,7 @@ func (pl *planner) evidenceScope(service string) evidence.Scope {
 		env[v.key] = v.value
 	}
 	s := evidence.Scope{
-		ProjectDir: pl.evidenceRoot(),
+		ProjectDir: pl.serviceEvidenceRoot(service),
 		Roots:      pl.reachingFiles(service),
 		Env:        env,
 		Read:       func(p string) ([]byte, error) { return pl.readFile(pl.p.displayPath(p)) },

@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/uds-migrate/uds-migrate/internal/interp"
+	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
 // Revert is the inverse migration, for moving to Kubernetes or to separate
@@ -72,8 +73,7 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err
 }
 
 func (pl *planner) revertDB(db *dbService) {
-	dbSrc, dbNode := pl.p.serviceNode(db.name)
-	_, ms := pl.p.mounts(dbSrc, dbNode)
+	ms := pl.p.serviceMounts(db.name)
 	var sock *mountRef
 	for i, m := range ms {
 		if db.listensIn(m.target) && m.source != "" && !m.bind {
@@ -88,9 +88,7 @@ func (pl *planner) revertDB(db *dbService) {
 		if name == db.name {
 			continue
 		}
-		src, node := pl.p.serviceNode(name)
-		_, cms := pl.p.mounts(src, node)
-		for _, m := range cms {
+		for _, m := range pl.p.serviceMounts(name) {
 			if m.source != sock.source {
 				continue
 			}
@@ -102,7 +100,7 @@ func (pl *planner) revertDB(db *dbService) {
 				continue
 			}
 			if pl.revertClient(name, m, db) {
-				pl.removeItem(src, node, m)
+				pl.removeMount(name, m)
 			} else {
 				users++
 			}
@@ -113,8 +111,12 @@ func (pl *planner) revertDB(db *dbService) {
 		// driver): it was there before the migration, so it stays.
 		return
 	}
-	pl.removeItem(dbSrc, dbNode, *sock)
-	pl.revert.dropTop[dbSrc] = append(pl.revert.dropTop[dbSrc], sock.source)
+	pl.removeMount(db.name, *sock)
+	// Every file's declaration: a migration of several files declares the
+	// volume in each file that mounts it without the base.
+	for _, src := range pl.p.sources {
+		pl.revert.dropTop[src] = append(pl.revert.dropTop[src], sock.source)
+	}
 }
 
 // revertClient rewrites the values of one client that use the socket in
@@ -177,15 +179,29 @@ func (pl *planner) revertClient(service string, m mountRef, db *dbService) bool 
 	return unused
 }
 
+// removeMount deletes a service's mount m from every file that writes it
+// (the same volume at the same target): a migration of several files may
+// have written it in more than one.
+func (pl *planner) removeMount(service string, m mountRef) {
+	for _, d := range pl.p.serviceDefs(service) {
+		_, ms := pl.p.mounts(d.src, d.node)
+		for _, o := range ms {
+			if o.source == m.source && o.target == m.target {
+				pl.removeItem(o.src, d.node, o)
+			}
+		}
+	}
+}
+
 // removeItem deletes a volumes: entry; when it was the only one, the
 // volumes: key goes too.
 func (pl *planner) removeItem(src *Source, svc *yaml.Node, m mountRef) {
-	kn, seq := ownKey(svc, "volumes")
-	seq = deref(seq)
+	kn, seq := yamledit.OwnKey(svc, "volumes")
+	seq = yamledit.Deref(seq)
 	if kn != nil && seq != nil && seq.Kind == yaml.SequenceNode && seq.Style&yaml.FlowStyle != 0 && m.src == src && len(seq.Content) == 1 && seq.Content[0] == m.node {
 		// [a] → []: the list was there before the migration filled it.
-		if sp, err := src.scalarSpan(m.node, true); err == nil {
-			pl.add(edit{src: src, start: sp.Start, end: sp.End})
+		if sp, err := src.ScalarSpan(m.node, true); err == nil {
+			pl.ed(src).Replace(sp.Start, sp.End, "")
 			return
 		}
 	}
@@ -195,31 +211,31 @@ func (pl *planner) removeItem(src *Source, svc *yaml.Node, m mountRef) {
 			if it != m.node {
 				continue
 			}
-			sp, err := src.scalarSpan(it, true)
+			sp, err := src.ScalarSpan(it, true)
 			if err != nil {
 				break
 			}
 			if i > 0 {
-				prev, err := src.scalarSpan(seq.Content[i-1], true)
+				prev, err := src.ScalarSpan(seq.Content[i-1], true)
 				if err == nil {
-					pl.add(edit{src: src, start: prev.End, end: sp.End})
+					pl.ed(src).Replace(prev.End, sp.End, "")
 					return
 				}
-			} else if next, err := src.scalarSpan(seq.Content[1], true); err == nil {
-				pl.add(edit{src: src, start: sp.Start, end: next.Start})
+			} else if next, err := src.ScalarSpan(seq.Content[1], true); err == nil {
+				pl.ed(src).Replace(sp.Start, next.Start, "")
 				return
 			}
 		}
 	}
 	if kn == nil || seq == nil || seq.Kind != yaml.SequenceNode || seq.Style&yaml.FlowStyle != 0 || m.src != src {
-		pl.findings.add("UDS111", nodePos(src, m.node), pl.serviceOf(svc), "volumes", pl.serviceOf(svc)+": remove the volume "+m.source+" from this service by hand")
+		pl.findings.add("UDS111", yamledit.NodePos(src, m.node), pl.serviceOf(svc), "volumes", pl.serviceOf(svc)+": remove the volume "+m.source+" from this service by hand")
 		return
 	}
 	if len(seq.Content) == 1 {
-		pl.deleteLines(src, kn.Line, src.blockEnd(kn.Line, kn.Column, true))
+		pl.deleteLines(src, kn.Line, src.BlockEnd(kn.Line, kn.Column, true))
 		return
 	}
-	pl.deleteLines(src, m.node.Line, src.blockEnd(m.node.Line, seq.Column, false))
+	pl.deleteLines(src, m.node.Line, src.BlockEnd(m.node.Line, seq.Column, false))
 	// Every item removed one by one: the key goes too (an empty
 	// "volumes:" is null, which compose's schema refuses).
 	if pl.revert.removedItems == nil {
@@ -234,52 +250,41 @@ func (pl *planner) removeItem(src *Source, svc *yaml.Node, m mountRef) {
 // section when nothing is left in it (with the blank line before it, when it
 // ends the file).
 func (pl *planner) removeTopVolumes(src *Source, names []string) {
-	kn, vols := ownKey(src.Root, "volumes")
+	kn, vols := yamledit.OwnKey(src.Root, "volumes")
 	if len(names) == 0 || kn == nil || vols.Kind != yaml.MappingNode || vols.Style&yaml.FlowStyle != 0 {
 		return
 	}
 	var keys []*yaml.Node
 	for _, n := range names {
-		if vk, _ := ownKey(vols, n); vk != nil {
+		if vk, _ := yamledit.OwnKey(vols, n); vk != nil {
 			keys = append(keys, vk)
 		}
 	}
 	if len(keys) == len(vols.Content)/2 {
-		first, last := kn.Line, src.blockEnd(kn.Line, kn.Column, true)
-		if last >= src.lastContentLine() && first > 1 && strings.TrimSpace(src.line(first-1)) == "" {
+		first, last := kn.Line, src.BlockEnd(kn.Line, kn.Column, true)
+		if last >= src.LastContentLine() && first > 1 && strings.TrimSpace(src.Line(first-1)) == "" {
 			first--
 		}
 		pl.deleteLines(src, first, last)
 		return
 	}
 	for _, vk := range keys {
-		pl.deleteLines(src, vk.Line, src.blockEnd(vk.Line, vk.Column, true))
+		pl.deleteLines(src, vk.Line, src.BlockEnd(vk.Line, vk.Column, true))
 	}
 }
 
-// deleteLines removes lines first..last whole.
+// deleteLines removes lines first..last of src whole.
 func (pl *planner) deleteLines(src *Source, first, last int) {
-	start := src.lineStart[first-1]
-	pl.add(edit{src: src, start: start, end: src.lineEndOffset(last)})
-}
-
-// lastContentLine is the last line that is not blank.
-func (s *Source) lastContentLine() int {
-	for n := s.Lines(); n > 0; n-- {
-		if strings.TrimSpace(s.line(n)) != "" {
-			return n
-		}
-	}
-	return 0
+	pl.ed(src).DeleteLines(first, last)
 }
 
 // plainVolume reports whether a top-level volume is declared without
 // options (name: or name: {}), the way the migration declares it.
 func (pl *planner) plainVolume(name string) bool {
 	for _, src := range pl.p.sources {
-		_, vols := ownKey(src.Root, "volumes")
-		if _, v := ownKey(deref(vols), name); v != nil {
-			v = deref(v)
+		_, vols := yamledit.OwnKey(src.Root, "volumes")
+		if _, v := yamledit.OwnKey(yamledit.Deref(vols), name); v != nil {
+			v = yamledit.Deref(v)
 			return (v.Kind == yaml.ScalarNode && v.Tag == "!!null") || (v.Kind == yaml.MappingNode && len(v.Content) == 0)
 		}
 	}

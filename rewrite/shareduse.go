@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/uds-migrate/uds-migrate/internal/interp"
+	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
 // varUse is one place a compose file refers to an interpolation variable.
@@ -38,7 +39,7 @@ func (p *project) varUses(name string) []varUse {
 			svc := svcs.Content[i].Value
 			walkScalars(svcs.Content[i+1], "", 0, func(path string, n *yaml.Node) {
 				if refersTo(n.Value, name) {
-					out = append(out, varUse{service: svc, path: path, pos: nodePos(src, n)})
+					out = append(out, varUse{service: svc, path: path, pos: yamledit.NodePos(src, n)})
 				}
 			})
 		}
@@ -49,7 +50,7 @@ func (p *project) varUses(name string) []varUse {
 // walkScalars calls fn for each scalar value under n with its key path; a
 // list item "KEY=value" of environment:/args: extends the path by KEY.
 func walkScalars(n *yaml.Node, path string, depth int, fn func(string, *yaml.Node)) {
-	n = deref(n)
+	n = yamledit.Deref(n)
 	if n == nil || depth > 32 {
 		return
 	}
@@ -58,7 +59,7 @@ func walkScalars(n *yaml.Node, path string, depth int, fn func(string, *yaml.Nod
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i]
 			sub := path
-			if !isMergeKey(k) {
+			if !yamledit.IsMergeKey(k) {
 				sub = strings.TrimPrefix(path+"."+k.Value, ".")
 			}
 			walkScalars(n.Content[i+1], sub, depth+1, fn)
@@ -66,7 +67,7 @@ func walkScalars(n *yaml.Node, path string, depth int, fn func(string, *yaml.Nod
 	case yaml.SequenceNode:
 		for _, it := range n.Content {
 			sub := path
-			if it = deref(it); it != nil && it.Kind == yaml.ScalarNode && (strings.HasSuffix(path, "environment") || strings.HasSuffix(path, "args")) {
+			if it = yamledit.Deref(it); it != nil && it.Kind == yaml.ScalarNode && (strings.HasSuffix(path, "environment") || strings.HasSuffix(path, "args")) {
 				if k, _, ok := strings.Cut(it.Value, "="); ok {
 					sub = path + "." + k
 				}

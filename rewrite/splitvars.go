@@ -93,7 +93,7 @@ func (pl *planner) addEnvAfter(v envVar, key, value, reason string) {
 		}
 		pl.editFile(v.env.path, v.env.data, at, at, key+"="+value+eol)
 	case v.node != nil && !v.inFlow:
-		ind := strings.Repeat(" ", v.src.indentOf(v.node.Line))
+		ind := strings.Repeat(" ", v.src.IndentOf(v.node.Line))
 		text := ind + key + ": \"" + value + "\"\n"
 		if v.prefix != "" {
 			text = ind + "- " + key + "=" + value + "\n"

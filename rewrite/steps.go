@@ -66,6 +66,7 @@ func (pl *planner) steps(a analysis) []step {
 		{"clients: connection values", func() error {
 			edges = append(pl.keepSharedEnv(pl.collectEdges(a.dbs)), pl.collectConfigEdges(a.dbs)...)
 			edges = append(edges, pl.railsEdges(a.dbs)...)
+			edges = append(edges, pl.codeDefaultEdges(a.dbs, edges)...)
 			pl.warnHidden(a.dbs, edges)
 			pl.planKeepPGSSLMode(edges)
 			return nil

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
 // socketFileRE matches PostgreSQL's socket file name, .s.PGSQL.<port>.
@@ -55,48 +57,45 @@ func (v *validator) run() {
 		isDB[db.name] = true
 		if msg := initSocketProblem(db); msg != "" {
 			s, kn := v.p.settingsNode(db.name)
-			v.findings.add("UDS132", nodePos(s, kn), db.name, "command", msg)
+			v.findings.add("UDS132", yamledit.NodePos(s, kn), db.name, "command", msg)
 		}
-		src, node := v.p.serviceNode(db.name)
-		_, ms := v.p.mounts(src, node)
-		for _, m := range ms {
+		for _, m := range v.p.serviceMounts(db.name) {
 			if !db.listensIn(m.target) || m.source == "" {
 				continue
 			}
 			db.socketDir = m.target
 			key := v.sourceKey(m)
-			n := deref(m.node)
+			n := yamledit.Deref(m.node)
 			if other, ok := v.dbMount[key]; ok {
-				v.findings.add("UDS210", nodePos(src, n), db.name, "volumes",
+				v.findings.add("UDS210", yamledit.NodePos(m.src, n), db.name, "volumes",
 					fmt.Sprintf("%s and %s share the socket volume %s: both servers would create .s.PGSQL.<port> in one directory; give each its own volume", other.name, db.name, m.source))
 			}
 			db.existing, db.volume, db.bind = &m, m.source, m.bind
 			v.dbMount[key] = db
 			if m.readOnly {
-				v.findings.add("UDS208", nodePos(src, n), db.name, "volumes",
+				v.findings.add("UDS208", yamledit.NodePos(m.src, n), db.name, "volumes",
 					fmt.Sprintf("%s mounts its socket directory %s read-only: Postgres cannot create its socket (\"Read-only file system\"); drop :ro", db.name, db.socketDir))
 			}
 			if m.bind {
-				v.findings.add("UDS209", nodePos(src, n), db.name, "volumes",
+				v.findings.add("UDS209", yamledit.NodePos(m.src, n), db.name, "volumes",
 					fmt.Sprintf("the socket directory %s is a host bind mount (%s): root-owned, so Postgres may fail to create its lock file (rootless Docker, user:), and Docker Desktop on macOS cannot pass sockets through it; use a named volume", db.socketDir, m.source))
 			}
 		}
 	}
 	for _, name := range v.p.serviceOrder() {
-		src, node := v.p.serviceNode(name)
-		_, ms := v.p.mounts(src, node)
+		ms := v.p.serviceMounts(name)
 		for _, m := range ms {
 			if socketFileRE.MatchString(path.Base(m.target)) || socketFileRE.MatchString(path.Base(m.source)) {
-				n := deref(m.node)
-				v.findings.add("UDS212", nodePos(src, n), name, "volumes",
+				n := yamledit.Deref(m.node)
+				v.findings.add("UDS212", yamledit.NodePos(m.src, n), name, "volumes",
 					"the socket file is mounted instead of its directory: the mount goes stale when Postgres restarts (\"Connection refused\"); mount the directory")
 			}
 		}
 		targets := map[string]string{}
 		for _, m := range ms {
 			if other, ok := targets[m.target]; ok && m.source != "" && other != m.source {
-				n := deref(m.node)
-				v.findings.add("UDS214", nodePos(src, n), name, "volumes",
+				n := yamledit.Deref(m.node)
+				v.findings.add("UDS214", yamledit.NodePos(m.src, n), name, "volumes",
 					fmt.Sprintf("%s mounts both %s and %s at %s: one path holds one volume (compose keeps the last), so a client of two databases needs two directories", name, other, m.source, m.target))
 			}
 			if m.source != "" {
@@ -226,9 +225,7 @@ func (pl *planner) warnForeignSocket(v envVar, dialect string, dbs []*dbService)
 	if !path.IsAbs(sp) {
 		return
 	}
-	src, node := pl.p.serviceNode(v.service)
-	_, ms := pl.p.mounts(src, node)
-	for _, m := range ms {
+	for _, m := range pl.p.serviceMounts(v.service) {
 		if !m.bind || m.target != path.Clean(sp) {
 			continue
 		}

@@ -21,7 +21,13 @@ cd "$(dirname "$0")/.."
 #   libjunixsocket-jni       junixsocket's native library (/usr/lib/<triplet>/jni/libjunixsocket-native-system.so)
 #   default-jdk-headless     java, to run the JDBC probe as a single-file source program
 #   nginx                    the nginx-in-front-of-an-app-server tests
-packages=(postgresql libpostgresql-jdbc-java libjunixsocket-java libjunixsocket-jni default-jdk-headless nginx)
+#   python3-psycopg2 python3-psycopg python3-sqlalchemy python3-asyncpg
+#   python3-pydantic php-cli php-pgsql ruby-pg
+#                            the readers of postgres:// URIs that e2e
+#                            TestURIReaders connects with (consumer/readers.yaml;
+#                            about 40 s to download and install here)
+packages=(postgresql libpostgresql-jdbc-java libjunixsocket-java libjunixsocket-jni default-jdk-headless nginx
+	python3-psycopg2 python3-psycopg python3-sqlalchemy python3-asyncpg python3-pydantic php-cli php-pgsql ruby-pg)
 
 installed() {
 	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
@@ -64,6 +70,30 @@ install_missing() {
 }
 
 install_missing
+
+# == npm packages for e2e TestURIReaders ======================================
+# The Node.js readers (pg, knex, postgres, sequelize, typeorm), pinned by
+# e2e/testdata/readers/package-lock.json, installed with npm ci from the
+# registry. npm's own cache (~/.npm) keeps the tarballs between runs
+# (--prefer-offline: no revalidation); a stamp with the lock file's hash
+# skips npm ci when node_modules already matches (measured here: 37 s
+# with an empty cache, 11 s from the cache, 0 s with the stamp). Without
+# npm the test skips its Node.js subtests, and fails under CI=true.
+npm_readers() {
+	local dir=e2e/testdata/readers stamp
+	if ! command -v npm >/dev/null; then
+		echo "test.sh: npm not found; e2e TestURIReaders' Node.js subtests will skip (and fail under CI=true)" >&2
+		return 0
+	fi
+	stamp=$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)
+	if [[ -f $dir/node_modules/.uds-stamp && $(cat "$dir/node_modules/.uds-stamp") == "$stamp" ]]; then
+		return 0
+	fi
+	echo "test.sh: npm ci in $dir" >&2
+	(cd "$dir" && npm ci --prefer-offline --no-audit --no-fund --loglevel=error) || return 1
+	echo "$stamp" >"$dir/node_modules/.uds-stamp"
+}
+npm_readers
 
 # == Docker engine for the engine tests (e2e/docker) ==========================
 # As root: install docker.io and debootstrap, build the compose v2 plugin and

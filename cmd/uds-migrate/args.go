@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -25,13 +26,18 @@ const completionFlag = "--generate-bash-completion"
 //     silently ignored;
 //   - after "--" nothing moves; a flag that takes a value keeps it
 //     ("-f -" reads standard input); -h/--help goes with the command it
-//     follows, --version stays the top level's.
+//     follows, --version stays the top level's;
+//   - one FILE argument beside -f files is one more -f file, where it
+//     stands: `base.yml -f override.yml` loads base.yml first, as docker
+//     compose loads -f files in command-line order (see asFileFlag).
 func flagsAnywhere(app *cli.App, args []string) ([]string, error) {
 	if len(args) < 2 || args[len(args)-1] == completionFlag {
 		return args, nil
 	}
 	path := []string{args[0]}
 	var early, flags, files []string // early: flags before the last command name
+	fileAt := -1                     // len(flags) when the first file argument came
+	dashdash := false
 	levelFlags, commands := app.Flags, app.Commands
 	leaf := (*cli.Command)(nil)
 	for i := 1; i < len(args); i++ {
@@ -39,6 +45,7 @@ func flagsAnywhere(app *cli.App, args []string) ([]string, error) {
 		switch {
 		case a == "--":
 			files = append(files, args[i:]...)
+			dashdash = true
 			i = len(args)
 		case isFlag(a):
 			// A flag the level does not know moves too, alone, for
@@ -64,8 +71,17 @@ func flagsAnywhere(app *cli.App, args []string) ([]string, error) {
 			flags = nil
 			levelFlags, commands = leaf.Flags, leaf.Subcommands
 		default:
+			if len(files) == 0 {
+				fileAt = len(flags)
+			}
 			files = append(files, a)
 		}
+	}
+	if spelling := fileFlag(append(slices.Clone(early), flags...)); !dashdash && len(files) == 1 && spelling != "" && knownFlag(levelFlags, "file") {
+		// The same spelling as the user's: urfave/cli refuses -f and
+		// --file together ("two forms of the same flag").
+		flags = append(flags[:fileAt:fileAt], append([]string{spelling, files[0]}, flags[fileAt:]...)...)
+		files = nil
 	}
 	if leaf != nil {
 		if err := checkEarly(leaf, path, early); err != nil {
@@ -97,6 +113,27 @@ func checkEarly(leaf *cli.Command, path, early []string) error {
 		return fmt.Errorf("%s before %q: the %s command has no such flag, so it cannot take effect (see uds-migrate %s --help)", strings.SplitN(a, "=", 2)[0], cmd, cmd, cmd)
 	}
 	return nil
+}
+
+// fileFlag returns how tokens spell the -f/--file flag ("-f" or
+// "--file"), or "" when they hold none. A token right after a flag
+// without "=" that does not look like a flag is a value and skipped.
+func fileFlag(tokens []string) string {
+	for i := 0; i < len(tokens); i++ {
+		if !isFlag(tokens[i]) {
+			continue
+		}
+		switch flagName(tokens[i]) {
+		case "f":
+			return "-f"
+		case "file":
+			return "--file"
+		}
+		if !strings.Contains(tokens[i], "=") && i+1 < len(tokens) && !isFlag(tokens[i+1]) {
+			i++
+		}
+	}
+	return ""
 }
 
 // isFlag reports whether a command-line argument is a flag ("-" alone is

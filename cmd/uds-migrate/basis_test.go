@@ -22,6 +22,10 @@ var composeNameRE = regexp.MustCompile(`^(docker-)?compose[^/]*\.ya?ml$`)
 // belongs to.
 var dbDialects = []string{"celery-db", "jdbc", "libpq-uri", "r2dbc", "libpq-dsn", "pdo-pgsql", "npgsql", "pghost", "host-dir", "host-dir-port"}
 
+// basisKinds are the sources a plan may name beside evidence: the user's
+// flag, a catalogue entry, the one reader of the value's grammar.
+var basisKinds = []string{"user", "catalogue", "reader"}
+
 // TestEveryEditHasBasis is the property of issue #20 over the goldens:
 // every connection value that plan --format json edits, for every compose
 // file at the root of every golden archive, names what the form written
@@ -60,8 +64,11 @@ func TestEveryEditHasBasis(t *testing.T) {
 			var plan struct {
 				Changes []struct {
 					Kind, Service, Key, Dialect string
-					Source                      *json.RawMessage
-					Evidence                    *json.RawMessage
+					Source                      *struct{ Kind, Name string }
+					Evidence                    *struct {
+						File string
+						Line int
+					}
 				}
 			}
 			if err := json.Unmarshal(out.Bytes(), &plan); err != nil {
@@ -73,8 +80,23 @@ func TestEveryEditHasBasis(t *testing.T) {
 					continue
 				}
 				edits++
-				if ch.Source == nil && ch.Evidence == nil {
-					t.Errorf("%s %s: %s/%s (%s) is edited with no recorded basis", filepath.Base(a), filepath.Base(c), ch.Service, ch.Key, ch.Dialect)
+				who := filepath.Base(a) + " " + filepath.Base(c) + ": " + ch.Service + "/" + ch.Key + " (" + ch.Dialect + ")"
+				switch {
+				case ch.Source == nil && ch.Evidence == nil:
+					t.Errorf("%s is edited with no recorded basis", who)
+				case ch.Evidence != nil:
+					// file:line of a file the project holds: project-relative
+					// (code), or as the run names it (the compose file, Rails'
+					// database.yml: absolute here, as the compose path is).
+					f := filepath.FromSlash(ch.Evidence.File)
+					if !filepath.IsAbs(f) {
+						f = filepath.Join(filepath.Dir(c), f)
+					}
+					if _, err := os.Stat(f); err != nil || ch.Evidence.Line < 1 {
+						t.Errorf("%s rests on evidence %s:%d, which is no line of the project (%v)", who, ch.Evidence.File, ch.Evidence.Line, err)
+					}
+				case !slices.Contains(basisKinds, ch.Source.Kind) || ch.Source.Name == "":
+					t.Errorf("%s rests on source %+v: want a kind of %v and a name (the catalogue entry, the flag, the reader)", who, *ch.Source, basisKinds)
 				}
 			}
 		}

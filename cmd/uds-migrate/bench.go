@@ -56,10 +56,15 @@ core count before the run, other processes using more than 0.3 cores
 during the rounds, or paired ratios spreading more than 30% between
 rounds, it says "figure unreliable" and warns on stderr.
 
---compose runs pgbench (not this binary) in a one-off sidecar built from
-the database service's image, mounting the socket volume:
+--compose runs the clients in containers on the project's network,
+mounting the socket volume read-only: --client pgbench (the default there)
+in a one-off sidecar from the database service's image, a container per run
   docker compose -f FILE -f OVERRIDE --profile uds-bench run --rm -T uds-bench pgbench ...
-pgbench counts whole seconds, so --duration and --warmup round up there.`,
+and --client jdbc in one JVM for the whole bench, from the image of the
+service that reads a jdbc:postgresql: URL (or --client-image; it needs
+java 11+ and pgjdbc with junixsocket at Debian's paths, or their classpath
+in $UDS_BENCH_CLASSPATH). pgbench counts whole seconds, so --duration and
+--warmup round up there.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "workload", Aliases: []string{"b"}, Value: "lookup-small", Usage: "lookup-small, lookup-large, heavy, or a pgbench script FILE.sql (-b as pgbench -b; -w is the top level's --write)"},
 			&cli.Int64Flag{Name: "rows", Value: bench.DefaultRows, Usage: "rows in the lookup-large/heavy table (:rows in scripts)"},
@@ -77,6 +82,7 @@ pgbench counts whole seconds, so --duration and --warmup round up there.`,
 			&cli.StringSliceFlag{Name: "compose", Usage: "benchmark a migrated compose project (repeatable -f files): pgbench in a sidecar from the database's own image, via docker compose run"},
 			&cli.StringFlag{Name: "service", Usage: "with --compose: the database service (default: the only postgres/postgis/timescaledb service)"},
 			&cli.StringFlag{Name: "compose-dir", Usage: "with --compose: write the override and scripts here and keep them (default: a temporary directory, removed)"},
+			&cli.StringFlag{Name: "client-image", Usage: "with --compose --client jdbc: the image the JVM runs in (default: the image of the service reading a jdbc:postgresql: URL)"},
 		},
 		Action: func(c *cli.Context) error { return benchAction(c, stdout, stderr) },
 		// `bench` alone stays the database benchmark; `bench http` is
@@ -123,6 +129,12 @@ func benchAction(c *cli.Context, stdout, stderr io.Writer) error {
 	cfg := bench.Config{
 		Workload: w, Plan: plan, Conns: c.Int("conns"), Mode: mode,
 		Clients: strings.Split(c.String("client"), ","), KeepData: c.Bool("keep-data"),
+	}
+	if len(c.StringSlice("compose")) == 0 && c.IsSet("client-image") {
+		return usageErr("--client-image goes with --compose")
+	}
+	if len(c.StringSlice("compose")) > 0 && !c.IsSet("client") {
+		cfg.Clients = []string{"pgbench"} // the client there: no pgx in a container
 	}
 	bar := progress(stderr, len(cfg.Clients)*2*(plan.Rounds+1))
 	cfg.Step = stepReporter(bar, stderr)
@@ -216,7 +228,14 @@ func benchCompose(ctx context.Context, c *cli.Context, files []string, cfg bench
 		}
 		defer os.RemoveAll(dir)
 	}
-	return bench.RunCompose(ctx, &bench.ComposeRun{Target: ct, Dir: dir}, cfg)
+	r := &bench.ComposeRun{Target: ct, Dir: dir}
+	if contains(cfg.Clients, "jdbc") {
+		r.JDBCImage = ct.JavaImage
+		if img := c.String("client-image"); img != "" {
+			r.JDBCImage = img
+		}
+	}
+	return bench.RunCompose(ctx, r, cfg)
 }
 
 // benchTarget resolves which server to measure.

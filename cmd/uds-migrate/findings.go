@@ -1,15 +1,14 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-	"io"
+	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/uds-migrate/uds-migrate/report"
 	"github.com/uds-migrate/uds-migrate/rewrite"
+	"github.com/uds-migrate/uds-migrate/smoke"
 )
 
 // findingFlags are the flags of every command that reports findings
@@ -17,13 +16,15 @@ import (
 func findingFlags(formatUsage string) []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "format", Value: "text", Usage: formatUsage},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the findings (the whole document in json, sarif or gcc) to `FILE`, atomically, instead of the stream; lines for people stay on stderr"},
 		&cli.StringSliceFlag{Name: "ignore", Usage: "drop findings with this `CODE` (repeatable), e.g. --ignore UDS102"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "report errors only (no warnings or notes)"},
 	}
 }
 
 // inputError marks an error about the input (unreadable, not a compose
-// project): structured formats carry it as a finding (report.FromError).
+// project): structured formats carry it as a finding of code UDS001
+// (report.InputErrorCode) at its position.
 type inputError struct{ error }
 
 func (e inputError) Unwrap() error { return e.error }
@@ -31,15 +32,43 @@ func (e inputError) Unwrap() error { return e.error }
 // failInput is an input error with exit status 2.
 func failInput(err error) *codeError { return &codeError{exitError, inputError{err}} }
 
-// checkFindingFlags refuses an unknown --format or --ignore code.
-func checkFindingFlags(c *cli.Context) error {
+// checkFlags refuses, before any work, a flag value the command cannot
+// use: an unknown --format or --ignore code, --output naming a directory,
+// a --smoke-target, --smoke-duration or --auth-local outside its values,
+// and --smoke where its report would share stderr with a machine
+// document. docOnStderr: the command writes its document on stderr.
+func checkFlags(c *cli.Context, docOnStderr bool) error {
 	if err := report.CheckFormat(c.String("format")); err != nil {
 		return &codeError{exitError, err}
 	}
 	for _, code := range c.StringSlice("ignore") {
 		if _, ok := rewrite.LookupCode(code); !ok {
-			return &codeError{exitError, fmt.Errorf("--ignore %s: no such finding code (see uds-migrate explain)", strings.ToUpper(code))}
+			return usageErr("--ignore %s: no such finding code (see uds-migrate explain)", strings.ToUpper(code))
 		}
+	}
+	if out := c.String("output"); out != "" {
+		if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+			return usageErr("--output %s: is a directory, want a file", out)
+		}
+	}
+	if m := c.String("auth-local"); m != "" && m != "scram-sha-256" && m != "md5" {
+		// password (cleartext) is left out on purpose: scram-sha-256 is
+		// the method to choose, md5 the one older clients may still need.
+		return usageErr("--auth-local %q: want scram-sha-256 or md5", m)
+	}
+	if !c.Bool("smoke") {
+		return nil
+	}
+	switch t := c.String("smoke-target"); t {
+	case smoke.TargetAuto, smoke.TargetEmbedded, smoke.TargetCompose:
+	default:
+		return usageErr("--smoke-target %q: want auto, embedded or compose", t)
+	}
+	if d := c.Duration("smoke-duration"); d <= 0 {
+		return usageErr("--smoke-duration %s: want a positive duration (e.g. 15s)", d)
+	}
+	if sharesStream(c, docOnStderr) {
+		return usageErr("--smoke writes its report on stderr, where --format %s puts the document: add --output FILE for the document", c.String("format"))
 	}
 	return nil
 }
@@ -59,41 +88,6 @@ func keepFindings(c *cli.Context, fs []rewrite.Finding) []rewrite.Finding {
 		out = append(out, f)
 	}
 	return out
-}
-
-// reporting wraps a command's action: it checks the finding flags first,
-// and in a structured format (json, sarif, gcc) writes an input error to
-// out as a finding at its position, so `plan --format sarif > uds.sarif`
-// never uploads an empty file. The exit status stays 2. When out is
-// stderr (migrate), the finding replaces the plain error line.
-func reporting(command string, out, stderr io.Writer, action cli.ActionFunc) cli.ActionFunc {
-	return func(c *cli.Context) error {
-		if err := checkFindingFlags(c); err != nil {
-			return err
-		}
-		err := action(c)
-		var in inputError
-		format := c.String("format")
-		if !report.Structured(format) || !errors.As(err, &in) {
-			return err
-		}
-		if werr := report.Write(out, format, report.FromError(command, in.error), version()); werr != nil {
-			return werr
-		}
-		if out == stderr {
-			return &codeError{exitError, nil}
-		}
-		return err
-	}
-}
-
-// writeFindings renders a command's document in the --format asked; text
-// is the plain finding lines.
-func writeFindings(c *cli.Context, w io.Writer, p report.Plan) error {
-	if f := c.String("format"); report.Structured(f) {
-		return report.Write(w, f, p, version())
-	}
-	return report.Lines(w, p)
 }
 
 // reportInput is what report needs of a migration's or a revert's result.

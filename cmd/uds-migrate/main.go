@@ -53,22 +53,44 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // runApp runs app on a command line and returns the exit status.
 func runApp(app *cli.App, args []string, stderr io.Writer) int {
-	args, err := flagsAnywhere(app, args)
+	moved, err := flagsAnywhere(app, args)
 	if err == nil {
+		args = moved
 		err = app.Run(args)
 	}
 	if err == nil {
 		return exitOK
 	}
+	var doc *documented
+	if errors.As(err, &doc) {
+		if doc.err != nil {
+			printError(stderr, doc.err)
+		}
+		return doc.code
+	}
 	var ce *codeError
+	if errors.As(err, &ce) && ce.err == nil {
+		return ce.code
+	}
+	if (ce == nil || ce.code == exitError) && earlyDocument(app, args, errMessage(err), stderr) {
+		return exitError // the document on stderr carries the error
+	}
 	if errors.As(err, &ce) {
 		if ce.err != nil {
-			fmt.Fprintln(stderr, "uds-migrate: "+ce.err.Error())
+			printError(stderr, ce.err)
 		}
 		return ce.code
 	}
-	fmt.Fprintln(stderr, "uds-migrate: "+err.Error())
+	printError(stderr, err)
 	return exitError
+}
+
+// printError writes "uds-migrate: MESSAGE", one line per error that
+// errors.Join joined (one per project that failed).
+func printError(stderr io.Writer, err error) {
+	for _, e := range splitErrors(err) {
+		fmt.Fprintln(stderr, "uds-migrate: "+e.Error())
+	}
 }
 
 func newApp(stdout, stderr io.Writer) *cli.App {
@@ -92,8 +114,8 @@ Exit status: 0 done (or nothing to do), 1 changes pending (--check, --diff),
 2 error.`,
 		Flags:    migrateFlags(),
 		Commands: commands(stdout, stderr),
-		Action: reporting("migrate", stderr, stderr, func(c *cli.Context) error {
-			return migrateAction(c, stdout, stderr)
+		Action: reporting("migrate", stderr, stderr, func(c *cli.Context, d *docRun) error {
+			return migrateAction(c, d, stdout, stderr)
 		}),
 		Writer:               stdout,
 		ErrWriter:            stderr,

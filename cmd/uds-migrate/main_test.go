@@ -26,30 +26,33 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "../../testdata/script",
 		UpdateScripts: *update,
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			// crlf FILE...: convert LF line endings to CRLF in place (txtar
-			// archives cannot hold CRLF files reliably).
-			"crlf": func(ts *testscript.TestScript, neg bool, args []string) {
-				for _, a := range args {
-					p := ts.MkAbs(a)
-					b, err := os.ReadFile(p)
-					ts.Check(err)
-					b = bytes.ReplaceAll(bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))
-					ts.Check(os.WriteFile(p, b, 0o644))
-				}
-			},
-			// bom FILE...: prefix a UTF-8 byte order mark (an editor would
-			// strip an invisible one from the archive).
-			"bom": func(ts *testscript.TestScript, neg bool, args []string) {
-				for _, a := range args {
-					p := ts.MkAbs(a)
-					b, err := os.ReadFile(p)
-					ts.Check(err)
-					if !bytes.HasPrefix(b, []byte(utf8BOM)) {
-						ts.Check(os.WriteFile(p, append([]byte(utf8BOM), b...), 0o644))
-					}
-				}
-			},
-		},
+		Cmds:          scriptCmds,
 	})
+}
+
+// scriptCmds are the commands the golden scripts use beyond testscript's.
+var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	// crlf FILE...: convert LF line endings to CRLF in place (txtar
+	// archives cannot hold CRLF files reliably).
+	"crlf": func(ts *testscript.TestScript, neg bool, args []string) {
+		for _, a := range args {
+			p := ts.MkAbs(a)
+			b, err := os.ReadFile(p)
+			ts.Check(err)
+			b = bytes.ReplaceAll(bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))
+			ts.Check(os.WriteFile(p, b, 0o644))
+		}
+	},
+	// bom FILE...: prefix a UTF-8 byte order mark (an editor would
+	// strip an invisible one from the archive).
+	"bom": func(ts *testscript.TestScript, neg bool, args []string) {
+		for _, a := range args {
+			p := ts.MkAbs(a)
+			b, err := os.ReadFile(p)
+			ts.Check(err)
+			if !bytes.HasPrefix(b, []byte(utf8BOM)) {
+				ts.Check(os.WriteFile(p, append([]byte(utf8BOM), b...), 0o644))
+			}
+		}
+	},
 }

@@ -143,7 +143,7 @@ func socketDirs(vals []string) (plain string, perService map[string]string) {
 	return plain, perService
 }
 
-func migrateAction(c *cli.Context, stdout, stderr io.Writer) error {
+func migrateAction(c *cli.Context, d *docRun, stdout, stderr io.Writer) error {
 	if err := unknownCommand(c); err != nil {
 		return &codeError{exitError, err}
 	}
@@ -151,15 +151,10 @@ func migrateAction(c *cli.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if m := c.String("auth-local"); m != "" && m != "scram-sha-256" && m != "md5" {
-		// password (cleartext) is left out on purpose: scram-sha-256 is
-		// the method to choose, md5 the one older clients may still need.
-		return &codeError{exitError, fmt.Errorf("--auth-local %q: want scram-sha-256 or md5", m)}
-	}
 	if len(projects) > 1 && c.Bool("smoke") {
 		return usageErr("--smoke proves one project: run it once per FILE")
 	}
-	results, err := migrateProjects(c, projects, stderr)
+	results, err := migrateProjects(c, projects)
 	if err != nil {
 		return err
 	}
@@ -167,34 +162,61 @@ func migrateAction(c *cli.Context, stdout, stderr io.Writer) error {
 		res.Findings = keepFindings(c, res.Findings)
 		explainSelection(projects[i], options(c), res)
 	}
-	if len(results) > 1 {
-		return emitProjects(c, results, "migrate", stdout, stderr)
+	all := summarize(c, results, "migrate", d)
+	if c.Bool("smoke") {
+		// The check runs on the new bytes before they replace the old
+		// (or reach stdout): a value that cannot connect leaves every
+		// file as it was.
+		if err := smokeRun(c, all.Files, len(projects[0]), all.Changes, d, stderr); err != nil {
+			return err
+		}
 	}
-	return smokeAfterMigrate(c, results[0], emit(c, results[0], "migrate", stdout, stderr), stderr)
+	return deliver(c, all, "migrate", stdout, d)
 }
 
-// emit prints findings and delivers a result the way the flags ask: the
-// new content on stdout, a diff, a --check list, or files written in place.
-func emit(c *cli.Context, res *rewrite.Result, verb string, stdout, stderr io.Writer) error {
-	if err := emitFindings(c, res, verb, stderr); err != nil {
-		return err
+// summarize merges the results of the projects a command ran on into one
+// (files, findings and changes of all of them, in order), makes it the
+// document of d, and notes "nothing to VERB" for each project that has
+// nothing to do.
+func summarize(c *cli.Context, results []*rewrite.Result, verb string, d *docRun) *rewrite.Result {
+	all := results[0]
+	if len(results) > 1 {
+		all = &rewrite.Result{}
+		for _, res := range results {
+			all.Files = append(all.Files, res.Files...)
+			all.Findings = append(all.Findings, res.Findings...)
+			all.Changes = append(all.Changes, res.Changes...)
+		}
 	}
-	return deliver(c, res, verb, stdout, stderr)
+	p := report.FromResult(verb, reportInput(all))
+	d.plan = &p
+	scope := false
+	for _, res := range results {
+		if res.NothingReason == "" || c.Bool("quiet") {
+			continue
+		}
+		if len(results) > 1 {
+			d.note("%s: nothing to %s: %s", res.Files[0].Path, verb, res.NothingReason)
+		} else {
+			d.note("nothing to %s: %s", verb, res.NothingReason)
+		}
+		scope = scope || verb == "revert"
+	}
+	if scope {
+		d.note(revertScope)
+	}
+	return all
 }
 
 // revertScope follows "nothing to revert": the nginx → app server
 // migration has no inverse.
-const revertScope = "uds-migrate: revert covers PostgreSQL only: the nginx → app server migration is not reverted (undo it with git)"
+const revertScope = "revert covers PostgreSQL only: the nginx → app server migration is not reverted (undo it with git)"
 
-// deliver is emit without the findings.
-func deliver(c *cli.Context, res *rewrite.Result, verb string, stdout, stderr io.Writer) error {
+// deliver delivers a result the way the flags ask: the new content on
+// stdout, a diff, a --check list, or files written in place; lines for
+// people go to d's notes.
+func deliver(c *cli.Context, res *rewrite.Result, verb string, stdout io.Writer, d *docRun) error {
 	write, showDiff, check := c.Bool("write"), c.Bool("diff"), c.Bool("check")
-	if res.NothingReason != "" && !c.Bool("quiet") {
-		fmt.Fprintf(stderr, "uds-migrate: nothing to %s: %s\n", verb, res.NothingReason)
-		if verb == "revert" {
-			fmt.Fprintln(stderr, revertScope)
-		}
-	}
 	switch {
 	case check:
 		for _, f := range res.Files {
@@ -211,7 +233,7 @@ func deliver(c *cli.Context, res *rewrite.Result, verb string, stdout, stderr io
 			if f.Changed {
 				name, outside := diffName(f.Path)
 				if outside && !c.Bool("quiet") {
-					fmt.Fprintf(stderr, "uds-migrate: %s is outside the working directory: the diff names it from / (apply it with: git apply --directory=/ --unsafe-paths -p1, or run -d from a directory that holds it)\n", f.Path)
+					d.note("%s is outside the working directory: the diff names it from / (apply it with: git apply --directory=/ --unsafe-paths -p1, or run -d from a directory that holds it)", f.Path)
 				}
 				stdout.Write(unifiedDiff("a/"+name, f.Before, "b/"+name, f.After))
 			}
@@ -231,10 +253,9 @@ func deliver(c *cli.Context, res *rewrite.Result, verb string, stdout, stderr io
 			return &codeError{exitError, fmt.Errorf("nothing written: %w", err)}
 		}
 		for _, f := range out {
-			if c.Bool("quiet") {
-				break
+			if !c.Bool("quiet") {
+				d.note("wrote %s", f.Path)
 			}
-			fmt.Fprintf(stderr, "uds-migrate: wrote %s\n", f.Path)
 		}
 		return nil
 	}
@@ -297,12 +318,6 @@ func diffName(p string) (name string, outside bool) {
 		}
 	}
 	return strings.TrimPrefix(filepath.ToSlash(abs), "/"), true
-}
-
-// emitFindings prints a migration's findings on stderr in the --format
-// asked: text lines, or the whole plan document (json, sarif) or gcc lines.
-func emitFindings(c *cli.Context, res *rewrite.Result, verb string, stderr io.Writer) error {
-	return writeFindings(c, stderr, report.FromResult(verb, reportInput(res)))
 }
 
 func btoi(b bool) int {

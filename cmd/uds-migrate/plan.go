@@ -25,7 +25,7 @@ steps left. --format json follows docs/plan.schema.json (versioned by its
 sarif and gcc an unreadable input is a finding of code UDS001 at its
 position (exit status still 2).`,
 		Flags: append(projectFlags(), findingFlags("text, json, sarif or gcc")...),
-		Action: reporting("plan", stdout, stderr, func(c *cli.Context) error {
+		Action: reporting("plan", stdout, stderr, func(c *cli.Context, d *docRun) error {
 			inputs, err := readProject(c, false)
 			if err != nil {
 				return err
@@ -37,10 +37,8 @@ position (exit status still 2).`,
 			res.Findings = keepFindings(c, res.Findings)
 			explainSelection(inputs, options(c), res)
 			p := report.FromResult("plan", reportInput(res))
-			if c.String("format") == "text" {
-				return report.Text(stdout, p)
-			}
-			return writeFindings(c, stdout, p)
+			d.plan, d.text = &p, report.Text
+			return nil
 		}),
 	}
 }

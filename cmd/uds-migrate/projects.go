@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/urfave/cli/v2"
 
@@ -68,64 +67,31 @@ func readProjects(c *cli.Context, withOutput bool) ([][]rewrite.Input, error) {
 	return out, nil
 }
 
-// eachProject runs do on every project. When any fails, its error is
-// printed and nothing is delivered for the others either (exit 2, nothing
-// on stdout, no file written).
-func eachProject(projects [][]rewrite.Input, stderr io.Writer, do func([]rewrite.Input) (*rewrite.Result, error)) ([]*rewrite.Result, error) {
+// eachProject runs do on every project. When any fails, nothing is
+// delivered for the others either (exit 2, nothing on stdout, no file
+// written), and the error names each failure: one error for one project,
+// errors.Join of them for several (one finding each in a machine format,
+// one line each in text).
+func eachProject(projects [][]rewrite.Input, do func([]rewrite.Input) (*rewrite.Result, error)) ([]*rewrite.Result, error) {
 	var out []*rewrite.Result
 	var failed []error
 	for _, in := range projects {
 		res, err := do(in)
 		if err != nil {
-			failed = append(failed, err)
+			failed = append(failed, inputError{err})
 			continue
 		}
 		out = append(out, res)
 	}
-	switch {
-	case len(failed) == 0:
-		return out, nil
-	case len(projects) == 1:
-		return nil, failInput(failed[0])
+	if len(failed) > 0 {
+		return nil, &codeError{exitError, errors.Join(failed...)}
 	}
-	for _, err := range failed {
-		fmt.Fprintln(stderr, "uds-migrate: "+err.Error())
-	}
-	return nil, &codeError{exitError, nil}
-}
-
-// emitProjects delivers the results of several projects as one: findings of
-// each, "nothing to do" per project, and the changed files of all of them
-// in one diff, one --check list or one all-or-none write.
-func emitProjects(c *cli.Context, results []*rewrite.Result, verb string, stdout, stderr io.Writer) error {
-	if len(results) == 1 {
-		return emit(c, results[0], verb, stdout, stderr)
-	}
-	all := &rewrite.Result{}
-	for _, res := range results {
-		all.Files = append(all.Files, res.Files...)
-		all.Findings = append(all.Findings, res.Findings...)
-		all.Changes = append(all.Changes, res.Changes...)
-	}
-	if err := emitFindings(c, all, verb, stderr); err != nil {
-		return err
-	}
-	scope := false
-	for _, res := range results {
-		if res.NothingReason != "" && !c.Bool("quiet") {
-			fmt.Fprintf(stderr, "uds-migrate: %s: nothing to %s: %s\n", res.Files[0].Path, verb, res.NothingReason)
-			scope = scope || verb == "revert"
-		}
-	}
-	if scope {
-		fmt.Fprintln(stderr, revertScope)
-	}
-	return deliver(c, all, verb, stdout, stderr)
+	return out, nil
 }
 
 // migrateProjects migrates every project the command line names.
-func migrateProjects(c *cli.Context, projects [][]rewrite.Input, stderr io.Writer) ([]*rewrite.Result, error) {
-	return eachProject(projects, stderr, func(in []rewrite.Input) (*rewrite.Result, error) {
+func migrateProjects(c *cli.Context, projects [][]rewrite.Input) ([]*rewrite.Result, error) {
+	return eachProject(projects, func(in []rewrite.Input) (*rewrite.Result, error) {
 		o := options(c)
 		o.ManyProjects = len(projects) > 1
 		return rewrite.Migrate(context.Background(), in, o)

@@ -22,12 +22,12 @@ settings removed by the migration are not restored. Revert covers
 PostgreSQL only: the nginx → app server migration is not reverted (undo it
 with git).`,
 		Flags: append(append(loadFlags(), outputFlags()...), findingFlags("findings on stderr as text, json, sarif or gcc")...),
-		Action: reporting("revert", stderr, stderr, func(c *cli.Context) error {
+		Action: reporting("revert", stderr, stderr, func(c *cli.Context, d *docRun) error {
 			projects, err := readProjects(c, true)
 			if err != nil {
 				return err
 			}
-			results, err := eachProject(projects, stderr, func(in []rewrite.Input) (*rewrite.Result, error) {
+			results, err := eachProject(projects, func(in []rewrite.Input) (*rewrite.Result, error) {
 				return rewrite.Revert(context.Background(), in, options(c))
 			})
 			if err != nil {
@@ -36,7 +36,7 @@ with git).`,
 			for _, res := range results {
 				res.Findings = keepFindings(c, res.Findings)
 			}
-			return emitProjects(c, results, "revert", stdout, stderr)
+			return deliver(c, summarize(c, results, "revert", d), "revert", stdout, d)
 		}),
 	}
 }

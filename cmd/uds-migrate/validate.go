@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 
 	"github.com/urfave/cli/v2"
@@ -29,7 +28,7 @@ an unreadable input as a finding of code UDS001).
 
 Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable input.`,
 		Flags: append(append(loadFlags(), findingFlags("text, json, sarif or gcc")...), smokeFlags()...),
-		Action: reporting("validate", stdout, stderr, func(c *cli.Context) error {
+		Action: reporting("validate", stdout, stderr, func(c *cli.Context, d *docRun) error {
 			projects, err := readProjects(c, false)
 			if err != nil {
 				return err
@@ -38,7 +37,7 @@ Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable inp
 				return usageErr("--smoke proves one project: run it once per FILE")
 			}
 			var findings []rewrite.Finding
-			_, err = eachProject(projects, stderr, func(in []rewrite.Input) (*rewrite.Result, error) {
+			_, err = eachProject(projects, func(in []rewrite.Input) (*rewrite.Result, error) {
 				fs, err := rewrite.Validate(context.Background(), in, options(c))
 				findings = append(findings, fs...)
 				return nil, err
@@ -47,10 +46,8 @@ Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable inp
 				return err
 			}
 			findings = keepFindings(c, findings)
-			if err := writeFindings(c, stdout, report.FromFindings("validate", findings)); err != nil {
-				return err
-			}
-			inputs := projects[0]
+			p := report.FromFindings("validate", findings)
+			d.plan = &p
 			errs := 0
 			for _, f := range findings {
 				if f.Severity == rewrite.SevError {
@@ -58,10 +55,17 @@ Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable inp
 				}
 			}
 			if errs > 0 {
-				fmt.Fprintf(stderr, "uds-migrate: %d error(s) in the socket setup\n", errs)
-				return smokeAfterValidate(c, inputs, &codeError{exitChanges, nil}, stderr)
+				d.note("%d error(s) in the socket setup", errs)
 			}
-			return smokeAfterValidate(c, inputs, nil, stderr)
+			if c.Bool("smoke") {
+				if err := smokeValidated(c, projects[0], d, stderr); err != nil {
+					return err
+				}
+			}
+			if errs > 0 {
+				return &codeError{exitChanges, nil}
+			}
+			return nil
 		}),
 	}
 }

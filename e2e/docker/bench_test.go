@@ -2,6 +2,7 @@ package dockere2e
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"strings"
@@ -80,5 +81,59 @@ func TestSmokeCompose(t *testing.T) {
 	}
 	if !strings.Contains(errOut, "compose") {
 		t.Errorf("smoke report does not name the compose target")
+	}
+}
+
+// TestBenchComposeJDBC runs `bench --compose --client jdbc` on the migrated
+// example: one JVM (pgjdbc + junixsocket) in a container from the Java
+// service's image reaches the database over the compose network and over
+// the socket volume, with the URL uds-migrate wrote. Short rounds: it
+// proves the path, scripts/bench-headlines.sh measures.
+func TestBenchComposeJDBC(t *testing.T) {
+	needEngine(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	p := newProject(t, toolProject(t, "examples/spring-postgres", []string{}))
+	p.tagServices(ctx, t)
+	args := []string{"bench", "--compose", "compose.yml", "--client", "jdbc", "--rounds", "2", "--duration", "1s", "--warmup", "1s", "--format", "json"}
+	out, errOut, err := p.tool(ctx, args...)
+	t.Logf("uds-migrate %s:\n%s%s", strings.Join(args, " "), out, errOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Target  string `json:"target"`
+		Clients []struct {
+			Client     string `json:"client"`
+			Transports []struct {
+				Transport string `json:"transport"`
+				Endpoint  string `json:"endpoint"`
+				Queries   int64  `json:"queries"`
+				Latency   *struct {
+					P50 float64 `json:"p50Us"`
+				} `json:"latency"`
+			} `json:"transports"`
+		} `json:"clients"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(rep.Target, "jdbc from registry.example/simulator/measure:1.1.0") || len(rep.Clients) != 1 || rep.Clients[0].Client != "jdbc" {
+		t.Fatalf("report %+v", rep)
+	}
+	for _, ts := range rep.Clients[0].Transports {
+		if ts.Queries < 100 || ts.Latency == nil || ts.Latency.P50 <= 0 {
+			t.Errorf("%s: %d queries, latency %+v", ts.Transport, ts.Queries, ts.Latency)
+		}
+	}
+	if ep := rep.Clients[0].Transports[1].Endpoint; !strings.Contains(ep, "/var/run/postgresql/.s.PGSQL.5432 (volume postgres-socket)") {
+		t.Errorf("socket endpoint %q", ep)
+	}
+	if strings.Contains(out+errOut, "change-me") {
+		t.Error("the report shows the password")
+	}
+	// The JVM's container is gone (docker compose run --rm).
+	if ps, _ := p.compose(ctx, "ps", "-a", "-q", "uds-bench-jdbc"); strings.TrimSpace(string(ps)) != "" {
+		t.Errorf("JDBC sidecar left behind: %s", ps)
 	}
 }

@@ -1,12 +1,11 @@
-package rewrite
+package yamledit
 
 import (
 	"bytes"
 	"fmt"
-	"io"
-	"os"
 	"unicode/utf8"
 
+	"github.com/uds-migrate/uds-migrate/finding"
 	"gopkg.in/yaml.v3"
 )
 
@@ -39,7 +38,7 @@ const (
 // wrong line (found by FuzzMigrate).
 func checkBytes(path string, data []byte) error {
 	if len(data) > MaxFileSize {
-		return tooLarge(path)
+		return TooLarge(path)
 	}
 	for _, b := range []struct{ bom, name string }{
 		{"\x00\x00\xfe\xff", "UTF-32"},
@@ -48,7 +47,7 @@ func checkBytes(path string, data []byte) error {
 		{"\xff\xfe", "UTF-16"},
 	} {
 		if bytes.HasPrefix(data, []byte(b.bom)) {
-			return &PosError{Pos: Pos{File: path, Line: 1, Col: 1}, Msg: fmt.Sprintf("the file is %s text (byte order mark); uds-migrate edits UTF-8 compose files only: convert it with iconv -f %[1]s -t UTF-8", b.name)}
+			return &finding.PosError{Pos: finding.Pos{File: path, Line: 1, Col: 1}, Msg: fmt.Sprintf("the file is %s text (byte order mark); uds-migrate edits UTF-8 compose files only: convert it with iconv -f %[1]s -t UTF-8", b.name)}
 		}
 	}
 	for off := 0; off < len(data); {
@@ -70,42 +69,8 @@ func checkBytes(path string, data []byte) error {
 	return nil
 }
 
-func tooLarge(path string) error {
-	return &PosError{Pos: Pos{File: path}, Msg: fmt.Sprintf("larger than %d MiB, more than a compose file may have: is this the right file?", MaxFileSize>>20)}
-}
-
-// readLimited reads at most MaxFileSize+1 bytes of path, so that neither a
-// huge file nor an endless one (a FIFO, /dev/zero) is read whole; a file
-// found longer fails checkBytes.
-func readLimited(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-}
-
-// readRegular reads a file the project refers to (env files, nginx and app
-// server configuration found through bind mounts) from the disk. It refuses
-// what is not a regular file (a FIFO would block, /dev/zero never ends) and
-// anything larger than MaxFileSize: a bind mount can name any host path.
-func readRegular(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is %s, not a regular file", path, fileKind(fi.Mode()))
-	}
-	if fi.Size() > MaxFileSize {
-		return nil, tooLarge(path)
-	}
-	data, err := readLimited(path)
-	if err == nil && len(data) > MaxFileSize {
-		return nil, tooLarge(path)
-	}
-	return data, err
+func TooLarge(path string) error {
+	return &finding.PosError{Pos: finding.Pos{File: path}, Msg: fmt.Sprintf("larger than %d MiB, more than a compose file may have: is this the right file?", MaxFileSize>>20)}
 }
 
 // yamlPrintable is the character set YAML 1.2 §5.1 allows in a stream,
@@ -129,7 +94,7 @@ func bytePosError(path string, data []byte, off int, msg string) error {
 	if start == 0 && bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) && off >= 3 {
 		start = 3
 	}
-	return &PosError{Pos: Pos{File: path, Line: line, Col: utf8.RuneCount(data[start:off]) + 1}, Msg: msg}
+	return &finding.PosError{Pos: finding.Pos{File: path, Line: line, Col: utf8.RuneCount(data[start:off]) + 1}, Msg: msg}
 }
 
 // checkTree walks the parsed document once and rejects what compose would
@@ -153,7 +118,7 @@ type treeCheck struct {
 }
 
 func (c *treeCheck) at(n *yaml.Node, msg string) error {
-	return &PosError{Pos: Pos{File: c.path, Line: n.Line, Col: n.Column}, Msg: msg}
+	return &finding.PosError{Pos: finding.Pos{File: c.path, Line: n.Line, Col: n.Column}, Msg: msg}
 }
 
 func (c *treeCheck) walk(n *yaml.Node, depth int, isKey bool) error {

@@ -1,4 +1,4 @@
-package rewrite
+package yamledit
 
 import (
 	"fmt"
@@ -7,18 +7,18 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// span is a byte range [Start, End) of one file.
-type span struct{ Start, End int }
+// Span is a byte range [Start, End) of one file.
+type Span struct{ Start, End int }
 
-// scalarSpan finds the source text of scalar n: from its first character (a
+// ScalarSpan finds the source text of scalar n: from its first character (a
 // quote for quoted styles) to just past its last. It checks that the text
 // decodes back to n.Value, so an edit can never land on the wrong bytes;
 // block scalars (| and >) and multi-line plain scalars are refused.
-func (s *Source) scalarSpan(n *yaml.Node, inFlow bool) (span, error) {
+func (s *Source) ScalarSpan(n *yaml.Node, inFlow bool) (Span, error) {
 	if n.Kind != yaml.ScalarNode {
-		return span{}, fmt.Errorf("not a scalar")
+		return Span{}, fmt.Errorf("not a scalar")
 	}
-	start := s.offset(n.Line, n.Column)
+	start := s.Offset(n.Line, n.Column)
 	start = skipProperties(s.Data, start)
 	var end int
 	switch {
@@ -27,19 +27,19 @@ func (s *Source) scalarSpan(n *yaml.Node, inFlow bool) (span, error) {
 	case n.Style&yaml.SingleQuotedStyle != 0:
 		end = closeSingle(s.Data, start)
 	case n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
-		return span{}, fmt.Errorf("block scalar (| or >) values are not edited")
+		return Span{}, fmt.Errorf("block scalar (| or >) values are not edited")
 	default:
 		end = plainEnd(s.Data, start, inFlow)
 	}
 	if end < 0 {
-		return span{}, fmt.Errorf("cannot find the end of the value")
+		return Span{}, fmt.Errorf("cannot find the end of the value")
 	}
 	var check yaml.Node
 	text := string(s.Data[start:end])
 	if err := yaml.Unmarshal([]byte("k: "+text), &check); err != nil || len(check.Content) == 0 || len(check.Content[0].Content) < 2 || check.Content[0].Content[1].Value != n.Value {
-		return span{}, fmt.Errorf("value spans several lines; edit it by hand")
+		return Span{}, fmt.Errorf("value spans several lines; edit it by hand")
 	}
-	return span{start, end}, nil
+	return Span{start, end}, nil
 }
 
 // skipProperties moves past an anchor (&a) or tag (!t) written before a value.
@@ -107,10 +107,10 @@ func plainEnd(b []byte, start int, inFlow bool) int {
 	return i
 }
 
-// renderScalar writes v in the quoting style of the scalar it replaces, so a
+// RenderScalar writes v in the quoting style of the scalar it replaces, so a
 // reviewer sees only the value change. A plain value that would not stay a
 // plain string falls back to double quotes.
-func renderScalar(v string, style yaml.Style, inFlow bool) string {
+func RenderScalar(v string, style yaml.Style, inFlow bool) string {
 	switch {
 	case style&yaml.SingleQuotedStyle != 0:
 		return "'" + strings.ReplaceAll(v, "'", "''") + "'"
@@ -166,4 +166,21 @@ func plainSafe(v string, inFlow bool) bool {
 		}
 	}
 	return val.Kind == yaml.ScalarNode && val.Tag == "!!str" && val.Value == v
+}
+
+// ScalarItems returns the items of a list as YAML text, when all are
+// short-syntax scalars.
+func ScalarItems(seq *yaml.Node) ([]string, bool) {
+	if seq == nil || seq.Kind != yaml.SequenceNode {
+		return nil, false
+	}
+	var out []string
+	for _, it := range seq.Content {
+		it = Deref(it)
+		if it.Kind != yaml.ScalarNode {
+			return nil, false
+		}
+		out = append(out, RenderScalar(it.Value, it.Style, false))
+	}
+	return out, true
 }

@@ -1,6 +1,10 @@
-package rewrite
+package yamledit
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/uds-migrate/uds-migrate/finding"
+)
 
 // TestSyntaxPos pins where a YAML syntax error is reported: the problem's
 // own line and column, not the line where the enclosing block began.
@@ -15,7 +19,7 @@ func TestSyntaxPos(t *testing.T) {
 		{"a: b: c\n", 1, 5},                                             // scanner error on line 1
 	} {
 		_, err := NewSource("c.yml", []byte(c.in))
-		pe, ok := err.(*PosError)
+		pe, ok := err.(*finding.PosError)
 		if !ok {
 			t.Errorf("%q: %v, want a *PosError", c.in, err)
 			continue

@@ -1,4 +1,4 @@
-package rewrite
+package yamledit
 
 import (
 	"testing"
@@ -21,12 +21,12 @@ func TestScalarSpanAndRender(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, v := ownKey(src.Root, "k")
+		_, v := OwnKey(src.Root, "k")
 		inFlow := false
 		if v.Kind == yaml.SequenceNode {
 			v, inFlow = v.Content[0], true
 		}
-		sp, err := src.scalarSpan(v, inFlow)
+		sp, err := src.ScalarSpan(v, inFlow)
 		if err != nil {
 			t.Fatalf("%q: %v", c.doc, err)
 		}
@@ -42,8 +42,8 @@ func TestScalarSpanRefusesMultiline(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, key := range []string{"k", "l"} {
-		_, v := ownKey(src.Root, key)
-		if _, err := src.scalarSpan(v, false); err == nil {
+		_, v := OwnKey(src.Root, key)
+		if _, err := src.ScalarSpan(v, false); err == nil {
 			t.Errorf("%s: multi-line value accepted", key)
 		}
 	}
@@ -71,34 +71,8 @@ func TestRenderScalarKeepsStyle(t *testing.T) {
 		{"a\x01", yaml.DoubleQuotedStyle, false, `"a\x01"`},
 	}
 	for _, c := range cases {
-		if got := renderScalar(c.v, c.style, c.flow); got != c.want {
+		if got := RenderScalar(c.v, c.style, c.flow); got != c.want {
 			t.Errorf("renderScalar(%q) = %q, want %q", c.v, got, c.want)
-		}
-	}
-}
-
-func TestRepositoryAndFamily(t *testing.T) {
-	cases := map[string]string{
-		"postgres:13.15":                                  "official",
-		"docker.io/library/postgres:16-alpine":            "official",
-		"postgres@sha256:abc":                             "official",
-		"registry.example:5000/library/postgres:16":       "official", // a pull-through cache keeps the path
-		"public.ecr.aws/docker/library/postgres:16":       "official",
-		"registry.example:5000/mirror/postgres:16":        "", // another repository: --db (trial3 item 10)
-		"supabase/postgres:15.8.1.085":                    "",
-		"cimg/postgres:16.4":                              "",
-		"ghcr.io/immich-app/postgres:14-vectorchord0.4.3": "official",
-		"postgis/postgis:15-3.4":                          "official",
-		"timescale/timescaledb-ha:pg16":                   "official",
-		"bitnami/postgresql:16":                           "bitnami",
-		"redis:7":                                         "",
-		"edoburu/pgbouncer":                               "",
-		"example/postgres-exporter:1":                     "",
-	}
-	for img, want := range cases {
-		f, ok := familyOf(img)
-		if got := f.Name; (ok && got != want) || (!ok && want != "") {
-			t.Errorf("familyOf(%q) = %q, %v; want %q", img, got, ok, want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package rewrite
+package yamledit
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/uds-migrate/uds-migrate/finding"
 	"gopkg.in/yaml.v3"
 )
 
@@ -53,23 +54,23 @@ func NewSource(path string, data []byte) (*Source, error) {
 		if len(bytes.TrimSpace(data[s.bom:])) > 0 {
 			msg = "no YAML content, only comments (or ---): not a compose file"
 		}
-		return nil, &PosError{Pos: Pos{File: path, Line: 1, Col: 1}, Msg: msg}
+		return nil, &finding.PosError{Pos: finding.Pos{File: path, Line: 1, Col: 1}, Msg: msg}
 	}
 	if err := checkTree(path, doc); err != nil {
 		return nil, err
 	}
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
-		return nil, &PosError{Pos: Pos{File: path, Line: root.Line, Col: root.Column}, Msg: fmt.Sprintf("not a compose file: top level is a %s, want a mapping with services:", kindName(root))}
+		return nil, &finding.PosError{Pos: finding.Pos{File: path, Line: root.Line, Col: root.Column}, Msg: fmt.Sprintf("not a compose file: top level is a %s, want a mapping with services:", KindName(root))}
 	}
 	if root.Style&yaml.FlowStyle != 0 {
-		return nil, &PosError{Pos: Pos{File: path, Line: root.Line, Col: root.Column}, Msg: "flow-style compose files ({...}) are not supported"}
+		return nil, &finding.PosError{Pos: finding.Pos{File: path, Line: root.Line, Col: root.Column}, Msg: "flow-style compose files ({...}) are not supported"}
 	}
 	// New top-level keys are written at column 1, which is only part of
 	// the document when its own keys are there (FuzzMigrate e5261f36: a
 	// tag before the first key indents the whole mapping).
 	if root.Style&yaml.TaggedStyle != 0 || root.Anchor != "" || (len(root.Content) > 0 && root.Content[0].Column != 1) {
-		return nil, &PosError{Pos: Pos{File: path, Line: root.Line, Col: root.Column}, Msg: "the top-level keys must start at column 1, with no tag or anchor before them"}
+		return nil, &finding.PosError{Pos: finding.Pos{File: path, Line: root.Line, Col: root.Column}, Msg: "the top-level keys must start at column 1, with no tag or anchor before them"}
 	}
 	s.Root = root
 	return s, nil
@@ -95,7 +96,7 @@ func (s *Source) parse() (*yaml.Node, error) {
 			return nil, s.syntaxError(err)
 		case !isEmptyDoc(&next):
 			n := next.Content[0]
-			return nil, &PosError{Pos: nodePos(s, n), Msg: "a second YAML document in one file: uds-migrate edits single-document compose files (split it into several -f files)"}
+			return nil, &finding.PosError{Pos: NodePos(s, n), Msg: "a second YAML document in one file: uds-migrate edits single-document compose files (split it into several -f files)"}
 		}
 	}
 }
@@ -113,7 +114,7 @@ func isEmptyDoc(doc *yaml.Node) bool {
 // syntaxError is yamlError, pointing at the tab when a tab in the
 // indentation is what yaml.v3 tripped over (it reports only the line).
 func (s *Source) syntaxError(err error) error {
-	pe, ok := yamlError(s.Path, err).(*PosError)
+	pe, ok := yamlError(s.Path, err).(*finding.PosError)
 	if !ok {
 		return yamlError(s.Path, err)
 	}
@@ -123,7 +124,7 @@ func (s *Source) syntaxError(err error) error {
 	if pe.Line == 0 {
 		return pe
 	}
-	l := s.line(pe.Line)
+	l := s.Line(pe.Line)
 	indent := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
 	if i := strings.IndexByte(indent, '\t'); i >= 0 {
 		pe.Col = i + 1
@@ -132,16 +133,24 @@ func (s *Source) syntaxError(err error) error {
 	return pe
 }
 
+// WithEOL rewrites "\n" line endings in generated text to the file's own.
+func (s *Source) WithEOL(text string) string {
+	if s.eol == "\n" {
+		return text
+	}
+	return strings.ReplaceAll(text, "\n", s.eol)
+}
+
 // Lines is the number of lines in the file (a final line without newline
 // counts).
 func (s *Source) Lines() int { return len(s.lineStart) }
 
-// docEndLine is the last line of the document: the file's last line, or the
+// DocEndLine is the last line of the document: the file's last line, or the
 // line before a document end marker ("...") or an empty second document
 // ("---") at column 1, so text appended to the document stays in it.
-func (s *Source) docEndLine() int {
+func (s *Source) DocEndLine() int {
 	for n := 1; n <= s.Lines(); n++ {
-		l := s.line(n)
+		l := s.Line(n)
 		if n == 1 && s.bom > 0 {
 			l = l[s.bom:]
 		}
@@ -154,8 +163,8 @@ func (s *Source) docEndLine() int {
 	return s.Lines()
 }
 
-// line returns line n (1-based) without its line ending.
-func (s *Source) line(n int) string {
+// Line returns Line n (1-based) without its Line ending.
+func (s *Source) Line(n int) string {
 	if n < 1 || n > len(s.lineStart) {
 		return ""
 	}
@@ -166,9 +175,9 @@ func (s *Source) line(n int) string {
 	return strings.TrimRight(string(s.Data[start:end]), "\r\n")
 }
 
-// offset converts a yaml.v3 position (1-based line, 1-based column counted in
-// characters) to a byte offset.
-func (s *Source) offset(line, col int) int {
+// Offset converts a yaml.v3 position (1-based line, 1-based column counted in
+// characters) to a byte Offset.
+func (s *Source) Offset(line, col int) int {
 	if line < 1 {
 		return 0
 	}
@@ -186,17 +195,17 @@ func (s *Source) offset(line, col int) int {
 	return off
 }
 
-// lineEndOffset is the offset just past line n's line ending (the start of
+// LineEndOffset is the offset just past line n's line ending (the start of
 // line n+1), or the end of data.
-func (s *Source) lineEndOffset(n int) int {
+func (s *Source) LineEndOffset(n int) int {
 	if n >= len(s.lineStart) {
 		return len(s.Data)
 	}
 	return s.lineStart[n]
 }
 
-// position converts a byte offset back to line and column.
-func (s *Source) position(off int) (line, col int) {
+// Position converts a byte offset back to line and column.
+func (s *Source) Position(off int) (line, col int) {
 	line = 1
 	for line < len(s.lineStart) && s.lineStart[line] <= off {
 		line++
@@ -208,33 +217,33 @@ func (s *Source) position(off int) (line, col int) {
 	return line, utf8.RuneCount(s.Data[start:off]) + 1
 }
 
-// indentOf is the number of leading spaces of line n.
-func (s *Source) indentOf(n int) int {
-	l := s.line(n)
+// IndentOf is the number of leading spaces of line n.
+func (s *Source) IndentOf(n int) int {
+	l := s.Line(n)
 	return len(l) - len(strings.TrimLeft(l, " "))
 }
 
-// isBlankOrComment reports whether line n holds nothing but white space or a
+// IsBlankOrComment reports whether line n holds nothing but white space or a
 // comment.
-func (s *Source) isBlankOrComment(n int) bool {
-	t := strings.TrimSpace(s.line(n))
+func (s *Source) IsBlankOrComment(n int) bool {
+	t := strings.TrimSpace(s.Line(n))
 	return t == "" || strings.HasPrefix(t, "#")
 }
 
-// blockEnd returns the last line that belongs to the block entry starting on
+// BlockEnd returns the last line that belongs to the block entry starting on
 // line first whose indicator (key or dash) sits at 1-based column col.
 // Continuation lines are indented deeper; with dashContinues, lines at the
 // same column that start with "- " also belong (a block sequence written at
 // its key's indentation). Trailing blank and comment lines are left out: they
 // belong to what follows.
-func (s *Source) blockEnd(first, col int, dashContinues bool) int {
+func (s *Source) BlockEnd(first, col int, dashContinues bool) int {
 	last := first
 	for n := first + 1; n <= s.Lines(); n++ {
-		if s.isBlankOrComment(n) {
+		if s.IsBlankOrComment(n) {
 			continue
 		}
-		ind := s.indentOf(n)
-		rest := strings.TrimLeft(s.line(n), " ")
+		ind := s.IndentOf(n)
+		rest := strings.TrimLeft(s.Line(n), " ")
 		if ind > col-1 || (dashContinues && ind == col-1 && (rest == "-" || strings.HasPrefix(rest, "- "))) {
 			last = n
 			continue
@@ -245,8 +254,8 @@ func (s *Source) blockEnd(first, col int, dashContinues bool) int {
 	// commented-out entry) stays with the block: what is inserted after the
 	// block goes below it.
 	for n := last + 1; n <= s.Lines(); n++ {
-		t := strings.TrimSpace(s.line(n))
-		if !strings.HasPrefix(t, "#") || s.indentOf(n) <= col-1 {
+		t := strings.TrimSpace(s.Line(n))
+		if !strings.HasPrefix(t, "#") || s.IndentOf(n) <= col-1 {
 			break
 		}
 		last = n
@@ -265,15 +274,15 @@ func yamlError(path string, err error) error {
 	msg = strings.TrimPrefix(msg, "yaml: ")
 	if n, _ := fmt.Sscanf(msg, "line %d:", &line); n == 1 {
 		msg = strings.TrimSpace(msg[strings.Index(msg, ":")+1:])
-		return &PosError{Pos: Pos{File: path, Line: line, Col: 1}, Msg: "invalid YAML: " + msg}
+		return &finding.PosError{Pos: finding.Pos{File: path, Line: line, Col: 1}, Msg: "invalid YAML: " + msg}
 	}
 	if n, _ := fmt.Sscanf(msg, "unmarshal errors:\n  line %d:", &line); n == 1 {
-		return &PosError{Pos: Pos{File: path, Line: line, Col: 1}, Msg: "invalid YAML: " + msg}
+		return &finding.PosError{Pos: finding.Pos{File: path, Line: line, Col: 1}, Msg: "invalid YAML: " + msg}
 	}
-	return &PosError{Pos: Pos{File: path}, Msg: "invalid YAML: " + msg}
+	return &finding.PosError{Pos: finding.Pos{File: path}, Msg: "invalid YAML: " + msg}
 }
 
-func kindName(n *yaml.Node) string {
+func KindName(n *yaml.Node) string {
 	switch n.Kind {
 	case yaml.SequenceNode:
 		return "list"
@@ -285,14 +294,14 @@ func kindName(n *yaml.Node) string {
 	return "mapping"
 }
 
-// mapGet returns the value node for key in mapping m, following `<<` merge
+// MapGet returns the value node for key in mapping m, following `<<` merge
 // keys (an alias or a list of aliases) the way YAML 1.1 merges do: keys
 // written in m win, then earlier merge sources. keyNode is nil when absent.
-func mapGet(m *yaml.Node, key string) (keyNode, val *yaml.Node) {
+func MapGet(m *yaml.Node, key string) (keyNode, val *yaml.Node) {
 	if m == nil {
 		return nil, nil
 	}
-	m = deref(m)
+	m = Deref(m)
 	if m.Kind != yaml.MappingNode {
 		return nil, nil
 	}
@@ -301,54 +310,64 @@ func mapGet(m *yaml.Node, key string) (keyNode, val *yaml.Node) {
 			return m.Content[i], m.Content[i+1]
 		}
 	}
-	for _, src := range mergeSources(m) {
-		if k, v := mapGet(src, key); k != nil {
+	for _, src := range MergeSources(m) {
+		if k, v := MapGet(src, key); k != nil {
 			return k, v
 		}
 	}
 	return nil, nil
 }
 
-// mergeSources lists the mappings merged into m by `<<`, in precedence order.
-func mergeSources(m *yaml.Node) []*yaml.Node {
+// MergeSources lists the mappings merged into m by `<<`, in precedence order.
+func MergeSources(m *yaml.Node) []*yaml.Node {
 	var out []*yaml.Node
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		if !isMergeKey(m.Content[i]) {
+		if !IsMergeKey(m.Content[i]) {
 			continue
 		}
 		v := m.Content[i+1]
-		switch deref(v).Kind {
+		switch Deref(v).Kind {
 		case yaml.MappingNode:
-			out = append(out, deref(v))
+			out = append(out, Deref(v))
 		case yaml.SequenceNode:
-			for _, it := range deref(v).Content {
-				out = append(out, deref(it))
+			for _, it := range Deref(v).Content {
+				out = append(out, Deref(it))
 			}
 		}
 	}
 	return out
 }
 
-func isMergeKey(k *yaml.Node) bool {
+func IsMergeKey(k *yaml.Node) bool {
 	return k.Kind == yaml.ScalarNode && k.Value == "<<" && (k.Tag == "!!merge" || k.Tag == "")
 }
 
-func deref(n *yaml.Node) *yaml.Node {
+func Deref(n *yaml.Node) *yaml.Node {
 	for n != nil && n.Kind == yaml.AliasNode {
 		n = n.Alias
 	}
 	return n
 }
 
-// ownKey returns the value node for key written directly in m (no merges).
-func ownKey(m *yaml.Node, key string) (keyNode, val *yaml.Node) {
+// OwnKey returns the value node for key written directly in m (no merges).
+func OwnKey(m *yaml.Node, key string) (keyNode, val *yaml.Node) {
 	if m == nil || m.Kind != yaml.MappingNode {
 		return nil, nil
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key && !isMergeKey(m.Content[i]) {
+		if m.Content[i].Value == key && !IsMergeKey(m.Content[i]) {
 			return m.Content[i], m.Content[i+1]
 		}
 	}
 	return nil, nil
+}
+
+// LastContentLine is the last line that is not blank.
+func (s *Source) LastContentLine() int {
+	for n := s.Lines(); n > 0; n-- {
+		if strings.TrimSpace(s.Line(n)) != "" {
+			return n
+		}
+	}
+	return 0
 }

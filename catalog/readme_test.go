@@ -1,0 +1,86 @@
+package catalog
+
+import (
+	"flag"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/uds-migrate/uds-migrate/internal/docblock"
+)
+
+var update = flag.Bool("update", false, "rewrite README's server-image table from the catalogue")
+
+const (
+	clientTableStart = "<!-- client images table: generated from catalog/images/*.yaml by `go test ./catalog -run TestREADMEClientTable -update` -->"
+	clientTableEnd   = "<!-- end of client images table -->"
+	serverTableStart = "<!-- server images table: generated from catalog/images/*.yaml by `go test ./catalog -run TestREADMEServerTable -update` -->"
+	serverTableEnd   = "<!-- end of server images table -->"
+)
+
+// serverTable is README's table of the server families: images, socket
+// directory, port variable, local trust, or why their clients stay on TCP.
+func serverTable() string {
+	var b strings.Builder
+	b.WriteString("| family | images | socket directory | port variable | local connections |\n| --- | --- | --- | --- | --- |\n")
+	for _, e := range Servers() {
+		s := e.Server
+		dir, local := "`"+s.SocketDir+"`", "trusted"
+		if !s.TrustLocal {
+			local = "password"
+		}
+		if s.No != "" {
+			dir, local = "none: clients stay on TCP (UDS165)", "—"
+		}
+		port := "—"
+		if s.PortEnv != "" {
+			port = "`" + s.PortEnv + "`"
+		}
+		b.WriteString("| " + e.Family + " | `" + strings.Join(e.Images, "`, `") + "` | " + dir + " | " + port + " | " + local + " |\n")
+	}
+	return b.String()
+}
+
+// TestREADMEServerTable fails when README's server-image table is not the
+// catalogue's; -update writes it.
+func TestREADMEServerTable(t *testing.T) {
+	docblock.Check(t, "../README.md", serverTableStart, serverTableEnd, serverTable(), *update)
+}
+
+// clientTable is README's table of the client families (every entry
+// without a server: block): images, the host and URL variables that take
+// the socket, those that stay on TCP, and whether it is a pooler.
+func clientTable() string {
+	var b strings.Builder
+	b.WriteString("| family | images | to the socket | stays on TCP |\n| --- | --- | --- | --- |\n")
+	n := 0
+	for _, e := range All() {
+		if e.Server != nil {
+			continue
+		}
+		n++
+		var yes, no []string
+		for _, v := range e.Vars {
+			switch {
+			case v.Role == RolePort:
+			case v.Directory:
+				yes = append(yes, "`"+v.Key+"`")
+			default:
+				no = append(no, "`"+v.Key+"`")
+			}
+		}
+		family := e.Family
+		if e.Pooler {
+			family += " (pooler)"
+		}
+		b.WriteString("| " + family + " | `" + strings.Join(e.Images, "`, `") + "` | " + strings.Join(yes, ", ") + " | " + strings.Join(no, ", ") + " |\n")
+	}
+	b.WriteString("\n" + strconv.Itoa(n) + " client families.\n")
+	return b.String()
+}
+
+// TestREADMEClientTable fails when README's client-image table is not the
+// catalogue's; -update writes it.
+func TestREADMEClientTable(t *testing.T) {
+	docblock.Check(t, "../README.md", clientTableStart, clientTableEnd, clientTable(), *update)
+}

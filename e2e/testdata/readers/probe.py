@@ -1,0 +1,120 @@
+"""Connects with one Python reader of postgres:// URIs (e2e TestURIReaders).
+
+    python3 probe.py READER < uris     # one URI a line
+    python3 probe.py versions
+
+READER is psycopg2, psycopg, sqlalchemy, asyncpg or pydantic. For each URI
+it prints one JSON line: {"ok": true, "socket": B, "dir": D} when the reader
+connected and ran QUERY (socket: inet_client_addr() IS NULL; dir: the
+server's unix_socket_directories, so the test knows which server answered),
+or {"ok": false, "error": "..."} when it refused or failed. The URI is handed
+to the library exactly as the application would: nothing here parses it.
+"""
+
+import asyncio
+import json
+import sys
+
+QUERY = "SELECT inet_client_addr() IS NULL, current_setting('unix_socket_directories')"
+
+
+def psycopg2_(uri):
+    import psycopg2
+
+    with psycopg2.connect(uri) as conn, conn.cursor() as cur:
+        cur.execute(QUERY)
+        return cur.fetchone()
+
+
+def psycopg_(uri):
+    import psycopg
+
+    with psycopg.connect(uri) as conn:
+        return conn.execute(QUERY).fetchone()
+
+
+def sqlalchemy_(uri):
+    import sqlalchemy
+
+    if "+asyncpg" in uri.split("://", 1)[0]:
+        from sqlalchemy.ext.asyncio import create_async_engine
+
+        async def run():
+            engine = create_async_engine(uri)
+            try:
+                async with engine.connect() as conn:
+                    return (await conn.execute(sqlalchemy.text(QUERY))).fetchone()
+            finally:
+                await engine.dispose()
+
+        return asyncio.run(run())
+    engine = sqlalchemy.create_engine(uri)
+    try:
+        with engine.connect() as conn:
+            return conn.execute(sqlalchemy.text(QUERY)).fetchone()
+    finally:
+        engine.dispose()
+
+
+def asyncpg_(uri):
+    import asyncpg
+
+    async def run():
+        conn = await asyncpg.connect(uri, timeout=10)
+        try:
+            return tuple(await conn.fetchrow(QUERY))
+        finally:
+            await conn.close()
+
+    return asyncio.run(run())
+
+
+def pydantic_(uri):
+    # A FastAPI settings field typed PostgresDsn: the value must validate,
+    # then the application connects with str(field) (here through
+    # SQLAlchemy, as the full-stack FastAPI template does).
+    import pydantic
+
+    class Settings(pydantic.BaseModel):
+        database_url: pydantic.PostgresDsn
+
+    return sqlalchemy_(str(Settings(database_url=uri).database_url))
+
+
+READERS = {
+    "psycopg2": psycopg2_,
+    "psycopg": psycopg_,
+    "sqlalchemy": sqlalchemy_,
+    "asyncpg": asyncpg_,
+    "pydantic": pydantic_,
+}
+
+
+def versions():
+    out = {}
+    for mod in ["psycopg2", "psycopg", "sqlalchemy", "asyncpg", "pydantic"]:
+        try:
+            m = __import__(mod)
+        except ImportError:
+            continue
+        v = getattr(m, "__version__", None) or str(getattr(m, "VERSION", ""))
+        out[mod] = v.split(" ")[0]
+    return out
+
+
+def main():
+    if sys.argv[1] == "versions":
+        print(json.dumps(versions()))
+        return
+    read = READERS[sys.argv[1]]
+    for line in sys.stdin:
+        uri = line.rstrip("\n")
+        try:
+            socket, dirs = read(uri)
+            res = {"ok": True, "socket": bool(socket), "dir": dirs}
+        except Exception as e:  # every refusal is a result
+            res = {"ok": False, "error": (type(e).__name__ + ": " + str(e)).strip()}
+        print(json.dumps(res), flush=True)
+
+
+main()

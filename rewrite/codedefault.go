@@ -1,0 +1,121 @@
+package rewrite
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/uds-migrate/uds-migrate/evidence"
+	"github.com/uds-migrate/uds-migrate/yamledit"
+)
+
+// A host that is only a code default (issue #21): the program reads
+// os.getenv("POSTGRES_HOST", "postgres") and the compose file leaves
+// POSTGRES_HOST unset, so the program connects to the default over TCP
+// and no compose value shows it. When evidence in the project shows the
+// variable reaching a driver that takes a socket directory as host, the
+// migration sets the variable in the service's environment:.
+
+// codeDefaultEdges returns an edge for each host variable a client's code
+// reads with a fallback that names a database while the service (its
+// environment, its env files, its Dockerfile's ENV) leaves it unset.
+// Services that already have an edge (connected) are left out: their
+// connection is in the compose file. A variable whose consumer the
+// project does not show stays as it is (UDS131 names the line).
+func (pl *planner) codeDefaultEdges(dbs []*dbService, connected []*edge) []*edge {
+	isDB := map[string]bool{}
+	for _, db := range dbs {
+		isDB[db.name] = true
+	}
+	has := map[string]bool{}
+	for _, e := range connected {
+		has[e.v.service] = true
+	}
+	var out []*edge
+	for _, name := range pl.p.serviceOrder() {
+		if isDB[name] || has[name] || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) || contains(pl.opts.Exclude, name) || poolerOf(pl.p.model.Services[name].Image) {
+			continue
+		}
+		out = append(out, pl.serviceCodeDefaults(name, dbs)...)
+	}
+	return out
+}
+
+// serviceCodeDefaults is codeDefaultEdges for one service.
+func (pl *planner) serviceCodeDefaults(name string, dbs []*dbService) []*edge {
+	scope := pl.evidenceScope(name)
+	set := map[string]bool{}
+	for _, v := range pl.p.serviceEnv(name) {
+		set[v.key] = true
+	}
+	for _, k := range pl.imageEnvKeys(name) {
+		set[k] = true
+	}
+	var out []*edge
+	for _, d := range evidence.Defaults(scope) {
+		if set[d.Key] || !appHostRE.MatchString(d.Key) {
+			continue
+		}
+		set[d.Key] = true // the first default of a key is the one reported
+		v := envVar{service: name, key: d.Key, raw: d.Value, value: d.Value,
+			pos: Pos{File: pl.p.displayPath(filepath.Join(scope.ProjectDir, filepath.FromSlash(d.File))), Line: d.Line, Col: 1}}
+		db := pl.dbAt(dbs, v, d.Value)
+		if db == nil || db.noSocket {
+			continue
+		}
+		verdict, ok := evidence.Find(scope, d.Key)
+		if !ok || !verdict.Directory {
+			continue
+		}
+		if db.port != 5432 {
+			if p, _ := atoiPort(pl.clientEnv(name, portSibling(d.Key))); p != db.port {
+				pl.findings.add("UDS120", v.pos, name, d.Key,
+					fmt.Sprintf("%s/%s is unset, so %s falls back to %s over TCP; %s listens on port %d and %s/%s does not say %d, so the driver would open .s.PGSQL.5432 or the code's default port: set %s=%s and %s=%d in %s's environment by hand",
+						name, d.Key, d.At(), d.Value, db.name, db.port, name, portSibling(d.Key), db.port, d.Key, pl.opts.MountPath, portSibling(d.Key), db.port, name))
+				continue
+			}
+		}
+		out = append(out, &edge{v: v, dialect: DialectHostDir, db: db, port: db.port, unset: &d,
+			basis: evidenceBasis(verdict.File, verdict.Line, verdict.Driver, verdict.Reason)})
+	}
+	return out
+}
+
+// imageEnvKeys lists the variables the Dockerfile of a service built here
+// sets with ENV: inside the image they are not unset.
+func (pl *planner) imageEnvKeys(service string) []string {
+	b := pl.p.model.Services[service].Build
+	if b == nil || b.Context == "" {
+		return nil
+	}
+	df := b.Dockerfile
+	if df == "" {
+		df = "Dockerfile"
+	}
+	if !filepath.IsAbs(df) {
+		df = filepath.Join(b.Context, df)
+	}
+	data, err := pl.readFile(pl.p.displayPath(df))
+	if err != nil {
+		return nil
+	}
+	return evidence.EnvKeys(data)
+}
+
+// setUnsetVar writes an unset host variable into the service's
+// environment: (in the file that defines its image) as the socket
+// directory mp, on the evidence the edge carries.
+func (pl *planner) setUnsetVar(e *edge, mp string) {
+	v, d, b := e.v, e.unset, e.basis
+	home := pl.p.imageHome(v.service)
+	if home.src == nil || !pl.addServiceEnv(home, v.service, v.key, mp) {
+		return
+	}
+	kn, _ := yamledit.OwnKey(servicesMapping(home.src), v.service)
+	at := yamledit.NodePos(home.src, kn)
+	pl.changes = append(pl.changes, Change{Kind: "value", Pos: at, Service: v.service, Key: v.key, Dialect: e.dialect,
+		After: mp, Reason: edgeReason(e, mp), Basis: b})
+	f := pl.findings.add("UDS170", at, v.service, v.key,
+		fmt.Sprintf("%s/%s was unset, so %s fell back to %s over TCP: set to the socket directory %s in %s's environment on evidence: %s:%d: %s; %s takes an absolute directory as the socket directory, and the port (%d) names .s.PGSQL.%d",
+			v.service, v.key, d.At(), d.Value, mp, v.service, b.At.File, b.At.Line, b.Detail, b.Name, e.db.port, e.db.port))
+	f.Basis = b
+}

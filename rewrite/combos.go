@@ -1,0 +1,125 @@
+package rewrite
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// defaultComposeNames are the files docker compose reads when no -f is
+// given; in their folder, compose.*.yml and docker-compose.*.yml are the
+// project's overrides (compose.override.yml, compose.prod.yml).
+var defaultComposeNames = []string{"compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml"}
+
+// overridePatterns are the override files of a folder that holds a default
+// compose file.
+var overridePatterns = []string{"compose.*.yaml", "compose.*.yml", "docker-compose.*.yaml", "docker-compose.*.yml"}
+
+// combinations lists the other sets of compose files the project is run
+// as, besides the run's own (inputs): the first file alone, and the first
+// file with each other -f file and, when the first is a default compose
+// file, with each override file of its folder. Paths keep the first file's
+// form (relative stays relative).
+func combinations(inputs []Input) [][]string {
+	if len(inputs) == 0 {
+		return nil
+	}
+	base := inputs[0].Path
+	var others []string
+	for _, in := range inputs[1:] {
+		others = append(others, in.Path)
+	}
+	if slices.Contains(defaultComposeNames, filepath.Base(base)) {
+		for _, pat := range overridePatterns {
+			m, _ := filepath.Glob(filepath.Join(filepath.Dir(base), pat))
+			for _, f := range m {
+				if !slices.Contains(others, f) && f != base && !slices.ContainsFunc(others, func(o string) bool { return sameFile(o, f) }) {
+					others = append(others, f)
+				}
+			}
+		}
+	}
+	own := make([]string, len(inputs))
+	for i, in := range inputs {
+		own[i] = in.Path
+	}
+	var out [][]string
+	if len(inputs) > 1 {
+		out = append(out, []string{base})
+	}
+	for _, o := range others {
+		if c := []string{base, o}; !slices.Equal(c, own) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func sameFile(a, b string) bool {
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == bb
+}
+
+// checkCombinations validates each other combination of the project's
+// files (see combinations) with the migrated content, and returns a
+// warning (UDS180) for each one the migration leaves with a validate error
+// it did not have before: that combination cannot be kept valid by edits
+// to this run's files. A combination that does not load as it was is not
+// the migration's to judge and is skipped.
+func checkCombinations(ctx context.Context, inputs []Input, res *Result, opts Options) []Finding {
+	after := map[string][]byte{}
+	for i, in := range inputs {
+		after[in.Path] = res.Files[i].After
+	}
+	optsAfter := opts
+	optsAfter.ReadFile = overlay(res.Files[len(inputs):], opts.ReadFile)
+	var out []Finding
+	for _, combo := range combinations(inputs) {
+		before, ok := comboInputs(inputs, combo, nil)
+		if !ok {
+			continue
+		}
+		pb, err := load(ctx, before, opts)
+		if err != nil {
+			continue
+		}
+		migrated, _ := comboInputs(inputs, combo, after)
+		name := strings.Join(combo, " + ")
+		pa, err := load(ctx, migrated, optsAfter)
+		if err != nil {
+			out = append(out, newFinding("UDS180", Pos{File: combo[len(combo)-1]}, "", "",
+				fmt.Sprintf("%s: this combination of compose files no longer loads after the migration (%s); the migration cannot keep it valid", name, hideValues(err.Error()))))
+			continue
+		}
+		for _, f := range newErrors(validateLoaded(pb, opts), validateLoaded(pa, optsAfter)) {
+			out = append(out, newFinding("UDS180", f.Pos, f.Service, f.Key,
+				fmt.Sprintf("%s: the migration cannot keep this combination of compose files valid: %s (%s)", name, f.Message, f.Code)))
+		}
+	}
+	return out
+}
+
+// comboInputs reads the files of a combination: an input's bytes from the
+// run (after, when given: the migrated ones), any other file from disk.
+func comboInputs(inputs []Input, combo []string, after map[string][]byte) ([]Input, bool) {
+	var out []Input
+	for _, p := range combo {
+		i := slices.IndexFunc(inputs, func(in Input) bool { return in.Path == p })
+		switch {
+		case i >= 0 && after != nil:
+			out = append(out, Input{Path: p, Data: after[p]})
+		case i >= 0:
+			out = append(out, inputs[i])
+		default:
+			data, err := readRegular(p)
+			if err != nil {
+				return nil, false
+			}
+			out = append(out, Input{Path: p, Data: data})
+		}
+	}
+	return out, true
+}
