@@ -32,6 +32,10 @@ type Format struct {
 func For(name string) (Format, bool) {
 	base := path.Base(name)
 	switch {
+	case base == "package-lock.json" || base == "npm-shrinkwrap.json":
+		// npm's lock files: package metadata, often over the 512 KB the
+		// tool reads, never a setting.
+		return Format{}, false
 	case strings.HasSuffix(base, ".properties"):
 		return Format{"properties", bomAware(Properties)}, true
 	case (strings.HasPrefix(base, "application") || strings.HasPrefix(base, "bootstrap")) && (strings.HasSuffix(base, ".yml") || strings.HasSuffix(base, ".yaml")):

@@ -99,6 +99,7 @@ var codes = withDocs([]Code{
 	{ID: "UDS170", Severity: SevWarning, Title: "host variable set to the socket directory on evidence in the project"},
 	{ID: "UDS171", Severity: SevWarning, Title: "Rails database.yml ERB default edited: every service without the variable gets it"},
 	{ID: "UDS172", Severity: SevWarning, Title: "a path in the project leads outside it through a symbolic link: not read or edited", Manual: true},
+	{ID: "UDS173", Severity: SevWarning, Title: "a configuration file beyond the tool's limits (512 KB, 64 levels of nesting): not read", Manual: true},
 	{ID: "UDS180", Severity: SevWarning, Title: "a combination of the project's compose files (base alone, base + an override) fails validation after the migration", Manual: true},
 	{ID: "UDS201", Severity: SevError, Title: "single-$ $FactoryArg interpolates to empty"},
 	{ID: "UDS202", Severity: SevError, Title: "JDBC host other than localhost with junixsocket"},

@@ -55,7 +55,23 @@ type envLine struct {
 // serviceEnv lists a service's environment variables where their effective
 // values are written, following compose precedence: environment: (the last
 // -f file that sets a key wins) over env_file: (later files win).
+//
+// The list is computed once per service (the project does not change
+// while it is planned; callers only range over it): most steps walk every
+// service's environment, some for each of its values, and a service of
+// 30,000 variables took 19.5 s (issue 25).
 func (p *project) serviceEnv(name string) []envVar {
+	if v, ok := p.envs[name]; ok {
+		return v
+	}
+	if p.envs == nil {
+		p.envs = map[string][]envVar{}
+	}
+	p.envs[name] = p.computeServiceEnv(name)
+	return p.envs[name]
+}
+
+func (p *project) computeServiceEnv(name string) []envVar {
 	var out []envVar
 	seen := map[string]bool{}
 	for i := len(p.sources) - 1; i >= 0; i-- {
@@ -236,6 +252,7 @@ func (p *project) envFileVars(service, abs string) []envVar {
 		return nil
 	}
 	var out []envVar
+	last := map[string]int{} // key → index in out of its last assignment
 	off := 0
 	for n, line := range bytes.SplitAfter(data, []byte("\n")) {
 		// A BOM before the first key is not part of it (nor of the
@@ -265,16 +282,18 @@ func (p *project) envFileVars(service, abs string) []envVar {
 			raw = text
 		}
 		e := el
-		// The last assignment of a key wins, as in dotenv.
-		for i := range out {
-			if out[i].key == key {
-				out = append(out[:i], out[i+1:]...)
-				break
-			}
-		}
+		last[key] = len(out)
 		out = append(out, envVar{service: service, key: key, raw: raw, value: val, pos: Pos{File: path, Line: n + 1, Col: el.start - (off - len(line)) - bom + 1}, env: &e})
 	}
-	return out
+	// The last assignment of a key wins, as in dotenv: keep it alone, in
+	// the order of those last assignments.
+	kept := out[:0]
+	for i, v := range out {
+		if last[v.key] == i {
+			kept = append(kept, v)
+		}
+	}
+	return kept
 }
 
 // withoutBOM is an env file's text after a UTF-8 byte order mark, which

@@ -122,6 +122,9 @@ func (w *refWalk) visit(s *Source, dirs []string, env map[string]string, depth i
 		}
 		return "", nil
 	}
+	if err := checkEnvCount(s); err != nil {
+		return err
+	}
 	for _, n := range serviceFileNodes(s.Root) {
 		if _, err := check(n, dirs); err != nil {
 			return err
@@ -296,6 +299,33 @@ func interpolated(s string, env map[string]string) (string, bool) {
 	return v, true
 }
 
+// MaxEnvVars is the most environment variables a service may have,
+// environment: and env files together (README, "Security and limits"):
+// real services have tens; every step of the migration walks them, and
+// compose-go's load takes about 0.2 ms each (30,000 took 19.5 s before
+// issue 25, 5 s after).
+const MaxEnvVars = 2000
+
+// checkEnvCount refuses a service of s whose environment: holds more than
+// MaxEnvVars entries, at its environment key, before compose-go reads it.
+func checkEnvCount(s *Source) error {
+	_, svcs := yamledit.OwnKey(s.Root, "services")
+	if svcs = yamledit.Deref(svcs); svcs == nil || svcs.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(svcs.Content); i += 2 {
+		svc := yamledit.Deref(svcs.Content[i+1])
+		if n := len(envEntries(svc)); n > MaxEnvVars {
+			at, _ := yamledit.MapGet(svc, "environment")
+			if at == nil {
+				at = svcs.Content[i]
+			}
+			return &PosError{Pos: yamledit.NodePos(s, at), Msg: fmt.Sprintf("service %s has %d environment variables, more than the %d the tool reads (no service needs this many)", svcs.Content[i].Value, n, MaxEnvVars)}
+		}
+	}
+	return nil
+}
+
 // guardFileReads keeps compose-go from reading env_file and label_file
 // while it loads: resolveFileRefs reads them once checked.
 func guardFileReads(o *loader.Options) {
@@ -334,6 +364,11 @@ func resolveFileRefs(model *types.Project) (*types.Project, error) {
 	model, err := model.WithServicesEnvironmentResolved(false)
 	if err != nil {
 		return nil, err
+	}
+	for _, name := range model.ServiceNames() {
+		if n := len(model.Services[name].Environment); n > MaxEnvVars {
+			return nil, fmt.Errorf("services.%s.env_file: service %s has %d environment variables with its env files, more than the %d the tool reads (no service needs this many)", name, name, n, MaxEnvVars)
+		}
 	}
 	return model.WithServicesLabelsResolved(false)
 }

@@ -46,6 +46,8 @@ type project struct {
 	// escaped are env files that lead outside the project through a
 	// symbolic link (escapes), by path: left unread, reported as UDS172.
 	escaped map[string]error
+	// envs caches serviceEnv, by service.
+	envs map[string][]envVar
 }
 
 // load parses every input with yaml.v3 (positions) and the whole set with

@@ -27,6 +27,7 @@ type planner struct {
 	editors  map[*Source]*yamledit.Editor // edits per compose file
 	findings findingList
 	refused  map[string]bool // paths reported with UDS172 (refuse)
+	tooBig   map[string]bool // configuration files reported with UDS173 (overLimit)
 	changes  []Change
 
 	compose composeEdits // the compose-file editor's bookkeeping
