@@ -133,6 +133,11 @@ func analyzeClients(clients []Client, rounds [][]Round, m Machine, queriesPerTx 
 				return nil, err
 			}
 			rep.Comparisons = append(rep.Comparisons, cmp...)
+			g, err := CompareGains(c.Name(), clients[0].Name(), rounds[i], rounds[0])
+			if err != nil {
+				return nil, err
+			}
+			rep.GainDifferences = append(rep.GainDifferences, g)
 		}
 	}
 	rep.QueriesPerTransaction = queriesPerTx

@@ -87,7 +87,9 @@ func LoadComposeAt(ctx context.Context, files []string, service, socketDir strin
 	return loadCompose(ctx, files, service, socketDir, port)
 }
 
-func loadCompose(ctx context.Context, files []string, service, socketDir string, port int) (*ComposeTarget, error) {
+// LoadProject reads compose files with compose-go, as docker compose
+// would: the same interpolation, .env and merge rules, every profile.
+func LoadProject(ctx context.Context, files []string) (*types.Project, error) {
 	opts, err := cli.NewProjectOptions(files,
 		cli.WithOsEnv, cli.WithDotEnv, cli.WithProfiles([]string{"*"}),
 		cli.WithName("uds-bench"))
@@ -97,6 +99,14 @@ func loadCompose(ctx context.Context, files []string, service, socketDir string,
 	proj, err := opts.LoadProject(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", strings.Join(files, ", "), err)
+	}
+	return proj, nil
+}
+
+func loadCompose(ctx context.Context, files []string, service, socketDir string, port int) (*ComposeTarget, error) {
+	proj, err := LoadProject(ctx, files)
+	if err != nil {
+		return nil, err
 	}
 	svc, err := pickDatabase(proj, service)
 	if err != nil {
@@ -586,7 +596,7 @@ func (r *ComposeRun) processes(ctx context.Context, clients []string) []int {
 		// docker compose run creates the container a moment after it starts.
 		for i := 0; i < 60; i++ {
 			if pid := r.containerPID(ctx, r.jdbcName); pid > 0 {
-				if _, ok := readProcStat(pid); ok {
+				if Visible(pid) {
 					return append(roots, pid)
 				}
 				return nil
@@ -602,16 +612,29 @@ func (r *ComposeRun) processes(ctx context.Context, clients []string) []int {
 	return roots
 }
 
-// containerPID is the host process id of a running container's first
-// process, 0 when it is not running (or unknown).
+// containerPID is ContainerPID with r's docker.
 func (r *ComposeRun) containerPID(ctx context.Context, container string) int {
+	return ContainerPID(ctx, r.dockerBin(), container)
+}
+
+// ContainerPID is the host process id of a running container's first
+// process (docker inspect's .State.Pid), 0 when it is not running or
+// unknown.
+func ContainerPID(ctx context.Context, docker, container string) int {
 	if container == "" {
 		return 0
 	}
-	out, err := exec.CommandContext(ctx, r.dockerBin(), "inspect", "-f", "{{.State.Pid}}", container).Output()
+	out, err := exec.CommandContext(ctx, docker, "inspect", "-f", "{{.State.Pid}}", container).Output()
 	if err != nil {
 		return 0
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(out)))
 	return pid
+}
+
+// Visible reports whether process pid can be read here (/proc/PID/stat):
+// the engine runs on this machine, in this process namespace.
+func Visible(pid int) bool {
+	_, ok := readProcStat(pid)
+	return pid > 0 && ok
 }

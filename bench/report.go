@@ -48,6 +48,9 @@ type Report struct {
 	// Comparisons compares every client after the first with the first,
 	// round by round; empty with one client.
 	Comparisons []Comparison `json:"comparisons,omitempty"`
+	// GainDifferences compares every client's socket gain after the first
+	// with the first's, round by round; empty with one client.
+	GainDifferences []GainDifference `json:"gainDifferences,omitempty"`
 	// Seed is the bootstrap seed (BootstrapSeed).
 	Seed uint64 `json:"bootstrapSeed"`
 	// Floor is each transport's round-trip floor, measured after the
@@ -210,6 +213,32 @@ func Compare(client, baseline string, rounds, base []Round) ([]Comparison, error
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// GainDifference says whether a client shows what the transport gives as
+// a baseline client (pgbench) does: the client's socket/TCP ratio minus the
+// baseline's, round by round, in percentage points (+2.0: the client's
+// socket gain is 2 points above the baseline's in the same round).
+type GainDifference struct {
+	Client   string `json:"client"`
+	Baseline string `json:"baseline"`
+	// RoundPoints are 100 × (client's ratio − baseline's ratio), in round
+	// order.
+	RoundPoints []float64 `json:"roundPoints"`
+	// Points is their median with its bootstrap interval.
+	Points Interval `json:"points"`
+}
+
+// CompareGains is client's GainDifference from baseline over the same
+// rounds.
+func CompareGains(client, baseline string, rounds, base []Round) (GainDifference, error) {
+	g := GainDifference{Client: client, Baseline: baseline}
+	for i := range rounds {
+		g.RoundPoints = append(g.RoundPoints, 100*(rounds[i].Ratio()-base[i].Ratio()))
+	}
+	iv, err := MedianCI(g.RoundPoints, 0.95, BootstrapSeed)
+	g.Points = iv
+	return g, err
 }
 
 // VerdictLine is the verdict in words with the effect size, e.g. "socket

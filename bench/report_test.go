@@ -171,3 +171,27 @@ func TestRenderFormats(t *testing.T) {
 		t.Error("format yaml accepted")
 	}
 }
+
+// A client whose socket gain is 10 points below the baseline's in every
+// round shows -10 points; the text report says so beside the comparisons.
+func TestGainDifferences(t *testing.T) {
+	rep, err := analyzeClients([]Client{&fakeClient{name: "pgbench"}, &fakeClient{name: "pgx"}},
+		[][]Round{steady(MinRounds, 1.2), steady(MinRounds, 1.1)}, Machine{Cores: 2, LoadBefore: -1, LoadAfter: -1}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.GainDifferences) != 1 {
+		t.Fatalf("gain differences %+v", rep.GainDifferences)
+	}
+	g := rep.GainDifferences[0]
+	if g.Client != "pgx" || g.Baseline != "pgbench" || len(g.RoundPoints) != MinRounds || math.Abs(g.Points.Estimate+10) > 0.5 || g.Points.Low > g.Points.High {
+		t.Errorf("gain difference %+v", g)
+	}
+	var b bytes.Buffer
+	if err := rep.Render(&b, "text"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "pgx's socket gain − pgbench's: -10.0 percentage points") {
+		t.Errorf("text report:\n%s", b.String())
+	}
+}

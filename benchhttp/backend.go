@@ -71,7 +71,7 @@ func StartBackend(tempDir string) (*Backend, error) {
 		l    net.Listener
 		name string
 	}{{tl, "tcp"}, {ul, "unix"}} {
-		srv := &http.Server{Handler: handler(s.name), ReadHeaderTimeout: 10 * time.Second}
+		srv := &http.Server{Handler: Handler(s.name), ReadHeaderTimeout: 10 * time.Second}
 		b.servers = append(b.servers, srv)
 		// Serve returns ErrServerClosed after Shutdown: nothing to report.
 		go func(l net.Listener) { _ = srv.Serve(l) }(s.l)
@@ -79,8 +79,9 @@ func StartBackend(tempDir string) (*Backend, error) {
 	return b, nil
 }
 
-// handler answers every request with Body and the transport header.
-func handler(transport string) http.Handler {
+// Handler answers every request with Body and TransportHeader set to
+// transport ("tcp" or "unix": the listener it serves).
+func Handler(transport string) http.Handler {
 	length := strconv.Itoa(len(Body))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()

@@ -36,6 +36,9 @@ type NginxConfig struct {
 	// it only when started as root; a root master's workers otherwise run
 	// as nobody.
 	User string
+	// Listen is the fronts' address; "" means 127.0.0.1. ErrorLog is the
+	// error log's path; "" means Prefix/error.log.
+	Listen, ErrorLog string
 }
 
 // nginxTemplate is a complete, self-contained nginx.conf: nothing from
@@ -48,7 +51,7 @@ var nginxTemplate = template.Must(template.New("nginx.conf").Parse(`# uds-migrat
 daemon off;
 worker_processes 1;
 pid {{.Prefix}}/nginx.pid;
-error_log {{.Prefix}}/error.log warn;
+error_log {{.ErrorLog}} warn;
 
 events {
     worker_connections 1024;
@@ -76,7 +79,7 @@ http {
 
     # Proxies to the backend over TCP.
     server {
-        listen 127.0.0.1:{{.TCPPort}};
+        listen {{.Listen}}:{{.TCPPort}};
         location / {
 {{- if .Keepalive}}
             proxy_pass http://app_tcp;
@@ -90,7 +93,7 @@ http {
 
     # Proxies to the same backend over its Unix socket.
     server {
-        listen 127.0.0.1:{{.SocketPort}};
+        listen {{.Listen}}:{{.SocketPort}};
         location / {
 {{- if .Keepalive}}
             proxy_pass http://app_socket;
@@ -108,7 +111,13 @@ http {
 // would misparse (whitespace, ';', quotes, braces) or a negative
 // keepalive.
 func RenderNginx(c NginxConfig) (string, error) {
-	for _, p := range []string{c.Prefix, c.BackendSocket, c.Backend, c.User} {
+	if c.Listen == "" {
+		c.Listen = "127.0.0.1"
+	}
+	if c.ErrorLog == "" {
+		c.ErrorLog = c.Prefix + "/error.log"
+	}
+	for _, p := range []string{c.Prefix, c.BackendSocket, c.Backend, c.User, c.Listen, c.ErrorLog} {
 		if strings.ContainsAny(p, " \t\n;{}\"'#$") {
 			return "", fmt.Errorf("nginx config: %q holds a character nginx would misparse", p)
 		}

@@ -214,12 +214,28 @@ func Run(ctx context.Context, cfg Config) (rep *Report, err error) {
 		rep.Socket = n.SocketURL + " → nginx → unix:" + b.SocketPath
 	}
 
+	// The embedded backend runs in this process and nginx as its child:
+	// their CPU is the bench's own. An existing app's is not visible as such.
+	return measure(ctx, load, cfg, rep, cfg.TCPURL == "")
+}
+
+// measure runs the interleaved rounds of load and completes rep with the
+// analysis. With watch, other processes' CPU is measured: everything but
+// this process's family and the roots' (bench.CPUWatch).
+func measure(ctx context.Context, load *Load, cfg Config, rep *Report, watch bool, roots ...int) (*Report, error) {
 	m := bench.StartMachine()
+	var cpu *bench.CPUWatch
+	if watch {
+		cpu = bench.WatchCPU(roots...)
+	}
 	rounds, err := bench.Interleave(ctx, load, cfg.Plan, cfg.Step)
 	if err != nil {
 		return nil, err
 	}
 	m.LoadAfter = bench.LoadAverage()
+	if cpu != nil {
+		m.OtherCores = cpu.OtherCores()
+	}
 	a, err := bench.Analyze(rounds, m, 1)
 	if err != nil {
 		return nil, err

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/uds-migrate/uds-migrate/internal/dockerfile"
 )
 
 // Default is a variable the code reads with a literal fallback: the value
@@ -90,9 +92,9 @@ func group(re *regexp.Regexp, data []byte, m []int, name string) string {
 // EnvKeys lists the variables a Dockerfile's ENV instructions set (ENV
 // K=V ..., and the legacy ENV K V): inside the image they are set, so a
 // code default for them does not apply.
-func EnvKeys(dockerfile []byte) []string {
+func EnvKeys(data []byte) []string {
 	var out []string
-	for _, ins := range instructions(dockerfile) {
+	for _, ins := range dockerfile.Instructions(data) {
 		fields := strings.Fields(ins)
 		if len(fields) < 2 || !strings.EqualFold(fields[0], "ENV") {
 			continue

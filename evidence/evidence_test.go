@@ -82,19 +82,6 @@ func TestScopeStaysInProject(t *testing.T) {
 	}
 }
 
-func TestCopySources(t *testing.T) {
-	got := CopySources([]byte("FROM x AS b\nCOPY --from=b /a /a\nCOPY --chown=1:1 req.txt \\\n  src/ /srv/\nADD [\"a b\", \"/x\"]\nADD https://e/x /y\n# COPY hidden /z\n"))
-	want := []string{"req.txt", "src", "a b"}
-	if len(got) != len(want) {
-		t.Fatalf("got %q; want %q", got, want)
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("got %q; want %q", got, want)
-		}
-	}
-}
-
 func TestAliases(t *testing.T) {
 	for _, c := range []struct {
 		name, file, text string

@@ -80,6 +80,11 @@ const (
 	BasisUser      = "user"      // --host-var SERVICE/KEY
 	BasisEvidence  = "evidence"  // code or config in the project that reads the variable (evidence.SourceName)
 	BasisCatalogue = "catalogue" // catalog/images: what a published image does
+	// BasisReader: the value's grammar has one family of readers, all of
+	// which take the socket form written (JDBC: pgjdbc; keyword DSN,
+	// PGHOST: libpq and the drivers that copy its rules; Npgsql, R2DBC,
+	// Celery's db+): package dialect's Reader.
+	BasisReader = "reader"
 )
 
 // Basis is what a decision about a connection value rests on.
@@ -108,3 +113,19 @@ func (b Basis) Citation() string {
 	}
 	return s
 }
+
+// Report is what one run reports, in the order it was found: findings
+// (sorted for the reader at the end) and changes (in edit order). Steps
+// and editors append to it; nothing is taken back.
+type Report struct {
+	Findings List
+	Changes  []Change
+}
+
+// Add appends New(...) to the findings and returns it (to attach a Basis).
+func (r *Report) Add(code string, at Pos, service, key, msg string) *Finding {
+	return r.Findings.Add(code, at, service, key, msg)
+}
+
+// Change appends c to the changes.
+func (r *Report) Change(c Change) { r.Changes = append(r.Changes, c) }

@@ -2,18 +2,20 @@ package rewrite
 
 import (
 	"fmt"
+	"maps"
 	"path"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/types"
-	"gopkg.in/yaml.v3"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
+	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/consumer"
 	"github.com/uds-migrate/uds-migrate/evidence"
+	"github.com/uds-migrate/uds-migrate/internal/dockerfile"
+	"github.com/uds-migrate/uds-migrate/pgserver"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -38,7 +40,7 @@ type dbService struct {
 	// Socket volume: an existing mount at socketDir, or the one to add.
 	volume   string
 	bind     bool
-	existing *mountRef // the mount already at socketDir, if any
+	existing *compose.Mount // the mount already at socketDir, if any
 	// renamedVolume: <name>-socket was taken, volume is a fresh name.
 	renamedVolume bool
 	trustLocal    bool // local connections use the image's default trust
@@ -51,12 +53,12 @@ type dbService struct {
 // socket connections in without a password (the catalogue's trust_local),
 // which the official entrypoint's POSTGRES_INITDB_ARGS --auth-local (or
 // --auth, which sets both) turns off.
-func trustsLocal(fam imageFamily, svc types.ServiceConfig) bool {
+func trustsLocal(fam pgserver.Family, svc types.ServiceConfig) bool {
 	if fam.Server == nil || !fam.Server.Server.TrustLocal {
 		return false
 	}
 	if fam.Name == catalog.EntrypointOfficial {
-		return !setsLocalAuth(envValue(svc, "POSTGRES_INITDB_ARGS"))
+		return !setsLocalAuth(compose.EnvValue(svc, "POSTGRES_INITDB_ARGS"))
 	}
 	return true
 }
@@ -76,20 +78,10 @@ func setsLocalAuth(args string) bool {
 	return false
 }
 
-// mountRef is a volumes: entry as written in YAML.
-type mountRef struct {
-	src      *Source
-	node     *yaml.Node // the list item
-	source   string
-	target   string
-	readOnly bool
-	bind     bool
-}
-
 // edge is one client value that connects to a database over TCP.
 type edge struct {
-	v       envVar
-	dialect string // DialectJDBC, DialectURI, DialectDSN
+	v       compose.EnvVar
+	dialect string // its form: a name of the dialect registry
 	db      *dbService
 	basis   *Basis        // why a host variable was trusted, when it was
 	form    consumer.Form // a connection URI's socket form, chosen for its reader
@@ -102,68 +94,13 @@ type edge struct {
 	unset *evidence.Default
 }
 
-// envEntry is one environment variable as written in a service.
-type envEntry struct {
-	key    string
-	node   *yaml.Node
-	prefix string
-	inFlow bool
-	// passthrough is a list item "- KEY" or a map entry "KEY:" with no
-	// value: compose takes the value from the environment it
-	// interpolates with.
-	passthrough bool
-}
-
-// serviceNode finds the YAML mapping of a service in the last source that
-// defines it (later -f files override earlier ones).
-func (p *project) serviceNode(name string) (*Source, *yaml.Node) {
-	for i := len(p.sources) - 1; i >= 0; i-- {
-		_, svcs := yamledit.OwnKey(p.sources[i].Root, "services")
-		if _, n := yamledit.OwnKey(yamledit.Deref(svcs), name); n != nil {
-			return p.sources[i], yamledit.Deref(n)
-		}
-	}
-	return nil, nil
-}
-
-// servicesMapping returns the services: mapping of one file (anchors
-// followed), or nil when the file has none.
-func servicesMapping(src *Source) *yaml.Node {
-	_, svcs := yamledit.OwnKey(src.Root, "services")
-	if svcs = yamledit.Deref(svcs); svcs == nil || svcs.Kind != yaml.MappingNode {
-		return nil
-	}
-	return svcs
-}
-
-// serviceOrder lists service names in the order the first file writes them,
-// then any that only later files add: output and findings follow the file.
-func (p *project) serviceOrder() []string {
-	var names []string
-	seen := map[string]bool{}
-	for _, src := range p.sources {
-		svcs := servicesMapping(src)
-		if svcs == nil {
-			continue
-		}
-		for i := 0; i+1 < len(svcs.Content); i += 2 {
-			n := svcs.Content[i].Value
-			if _, ok := p.model.Services[n]; ok && !seen[n] {
-				seen[n] = true
-				names = append(names, n)
-			}
-		}
-	}
-	return names
-}
-
 // findDBs lists PostgreSQL services: detected image families plus --db.
 func (p *project) findDBs(opts Options) ([]*dbService, error) {
 	for _, name := range opts.DBs {
-		if _, ok := p.model.Services[name]; !ok {
-			src := p.sources[0]
+		if _, ok := p.Model.Services[name]; !ok {
+			src := p.Sources[0]
 			kn, _ := yamledit.OwnKey(src.Root, "services")
-			known := slices.Sorted(mapsKeys(p.model.Services))
+			known := slices.Sorted(maps.Keys(p.Model.Services))
 			return nil, &PosError{Pos: yamledit.NodePos(src, kn), Msg: fmt.Sprintf("--db %s: no such service (services: %s)", name, strings.Join(known, ", "))}
 		}
 	}
@@ -174,19 +111,19 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 		return nil, err
 	}
 	var dbs []*dbService
-	for _, name := range p.serviceOrder() {
-		svc := p.model.Services[name]
-		fam, ok := familyOf(svc.Image)
+	for _, name := range p.ServiceOrder() {
+		svc := p.Model.Services[name]
+		fam, ok := pgserver.FamilyOf(svc.Image)
 		if !ok && svc.Build != nil {
 			fam, ok = p.builtFamily(svc)
 		}
-		if ok && !runsServer(svc) {
+		if ok && !pgserver.RunsServer(svc) {
 			ok = false // a psql/pg_dump job on the postgres image is a client
 		}
 		unknown := false
 		if slices.Contains(opts.DBs, name) {
 			if !ok {
-				fam = imageFamily{Name: familyUnknown, SocketDir: familyOfficial.SocketDir}
+				fam = pgserver.Family{Name: pgserver.Unknown, SocketDir: pgserver.Official.SocketDir}
 				unknown = true
 			}
 			ok = true
@@ -194,13 +131,13 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 		if !ok {
 			continue
 		}
-		port, dirs := p.serverSettings(svc)
+		port, dirs := pgserver.Settings(p.Project, svc)
 		db := &dbService{name: name, family: fam.Name, socketDir: fam.SocketDir, port: port, portSet: !unknown || port != 5432, socketDirs: dirs, svc: svc}
 		if len(dirs) > 0 {
 			db.socketDir = dirs[0]
 		}
 		if fam.Server != nil {
-			if n, ok := imagePort(svc, fam.Server.Server.PortEnv); ok {
+			if n, ok := pgserver.ImagePort(svc, fam.Server.Server.PortEnv); ok {
 				db.port, db.portSet = n, true
 			}
 		}
@@ -210,8 +147,8 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 		if d, ok := opts.ServiceSocketDirs[name]; ok {
 			db.socketDir = d
 		}
-		db.noSocket = socketsDisabled(svc)
-		db.names = hostNames(svc)
+		db.noSocket = pgserver.SocketsDisabled(svc)
+		db.names = compose.HostNames(svc)
 		db.server = fam.Server
 		db.trustLocal = trustsLocal(fam, svc)
 		dbs = append(dbs, db)
@@ -219,173 +156,10 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 	return dbs, nil
 }
 
-// hostNames lists the names under which other services reach svc on the
-// compose networks.
-func hostNames(svc types.ServiceConfig) []string {
-	names := []string{svc.Name}
-	if svc.ContainerName != "" {
-		names = append(names, svc.ContainerName)
-	}
-	if svc.Hostname != "" {
-		// Not hostname.domainname: the engine's DNS does not answer it
-		// (see names.go).
-		names = append(names, svc.Hostname)
-	}
-	for _, nw := range svc.Networks {
-		if nw != nil {
-			names = append(names, nw.Aliases...)
-		}
-	}
-	return names
-}
-
-// linkAliases maps the aliases a client gives to linked services
-// ("db:database" → database → db).
-func linkAliases(svc types.ServiceConfig) map[string]string {
-	out := map[string]string{}
-	for _, l := range append(append([]string{}, svc.Links...), svc.ExternalLinks...) {
-		target, alias, ok := strings.Cut(l, ":")
-		if !ok {
-			alias = target
-		}
-		out[strings.ToLower(alias)] = target
-	}
-	return out
-}
-
-func envValue(svc types.ServiceConfig, key string) string {
-	if v, ok := svc.Environment[key]; ok && v != nil {
-		return *v
-	}
-	return ""
-}
-
-// envEntries lists the environment variables written in a service mapping,
-// in either form (map or "- KEY=value" list), following merge keys: for a
-// map, keys written in the service win over merged ones.
-func envEntries(svc *yaml.Node) []envEntry {
-	_, env := yamledit.MapGet(svc, "environment")
-	env = yamledit.Deref(env)
-	if env == nil {
-		return nil
-	}
-	inFlow := env.Style&yaml.FlowStyle != 0
-	var out []envEntry
-	switch env.Kind {
-	case yaml.SequenceNode:
-		for _, it := range env.Content {
-			it = yamledit.Deref(it)
-			if it.Kind != yaml.ScalarNode {
-				continue
-			}
-			k, _, ok := strings.Cut(it.Value, "=")
-			if !ok {
-				// prefix: an edit writes KEY=value, not a bare value
-				// (which would pass a variable of that name through).
-				out = append(out, envEntry{key: it.Value, node: it, prefix: it.Value + "=", inFlow: inFlow, passthrough: true})
-				continue
-			}
-			out = append(out, envEntry{key: k, node: it, prefix: k + "=", inFlow: inFlow})
-		}
-	case yaml.MappingNode:
-		seen := map[string]bool{}
-		var walk func(m *yaml.Node)
-		walk = func(m *yaml.Node) {
-			for i := 0; i+1 < len(m.Content); i += 2 {
-				k := m.Content[i]
-				if yamledit.IsMergeKey(k) || seen[k.Value] {
-					continue
-				}
-				seen[k.Value] = true
-				v := m.Content[i+1]
-				if v.Kind == yaml.AliasNode {
-					v = v.Alias
-				}
-				if v.Kind == yaml.ScalarNode {
-					// KEY: with no value (or null) passes the shell's
-					// value through, as "- KEY" does (Compose
-					// Specification, services.environment).
-					out = append(out, envEntry{key: k.Value, node: v, inFlow: m.Style&yaml.FlowStyle != 0, passthrough: v.Tag == "!!null"})
-				}
-			}
-			for _, src := range yamledit.MergeSources(m) {
-				walk(src)
-			}
-		}
-		walk(env)
-	}
-	return out
-}
-
-// mounts lists the volumes: entries of a service as written (following
-// merge keys), with short and long syntax parsed.
-func (p *project) mounts(src *Source, svcNode *yaml.Node) (seq *yaml.Node, out []mountRef) {
-	_, seq = yamledit.MapGet(svcNode, "volumes")
-	seq = yamledit.Deref(seq)
-	if seq == nil || seq.Kind != yaml.SequenceNode {
-		return seq, nil
-	}
-	for _, it := range seq.Content {
-		m := mountRef{src: src, node: it}
-		it = yamledit.Deref(it)
-		switch it.Kind {
-		case yaml.ScalarNode:
-			v, err := p.interpolate(it.Value)
-			if err != nil {
-				continue
-			}
-			parts := strings.Split(v, ":")
-			if len(parts) < 2 {
-				continue
-			}
-			m.source, m.target = parts[0], parts[1]
-			if len(parts) > 2 {
-				m.readOnly = slices.Contains(strings.Split(parts[2], ","), "ro")
-			}
-			m.bind = isBindSource(m.source)
-		case yaml.MappingNode:
-			get := func(k string) string {
-				_, n := yamledit.MapGet(it, k)
-				if n = yamledit.Deref(n); n == nil || n.Kind != yaml.ScalarNode {
-					return ""
-				}
-				v, _ := p.interpolate(n.Value)
-				return v
-			}
-			m.source, m.target = get("source"), get("target")
-			m.readOnly = get("read_only") == "true"
-			m.bind = get("type") == "bind"
-			if get("type") == "tmpfs" {
-				m.source = ""
-			}
-		default:
-			continue
-		}
-		m.target = path.Clean(m.target)
-		out = append(out, m)
-	}
-	return seq, out
-}
-
-// isBindSource tells a host path from a volume name in short syntax.
-func isBindSource(s string) bool {
-	return strings.HasPrefix(s, "/") || strings.HasPrefix(s, ".") || strings.HasPrefix(s, "~") || strings.HasPrefix(s, "$")
-}
-
-func mapsKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
-	return func(yield func(K) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
-}
-
 // builtFamily reads the FROM of a service's Dockerfile when it is in the
 // project: an image built FROM postgres keeps its socket directory.
-func (p *project) builtFamily(svc types.ServiceConfig) (imageFamily, bool) {
-	return familyOf(p.builtFrom(svc))
+func (p *project) builtFamily(svc types.ServiceConfig) (pgserver.Family, bool) {
+	return pgserver.FamilyOf(p.builtFrom(svc))
 }
 
 // builtFrom returns the image a service's Dockerfile builds FROM, when the
@@ -394,28 +168,21 @@ func (p *project) builtFrom(svc types.ServiceConfig) string {
 	if svc.Build == nil {
 		return ""
 	}
-	df := svc.Build.Dockerfile
-	if df == "" {
-		df = "Dockerfile"
-	}
-	if !filepath.IsAbs(df) {
-		df = filepath.Join(svc.Build.Context, df)
-	}
-	data, err := p.readFile(p.displayPath(df))
+	data, err := p.ReadFile(p.DisplayPath(dockerfile.Path(svc.Build.Context, svc.Build.Dockerfile)))
 	if err != nil {
 		return ""
 	}
-	return dockerfileFrom(data)
+	return dockerfile.From(data)
 }
 
 // serverNo returns the catalogue's reason why a PostgreSQL server's
 // clients stay on TCP (serverNo of its image, or of its Dockerfile's FROM),
 // and the catalogue family.
 func (p *project) serverNo(svc types.ServiceConfig) (reason, family string) {
-	if no, fam := serverNo(svc.Image); no != "" || svc.Build == nil {
+	if no, fam := pgserver.ServerNo(svc.Image); no != "" || svc.Build == nil {
 		return no, fam
 	}
-	return serverNo(p.builtFrom(svc))
+	return pgserver.ServerNo(p.builtFrom(svc))
 }
 
 // imageText names a service's image for messages: `image "x"`, or the
@@ -427,41 +194,7 @@ func (p *project) imageText(svc types.ServiceConfig) string {
 	if from := p.builtFrom(svc); from != "" {
 		return fmt.Sprintf("built FROM %q", from)
 	}
-	return "built from " + p.displayPath(svc.Build.Context)
-}
-
-// clientTools are programs of the postgres image that run as clients.
-var clientTools = map[string]bool{"psql": true, "pg_dump": true, "pg_dumpall": true, "pg_restore": true, "pg_isready": true, "pgbench": true, "pg_basebackup": true, "sh": true, "bash": true, "/bin/sh": true, "/bin/bash": true}
-
-// runsServer reports whether a service on a PostgreSQL image runs the
-// server: its own entrypoint and a command that is the server or its flags,
-// not a client tool or a shell script.
-func runsServer(svc types.ServiceConfig) bool {
-	if ep := svc.Entrypoint; len(ep) > 0 {
-		first := filepath.Base(ep[0])
-		if shells[first] {
-			// entrypoint: [bash, -c] wrapping "... exec docker-entrypoint.sh postgres ..."
-			return wrapsServer(strings.Join(append(append([]string{}, ep...), svc.Command...), " "))
-		}
-		if !strings.Contains(first, "entrypoint") && first != "postgres" {
-			return false
-		}
-	}
-	if cmd := svc.Command; len(cmd) > 0 {
-		first := cmd[0]
-		if clientTools[first] || clientTools[filepath.Base(first)] {
-			return wrapsServer(strings.Join(cmd, " "))
-		}
-	}
-	return true
-}
-
-var shells = map[string]bool{"sh": true, "bash": true, "dash": true, "ash": true}
-
-// wrapsServer reports whether a shell command line starts the server
-// through the image's entrypoint or postgres itself.
-func wrapsServer(text string) bool {
-	return strings.Contains(text, "docker-entrypoint") || strings.Contains(text, "exec postgres")
+	return "built from " + p.DisplayPath(svc.Build.Context)
 }
 
 // checkVolumeFlag refuses a --volume that the project already mounts for
@@ -471,20 +204,20 @@ func (p *project) checkVolumeFlag(opts Options) error {
 	if opts.Volume == "" {
 		return nil
 	}
-	for _, name := range p.serviceOrder() {
-		for _, m := range p.serviceMounts(name) {
-			if m.source != opts.Volume || m.bind {
+	for _, name := range p.ServiceOrder() {
+		for _, m := range p.ServiceMounts(name) {
+			if m.Source != opts.Volume || m.Bind {
 				continue
 			}
-			if fam, ok := familyOf(p.model.Services[name].Image); ok && m.target == path.Clean(fam.SocketDir) {
+			if fam, ok := pgserver.FamilyOf(p.Model.Services[name].Image); ok && m.Target == path.Clean(fam.SocketDir) {
 				continue
 			}
-			if strings.HasPrefix(m.target, path.Clean(opts.MountPath)) {
+			if strings.HasPrefix(m.Target, path.Clean(opts.MountPath)) {
 				continue
 			}
-			n := yamledit.Deref(m.node)
-			return &PosError{Pos: yamledit.NodePos(m.src, n),
-				Msg: fmt.Sprintf("--volume %s: %s already mounts that volume at %s; the socket volume must be a volume of its own", opts.Volume, name, m.target)}
+			n := yamledit.Deref(m.Node)
+			return &PosError{Pos: yamledit.NodePos(m.Src, n),
+				Msg: fmt.Sprintf("--volume %s: %s already mounts that volume at %s; the socket volume must be a volume of its own", opts.Volume, name, m.Target)}
 		}
 	}
 	return nil
@@ -495,7 +228,7 @@ var volumeNameRE = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`)
 
 // checkOptions rejects flag values that would produce a broken project.
 func (p *project) checkOptions(opts Options) error {
-	src := p.sources[0]
+	src := p.Sources[0]
 	bad := func(format string, a ...any) error {
 		return &PosError{Pos: Pos{File: src.Path}, Msg: fmt.Sprintf(format, a...)}
 	}
@@ -516,8 +249,8 @@ func (p *project) checkOptions(opts Options) error {
 	}
 	for _, list := range [][]string{opts.Only, opts.Exclude} {
 		for _, name := range list {
-			if _, ok := p.model.Services[name]; !ok {
-				return bad("--only/--exclude %s: no such service (services: %s)", name, strings.Join(slices.Sorted(mapsKeys(p.model.Services)), ", "))
+			if _, ok := p.Model.Services[name]; !ok {
+				return bad("--only/--exclude %s: no such service (services: %s)", name, strings.Join(slices.Sorted(maps.Keys(p.Model.Services)), ", "))
 			}
 		}
 	}
@@ -535,7 +268,7 @@ func (p *project) checkSocketDirs(opts Options) error {
 	for svc, d := range opts.ServiceSocketDirs {
 		dirs[svc] = d
 	}
-	for _, svc := range slices.Sorted(mapsKeys(dirs)) {
+	for _, svc := range slices.Sorted(maps.Keys(dirs)) {
 		d := dirs[svc]
 		flag := "--socket-dir " + d
 		if svc != "" {
@@ -547,7 +280,7 @@ func (p *project) checkSocketDirs(opts Options) error {
 		if !path.IsAbs(d) || path.Clean(d) == "/" {
 			return fmt.Errorf("%s: want an absolute directory other than /", flag)
 		}
-		if _, ok := p.model.Services[svc]; svc != "" && !ok {
+		if _, ok := p.Model.Services[svc]; svc != "" && !ok {
 			return fmt.Errorf("%s: no such service", flag)
 		}
 		if svc != "" && !slices.Contains(opts.DBs, svc) && !p.knownImage(svc) {
@@ -568,8 +301,8 @@ func (p *project) checkSocketDirs(opts Options) error {
 // knownImage reports whether service name runs an image family the tool
 // knows (by reference or by its Dockerfile's FROM).
 func (p *project) knownImage(name string) bool {
-	svc := p.model.Services[name]
-	if _, ok := familyOf(svc.Image); ok {
+	svc := p.Model.Services[name]
+	if _, ok := pgserver.FamilyOf(svc.Image); ok {
 		return true
 	}
 	if svc.Build == nil {

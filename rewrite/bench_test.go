@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/compose-spec/compose-go/v2/loader"
+	"github.com/compose-spec/compose-go/v2/types"
 )
 
 // genCompose writes a compose file of n services in groups of ten: one
@@ -81,10 +84,22 @@ func BenchmarkMigrate(b *testing.B) {
 	in := benchInput(b, 1000)
 	b.Run("compose-go-load/1000", func(b *testing.B) {
 		ctx := context.Background()
+		abs, err := filepath.Abs(in[0].Path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		// What compose.Load hands compose-go for this file: every profile,
+		// paths resolved, no interpolation environment.
+		details := types.ConfigDetails{WorkingDir: filepath.Dir(abs), Environment: map[string]string{},
+			ConfigFiles: []types.ConfigFile{{Filename: abs, Content: in[0].Data}}}
 		b.ReportAllocs()
 		b.SetBytes(int64(len(in[0].Data)))
 		for b.Loop() {
-			if _, _, _, err := loadModel(ctx, in, DefaultOptions()); err != nil {
+			_, err := loader.LoadWithContext(ctx, details, loader.WithProfiles([]string{"*"}), func(o *loader.Options) {
+				o.SetProjectName("uds-migrate", true)
+				o.ResolvePaths = true
+			})
+			if err != nil {
 				b.Fatal(err)
 			}
 		}

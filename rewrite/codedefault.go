@@ -4,7 +4,11 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/evidence"
+	"github.com/uds-migrate/uds-migrate/internal/dockerfile"
+	"github.com/uds-migrate/uds-migrate/pgserver"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -28,11 +32,11 @@ func (pl *planner) codeDefaultEdges(dbs []*dbService, connected []*edge) []*edge
 	}
 	has := map[string]bool{}
 	for _, e := range connected {
-		has[e.v.service] = true
+		has[e.v.Service] = true
 	}
 	var out []*edge
-	for _, name := range pl.p.serviceOrder() {
-		if isDB[name] || has[name] || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) || contains(pl.opts.Exclude, name) || poolerOf(pl.p.model.Services[name].Image) {
+	for _, name := range pl.p.ServiceOrder() {
+		if isDB[name] || has[name] || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) || contains(pl.opts.Exclude, name) || pgserver.IsPooler(pl.p.Model.Services[name].Image) {
 			continue
 		}
 		out = append(out, pl.serviceCodeDefaults(name, dbs)...)
@@ -44,8 +48,8 @@ func (pl *planner) codeDefaultEdges(dbs []*dbService, connected []*edge) []*edge
 func (pl *planner) serviceCodeDefaults(name string, dbs []*dbService) []*edge {
 	scope := pl.evidenceScope(name)
 	set := map[string]bool{}
-	for _, v := range pl.p.serviceEnv(name) {
-		set[v.key] = true
+	for _, v := range pl.p.ServiceEnv(name) {
+		set[v.Key] = true
 	}
 	for _, k := range pl.imageEnvKeys(name) {
 		set[k] = true
@@ -56,8 +60,8 @@ func (pl *planner) serviceCodeDefaults(name string, dbs []*dbService) []*edge {
 			continue
 		}
 		set[d.Key] = true // the first default of a key is the one reported
-		v := envVar{service: name, key: d.Key, raw: d.Value, value: d.Value,
-			pos: Pos{File: pl.p.displayPath(filepath.Join(scope.ProjectDir, filepath.FromSlash(d.File))), Line: d.Line, Col: 1}}
+		v := compose.EnvVar{Service: name, Key: d.Key, Raw: d.Value, Value: d.Value,
+			Pos: Pos{File: pl.p.DisplayPath(filepath.Join(scope.ProjectDir, filepath.FromSlash(d.File))), Line: d.Line, Col: 1}}
 		db := pl.dbAt(dbs, v, d.Value)
 		if db == nil || db.noSocket {
 			continue
@@ -68,13 +72,13 @@ func (pl *planner) serviceCodeDefaults(name string, dbs []*dbService) []*edge {
 		}
 		if db.port != 5432 {
 			if p, _ := atoiPort(pl.clientEnv(name, portSibling(d.Key))); p != db.port {
-				pl.findings.add("UDS120", v.pos, name, d.Key,
+				pl.rep.Add("UDS120", v.Pos, name, d.Key,
 					fmt.Sprintf("%s/%s is unset, so %s falls back to %s over TCP; %s listens on port %d and %s/%s does not say %d, so the driver would open .s.PGSQL.5432 or the code's default port: set %s=%s and %s=%d in %s's environment by hand",
 						name, d.Key, d.At(), d.Value, db.name, db.port, name, portSibling(d.Key), db.port, d.Key, pl.opts.MountPath, portSibling(d.Key), db.port, name))
 				continue
 			}
 		}
-		out = append(out, &edge{v: v, dialect: DialectHostDir, db: db, port: db.port, unset: &d,
+		out = append(out, &edge{v: v, dialect: dialect.AppHostVar(false).Name, db: db, port: db.port, unset: &d,
 			basis: evidenceBasis(verdict.File, verdict.Line, verdict.Driver, verdict.Reason)})
 	}
 	return out
@@ -83,18 +87,11 @@ func (pl *planner) serviceCodeDefaults(name string, dbs []*dbService) []*edge {
 // imageEnvKeys lists the variables the Dockerfile of a service built here
 // sets with ENV: inside the image they are not unset.
 func (pl *planner) imageEnvKeys(service string) []string {
-	b := pl.p.model.Services[service].Build
+	b := pl.p.Model.Services[service].Build
 	if b == nil || b.Context == "" {
 		return nil
 	}
-	df := b.Dockerfile
-	if df == "" {
-		df = "Dockerfile"
-	}
-	if !filepath.IsAbs(df) {
-		df = filepath.Join(b.Context, df)
-	}
-	data, err := pl.readFile(pl.p.displayPath(df))
+	data, err := pl.ed.ReadFile(pl.p.DisplayPath(dockerfile.Path(b.Context, b.Dockerfile)))
 	if err != nil {
 		return nil
 	}
@@ -106,16 +103,16 @@ func (pl *planner) imageEnvKeys(service string) []string {
 // directory mp, on the evidence the edge carries.
 func (pl *planner) setUnsetVar(e *edge, mp string) {
 	v, d, b := e.v, e.unset, e.basis
-	home := pl.p.imageHome(v.service)
-	if home.src == nil || !pl.addServiceEnv(home, v.service, v.key, mp) {
+	home := pl.p.ImageHome(v.Service)
+	if home.Src == nil || !pl.ed.AddServiceEnv(home, v.Service, v.Key, mp) {
 		return
 	}
-	kn, _ := yamledit.OwnKey(servicesMapping(home.src), v.service)
-	at := yamledit.NodePos(home.src, kn)
-	pl.changes = append(pl.changes, Change{Kind: "value", Pos: at, Service: v.service, Key: v.key, Dialect: e.dialect,
+	kn, _ := yamledit.OwnKey(compose.ServicesMapping(home.Src), v.Service)
+	at := yamledit.NodePos(home.Src, kn)
+	pl.rep.Change(Change{Kind: "value", Pos: at, Service: v.Service, Key: v.Key, Dialect: e.dialect,
 		After: mp, Reason: edgeReason(e, mp), Basis: b})
-	f := pl.findings.add("UDS170", at, v.service, v.key,
+	f := pl.rep.Add("UDS170", at, v.Service, v.Key,
 		fmt.Sprintf("%s/%s was unset, so %s fell back to %s over TCP: set to the socket directory %s in %s's environment on evidence: %s:%d: %s; %s takes an absolute directory as the socket directory, and the port (%d) names .s.PGSQL.%d",
-			v.service, v.key, d.At(), d.Value, mp, v.service, b.At.File, b.At.Line, b.Detail, b.Name, e.db.port, e.db.port))
+			v.Service, v.Key, d.At(), d.Value, mp, v.Service, b.At.File, b.At.Line, b.Detail, b.Name, e.db.port, e.db.port))
 	f.Basis = b
 }

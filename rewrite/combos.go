@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/uds-migrate/uds-migrate/compose"
 )
 
 // defaultComposeNames are the files docker compose reads when no -f is
@@ -75,7 +77,7 @@ func checkCombinations(ctx context.Context, inputs []Input, res *Result, opts Op
 		after[in.Path] = res.Files[i].After
 	}
 	optsAfter := opts
-	optsAfter.ReadFile = overlay(res.Files[len(inputs):], opts.ReadFile)
+	optsAfter.ReadFile = compose.Overlay(res.Files[len(inputs):], opts.ReadFile)
 	var out []Finding
 	for _, combo := range combinations(inputs) {
 		before, ok := comboInputs(inputs, combo, nil)
@@ -91,7 +93,7 @@ func checkCombinations(ctx context.Context, inputs []Input, res *Result, opts Op
 		pa, err := load(ctx, migrated, optsAfter)
 		if err != nil {
 			out = append(out, newFinding("UDS180", Pos{File: combo[len(combo)-1]}, "", "",
-				fmt.Sprintf("%s: this combination of compose files no longer loads after the migration (%s); the migration cannot keep it valid", name, hideValues(err.Error()))))
+				fmt.Sprintf("%s: this combination of compose files no longer loads after the migration (%s); the migration cannot keep it valid", name, compose.HideValues(err.Error()))))
 			continue
 		}
 		for _, f := range newErrors(validateLoaded(pb, opts), validateLoaded(pa, optsAfter)) {
@@ -114,7 +116,7 @@ func comboInputs(inputs []Input, combo []string, after map[string][]byte) ([]Inp
 		case i >= 0:
 			out = append(out, inputs[i])
 		default:
-			data, err := readRegular(p)
+			data, err := compose.ReadRegular(p)
 			if err != nil {
 				return nil, false
 			}

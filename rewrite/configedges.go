@@ -8,10 +8,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/configfile"
 	"github.com/uds-migrate/uds-migrate/consumer"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/evidence"
+	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/libpq"
+	"github.com/uds-migrate/uds-migrate/pgserver"
 )
 
 // configValue is a connection value written in a configuration file of
@@ -50,7 +54,7 @@ func (pl *planner) collectConfigEdges(dbs []*dbService) []*edge {
 			if direct[abs] && !own[abs] {
 				continue
 			}
-			rel, _ := filepath.Rel(pl.p.model.WorkingDir, abs)
+			rel, _ := filepath.Rel(pl.p.Model.WorkingDir, abs)
 			format, ok := configfile.For(filepath.ToSlash(rel))
 			secretKey, secret := pl.secretFiles(name)[abs]
 			if secret {
@@ -60,19 +64,19 @@ func (pl *planner) collectConfigEdges(dbs []*dbService) []*edge {
 			if !ok {
 				continue
 			}
-			path := pl.p.displayPath(abs)
-			data, err := pl.readFile(path)
+			path := pl.p.DisplayPath(abs)
+			data, err := pl.ed.ReadFile(path)
 			if err != nil {
 				continue
 			}
 			if len(data) > evidence.MaxFileSize {
-				pl.overLimit(Pos{File: path}, name, fmt.Sprintf("%s is larger than %d KB", path, evidence.MaxFileSize>>10))
+				pl.configs.overLimit(&pl.rep, Pos{File: path}, name, fmt.Sprintf("%s is larger than %d KB", path, evidence.MaxFileSize>>10))
 				continue
 			}
 			vals, err := format.Values(data)
 			var limit *configfile.LimitError
 			if errors.As(err, &limit) {
-				pl.overLimit(Pos{File: path, Line: limit.Line, Col: limit.Col}, name, path+" is "+limit.Msg)
+				pl.configs.overLimit(&pl.rep, Pos{File: path, Line: limit.Line, Col: limit.Col}, name, path+" is "+limit.Msg)
 				continue
 			}
 			if err != nil {
@@ -95,28 +99,28 @@ func (pl *planner) collectConfigEdges(dbs []*dbService) []*edge {
 // not read because it is beyond a limit (README, "Security and limits"):
 // the project's own files are read up to evidence.MaxFileSize, nested up
 // to configfile.MaxDepth.
-func (pl *planner) overLimit(at Pos, service, what string) {
-	if pl.tooBig[at.File] {
+func (c *configState) overLimit(rep *finding.Report, at Pos, service, what string) {
+	if c.tooBig[at.File] {
 		return
 	}
-	if pl.tooBig == nil {
-		pl.tooBig = map[string]bool{}
+	if c.tooBig == nil {
+		c.tooBig = map[string]bool{}
 	}
-	pl.tooBig[at.File] = true
-	pl.findings.add("UDS173", at, service, "", fmt.Sprintf("%s, beyond what the tool reads in a configuration file (%d KB, %d levels of nesting): not read; a connection value in it stays as it is", what, evidence.MaxFileSize>>10, configfile.MaxDepth))
+	c.tooBig[at.File] = true
+	rep.Add("UDS173", at, service, "", fmt.Sprintf("%s, beyond what the tool reads in a configuration file (%d KB, %d levels of nesting): not read; a connection value in it stays as it is", what, evidence.MaxFileSize>>10, configfile.MaxDepth))
 }
 
 // configEdge classifies one setting of a configuration file.
 func (pl *planner) configEdge(service, path string, data []byte, v configfile.Value, dbs []*dbService) *edge {
-	hosts, dialect, socket := classify(v.Value)
+	hosts, dname, socket := dialect.Classify(v.Value)
 	if socket {
 		pl.configs.cfgSocket[service] = fmt.Sprintf("%s:%d", path, v.Line)
 		return nil
 	}
-	if dialect == "" {
+	if dname == "" {
 		return nil
 	}
-	ev := envVar{service: service, key: v.Key, raw: v.Value, value: v.Value, pos: Pos{File: path, Line: v.Line, Col: v.Col}}
+	ev := compose.EnvVar{Service: service, Key: v.Key, Raw: v.Value, Value: v.Value, Pos: Pos{File: path, Line: v.Line, Col: v.Col}}
 	var hit *dbService
 	for _, h := range hosts {
 		if db := pl.dbAt(dbs, ev, h); db != nil {
@@ -127,12 +131,12 @@ func (pl *planner) configEdge(service, path string, data []byte, v configfile.Va
 		return nil
 	}
 	if len(hosts) > 1 {
-		pl.findings.add("UDS110", Pos{File: path, Line: v.Line, Col: v.Col}, service, v.Key,
+		pl.rep.Add("UDS110", Pos{File: path, Line: v.Line, Col: v.Col}, service, v.Key,
 			fmt.Sprintf("%s reads %s from %s, which lists several hosts for failover; a Unix socket reaches one server and cannot fail over, so the value is left on TCP", service, v.Key, path))
 		return nil
 	}
-	e := &edge{v: ev, dialect: dialect, db: hit, port: hit.port, cfg: &configValue{path: path, data: data, val: v}, basis: grammarBasis(dialect)}
-	if dialect == DialectURI {
+	e := &edge{v: ev, dialect: dname, db: hit, port: hit.port, cfg: &configValue{path: path, data: data, val: v}, basis: dialect.ReaderOf(dname)}
+	if d, _ := dialect.Lookup(dname); d.ByReader {
 		form, basis, ok := pl.uriConsumer(ev, hit)
 		if !ok {
 			return nil
@@ -149,8 +153,8 @@ func (pl *planner) clientServices(dbs []*dbService) []string {
 		isDB[db.name] = true
 	}
 	var out []string
-	for _, name := range pl.p.serviceOrder() {
-		if isDB[name] || poolerOf(pl.p.model.Services[name].Image) || contains(pl.opts.Exclude, name) || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) {
+	for _, name := range pl.p.ServiceOrder() {
+		if isDB[name] || pgserver.IsPooler(pl.p.Model.Services[name].Image) || contains(pl.opts.Exclude, name) || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) {
 			continue
 		}
 		out = append(out, name)
@@ -162,43 +166,43 @@ func (pl *planner) clientServices(dbs []*dbService) []string {
 // in place. A file mounted on several services is edited once.
 func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 	v, cv := e.v, e.cfg
-	if e.dialect == DialectJDBC && !pl.clients.javaWarn[v.service] {
-		pl.clients.javaWarn[v.service] = true
-		pl.findings.add("UDS101", v.pos, v.service, v.key,
-			v.service+" connects with pgjdbc through junixsocket ("+v.key+" in "+v.pos.File+", written with a single $ in $FactoryArg: nothing interpolates this file): the application needs com.kohlschutter.junixsocket:junixsocket-core:2.10.1 (type pom) on its classpath, and a java.io.tmpdir where native code may be unpacked and executed")
+	d, _ := dialect.Lookup(e.dialect)
+	if d.Needs != nil && !pl.clients.javaWarn[v.Service] {
+		pl.clients.javaWarn[v.Service] = true
+		pl.rep.Add("UDS101", v.Pos, v.Service, v.Key, d.Needs(v.Service, v.Key+" in "+v.Pos.File))
 	}
 	key := cv.path + ":" + strconv.Itoa(cv.val.Start)
 	if pl.configs.cfgDone[key] {
 		return
 	}
 	pl.configs.cfgDone[key] = true
-	out, notes, err := toSocket(e.dialect, v.value, mp, e.db.port)
-	if err == nil && e.dialect == DialectJDBC {
+	out, notes, err := dialect.ToSocket(e.dialect, v.Value, mp, e.db.port)
+	if err == nil && d.Factory != nil {
 		style := pl.opts.JDBCFactory
 		if style == JDBCFactorySysprop {
 			style = JDBCFactoryArg // the JVM property lives in the compose file, not here
 		}
-		out, err = jdbcStyle(out, style)
+		out, err = d.Factory(out, style)
 	}
 	if err == nil && e.form == consumer.Localhost {
 		out, err = libpq.WithAuthorityHost(out, "localhost")
 	}
 	if err != nil {
-		pl.findings.add("UDS111", v.pos, v.service, v.key,
-			fmt.Sprintf("%s in %s cannot be rewritten as written (%v); set it to the socket form by hand", v.key, v.pos.File, redactErr(err)))
+		pl.rep.Add("UDS111", v.Pos, v.Service, v.Key,
+			fmt.Sprintf("%s in %s cannot be rewritten as written (%v); set it to the socket form by hand", v.Key, v.Pos.File, redactErr(err)))
 		return
 	}
-	pl.editFile(cv.path, cv.data, cv.val.Start, cv.val.End, cv.val.Render(out))
+	pl.ed.EditFile(cv.path, cv.data, cv.val.Start, cv.val.End, cv.val.Render(out))
 	pl.noteEvidence(e, mp)
 	pl.noteRailsDefault(e, mp)
-	if e.dialect == DialectURI && strings.HasSuffix(cv.path, "database.yml") {
-		pl.findings.add("UDS123", v.pos, v.service, v.key,
-			fmt.Sprintf("%s reads url from %s: Rails 7.0 and later read ?host= there; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER@%s/DB)", v.service, v.pos.File, strings.ReplaceAll(mp, "/", "%2F")))
+	if d.HostInQuery && strings.HasSuffix(cv.path, "database.yml") {
+		pl.rep.Add("UDS123", v.Pos, v.Service, v.Key,
+			fmt.Sprintf("%s reads url from %s: Rails 7.0 and later read ?host= there; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER@%s/DB)", v.Service, v.Pos.File, strings.ReplaceAll(mp, "/", "%2F")))
 	}
 	for _, n := range notes {
-		pl.findings.add(n.Code, v.pos, v.service, v.key, v.service+" "+v.pos.File+" "+v.key+": "+n.Message)
+		pl.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+" "+v.Pos.File+" "+v.Key+": "+n.Message)
 	}
-	pl.changes = append(pl.changes, Change{Kind: "value", Pos: v.pos,
-		Service: v.service, Key: v.key, Dialect: e.dialect, Before: redact(e.dialect, v.value), After: redact(e.dialect, out),
-		Reason: fmt.Sprintf("reach %s through its socket in %s (a configuration file %s reads; not interpolated by compose)", e.db.name, mp, v.service), Basis: e.basis})
+	pl.rep.Change(Change{Kind: "value", Pos: v.Pos,
+		Service: v.Service, Key: v.Key, Dialect: e.dialect, Before: dialect.Redact(e.dialect, v.Value), After: dialect.Redact(e.dialect, out),
+		Reason: fmt.Sprintf("reach %s through its socket in %s (a configuration file %s reads; not interpolated by compose)", e.db.name, mp, v.Service), Basis: e.basis})
 }

@@ -22,10 +22,10 @@ func (pl *planner) confSets(service, file, key string) (at string, ok bool) {
 	}
 	// Through the project's reader: a regular file of bounded size inside
 	// the project (a FIFO would block, a link out of it is not read).
-	if pl.p.escapes(host) != nil {
+	if pl.p.Escapes(host) != nil {
 		return "", false
 	}
-	data, err := pl.p.readFile(host)
+	data, err := pl.p.ReadFile(host)
 	if err != nil {
 		return "", false
 	}
@@ -33,7 +33,7 @@ func (pl *planner) confSets(service, file, key string) (at string, ok bool) {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for n := 1; sc.Scan(); n++ {
 		if re.MatchString(sc.Text()) {
-			rel, err := filepath.Rel(pl.p.model.WorkingDir, host)
+			rel, err := filepath.Rel(pl.p.Model.WorkingDir, host)
 			if err != nil {
 				rel = host
 			}
@@ -46,7 +46,7 @@ func (pl *planner) confSets(service, file, key string) (at string, ok bool) {
 // mountedSource returns the host path behind container path file of a
 // service's bind mounts, or "".
 func (pl *planner) mountedSource(service, file string) string {
-	for _, m := range pl.p.model.Services[service].Volumes {
+	for _, m := range pl.p.Model.Services[service].Volumes {
 		if m.Type != "bind" || m.Source == "" {
 			continue
 		}

@@ -2,10 +2,9 @@ package rewrite
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
-	"github.com/uds-migrate/uds-migrate/internal/interp"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/jdbc"
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
@@ -20,13 +19,13 @@ import (
 // may carry a password).
 func (p *project) checkConnValues(opts Options) map[string]Finding {
 	out := map[string]Finding{}
-	for _, name := range p.serviceOrder() {
+	for _, name := range p.ServiceOrder() {
 		if (len(opts.Only) > 0 && !contains(opts.Only, name)) || contains(opts.Exclude, name) {
 			continue
 		}
-		for _, v := range p.serviceEnv(name) {
-			if err := malformedConn(v.raw, v.value); err != nil {
-				out[v.pos.String()] = newFinding("UDS163", v.pos, name, v.key, malformedMsg(name+"/"+v.key, v.value, err))
+		for _, v := range p.ServiceEnv(name) {
+			if err := dialect.Malformed(v.Raw, v.Value); err != nil {
+				out[v.Pos.String()] = newFinding("UDS163", v.Pos, name, v.Key, malformedMsg(name+"/"+v.Key, v.Value, err))
 			}
 		}
 	}
@@ -55,42 +54,3 @@ func atsBeforeQuery(value string) int {
 	rest, _, _ = strings.Cut(rest, "?")
 	return strings.Count(rest, "@")
 }
-
-// malformedConn returns the parse error of a connection value that is broken
-// as written. A value that parses once its ${VAR} references are held opaque
-// is not reported: only the variables' values at hand break it, and those
-// may differ where the project runs.
-func malformedConn(raw, value string) error {
-	err := parseConn(value)
-	if err == nil {
-		return nil
-	}
-	if m, merr := interp.Mask(raw); merr != nil || parseConn(m.Value) == nil {
-		return nil
-	}
-	return err
-}
-
-// parseConn parses s as the dialect its shape names (a URL prefix, a libpq
-// keyword DSN, an Npgsql/PDO string naming a host); nil when it parses or
-// has no such shape.
-func parseConn(s string) error {
-	var err error
-	switch {
-	case jdbc.IsJDBC(s):
-		_, err = jdbc.Parse(s)
-	case libpq.IsURI(s):
-		_, err = libpq.ParseURI(s)
-	case dsnLikeRE.MatchString(s):
-		_, err = libpq.ParseDSN(s)
-	default:
-		err = npgsqlSyntax(s)
-	}
-	return err
-}
-
-// dsnLikeRE matches text meant as a libpq keyword DSN: it starts with a
-// keyword=value pair and names a host or database. libpq rejects an
-// unbalanced quote in one (`host='db`: "unterminated quoted string in
-// connection info string"), and so does the tool's parser.
-var dsnLikeRE = regexp.MustCompile(`^\s*(?:host|hostaddr|port|dbname|user|password|sslmode|connect_timeout|application_name|options)\s*=.*(?:^|\s)(?:host|hostaddr|dbname)\s*=|^\s*(?:host|hostaddr|dbname)\s*=`)

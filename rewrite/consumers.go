@@ -2,19 +2,22 @@ package rewrite
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
+	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/consumer"
+	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
 
-// BasisReader: the value's grammar has one family of readers, all of which
-// take the socket form written (JDBC: pgjdbc; keyword DSN, PGHOST: libpq
-// and the drivers that copy its rules; Npgsql, R2DBC, Celery's db+).
-const BasisReader = "reader"
+// BasisReader: the value's grammar has one family of readers
+// (finding.BasisReader).
+const BasisReader = finding.BasisReader
 
 // uriConsumer decides who reads the connection URI v, which reaches db,
 // and so the socket form to write there, in the order of issue #20: the
@@ -22,14 +25,14 @@ const BasisReader = "reader"
 // (consumer.Decide), the image catalogue. ok is false when the value must
 // stay on TCP; a finding then says why (UDS153: its reader takes no
 // socket URI; UDS154: no reader is known).
-func (pl *planner) uriConsumer(v envVar, db *dbService) (form consumer.Form, basis *Basis, ok bool) {
+func (pl *planner) uriConsumer(v compose.EnvVar, db *dbService) (form consumer.Form, basis *Basis, ok bool) {
 	if f, b, found := pl.userConsumer(v); found {
 		return f, b, true
 	}
-	verdict, found := consumer.Decide(pl.evidenceScope(v.service), v.key)
-	if own := append(consumer.FromValue(v.value), consumer.FromFile(filepath.ToSlash(v.pos.File))...); len(own) > 0 {
+	verdict, found := consumer.Decide(pl.evidenceScope(v.Service), v.Key)
+	if own := append(consumer.FromValue(v.Value), consumer.FromFile(filepath.ToSlash(v.Pos.File))...); len(own) > 0 {
 		for i := range own {
-			own[i].File, own[i].Line = v.pos.File, v.pos.Line
+			own[i].File, own[i].Line = v.Pos.File, v.Pos.Line
 		}
 		verdict, found = consumer.Combine(append(verdict.Uses, own...)), true
 	}
@@ -38,13 +41,13 @@ func (pl *planner) uriConsumer(v envVar, db *dbService) (form consumer.Form, bas
 		b := &Basis{Kind: BasisEvidence, Name: strings.Join(verdict.Readers(), "+"), At: Pos{File: u.File, Line: u.Line},
 			Detail: u.Reader.Reason}
 		if verdict.Form == "" && len(u.Reader.Forms) > 0 {
-			pl.findings.add("UDS153", v.pos, v.service, v.key,
-				fmt.Sprintf("%s/%s reaches %s over TCP and its readers share no socket URI form (%s); left on TCP", v.service, v.key, db.name, readersDetail(verdict))).Basis = b
+			pl.rep.Add("UDS153", v.Pos, v.Service, v.Key,
+				fmt.Sprintf("%s/%s reaches %s over TCP and its readers share no socket URI form (%s); left on TCP", v.Service, v.Key, db.name, readersDetail(verdict))).Basis = b
 			return "", nil, false
 		}
 		if verdict.Form == "" {
-			pl.findings.add("UDS153", v.pos, v.service, v.key,
-				fmt.Sprintf("%s/%s reaches %s over TCP and is read by %s (%s:%d %s): %s; left on TCP", v.service, v.key, db.name, u.Reader.Name, u.File, u.Line, u.How, u.Reader.Reason)).Basis = b
+			pl.rep.Add("UDS153", v.Pos, v.Service, v.Key,
+				fmt.Sprintf("%s/%s reaches %s over TCP and is read by %s (%s:%d %s): %s; left on TCP", v.Service, v.Key, db.name, u.Reader.Name, u.File, u.Line, u.How, u.Reader.Reason)).Basis = b
 			return "", nil, false
 		}
 		if verdict.Form == consumer.Encoded {
@@ -52,14 +55,14 @@ func (pl *planner) uriConsumer(v envVar, db *dbService) (form consumer.Form, bas
 			return "", nil, false
 		}
 		if r := portIgnored(verdict); r != nil && db.port != libpq.DefaultPort {
-			pl.findings.add("UDS153", v.pos, v.service, v.key,
-				fmt.Sprintf("%s/%s reaches %s over TCP and is read by %s (%s:%d %s), which takes ?host= but not ?port=: it would open .s.PGSQL.5432, while %s listens on port %d; left on TCP", v.service, v.key, db.name, r.Reader.Name, r.File, r.Line, r.How, db.name, db.port)).Basis = b
+			pl.rep.Add("UDS153", v.Pos, v.Service, v.Key,
+				fmt.Sprintf("%s/%s reaches %s over TCP and is read by %s (%s:%d %s), which takes ?host= but not ?port=: it would open .s.PGSQL.5432, while %s listens on port %d; left on TCP", v.Service, v.Key, db.name, r.Reader.Name, r.File, r.Line, r.How, db.name, db.port)).Basis = b
 			return "", nil, false
 		}
 		b.Detail = readersDetail(verdict)
 		return verdict.Form, b, true
 	}
-	if e, cv := pl.catalogueVar(v.service, v.key); cv != nil && cv.Role == catalog.RoleURL && cv.Directory {
+	if e, cv := pl.catalogueVar(v.Service, v.Key); cv != nil && cv.Role == catalog.RoleURL && cv.Directory {
 		b := catalogueBasis(e, cv.Reason)
 		if cv.URIHost != "" {
 			return consumer.Localhost, &b, true
@@ -96,8 +99,8 @@ func readersDetail(v consumer.Verdict) string {
 
 // userConsumer reads --consumer SERVICE/KEY=READER|FORM, or KEY=... for
 // that key in every service; a SERVICE/KEY value wins over a KEY one.
-func (pl *planner) userConsumer(v envVar) (consumer.Form, *Basis, bool) {
-	for _, target := range []string{v.service + "/" + v.key, v.key} {
+func (pl *planner) userConsumer(v compose.EnvVar) (consumer.Form, *Basis, bool) {
+	for _, target := range []string{v.Service + "/" + v.Key, v.Key} {
 		if f, b, ok := pl.userConsumerFor(v, target); ok {
 			return f, b, ok
 		}
@@ -105,7 +108,7 @@ func (pl *planner) userConsumer(v envVar) (consumer.Form, *Basis, bool) {
 	return "", nil, false
 }
 
-func (pl *planner) userConsumerFor(v envVar, want string) (consumer.Form, *Basis, bool) {
+func (pl *planner) userConsumerFor(v compose.EnvVar, want string) (consumer.Form, *Basis, bool) {
 	for _, c := range pl.opts.Consumers {
 		target, name, _ := strings.Cut(c, "=")
 		if target != want {
@@ -119,8 +122,8 @@ func (pl *planner) userConsumerFor(v envVar, want string) (consumer.Form, *Basis
 		b.Cite = r.Sources
 		b.Detail += ": " + r.Reason
 		if len(r.Forms) == 0 {
-			pl.findings.add("UDS153", v.pos, v.service, v.key,
-				fmt.Sprintf("%s/%s is read by %s (--consumer): %s; left on TCP", v.service, v.key, r.Name, r.Reason)).Basis = b
+			pl.rep.Add("UDS153", v.Pos, v.Service, v.Key,
+				fmt.Sprintf("%s/%s is read by %s (--consumer): %s; left on TCP", v.Service, v.Key, r.Name, r.Reason)).Basis = b
 			return "", nil, true
 		}
 		return consumer.Choose([]*consumer.Reader{r}), b, true
@@ -131,20 +134,21 @@ func (pl *planner) userConsumerFor(v envVar, want string) (consumer.Form, *Basis
 // unknownConsumer reports a URI left on TCP because its reader is not
 // established, with the exact socket value for each plausible form and the
 // flag that applies it (passwords masked).
-func (pl *planner) unknownConsumer(v envVar, db *dbService, why string) {
-	who := v.service + "/" + v.key
+func (pl *planner) unknownConsumer(v compose.EnvVar, db *dbService, why string) {
+	who := v.Service + "/" + v.Key
 	var forms []string
-	if sock, _, err := toSocket(DialectURI, v.value, pl.opts.MountPath, db.port); err == nil {
-		forms = append(forms, fmt.Sprintf("libpq, psycopg, pgx, lib/pq, node-postgres, TypeORM 0.2.29+, asyncpg, SQLAlchemy, Rails, dj-database-url: %s (--consumer %s=empty)", redact(DialectURI, sock), who))
+	d := dialect.Recognise(v.Value) // a URI whose socket form depends on its reader (ByReader)
+	if sock, _, err := d.ToSocket(v.Value, pl.opts.MountPath, db.port); err == nil {
+		forms = append(forms, fmt.Sprintf("libpq, psycopg, pgx, lib/pq, node-postgres, TypeORM 0.2.29+, asyncpg, SQLAlchemy, Rails, dj-database-url: %s (--consumer %s=empty)", dialect.Redact(d.Name, sock), who))
 		if lh, err := libpq.WithAuthorityHost(sock, "localhost"); err == nil {
-			forms = append(forms, fmt.Sprintf("Prisma, pydantic, PHP parse_url (Doctrine, Laravel), knex, new URL(): %s (--consumer %s=localhost)", redact(DialectURI, lh), who))
+			forms = append(forms, fmt.Sprintf("Prisma, pydantic, PHP parse_url (Doctrine, Laravel), knex, new URL(): %s (--consumer %s=localhost)", dialect.Redact(d.Name, lh), who))
 		}
 	}
 	msg := fmt.Sprintf("%s reaches %s over TCP, but %s, so it is left unchanged: a socket URI its reader rejects stops the application", who, db.name, why)
 	if len(forms) > 0 {
 		msg += ". If its reader is one of these, apply the form it takes: " + strings.Join(forms, "; ") + "; Ecto, Tortoise, postgres.js and code that parses or appends to the URL take none"
 	}
-	pl.findings.add("UDS154", v.pos, v.service, v.key, msg)
+	pl.rep.Add("UDS154", v.Pos, v.Service, v.Key, msg)
 }
 
 // checkConsumers rejects --consumer values that name no service, no
@@ -178,9 +182,9 @@ func (p *project) checkConsumerTarget(c, target string, bad func(string, ...any)
 		if target == "" {
 			return bad("--consumer %q: want SERVICE/KEY=READER, KEY=READER or a FORM instead of READER", c)
 		}
-		for name := range p.model.Services {
-			for _, v := range p.serviceEnv(name) {
-				if v.key == target {
+		for name := range p.Model.Services {
+			for _, v := range p.ServiceEnv(name) {
+				if v.Key == target {
 					return nil
 				}
 			}
@@ -191,8 +195,8 @@ func (p *project) checkConsumerTarget(c, target string, bad func(string, ...any)
 		return bad("--consumer %s: no service has an environment variable %s", c, target)
 	}
 	if strings.Contains(key, ".") {
-		if _, ok := p.model.Services[service]; !ok {
-			return bad("--consumer %s: no such service (services: %s)", c, strings.Join(slices.Sorted(mapsKeys(p.model.Services)), ", "))
+		if _, ok := p.Model.Services[service]; !ok {
+			return bad("--consumer %s: no such service (services: %s)", c, strings.Join(slices.Sorted(maps.Keys(p.Model.Services)), ", "))
 		}
 		return nil
 	}
@@ -223,41 +227,4 @@ func readerNames() string {
 	}
 	slices.Sort(names)
 	return strings.Join(names, ", ")
-}
-
-// grammarReaders is the basis of a value whose grammar has one family of
-// readers, each of which takes the socket form the tool writes for it.
-// A libpq URI is not here: its readers differ (uriConsumer decides).
-var grammarReaders = map[string]Basis{
-	DialectJDBC: {Kind: BasisReader, Name: "pgjdbc",
-		Detail: "a jdbc:postgresql: URL is read by pgjdbc, the driver java.sql.DriverManager hands that subprotocol to; it reaches a socket through junixsocket's socket factory (UDS101)",
-		Cite:   []string{"https://jdbc.postgresql.org/documentation/use/#connection-parameters", "https://kohlschutter.github.io/junixsocket/dependency.html"}},
-	DialectDSN: {Kind: BasisReader, Name: "libpq conninfo",
-		Detail: "a keyword/value conninfo is read by libpq and the drivers that copy its grammar (psycopg, pgx, lib/pq), each of which takes host=/DIR as the socket directory",
-		Cite:   []string{"https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-CONNSTRING-KEYWORD-VALUE"}},
-	DialectPGHOST: {Kind: BasisReader, Name: "libpq environment",
-		Detail: "PGHOST is read by libpq and the drivers that copy its environment (psycopg, pgx, lib/pq, node-postgres, asyncpg), each of which takes a directory as the socket directory",
-		Cite:   []string{"https://www.postgresql.org/docs/current/libpq-envars.html"}},
-	DialectPDO: {Kind: BasisReader, Name: "pdo_pgsql",
-		Detail: "a pgsql: DSN is read by PHP's pdo_pgsql, which hands host=/DIR to libpq",
-		Cite:   []string{"https://www.php.net/manual/en/ref.pdo-pgsql.connection.php"}},
-	DialectNpgsql: {Kind: BasisReader, Name: "Npgsql",
-		Detail: "a Host=...;Port=... connection string is read by Npgsql, which takes a Host starting with / as the socket directory",
-		Cite:   []string{"https://www.npgsql.org/doc/connection-string-parameters.html"}},
-	DialectR2DBC: {Kind: BasisReader, Name: "r2dbc-postgresql",
-		Detail: "an r2dbc:postgresql: URL is read by r2dbc-postgresql, which takes the socket file in ?socket=",
-		Cite:   []string{"https://github.com/pgjdbc/r2dbc-postgresql#connection-configuration"}},
-	DialectCelery: {Kind: BasisReader, Name: "Celery database backend (SQLAlchemy)",
-		Detail: "a db+postgresql:// result backend is handed by Celery to SQLAlchemy's create_engine, whose psycopg2 dialect merges ?host=/DIR over the authority",
-		Cite:   []string{"https://docs.celeryq.dev/en/stable/userguide/configuration.html#database-url-examples"}},
-}
-
-// grammarBasis returns the basis of a value of dialect d whose grammar
-// names its reader, or nil.
-func grammarBasis(d string) *Basis {
-	b, ok := grammarReaders[d]
-	if !ok {
-		return nil
-	}
-	return &b
 }

@@ -2,8 +2,9 @@ package rewrite
 
 import (
 	"fmt"
-	"regexp"
 
+	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 )
 
@@ -12,43 +13,18 @@ import (
 // uses it: ":-" when NAME is unset or empty, "-" when NAME is unset
 // (Compose Specification, "Interpolation"; compose-go template.Substitute).
 
-var defaultRefRE = regexp.MustCompile(`^\$\{([A-Za-z_][A-Za-z0-9_]*)(:?-)((?s).*)\}$`)
-
-// defaultRef is a whole-value reference whose default compose uses.
-type defaultRef struct {
-	name, op, def string
-}
-
-// usedDefault returns the reference raw consists of when compose takes its
-// default with the interpolation environment env.
-func usedDefault(raw string, env map[string]string) (defaultRef, bool) {
-	m, err := interp.Mask(raw)
-	if err != nil || len(m.Refs) != 1 || m.Refs[0] != raw {
-		return defaultRef{}, false
-	}
-	sub := defaultRefRE.FindStringSubmatch(raw)
-	if sub == nil {
-		return defaultRef{}, false
-	}
-	v, set := env[sub[1]]
-	if set && (sub[2] == "-" || v != "") {
-		return defaultRef{}, false
-	}
-	return defaultRef{name: sub[1], op: sub[2], def: sub[3]}, true
-}
-
 // maskValue masks v's text for a rewriter. When v is a reference whose
 // default compose uses, the default is what gets rewritten: enclose (non-nil
 // then) puts the reference back around the rewritten text.
-func (pl *planner) maskValue(v envVar) (interp.Masked, func(interp.Masked, string) (interp.Masked, string), error) {
-	d, ok := usedDefault(v.raw, pl.p.env)
+func (pl *planner) maskValue(v compose.EnvVar) (interp.Masked, func(interp.Masked, string) (interp.Masked, string), error) {
+	d, ok := compose.UsedDefault(v.Raw, pl.p.Env)
 	if !ok {
-		m, err := interp.Mask(v.raw)
+		m, err := interp.Mask(v.Raw)
 		return m, nil, err
 	}
-	m, err := interp.Mask(d.def)
+	m, err := interp.Mask(d.Def)
 	enclose := func(m interp.Masked, out string) (interp.Masked, string) {
-		return m.Enclose(out, "${"+d.name+d.op, "}")
+		return m.Enclose(out, "${"+d.Name+d.Op, "}")
 	}
 	return m, enclose, err
 }
@@ -56,24 +32,24 @@ func (pl *planner) maskValue(v envVar) (interp.Masked, func(interp.Masked, strin
 // warnDefault says that the rewritten default only applies while the
 // variable is empty or unset. The message quotes no value (a default may
 // hold a password).
-func (pl *planner) warnDefault(v envVar) {
-	d, ok := usedDefault(v.raw, pl.p.env)
+func (pl *planner) warnDefault(v compose.EnvVar) {
+	d, ok := compose.UsedDefault(v.Raw, pl.p.Env)
 	if !ok {
 		return
 	}
-	when := "a non-empty " + d.name
-	if d.op == "-" {
-		when = d.name + " set to anything, even the empty string,"
+	when := "a non-empty " + d.Name
+	if d.Op == "-" {
+		when = d.Name + " set to anything, even the empty string,"
 	}
-	pl.findings.add("UDS143", v.pos, v.service, v.key,
-		fmt.Sprintf("%s/%s is ${%s%s...}: the default inside the reference now reaches the socket, but %s in the environment or .env overrides it and stays as it is (on TCP)", v.service, v.key, d.name, d.op, when))
+	pl.rep.Add("UDS143", v.Pos, v.Service, v.Key,
+		fmt.Sprintf("%s/%s is ${%s%s...}: the default inside the reference now reaches the socket, but %s in the environment or .env overrides it and stays as it is (on TCP)", v.Service, v.Key, d.Name, d.Op, when))
 }
 
 // redactValue masks passwords in raw for reports, inside the default of a
 // reference too.
-func (pl *planner) redactValue(dialect, raw string) string {
-	if d, ok := usedDefault(raw, pl.p.env); ok {
-		return "${" + d.name + d.op + redact(dialect, d.def) + "}"
+func (pl *planner) redactValue(dname, raw string) string {
+	if d, ok := compose.UsedDefault(raw, pl.p.Env); ok {
+		return "${" + d.Name + d.Op + dialect.Redact(dname, d.Def) + "}"
 	}
-	return redact(dialect, raw)
+	return dialect.Redact(dname, raw)
 }

@@ -1,6 +1,10 @@
 package rewrite
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/uds-migrate/uds-migrate/compose"
+)
 
 // TestUsedDefault pins compose's rule (Compose Specification,
 // "Interpolation"): ${V:-d} takes d when V is unset or empty, ${V-d} only
@@ -24,12 +28,12 @@ func TestUsedDefault(t *testing.T) {
 		{"${V:?required}", unset, false},
 		{"${V}", unset, false},
 	} {
-		d, got := usedDefault(tc.raw, tc.env)
+		d, got := compose.UsedDefault(tc.raw, tc.env)
 		if got != tc.want {
 			t.Errorf("usedDefault(%q, %v) = %v, want %v", tc.raw, tc.env, got, tc.want)
 		}
-		if got && d.name != "V" {
-			t.Errorf("usedDefault(%q): name %q, want V", tc.raw, d.name)
+		if got && d.Name != "V" {
+			t.Errorf("usedDefault(%q): name %q, want V", tc.raw, d.Name)
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/uds-migrate/uds-migrate/dialect"
 )
 
 // dialectCases are, per dialect of the registry, the golden that migrates
@@ -17,27 +19,27 @@ var dialectCases = map[string]struct {
 	fail, pass   string
 	noValidate   string // why validate has no check of its own for the dialect
 }{
-	DialectCelery: {golden: "22-known-images.txtar", form: "db+postgresql://odoo:odoo@/celery?host=/var/run/postgresql",
+	dialect.Celery: {golden: "22-known-images.txtar", form: "db+postgresql://odoo:odoo@/celery?host=/var/run/postgresql",
 		key: "CELERY_RESULT_BACKEND", fail: "db+postgresql://app@/app?host=/wrong/dir", pass: "db+postgresql://app@/app?host=/var/run/postgresql"},
-	DialectJDBC: {golden: "01-seed-jdbc.txtar", form: "AFUNIXSocketFactory$$FactoryArg&socketFactoryArg=/var/run/postgresql/.s.PGSQL.5432",
+	dialect.JDBC: {golden: "01-seed-jdbc.txtar", form: "AFUNIXSocketFactory$$FactoryArg&socketFactoryArg=/var/run/postgresql/.s.PGSQL.5432",
 		key:  "JDBC_URL",
 		fail: "jdbc:postgresql://localhost:5432/app?socketFactory=org.newsclub.net.unix.AFUNIXSocketFactory$$FactoryArg&socketFactoryArg=/wrong/dir/.s.PGSQL.5432",
 		pass: "jdbc:postgresql://localhost:5432/app?socketFactory=org.newsclub.net.unix.AFUNIXSocketFactory$$FactoryArg&socketFactoryArg=/var/run/postgresql/.s.PGSQL.5432"},
-	DialectURI: {golden: "09-two-databases.txtar", form: "@/users?host=/var/run/postgresql",
+	dialect.URI: {golden: "09-two-databases.txtar", form: "@/users?host=/var/run/postgresql",
 		key: "DATABASE_URL", fail: "postgres://app@/app?host=/wrong/dir", pass: "postgres://app@/app?host=/var/run/postgresql"},
-	DialectR2DBC: {golden: "dialects.txtar", form: "socket=/var/run/postgresql/.s.PGSQL.",
+	dialect.R2DBC: {golden: "dialects.txtar", form: "socket=/var/run/postgresql/.s.PGSQL.",
 		key: "R2DBC_URL", fail: "r2dbc:postgresql://localhost/app?socket=/wrong/dir/.s.PGSQL.5432", pass: "r2dbc:postgresql://localhost/app?socket=/var/run/postgresql/.s.PGSQL.5432"},
-	DialectDSN: {golden: "03-keyword-dsn.txtar", form: "host=/var/run/postgresql port",
+	dialect.DSN: {golden: "03-keyword-dsn.txtar", form: "host=/var/run/postgresql port",
 		key: "PG_DSN", fail: "host=/wrong/dir port=5432 dbname=app user=app", pass: "host=/var/run/postgresql port=5432 dbname=app user=app"},
-	DialectPDO: {golden: "trial-fixes.txtar", form: "PDO_DSN=pgsql:host=/var/run/postgresql;port=5432;dbname=shop",
+	dialect.PDO: {golden: "trial-fixes.txtar", form: "PDO_DSN=pgsql:host=/var/run/postgresql;port=5432;dbname=shop",
 		key: "DB_DSN", fail: "pgsql:host=/wrong/dir;port=5432;dbname=app", pass: "pgsql:host=/var/run/postgresql;port=5432;dbname=app"},
-	DialectNpgsql: {golden: "dialects.txtar", form: "Host=/var/run/postgresql;Port=5433",
+	dialect.Npgsql: {golden: "dialects.txtar", form: "Host=/var/run/postgresql;Port=5433",
 		key: "ConnectionStrings__Default", fail: "Host=/wrong/dir;Port=5432;Database=app;Username=app", pass: "Host=/var/run/postgresql;Port=5432;Database=app;Username=app"},
-	DialectPGHOST: {golden: "15-socket-dir-spellings.txtar", form: "PGHOST: /var/run/postgresql",
+	dialect.PGHost: {golden: "15-socket-dir-spellings.txtar", form: "PGHOST: /var/run/postgresql",
 		key: "PGHOST", fail: "/wrong/dir", pass: "/var/run/postgresql"},
-	DialectHostDir: {golden: "22-known-images.txtar", form: "DB_HOST: /var/run/postgresql",
+	dialect.HostDir: {golden: "22-known-images.txtar", form: "DB_HOST: /var/run/postgresql",
 		noValidate: "only the application knows that DB_HOST is a host; validate checks its shape (UDS204, UDS215), not where it points"},
-	DialectHostDirPort: {golden: "rw-gitea.txtar", form: "/var/run/postgresql:5432",
+	dialect.HostDirPort: {golden: "rw-gitea.txtar", form: "/var/run/postgresql:5432",
 		noValidate: "only the application knows that HOST is a host; validate checks its shape (UDS204, UDS215), not where it points"},
 }
 
@@ -46,34 +48,34 @@ var dialectCases = map[string]struct {
 // and every case names a dialect of the registry.
 func TestDialectRegistry(t *testing.T) {
 	known := map[string]bool{}
-	for _, d := range dialects {
-		known[d.name] = true
-		c, ok := dialectCases[d.name]
+	for _, d := range dialect.All() {
+		known[d.Name] = true
+		c, ok := dialectCases[d.Name]
 		if !ok {
-			t.Errorf("dialect %s has no case in dialectCases: add its golden and validate values", d.name)
+			t.Errorf("dialect %s has no case in dialectCases: add its golden and validate values", d.Name)
 			continue
 		}
 		data, err := os.ReadFile("../testdata/script/" + c.golden)
 		if err != nil || !strings.Contains(string(data), c.form) {
-			t.Errorf("%s: golden %s does not hold %q (%v)", d.name, c.golden, c.form, err)
+			t.Errorf("%s: golden %s does not hold %q (%v)", d.Name, c.golden, c.form, err)
 		}
-		if d.toSocket == nil {
-			t.Errorf("%s: no socket form", d.name)
+		if d.ToSocket == nil {
+			t.Errorf("%s: no socket form", d.Name)
 		}
-		if d.match != nil && d.hosts == nil {
-			t.Errorf("%s: recognised but names no hosts", d.name)
+		if d.Match != nil && d.Hosts == nil {
+			t.Errorf("%s: recognised but names no hosts", d.Name)
 		}
-		if d.socketFile == nil {
+		if d.Check == nil {
 			if c.noValidate == "" {
-				t.Errorf("%s: validate has no check and the case says not why", d.name)
+				t.Errorf("%s: validate has no check and the case says not why", d.Name)
 			}
 			continue
 		}
 		if got := validateOne(t, c.key, c.fail); !strings.Contains(got, "ERROR UDS") {
-			t.Errorf("%s: validate passes %s=%s (client mounts the socket at /var/run/postgresql):\n%s", d.name, c.key, c.fail, got)
+			t.Errorf("%s: validate passes %s=%s (client mounts the socket at /var/run/postgresql):\n%s", d.Name, c.key, c.fail, got)
 		}
 		if got := validateOne(t, c.key, c.pass); got != "" {
-			t.Errorf("%s: validate rejects %s=%s:\n%s", d.name, c.key, c.pass, got)
+			t.Errorf("%s: validate rejects %s=%s:\n%s", d.Name, c.key, c.pass, got)
 		}
 	}
 	for name := range dialectCases {
@@ -101,25 +103,4 @@ func validateOne(t *testing.T, key, val string) string {
 		}
 	}
 	return b.String()
-}
-
-// TestRecogniseOrder: a value is recognised by the first dialect whose form
-// it has, a Celery URL before the libpq URI inside it and a PDO DSN before
-// the Npgsql grammar it shares.
-func TestRecogniseOrder(t *testing.T) {
-	for val, want := range map[string]string{
-		"db+postgresql://u@db/app":              DialectCelery,
-		"postgresql://u@db/app":                 DialectURI,
-		"pgsql:host=db;port=5432;dbname=app":    DialectPDO,
-		"Host=db;Port=5432;Database=app":        DialectNpgsql,
-		"jdbc:postgresql://db/app":              DialectJDBC,
-		"r2dbc:postgresql://db/app":             DialectR2DBC,
-		"host=db port=5432 dbname=app user=app": DialectDSN,
-		"http://db:8080":                        "",
-	} {
-		_, got, _ := classify(val)
-		if got != want {
-			t.Errorf("classify(%q) = %q, want %q", val, got, want)
-		}
-	}
 }

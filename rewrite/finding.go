@@ -42,11 +42,3 @@ func LookupCode(id string) (Code, bool) { return finding.Lookup(id) }
 func newFinding(code string, at Pos, service, key, msg string) Finding {
 	return finding.New(code, at, service, key, msg)
 }
-
-// findingList is where a planner or a validator collects findings.
-type findingList []Finding
-
-// add appends newFinding(...) and returns it (to attach a Basis).
-func (l *findingList) add(code string, at Pos, service, key, msg string) *Finding {
-	return (*finding.List)(l).Add(code, at, service, key, msg)
-}

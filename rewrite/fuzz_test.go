@@ -12,6 +12,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/sirupsen/logrus"
+	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -142,7 +143,7 @@ func noLeak(t *testing.T, data []byte, res *Result, err error) {
 	for _, re := range fuzzPasswordRE {
 		for _, m := range re.FindAllSubmatch(data, -1) {
 			pw := string(m[1])
-			if len(pw) < minSecret || toolWord(pw) || strings.ContainsAny(pw, "*$") || bytes.Count(data, m[1]) > 1 {
+			if len(pw) < compose.MinSecret || compose.ToolWord(pw) || strings.ContainsAny(pw, "*$") || bytes.Count(data, m[1]) > 1 {
 				continue
 			}
 			if strings.Contains(out.String(), pw) {

@@ -8,6 +8,9 @@ import (
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
+	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/pgserver"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -18,23 +21,23 @@ import (
 func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 	seen := map[string]bool{}
 	for _, e := range edges {
-		seen[e.v.service] = true
+		seen[e.v.Service] = true
 	}
 	// A service already reported (split variables, a URL in its command,
 	// an unknown scheme) needs no second, vaguer warning.
-	for _, f := range pl.findings {
+	for _, f := range pl.rep.Findings {
 		seen[f.Service] = true
 	}
 	isDB := map[string]bool{}
 	for _, db := range dbs {
 		isDB[db.name] = true
 	}
-	for _, name := range pl.p.serviceOrder() {
+	for _, name := range pl.p.ServiceOrder() {
 		if seen[name] || isDB[name] || contains(pl.opts.Exclude, name) || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) {
 			continue
 		}
-		svc := pl.p.model.Services[name]
-		if poolerOf(svc.Image) {
+		svc := pl.p.Model.Services[name]
+		if pgserver.IsPooler(svc.Image) {
 			continue
 		}
 		var dep *dbService
@@ -42,8 +45,8 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 			if _, ok := svc.DependsOn[db.name]; ok {
 				dep = db
 			}
-			for target := range linkAliases(svc) {
-				if linkAliases(svc)[target] == db.name {
+			for target := range compose.LinkAliases(svc) {
+				if compose.LinkAliases(svc)[target] == db.name {
 					dep = db
 				}
 			}
@@ -52,20 +55,20 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 			continue
 		}
 		if file, line := pl.hiddenConnection(name, dep); file != "" {
-			pl.findings.add("UDS131", Pos{File: file, Line: line, Col: 1}, name, file,
+			pl.rep.Add("UDS131", Pos{File: file, Line: line, Col: 1}, name, file,
 				fmt.Sprintf("%s depends on %s and %s:%d names it in a form the tool does not edit (a literal host in code or a format it does not read): point that connection at %s (socket directory) by hand, and mount %s's socket volume on %s", name, dep.name, file, line, pl.opts.MountPath, dep.name, name))
 			continue
 		}
-		src, _ := pl.p.serviceNode(name)
+		src, _ := pl.p.ServiceNode(name)
 		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(src)), name)
 		key := pl.dependencyKey(name, dep.name)
 		if hint := pl.catalogueHint(name, dep.name); hint != "" {
-			pl.findings.add("UDS131", yamledit.NodePos(src, kn), name, key,
+			pl.rep.Add("UDS131", yamledit.NodePos(src, kn), name, key,
 				fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it: %s", name, key, dep.name, name, hint))
 			continue
 		}
 		if len(pl.reachingFiles(name)) == 0 {
-			pl.findings.add("UDS131", yamledit.NodePos(src, kn), name, key,
+			pl.rep.Add("UDS131", yamledit.NodePos(src, kn), name, key,
 				fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it, and no file of the project reaches it (no build context here, no mounted source): the connection is baked into the image %s or built by a script; point it at %s (socket directory) or add the socket volume by hand", name, key, dep.name, name, svc.Image, pl.opts.MountPath))
 			continue
 		}
@@ -73,11 +76,11 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 		if secrets := pl.secretFiles(name); len(secrets) > 0 {
 			var files []string
 			for _, f := range slices.Sorted(maps.Keys(secrets)) {
-				files = append(files, pl.p.displayPath(f)+" ("+secrets[f]+")")
+				files = append(files, pl.p.DisplayPath(f)+" ("+secrets[f]+")")
 			}
 			where = "a secret file it reads (" + strings.Join(files, ", ") + ") in a form the tool does not edit, a mounted config file"
 		}
-		pl.findings.add("UDS131", yamledit.NodePos(src, kn), name, key,
+		pl.rep.Add("UDS131", yamledit.NodePos(src, kn), name, key,
 			fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it: the connection is in %s, baked into the image or built by a script, which the tool cannot see; point it at %s (socket directory) or add the socket volume by hand", name, key, dep.name, name, where, pl.opts.MountPath))
 	}
 }
@@ -87,11 +90,11 @@ func (pl *planner) usesSocket(service string) bool {
 	if pl.configs.cfgSocket[service] != "" {
 		return true
 	}
-	for _, v := range pl.p.serviceEnv(service) {
-		if _, _, socket := classify(v.value); socket {
+	for _, v := range pl.p.ServiceEnv(service) {
+		if _, _, socket := dialect.Classify(v.Value); socket {
 			return true
 		}
-		if (v.key == "PGHOST" || appHostRE.MatchString(v.key) || pl.dirHostVar(service, v.key)) && strings.HasPrefix(v.value, "/") {
+		if (v.Key == "PGHOST" || appHostRE.MatchString(v.Key) || pl.dirHostVar(service, v.Key)) && strings.HasPrefix(v.Value, "/") {
 			return true
 		}
 	}
@@ -101,7 +104,7 @@ func (pl *planner) usesSocket(service string) bool {
 // dependencyKey names the key that ties a client to a database:
 // depends_on, else links.
 func (pl *planner) dependencyKey(client, db string) string {
-	if _, ok := pl.p.model.Services[client].DependsOn[db]; ok {
+	if _, ok := pl.p.Model.Services[client].DependsOn[db]; ok {
 		return "depends_on"
 	}
 	return "links"
@@ -124,20 +127,20 @@ func libpqSetting(key string) bool {
 // no value) that holds a connection name but is set nowhere the tool can
 // see: compose takes it from the shell that runs it. It reports whether
 // it warned.
-func (pl *planner) warnUnsetPassthrough(v envVar, dbs []*dbService) bool {
-	if !v.passthrough || strings.TrimSpace(v.value) != "" || !connKeyRE.MatchString(v.key) || len(dbs) == 0 || libpqSetting(v.key) {
+func (pl *planner) warnUnsetPassthrough(v compose.EnvVar, dbs []*dbService) bool {
+	if !v.Passthrough || strings.TrimSpace(v.Value) != "" || !connKeyRE.MatchString(v.Key) || len(dbs) == 0 || libpqSetting(v.Key) {
 		return false
 	}
 	target := "a PostgreSQL service of this project"
 	if len(dbs) == 1 {
 		target = dbs[0].name
 	}
-	written := "- " + v.key
-	if v.prefix == "" {
-		written = v.key + ":"
+	written := "- " + v.Key
+	if v.Prefix == "" {
+		written = v.Key + ":"
 	}
-	pl.findings.add("UDS111", v.pos, v.service, v.key,
-		fmt.Sprintf("%s/%s is passed through from the environment docker compose runs in (\"%s\" with no value) and is set neither in the project files nor in .env, so the tool cannot see or edit it; if it connects to %s, set it in socket form where it is set (mount path %s), and add the socket volume to %s by hand", v.service, v.key, written, target, pl.opts.MountPath, v.service))
+	pl.rep.Add("UDS111", v.Pos, v.Service, v.Key,
+		fmt.Sprintf("%s/%s is passed through from the environment docker compose runs in (\"%s\" with no value) and is set neither in the project files nor in .env, so the tool cannot see or edit it; if it connects to %s, set it in socket form where it is set (mount path %s), and add the socket volume to %s by hand", v.Service, v.Key, written, target, pl.opts.MountPath, v.Service))
 	return true
 }
 
@@ -147,7 +150,7 @@ func (pl *planner) warnUnsetPassthrough(v envVar, dbs []*dbService) bool {
 // image takes no socket there. It is "" for an image the catalogue does
 // not know.
 func (pl *planner) catalogueHint(service, db string) string {
-	e := catalog.Lookup(pl.p.model.Services[service].Image)
+	e := catalog.Lookup(pl.p.Model.Services[service].Image)
 	if e == nil {
 		return ""
 	}

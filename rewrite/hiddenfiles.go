@@ -18,7 +18,7 @@ var connWordRE = regexp.MustCompile(`(?i)host|url|jdbc|postgres|dsn|server|datab
 // use it and the line, or "" when no such line is found.
 func (pl *planner) hiddenConnection(service string, db *dbService) (string, int) {
 	skip := map[string]bool{}
-	for _, src := range pl.p.sources {
+	for _, src := range pl.p.Sources {
 		if abs, err := filepath.Abs(src.Path); err == nil {
 			skip[abs] = true
 		}
@@ -33,8 +33,8 @@ func (pl *planner) hiddenConnection(service string, db *dbService) (string, int)
 		if skip[abs] || strings.HasPrefix(base, ".env") || strings.HasSuffix(base, ".env") || base == "Dockerfile" {
 			continue
 		}
-		path := pl.p.displayPath(abs)
-		data, err := pl.readFile(path)
+		path := pl.p.DisplayPath(abs)
+		data, err := pl.ed.ReadFile(path)
 		if err != nil || bytes.IndexByte(data, 0) >= 0 {
 			continue
 		}

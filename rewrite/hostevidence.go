@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/evidence"
 )
 
@@ -12,38 +14,38 @@ import (
 // value is never a directory, so it gets no edge. handled reports that the
 // variable needs no further warning: an edge, or a finding of its own
 // (evidence found, but the port would name the wrong socket file).
-func (pl *planner) hostVarEvidence(v envVar, db *dbService, port string) (e *edge, handled bool) {
+func (pl *planner) hostVarEvidence(v compose.EnvVar, db *dbService, port string) (e *edge, handled bool) {
 	if port != "" {
 		return nil, false
 	}
-	verdict, ok := evidence.Find(pl.evidenceScope(v.service), v.key)
+	verdict, ok := evidence.Find(pl.evidenceScope(v.Service), v.Key)
 	if !ok {
 		return nil, false
 	}
 	if !verdict.Directory && verdict.Advice != "" {
-		pl.findings.add("UDS120", v.pos, v.service, v.key,
+		pl.rep.Add("UDS120", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s/%s names %s, and the project shows a consumer that takes no socket directory: %s:%d: %s. Left unchanged: %s",
-				v.service, v.key, db.name, verdict.File, verdict.Line, verdict.Reason, verdict.Advice))
+				v.Service, v.Key, db.name, verdict.File, verdict.Line, verdict.Reason, verdict.Advice))
 		return nil, true
 	}
 	if !verdict.Directory {
-		pl.findings.add("UDS120", v.pos, v.service, v.key,
+		pl.rep.Add("UDS120", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s/%s names %s, and the project shows its consumer: %s:%d: %s. Left unchanged: write that URL in socket form (jdbc:postgresql://localhost:%d/DB?socketFactory=org.newsclub.net.unix.AFUNIXSocketFactory$FactoryArg&socketFactoryArg=%s/.s.PGSQL.%d, a single $ in a file compose does not read) and mount %s's socket volume",
-				v.service, v.key, db.name, verdict.File, verdict.Line, verdict.Reason, db.port, pl.opts.MountPath, db.port, db.name))
+				v.Service, v.Key, db.name, verdict.File, verdict.Line, verdict.Reason, db.port, pl.opts.MountPath, db.port, db.name))
 		return nil, true
 	}
 	if db.port != 5432 {
 		// The driver opens .s.PGSQL.<port> with the port the app passes:
 		// the default 5432 unless the sibling port variable says otherwise.
-		portKey := portSibling(v.key)
-		if p, _ := atoiPort(pl.clientEnv(v.service, portKey)); p != db.port {
-			pl.findings.add("UDS120", v.pos, v.service, v.key,
+		portKey := portSibling(v.Key)
+		if p, _ := atoiPort(pl.clientEnv(v.Service, portKey)); p != db.port {
+			pl.rep.Add("UDS120", v.Pos, v.Service, v.Key,
 				fmt.Sprintf("%s/%s reaches %s (evidence: %s:%d), but %s listens on port %d and %s/%s does not say %d: the driver would open .s.PGSQL.5432 or the port it is given, so the value is left on TCP; set %s=%d and %s=%s together by hand",
-					v.service, v.key, verdict.Driver, verdict.File, verdict.Line, db.name, db.port, v.service, portKey, db.port, portKey, db.port, v.key, pl.opts.MountPath))
+					v.Service, v.Key, verdict.Driver, verdict.File, verdict.Line, db.name, db.port, v.Service, portKey, db.port, portKey, db.port, v.Key, pl.opts.MountPath))
 			return nil, true
 		}
 	}
-	return &edge{v: v, dialect: DialectHostDir, db: db, port: db.port, basis: evidenceBasis(verdict.File, verdict.Line, verdict.Driver, verdict.Reason)}, true
+	return &edge{v: v, dialect: dialect.AppHostVar(false).Name, db: db, port: db.port, basis: evidenceBasis(verdict.File, verdict.Line, verdict.Driver, verdict.Reason)}, true
 }
 
 // portSibling names the port variable that goes with a host variable:
@@ -67,14 +69,14 @@ func (pl *planner) noteEvidence(e *edge, mp string) {
 		return // noteRailsDefault says it for an edited ERB default
 	}
 	b := e.basis
-	if e.dialect == DialectURI {
-		pl.findings.add("UDS155", e.v.pos, e.v.service, e.v.key,
-			fmt.Sprintf("%s/%s written in the %s socket form: %s", e.v.service, e.v.key, e.form, b.Detail)).Basis = b
+	if d, _ := dialect.Lookup(e.dialect); d.ByReader {
+		pl.rep.Add("UDS155", e.v.Pos, e.v.Service, e.v.Key,
+			fmt.Sprintf("%s/%s written in the %s socket form: %s", e.v.Service, e.v.Key, e.form, b.Detail)).Basis = b
 		return
 	}
-	pl.findings.add("UDS170", e.v.pos, e.v.service, e.v.key,
+	pl.rep.Add("UDS170", e.v.Pos, e.v.Service, e.v.Key,
 		fmt.Sprintf("%s/%s set to the socket directory %s on evidence: %s:%d: %s; %s takes an absolute directory as the socket directory, and the port (%d) names .s.PGSQL.%d",
-			e.v.service, e.v.key, mp, b.At.File, b.At.Line, b.Detail, b.Name, e.db.port, e.db.port))
+			e.v.Service, e.v.Key, mp, b.At.File, b.At.Line, b.Detail, b.Name, e.db.port, e.db.port))
 }
 
 // evidenceBasis is the basis of a host variable trusted on evidence in

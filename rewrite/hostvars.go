@@ -2,10 +2,13 @@ package rewrite
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
+	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 )
 
 // hostVerdict is what one source of knowledge says about a host variable.
@@ -23,13 +26,13 @@ type hostVerdict struct {
 // reads a catalogued image's variable (a mounted database.yml of its own)
 // is judged by that. known reports that a source decided v: e is its edge,
 // or nil when it left v on TCP with a finding of its own.
-func (pl *planner) knownHostVar(v envVar, db *dbService, port string) (e *edge, known bool) {
+func (pl *planner) knownHostVar(v compose.EnvVar, db *dbService, port string) (e *edge, known bool) {
 	if hv, ok := userHostVar(pl, v); ok {
 		return pl.applyHostVerdict(v, db, port, hv), true
 	}
-	_, cv := pl.catalogueVar(v.service, v.key)
+	_, cv := pl.catalogueVar(v.Service, v.Key)
 	catalogued := cv != nil && cv.Role == catalog.RoleHost
-	if catalogued || appHostRE.MatchString(v.key) || v.key == "PGHOST" {
+	if catalogued || appHostRE.MatchString(v.Key) || v.Key == "PGHOST" {
 		if e, handled := pl.hostVarEvidence(v, db, port); handled {
 			return e, true
 		}
@@ -41,31 +44,31 @@ func (pl *planner) knownHostVar(v envVar, db *dbService, port string) (e *edge, 
 }
 
 // userHostVar: --host-var SERVICE/KEY says the variable takes a directory.
-func userHostVar(pl *planner, v envVar) (hostVerdict, bool) {
-	if !contains(pl.opts.HostVars, v.service+"/"+v.key) {
+func userHostVar(pl *planner, v compose.EnvVar) (hostVerdict, bool) {
+	if !contains(pl.opts.HostVars, v.Service+"/"+v.Key) {
 		return hostVerdict{}, false
 	}
 	return hostVerdict{takesDir: true, basis: Basis{Kind: BasisUser, Name: "--host-var",
-		Detail: "the user vouched (--host-var " + v.service + "/" + v.key + ") that the application hands " + v.key + " to a driver that takes a socket directory as host"}}, true
+		Detail: "the user vouched (--host-var " + v.Service + "/" + v.Key + ") that the application hands " + v.Key + " to a driver that takes a socket directory as host"}}, true
 }
 
 // catalogueHostVar: the service's image is catalogued with v as its host.
-func catalogueHostVar(pl *planner, v envVar) (hostVerdict, bool) {
-	e, cv := pl.catalogueVar(v.service, v.key)
+func catalogueHostVar(pl *planner, v compose.EnvVar) (hostVerdict, bool) {
+	e, cv := pl.catalogueVar(v.Service, v.Key)
 	if cv == nil || cv.Role != catalog.RoleHost {
 		return hostVerdict{}, false
 	}
 	hv := hostVerdict{takesDir: cv.Directory, basis: catalogueBasis(e, cv.Reason), portKey: cv.Port, hostPort: cv.HostPort, also: cv.Also}
 	for _, k := range cv.Unless {
-		if pl.clientEnv(v.service, k) != "" {
+		if pl.clientEnv(v.Service, k) != "" {
 			hv.takesDir = false
-			hv.basis.Detail = fmt.Sprintf("%s is set, and the image then takes the host from %s, not from %s", k, k, v.key)
+			hv.basis.Detail = fmt.Sprintf("%s is set, and the image then takes the host from %s, not from %s", k, k, v.Key)
 		}
 	}
 	if c := cv.UnlessConf; c != nil && hv.takesDir {
-		if at, ok := pl.confSets(v.service, c.File, c.Key); ok {
+		if at, ok := pl.confSets(v.Service, c.File, c.Key); ok {
 			hv.takesDir = false
-			hv.basis.Detail = fmt.Sprintf("%s sets %s, which the image reads instead of %s: set it there by hand (to the socket directory, if the image takes one there too), or drop it so %s applies", at, c.Key, v.key, v.key)
+			hv.basis.Detail = fmt.Sprintf("%s sets %s, which the image reads instead of %s: set it there by hand (to the socket directory, if the image takes one there too), or drop it so %s applies", at, c.Key, v.Key, v.Key)
 		}
 	}
 	return hv, true
@@ -74,7 +77,7 @@ func catalogueHostVar(pl *planner, v envVar) (hostVerdict, bool) {
 // catalogueVar returns the catalogue entry of a service's image and its
 // variable key, or nils.
 func (pl *planner) catalogueVar(service, key string) (*catalog.Entry, *catalog.Var) {
-	e := catalog.Lookup(pl.p.model.Services[service].Image)
+	e := catalog.Lookup(pl.p.Model.Services[service].Image)
 	if e == nil {
 		return nil, nil
 	}
@@ -92,24 +95,24 @@ func catalogueBasis(e *catalog.Entry, detail string) Basis {
 // applyHostVerdict acts on a verdict for v, whose value names db (port is
 // the port written beside the host, if any). It returns the edge to
 // rewrite, or nil when the value stays.
-func (pl *planner) applyHostVerdict(v envVar, db *dbService, port string, hv hostVerdict) *edge {
-	who := v.service + "/" + v.key
+func (pl *planner) applyHostVerdict(v compose.EnvVar, db *dbService, port string, hv hostVerdict) *edge {
+	who := v.Service + "/" + v.Key
 	if !hv.takesDir {
-		pl.findings.add("UDS151", v.pos, v.service, v.key,
+		pl.rep.Add("UDS151", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s names %s, but %s (%s); left on TCP", who, db.name, hv.basis.Detail, hv.basis.Citation()))
 		return nil
 	}
 	if port != "" && !hv.hostPort {
-		pl.findings.add("UDS120", v.pos, v.service, v.key,
-			fmt.Sprintf("%s holds host and port together (%s); %s takes a socket directory there only without the port: set it to %s and put the port %d in its own variable", who, redact("", v.value), v.key, pl.opts.MountPath, db.port))
+		pl.rep.Add("UDS120", v.Pos, v.Service, v.Key,
+			fmt.Sprintf("%s holds host and port together (%s); %s takes a socket directory there only without the port: set it to %s and put the port %d in its own variable", who, dialect.Redact("", v.Value), v.Key, pl.opts.MountPath, db.port))
 		return nil
 	}
-	if hv.portKey != "" && pl.clientEnv(v.service, hv.portKey) == "" && db.port != 5432 {
+	if hv.portKey != "" && pl.clientEnv(v.Service, hv.portKey) == "" && db.port != 5432 {
 		pl.addEnvAfter(v, hv.portKey, fmt.Sprint(db.port),
 			fmt.Sprintf("%s listens on port %d and the port names the socket file (.s.PGSQL.%d)", db.name, db.port, db.port))
 	}
 	for _, a := range hv.also {
-		if pl.clientEnv(v.service, a.Key) != a.Value {
+		if pl.clientEnv(v.Service, a.Key) != a.Value {
 			pl.addEnvAfter(v, a.Key, a.Value, a.Reason)
 		}
 	}
@@ -117,12 +120,8 @@ func (pl *planner) applyHostVerdict(v envVar, db *dbService, port string, hv hos
 	if hv.basis.Kind == BasisUser {
 		code, msg = "UDS152", fmt.Sprintf("%s set to the socket directory %s on the user's word: --host-var %s vouches that the application hands it to a driver that takes a socket directory as host; the tool has no evidence of its own", who, pl.opts.MountPath, who)
 	}
-	pl.findings.add(code, v.pos, v.service, v.key, msg).Basis = &hv.basis
-	dialect := DialectHostDir
-	if port != "" {
-		dialect = DialectHostDirPort
-	}
-	return &edge{v: v, dialect: dialect, db: db, port: db.port, basis: &hv.basis}
+	pl.rep.Add(code, v.Pos, v.Service, v.Key, msg).Basis = &hv.basis
+	return &edge{v: v, dialect: dialect.AppHostVar(port != "").Name, db: db, port: db.port, basis: &hv.basis}
 }
 
 // checkHostVars rejects --host-var values that name no service or no
@@ -133,18 +132,18 @@ func (p *project) checkHostVars(hostVars []string, bad func(string, ...any) erro
 		if !ok || service == "" || key == "" {
 			return bad("--host-var %q: want SERVICE/KEY (a service and one of its environment variables)", hv)
 		}
-		if _, ok := p.model.Services[service]; !ok {
-			return bad("--host-var %s: no such service (services: %s)", hv, strings.Join(slices.Sorted(mapsKeys(p.model.Services)), ", "))
+		if _, ok := p.Model.Services[service]; !ok {
+			return bad("--host-var %s: no such service (services: %s)", hv, strings.Join(slices.Sorted(maps.Keys(p.Model.Services)), ", "))
 		}
 		var keys []string
-		for _, v := range p.serviceEnv(service) {
-			if v.key == key {
+		for _, v := range p.ServiceEnv(service) {
+			if v.Key == key {
 				keys = nil
 				break
 			}
-			keys = append(keys, v.key)
+			keys = append(keys, v.Key)
 		}
-		if keys != nil || len(p.serviceEnv(service)) == 0 {
+		if keys != nil || len(p.ServiceEnv(service)) == 0 {
 			return bad("--host-var %s: %s has no environment variable %s (it has: %s)", hv, service, key, strings.Join(slices.Sorted(slices.Values(keys)), ", "))
 		}
 	}
@@ -160,13 +159,4 @@ func (pl *planner) dirHostVar(service, key string) bool {
 	}
 	_, cv := pl.catalogueVar(service, key)
 	return cv != nil && cv.Role == catalog.RoleHost && cv.Directory
-}
-
-// hostDialect is the dialect of a host variable a source of knowledge
-// vouches for: PGHOST by its name, any other an application's own.
-func hostDialect(key string) string {
-	if key == "PGHOST" {
-		return DialectPGHOST
-	}
-	return DialectHostDir
 }

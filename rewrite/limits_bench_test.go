@@ -7,11 +7,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/uds-migrate/uds-migrate/compose"
 )
 
 // Pathological shapes (issue 25, Medium 5), one benchmark each, up to the
 // limit that bounds them (README, "Security and limits"): environment
-// variables in the compose file and in an env file (MaxEnvVars per
+// variables in the compose file and in an env file (compose.MaxEnvVars per
 // service), nginx server blocks (nginx.MaxDirectives per file; linear, so
 // 20,000 are shown). Each run is a whole Migrate: load, plan, apply and
 // the verification. Past the limits, TestLimitsRefused.
@@ -79,7 +81,7 @@ func benchShape(b *testing.B, in []Input) {
 }
 
 func BenchmarkEnvKeys(b *testing.B) {
-	for _, n := range []int{100, MaxEnvVars - 1} {
+	for _, n := range []int{100, compose.MaxEnvVars - 1} {
 		b.Run(fmt.Sprintf("compose/%d", n), func(b *testing.B) {
 			benchShape(b, shapeProject(b, map[string]string{"compose.yml": envKeysCompose(n)}))
 		})
@@ -99,27 +101,27 @@ func BenchmarkNginxServers(b *testing.B) {
 	}
 }
 
-// TestLimitsRefused: one environment variable past MaxEnvVars, in the
+// TestLimitsRefused: one environment variable past compose.MaxEnvVars, in the
 // compose file or with an env file, is an error naming the service, before
-// or right after compose-go's load; MaxEnvVars itself migrates.
+// or right after compose-go's load; compose.MaxEnvVars itself migrates.
 func TestLimitsRefused(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
-	ok := []Input{{Path: filepath.Join(dir, "ok.yml"), Data: []byte(envKeysCompose(MaxEnvVars - 1))}}
+	ok := []Input{{Path: filepath.Join(dir, "ok.yml"), Data: []byte(envKeysCompose(compose.MaxEnvVars - 1))}}
 	if _, err := Migrate(ctx, ok, DefaultOptions()); err != nil {
-		t.Fatalf("%d variables: %v", MaxEnvVars, err)
+		t.Fatalf("%d variables: %v", compose.MaxEnvVars, err)
 	}
-	over := []Input{{Path: filepath.Join(dir, "over.yml"), Data: []byte(envKeysCompose(MaxEnvVars))}}
+	over := []Input{{Path: filepath.Join(dir, "over.yml"), Data: []byte(envKeysCompose(compose.MaxEnvVars))}}
 	_, err := Migrate(ctx, over, DefaultOptions())
 	if err == nil || !strings.Contains(err.Error(), "over.yml:6:5: service app has 2001 environment variables, more than the 2000") {
-		t.Errorf("%d variables in the compose file: %v", MaxEnvVars+1, err)
+		t.Errorf("%d variables in the compose file: %v", compose.MaxEnvVars+1, err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "app.env"), []byte(envFileKeys(MaxEnvVars)), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "app.env"), []byte(envFileKeys(compose.MaxEnvVars)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	withFile := []Input{{Path: filepath.Join(dir, "file.yml"), Data: []byte("services:\n  db:\n    image: postgres:16\n  app:\n    image: x/app\n    env_file: app.env\n")}}
 	_, err = Migrate(ctx, withFile, DefaultOptions())
 	if err == nil || !strings.Contains(err.Error(), "file.yml:6:5: ") || !strings.Contains(err.Error(), "service app has 2001 environment variables with its env files") {
-		t.Errorf("%d variables in an env file: %v", MaxEnvVars+1, err)
+		t.Errorf("%d variables in an env file: %v", compose.MaxEnvVars+1, err)
 	}
 }

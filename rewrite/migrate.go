@@ -1,13 +1,14 @@
 package rewrite
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
+	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 )
 
 // Migrate plans and applies the migration of a compose project (one or more
@@ -15,7 +16,7 @@ import (
 // compose-go and a second migration of it changes nothing. It returns a
 // *PosError (file:line:col) for input it cannot read as a compose project.
 func Migrate(ctx context.Context, inputs []Input, opts Options) (res *Result, err error) {
-	defer func() { err = scrubErr(err, inputSecrets(inputs)) }()
+	defer func() { err = ScrubErr(err, compose.InputSecrets(inputs)) }()
 	res, err = migrateOnce(ctx, inputs, opts)
 	if err != nil {
 		return res, err
@@ -25,7 +26,7 @@ func Migrate(ctx context.Context, inputs []Input, opts Options) (res *Result, er
 		again = append(again, Input{Path: f.Path, Data: f.After})
 	}
 	opts2 := opts
-	opts2.ReadFile = overlay(res.Files[len(inputs):], opts.ReadFile)
+	opts2.ReadFile = compose.Overlay(res.Files[len(inputs):], opts.ReadFile)
 	// One load of the output serves both checks: it must pass `validate`
 	// (never print a socket setup that cannot work), and migrating it again
 	// must change nothing.
@@ -45,7 +46,7 @@ func Migrate(ctx context.Context, inputs []Input, opts Options) (res *Result, er
 	}
 	if carried && len(bad) == 0 {
 		res.Findings = append(res.Findings, carriedFindings(ctx, inputs, opts)...)
-		sortFindings(out.sources, res.Findings)
+		sortFindings(out.Sources, res.Findings)
 	}
 	if len(bad) > 0 {
 		// Say whether the input already had these problems: then it is the
@@ -83,7 +84,7 @@ func Migrate(ctx context.Context, inputs []Input, opts Options) (res *Result, er
 	}
 	if combos := checkCombinations(ctx, inputs, res, opts); len(combos) > 0 {
 		res.Findings = append(res.Findings, combos...)
-		sortFindings(out.sources, res.Findings)
+		sortFindings(out.Sources, res.Findings)
 	}
 	return res, nil
 }
@@ -150,7 +151,7 @@ func (pl *planner) nothingReason(dbs []*dbService) string {
 func (pl *planner) leftOnTCP() []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, f := range pl.findings {
+	for _, f := range pl.rep.Findings {
 		if c, _ := LookupCode(f.Code); !c.LeavesTCP || f.Service == "" {
 			continue
 		}
@@ -170,16 +171,16 @@ func (pl *planner) leftOnTCP() []string {
 // project: those cannot move to a socket.
 func (pl *planner) externalHint() string {
 	var hits []string
-	for _, name := range pl.p.serviceOrder() {
-		for _, v := range pl.p.serviceEnv(name) {
-			if hosts, dialect, socket := classify(v.value); dialect != "" && !socket && len(hosts) > 0 {
+	for _, name := range pl.p.ServiceOrder() {
+		for _, v := range pl.p.ServiceEnv(name) {
+			if hosts, dname, socket := dialect.Classify(v.Value); dname != "" && !socket && len(hosts) > 0 {
 				where := "outside this project"
 				for _, h := range hosts {
-					if _, ok := pl.p.model.Services[h]; ok {
+					if _, ok := pl.p.Model.Services[h]; ok {
 						where = fmt.Sprintf("the service %s, whose image is not a PostgreSQL image the tool knows: name it with --db %s (and --socket-dir when its socket is not in /var/run/postgresql)", h, h)
 					}
 				}
-				hits = append(hits, fmt.Sprintf("%s/%s points at %s, %s", name, v.key, strings.Join(hosts, ","), strings.TrimPrefix(where, "the ")))
+				hits = append(hits, fmt.Sprintf("%s/%s points at %s, %s", name, v.Key, strings.Join(hosts, ","), strings.TrimPrefix(where, "the ")))
 			}
 		}
 	}
@@ -247,58 +248,22 @@ func (e *ValidationError) Error() string {
 	return b.String()
 }
 
-// overlay reads migrated content for files the migration changed, and
-// falls through to next (or the disk) for the rest.
-func overlay(files []FileResult, next func(string) ([]byte, error)) func(string) ([]byte, error) {
-	return func(p string) ([]byte, error) {
-		for _, f := range files {
-			if f.Path == p {
-				return f.After, nil
-			}
-		}
-		if next != nil {
-			return next(p)
-		}
-		return readRegular(p)
-	}
-}
-
 // result applies the planned edits to every file (compose files, files
 // named by extends, env and config files) and gathers the report.
 func (pl *planner) result() (*Result, error) {
-	pl.reportEscapes()
-	sortFindings(pl.p.sources, pl.findings)
-	res := &Result{Changes: pl.changes, Findings: pl.findings}
-	for _, src := range pl.p.sources {
-		out, err := pl.fileBytes(src)
-		if err != nil {
-			return nil, err
-		}
-		res.Files = append(res.Files, FileResult{Path: src.Path, Before: src.Data, After: out, Changed: !bytes.Equal(out, src.Data)})
+	sortFindings(pl.p.Sources, pl.rep.Findings)
+	res := &Result{Changes: pl.rep.Changes, Findings: pl.rep.Findings}
+	files, err := pl.ed.Files()
+	if err != nil {
+		return nil, err
 	}
-	for _, src := range pl.p.extSources {
-		out, err := pl.fileBytes(src)
-		if err != nil {
-			return nil, err
-		}
-		if !bytes.Equal(out, src.Data) {
-			res.Files = append(res.Files, FileResult{Path: src.Path, Before: src.Data, After: out, Changed: true})
-		}
-	}
-	res.Files = append(res.Files, pl.other.extra...)
-	// Last line of defence: whatever planned it, no edit lands outside the
-	// project through a symbolic link (the -f files are the user's own).
-	for _, f := range res.Files[len(pl.p.sources)-pl.p.included:] {
-		if err := pl.p.escapes(f.Path); err != nil && f.Changed {
-			return nil, &PosError{Pos: Pos{File: f.Path}, Msg: "refusing to edit it: " + err.Error()}
-		}
-	}
+	res.Files = files
 	for _, db := range pl.dbs {
 		res.DBs = append(res.DBs, DBInfo{Service: db.name, Family: db.family, SocketDir: db.socketDir, Port: db.port, Volume: db.volume, Names: db.names})
 	}
-	secrets := pl.p.secrets()
-	scrubFindings(res.Findings, secrets)
-	scrubChanges(res.Changes, secrets)
+	secrets := pl.p.Secrets()
+	compose.ScrubFindings(res.Findings, secrets)
+	compose.ScrubChanges(res.Changes, secrets)
 	return res, nil
 }
 
@@ -326,15 +291,10 @@ func carriedFindings(ctx context.Context, inputs []Input, opts Options) []Findin
 
 // hasFinding reports whether the plan holds a finding of code.
 func (pl *planner) hasFinding(code string) bool {
-	for _, f := range pl.findings {
+	for _, f := range pl.rep.Findings {
 		if f.Code == code {
 			return true
 		}
 	}
 	return false
-}
-
-// fileBytes is src with the planned edits applied.
-func (pl *planner) fileBytes(src *Source) ([]byte, error) {
-	return pl.ed(src).Bytes()
 }

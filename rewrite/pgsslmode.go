@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
@@ -20,19 +22,19 @@ import (
 // tcpValues lists the connection values of service that stay on TCP:
 // values that name a network host and are not among migrated (posKey of
 // the values the migration rewrites), and PGHOST/PGHOSTADDR naming one.
-func (p *project) tcpValues(service string, migrated map[string]bool) []envVar {
-	var out []envVar
-	for _, v := range p.serviceEnv(service) {
-		if migrated[v.pos.String()] || v.value == "" {
+func (p *project) tcpValues(service string, migrated map[string]bool) []compose.EnvVar {
+	var out []compose.EnvVar
+	for _, v := range p.ServiceEnv(service) {
+		if migrated[v.Pos.String()] || v.Value == "" {
 			continue
 		}
-		if v.key == "PGHOST" || v.key == "PGHOSTADDR" {
-			if !strings.HasPrefix(v.value, "/") && !strings.HasPrefix(v.value, "@") {
+		if v.Key == "PGHOST" || v.Key == "PGHOSTADDR" {
+			if !strings.HasPrefix(v.Value, "/") && !strings.HasPrefix(v.Value, "@") {
 				out = append(out, v)
 			}
 			continue
 		}
-		if hosts, dialect, socket := classify(v.value); dialect != "" && !socket && len(hosts) > 0 {
+		if hosts, dname, socket := dialect.Classify(v.Value); dname != "" && !socket && len(hosts) > 0 {
 			out = append(out, v)
 		}
 	}
@@ -41,19 +43,19 @@ func (p *project) tcpValues(service string, migrated map[string]bool) []envVar {
 
 // failingPGSSLMode returns service's PGSSLMODE when some driver fails with
 // it over a socket.
-func (pl *planner) failingPGSSLMode(service string) (envVar, bool) {
-	for _, v := range pl.p.serviceEnv(service) {
-		if v.key != "PGSSLMODE" {
+func (pl *planner) failingPGSSLMode(service string) (compose.EnvVar, bool) {
+	for _, v := range pl.p.ServiceEnv(service) {
+		if v.Key != "PGSSLMODE" {
 			continue
 		}
-		m, err := interp.Mask(v.raw)
+		m, err := interp.Mask(v.Raw)
 		if err != nil {
 			return v, false
 		}
 		fails, _ := libpq.SSLModeFailsOnSocket(m.Value)
 		return v, fails
 	}
-	return envVar{}, false
+	return compose.EnvVar{}, false
 }
 
 // planKeepPGSSLMode marks the services whose failing PGSSLMODE must stay
@@ -63,62 +65,28 @@ func (pl *planner) planKeepPGSSLMode(edges []*edge) {
 	migrated := map[string]bool{}
 	for _, e := range edges {
 		if e.cfg == nil {
-			migrated[e.v.pos.String()] = true
+			migrated[e.v.Pos.String()] = true
 		}
 	}
-	for _, name := range pl.p.serviceOrder() {
+	for _, name := range pl.p.ServiceOrder() {
 		if _, fails := pl.failingPGSSLMode(name); fails && len(pl.p.tcpValues(name, migrated)) > 0 {
 			pl.clients.keepPGSSLMode[name] = true
 		}
 	}
 }
 
-// withSSLDisable adds sslmode=disable to a migrated libpq-style value that
-// sets no sslmode of its own (one it sets is already disable: the socket
-// rule). ok is false for dialects that do not read PGSSLMODE.
-func withSSLDisable(dialect, out string) (string, bool) {
-	switch dialect {
-	case DialectURI, DialectCelery:
-		rest := out
-		if dialect == DialectCelery {
-			rest = strings.TrimPrefix(out, "db+")
-		}
-		u, err := libpq.ParseURI(rest)
-		if err != nil {
-			return out, false
-		}
-		if _, has := u.Param("sslmode"); has {
-			return out, true
-		}
-		if strings.Contains(out, "?") {
-			return out + "&sslmode=" + libpq.SocketSSLMode, true
-		}
-		return out + "?sslmode=" + libpq.SocketSSLMode, true
-	case DialectDSN:
-		d, err := libpq.ParseDSN(out)
-		if err != nil {
-			return out, false
-		}
-		if _, has := d.Get("sslmode"); has {
-			return out, true
-		}
-		return out + " sslmode=" + libpq.SocketSSLMode, true
-	}
-	return out, false
-}
-
 // warnKeptPGSSLMode explains a PGSSLMODE left as it is (UDS114): which
 // values keep relying on it over TCP, and what the socket values got.
-func (pl *planner) warnKeptPGSSLMode(name string, pgssl envVar, tcp []envVar) {
+func (pl *planner) warnKeptPGSSLMode(name string, pgssl compose.EnvVar, tcp []compose.EnvVar) {
 	var keys []string
 	for _, v := range tcp {
-		keys = append(keys, name+"/"+v.key)
+		keys = append(keys, name+"/"+v.Key)
 	}
 	sort.Strings(keys)
 	socketNote := "the socket values of " + name + " set sslmode=disable themselves, which wins over PGSSLMODE"
 	if pl.clients.pghostOnSocket[name] {
 		socketNote += "; PGHOST on the socket has no sslmode of its own: libpq, pgx and psycopg ignore PGSSLMODE there, but node pg and sqlx fail with it (\"The server does not support SSL connections\"), so such a client needs a connection URL with sslmode=disable instead"
 	}
-	pl.findings.add("UDS114", pgssl.pos, name, pgssl.key,
-		fmt.Sprintf("%s/PGSSLMODE=%s is left as it is for the values that stay on TCP and rely on it for TLS (%s); %s", name, pgssl.value, strings.Join(keys, ", "), socketNote))
+	pl.rep.Add("UDS114", pgssl.Pos, name, pgssl.Key,
+		fmt.Sprintf("%s/PGSSLMODE=%s is left as it is for the values that stay on TCP and rely on it for TLS (%s); %s", name, pgssl.Value, strings.Join(keys, ", "), socketNote))
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
+	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 )
 
 // poolerHop returns the edges of a pooler's own connection to PostgreSQL.
@@ -16,11 +18,11 @@ import (
 // (pgbouncer.ini, entrypoint parsing) and stays as it is. The pooler's
 // clients stay on TCP to it (UDS121).
 func (pl *planner) poolerHop(name string, dbs []*dbService) []*edge {
-	e := catalog.Lookup(pl.p.model.Services[name].Image)
+	e := catalog.Lookup(pl.p.Model.Services[name].Image)
 	var out []*edge
-	for _, v := range pl.p.serviceEnv(name) {
-		known := contains(pl.opts.HostVars, name+"/"+v.key)
-		if e != nil && e.Var(v.key) != nil {
+	for _, v := range pl.p.ServiceEnv(name) {
+		known := contains(pl.opts.HostVars, name+"/"+v.Key)
+		if e != nil && e.Var(v.Key) != nil {
 			known = true
 		}
 		find := func(host string) *dbService { return pl.dbAt(dbs, v, host) }
@@ -38,24 +40,24 @@ func (pl *planner) poolerHop(name string, dbs []*dbService) []*edge {
 // service's catalogued image cannot take in socket form (or only with a
 // library it does not ship and nothing adds: extension_dir), when it
 // reaches one of dbs; such a value stays on TCP.
-func (pl *planner) catalogueKeeps(v envVar, find func(host string) *dbService) bool {
-	e, cv := pl.catalogueVar(v.service, v.key)
+func (pl *planner) catalogueKeeps(v compose.EnvVar, find func(host string) *dbService) bool {
+	e, cv := pl.catalogueVar(v.Service, v.Key)
 	if cv == nil || cv.Role != catalog.RoleURL {
 		return false
 	}
-	missingLib := cv.Directory && cv.ExtensionDir != "" && !pl.extensionReaches(v.service, cv.ExtensionDir)
+	missingLib := cv.Directory && cv.ExtensionDir != "" && !pl.extensionReaches(v.Service, cv.ExtensionDir)
 	if cv.Directory && !cv.NoQueryPort && !missingLib {
 		return false
 	}
 	var db *dbService
-	hosts, _, socket := classify(v.value)
+	hosts, _, socket := dialect.Classify(v.Value)
 	for _, h := range hosts {
 		if d := find(h); d != nil {
 			db = d
 		}
 	}
 	if db == nil && !socket {
-		db = unknownURL(v.value, find)
+		db = unknownURL(v.Value, find)
 	}
 	if db == nil {
 		return false
@@ -69,8 +71,8 @@ func (pl *planner) catalogueKeeps(v envVar, find func(host string) *dbService) b
 		}
 		b.Detail = fmt.Sprintf("the image's driver takes the socket directory from ?host= and ignores ?port= (it opens .s.PGSQL.5432), while %s listens on %d", db.name, db.port)
 	}
-	pl.findings.add("UDS151", v.pos, v.service, v.key,
-		fmt.Sprintf("%s/%s names %s, but %s (%s); left on TCP", v.service, v.key, db.name, b.Detail, b.Citation())).Basis = &b
+	pl.rep.Add("UDS151", v.Pos, v.Service, v.Key,
+		fmt.Sprintf("%s/%s names %s, but %s (%s); left on TCP", v.Service, v.Key, db.name, b.Detail, b.Citation())).Basis = &b
 	return true
 }
 
@@ -78,7 +80,7 @@ func (pl *planner) catalogueKeeps(v envVar, find func(host string) *dbService) b
 // catalogued image lacks: it builds its own image, or mounts something at,
 // under or above dir (the image's extension directory).
 func (pl *planner) extensionReaches(service, dir string) bool {
-	svc := pl.p.model.Services[service]
+	svc := pl.p.Model.Services[service]
 	if svc.Build != nil {
 		return true
 	}

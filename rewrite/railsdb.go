@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/configfile"
+	"github.com/uds-migrate/uds-migrate/dialect"
 )
 
 // railsEdges finds Rails clients whose config/database.yml (reaching the
@@ -21,7 +23,7 @@ func (pl *planner) railsEdges(dbs []*dbService) []*edge {
 	for _, name := range pl.clientServices(dbs) {
 		scope := pl.evidenceScope(name)
 		for _, abs := range scope.Files() {
-			rel, _ := filepath.Rel(pl.p.model.WorkingDir, abs)
+			rel, _ := filepath.Rel(pl.p.Model.WorkingDir, abs)
 			if rel = filepath.ToSlash(rel); rel != "config/database.yml" && !strings.HasSuffix(rel, "/config/database.yml") {
 				continue
 			}
@@ -38,8 +40,8 @@ func (pl *planner) railsEdges(dbs []*dbService) []*edge {
 
 // railsEdge reads one database.yml for one service.
 func (pl *planner) railsEdge(service, abs string, env map[string]string, dbs []*dbService) *edge {
-	path := pl.p.displayPath(abs)
-	data, err := pl.readFile(path)
+	path := pl.p.DisplayPath(abs)
+	data, err := pl.ed.ReadFile(path)
 	if err != nil {
 		return nil
 	}
@@ -56,12 +58,12 @@ func (pl *planner) railsEdge(service, abs string, env map[string]string, dbs []*
 		pl.configs.cfgSocket[service] = fmt.Sprintf("%s:%d", path, v.Line)
 		return nil
 	}
-	ev := envVar{service: service, key: "host", raw: v.Value, value: v.Value, pos: Pos{File: path, Line: v.Line, Col: v.Col}}
+	ev := compose.EnvVar{Service: service, Key: "host", Raw: v.Value, Value: v.Value, Pos: Pos{File: path, Line: v.Line, Col: v.Col}}
 	db := pl.dbAt(dbs, ev, v.Value)
 	if db == nil {
 		return nil
 	}
-	e := &edge{v: ev, dialect: DialectHostDir, db: db, port: db.port, cfg: &configValue{path: path, data: data, val: v}}
+	e := &edge{v: ev, dialect: dialect.AppHostVar(false).Name, db: db, port: db.port, cfg: &configValue{path: path, data: data, val: v}}
 	e.basis = evidenceBasis(path, v.Line, "pg gem (libpq)", fmt.Sprintf("Rails' %s (%s, adapter %s) sets host itself", path, railsEnv, adapter.Value))
 	if envKey != "" {
 		e.basis.Detail = fmt.Sprintf("Rails' %s (%s, adapter %s) falls back to the ERB default %q because %s does not set %s", path, railsEnv, adapter.Value, v.Value, service, envKey)
@@ -86,16 +88,16 @@ func (pl *planner) noteRailsDefault(e *edge, mp string) {
 		return
 	}
 	v := e.v
-	pl.findings.add("UDS171", v.pos, v.service, e.railsVar,
+	pl.rep.Add("UDS171", v.Pos, v.Service, e.railsVar,
 		fmt.Sprintf("%s does not set %s, so its host is the ERB default in %s:%d (%q), which the pg gem hands to libpq: the default is now the socket directory %s. Every service that reads this file without %s gets the socket directory too (one that sets %s keeps its own value)",
-			v.service, e.railsVar, v.pos.File, v.pos.Line, v.value, mp, e.railsVar, e.railsVar))
+			v.Service, e.railsVar, v.Pos.File, v.Pos.Line, v.Value, mp, e.railsVar, e.railsVar))
 }
 
 // railsURLEdge handles a literal `url:` in database.yml: a libpq URI that
 // ActiveRecord merges over the other settings.
 func (pl *planner) railsURLEdge(service, abs string, env map[string]string, dbs []*dbService) *edge {
-	path := pl.p.displayPath(abs)
-	data, err := pl.readFile(path)
+	path := pl.p.DisplayPath(abs)
+	data, err := pl.ed.ReadFile(path)
 	if err != nil {
 		return nil
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/evidence"
 	"github.com/uds-migrate/uds-migrate/internal/confine"
+	"github.com/uds-migrate/uds-migrate/internal/dockerfile"
 )
 
 // reachingFiles lists the project's files and directories (absolute) that
@@ -16,7 +17,7 @@ import (
 // here, bind-mount sources, file-based configs: and secrets:. Paths outside the
 // project directory are left out: they are not the project's to read.
 func (pl *planner) reachingFiles(service string) []string {
-	svc := pl.p.model.Services[service]
+	svc := pl.p.Model.Services[service]
 	var out []string
 	if b := svc.Build; b != nil {
 		out = append(out, pl.copySources(b.Context, b.Dockerfile)...)
@@ -27,7 +28,7 @@ func (pl *planner) reachingFiles(service string) []string {
 		}
 	}
 	for _, c := range svc.Configs {
-		if cfg, ok := pl.p.model.Configs[c.Source]; ok && cfg.File != "" {
+		if cfg, ok := pl.p.Model.Configs[c.Source]; ok && cfg.File != "" {
 			out = append(out, cfg.File)
 		}
 	}
@@ -40,10 +41,10 @@ func (pl *planner) reachingFiles(service string) []string {
 // secret's path in the container (DATABASE_URL_FILE=/run/secrets/NAME), or
 // to "secret NAME" when no variable does.
 func (pl *planner) secretFiles(service string) map[string]string {
-	svc := pl.p.model.Services[service]
+	svc := pl.p.Model.Services[service]
 	out := map[string]string{}
 	for _, ref := range svc.Secrets {
-		sec, ok := pl.p.model.Secrets[ref.Source]
+		sec, ok := pl.p.Model.Secrets[ref.Source]
 		if !ok || sec.File == "" {
 			continue
 		}
@@ -67,22 +68,16 @@ func (pl *planner) secretFiles(service string) map[string]string {
 
 // copySources reads the Dockerfile of a build context and returns the
 // sources its COPY/ADD instructions take from the context.
-func (pl *planner) copySources(context, dockerfile string) []string {
+func (pl *planner) copySources(context, df string) []string {
 	if context == "" {
 		return nil
 	}
-	if dockerfile == "" {
-		dockerfile = "Dockerfile"
-	}
-	if !filepath.IsAbs(dockerfile) {
-		dockerfile = filepath.Join(context, dockerfile)
-	}
-	data, err := pl.readFile(pl.p.displayPath(dockerfile))
+	data, err := pl.ed.ReadFile(pl.p.DisplayPath(dockerfile.Path(context, df)))
 	if err != nil {
 		return nil
 	}
 	var out []string
-	for _, s := range evidence.CopySources(data) {
+	for _, s := range dockerfile.CopySources(data) {
 		m, _ := filepath.Glob(filepath.Join(context, s))
 		out = append(out, m...)
 	}
@@ -98,7 +93,7 @@ func (pl *planner) evidenceRoot() string {
 	if pl.configs.evidenceRoot != "" {
 		return pl.configs.evidenceRoot
 	}
-	dir := pl.p.model.WorkingDir
+	dir := pl.p.Model.WorkingDir
 	root := dir
 	for d := dir; ; {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
@@ -123,7 +118,7 @@ func (pl *planner) evidenceRoot() string {
 // project is the filesystem root (an unrelated tree) does not widen it.
 func (pl *planner) serviceEvidenceRoot(service string) string {
 	root := pl.evidenceRoot()
-	b := pl.p.model.Services[service].Build
+	b := pl.p.Model.Services[service].Build
 	if b == nil || !filepath.IsAbs(b.Context) || confine.Within(root, b.Context) {
 		return root
 	}
@@ -140,15 +135,15 @@ func (pl *planner) serviceEvidenceRoot(service string) string {
 // evidenceScope is what evidence readers may look at for a service.
 func (pl *planner) evidenceScope(service string) evidence.Scope {
 	env := map[string]string{}
-	for _, v := range pl.p.serviceEnv(service) {
-		env[v.key] = v.value
+	for _, v := range pl.p.ServiceEnv(service) {
+		env[v.Key] = v.Value
 	}
 	s := evidence.Scope{
 		ProjectDir: pl.serviceEvidenceRoot(service),
 		Roots:      pl.reachingFiles(service),
 		Env:        env,
-		Read:       func(p string) ([]byte, error) { return pl.readFile(pl.p.displayPath(p)) },
-		Refused:    pl.refuse,
+		Read:       func(p string) ([]byte, error) { return pl.ed.ReadFile(pl.p.DisplayPath(p)) },
+		Refused:    pl.ed.Refuse,
 	}
 	// The walk is done once per service: several readers ask for it.
 	if pl.configs.scopeFiles == nil {

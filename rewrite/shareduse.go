@@ -3,98 +3,9 @@ package rewrite
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
-
-	"gopkg.in/yaml.v3"
-
-	"github.com/uds-migrate/uds-migrate/internal/interp"
-	"github.com/uds-migrate/uds-migrate/yamledit"
 )
-
-// varUse is one place a compose file refers to an interpolation variable.
-type varUse struct {
-	service string
-	path    string // key path inside the service: "command", "build.args.DATABASE_URL"
-	pos     Pos
-}
-
-func (u varUse) String() string {
-	return fmt.Sprintf("%s's %s (%s)", u.service, u.path, u.pos)
-}
-
-var refNameRE = regexp.MustCompile(`^\$\{?([A-Za-z_][A-Za-z0-9_]*)`)
-
-// varUses lists every place under services: (anchors and merge keys
-// followed, every profile included) whose text refers to ${name}.
-func (p *project) varUses(name string) []varUse {
-	var out []varUse
-	for _, src := range p.sources {
-		svcs := servicesMapping(src)
-		if svcs == nil {
-			continue
-		}
-		for i := 0; i+1 < len(svcs.Content); i += 2 {
-			svc := svcs.Content[i].Value
-			walkScalars(svcs.Content[i+1], "", 0, func(path string, n *yaml.Node) {
-				if refersTo(n.Value, name) {
-					out = append(out, varUse{service: svc, path: path, pos: yamledit.NodePos(src, n)})
-				}
-			})
-		}
-	}
-	return out
-}
-
-// walkScalars calls fn for each scalar value under n with its key path; a
-// list item "KEY=value" of environment:/args: extends the path by KEY.
-func walkScalars(n *yaml.Node, path string, depth int, fn func(string, *yaml.Node)) {
-	n = yamledit.Deref(n)
-	if n == nil || depth > 32 {
-		return
-	}
-	switch n.Kind {
-	case yaml.MappingNode:
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			sub := path
-			if !yamledit.IsMergeKey(k) {
-				sub = strings.TrimPrefix(path+"."+k.Value, ".")
-			}
-			walkScalars(n.Content[i+1], sub, depth+1, fn)
-		}
-	case yaml.SequenceNode:
-		for _, it := range n.Content {
-			sub := path
-			if it = yamledit.Deref(it); it != nil && it.Kind == yaml.ScalarNode && (strings.HasSuffix(path, "environment") || strings.HasSuffix(path, "args")) {
-				if k, _, ok := strings.Cut(it.Value, "="); ok {
-					sub = path + "." + k
-				}
-			}
-			walkScalars(it, sub, depth+1, fn)
-		}
-	case yaml.ScalarNode:
-		fn(path, n)
-	}
-}
-
-// refersTo reports whether compose text s interpolates variable name.
-func refersTo(s, name string) bool {
-	if !strings.Contains(s, name) {
-		return false
-	}
-	m, err := interp.Mask(s)
-	if err != nil {
-		return false
-	}
-	for _, r := range m.Refs {
-		if sub := refNameRE.FindStringSubmatch(r); sub != nil && sub[1] == name {
-			return true
-		}
-	}
-	return false
-}
 
 // keepSharedEnv drops the edges whose value is an env file line that
 // another use needs unchanged: a ${VAR} in a service that does not get the
@@ -110,7 +21,7 @@ func (pl *planner) keepSharedEnv(edges []*edge) []*edge {
 			mounted[db.name] = true // a server mounts the volume and ignores client variables
 		}
 		for _, e := range edges {
-			mounted[e.v.service] = true
+			mounted[e.v.Service] = true
 		}
 		var kept []*edge
 		for _, e := range edges {
@@ -132,8 +43,8 @@ func (pl *planner) keepSharedEnv(edges []*edge) []*edge {
 // socket directory (UDS150, UDS152, UDS170) when its value stays on TCP
 // after all: the note would contradict the UDS160 that replaces it.
 func (pl *planner) withdrawDecision(e *edge) {
-	pl.findings = slices.DeleteFunc(pl.findings, func(f Finding) bool {
-		return f.Service == e.v.service && f.Key == e.v.key && (f.Code == "UDS150" || f.Code == "UDS152" || f.Code == "UDS170")
+	pl.rep.Findings = slices.DeleteFunc(pl.rep.Findings, func(f Finding) bool {
+		return f.Service == e.v.Service && f.Key == e.v.Key && (f.Code == "UDS150" || f.Code == "UDS152" || f.Code == "UDS170")
 	})
 }
 
@@ -143,17 +54,17 @@ func (pl *planner) withdrawDecision(e *edge) {
 func (pl *planner) dropFollowedCommands(edges []*edge) {
 	followed := map[[2]string]bool{}
 	for _, e := range edges {
-		if e.v.env == nil || e.v.ref == "" {
+		if e.v.EnvFile == nil || e.v.Ref == "" {
 			continue
 		}
-		for _, u := range pl.p.varUses(e.v.ref) {
-			key, _, _ := strings.Cut(u.path, ".")
+		for _, u := range pl.p.VarUses(e.v.Ref) {
+			key, _, _ := strings.Cut(u.Path, ".")
 			if key == "command" || key == "entrypoint" {
-				followed[[2]string{u.service, key}] = true
+				followed[[2]string{u.Service, key}] = true
 			}
 		}
 	}
-	pl.findings = slices.DeleteFunc(pl.findings, func(f Finding) bool {
+	pl.rep.Findings = slices.DeleteFunc(pl.rep.Findings, func(f Finding) bool {
 		return f.Code == "UDS127" && followed[[2]string{f.Service, f.Key}]
 	})
 }
@@ -161,25 +72,25 @@ func (pl *planner) dropFollowedCommands(edges []*edge) {
 // otherUses lists the uses of e's env file line that would break if it
 // were rewritten, given the services that get the socket volume.
 func (pl *planner) otherUses(e *edge, mounted map[string]bool) []string {
-	if e.v.env == nil {
+	if e.v.EnvFile == nil {
 		return nil
 	}
 	var out []string
-	if e.v.ref != "" {
-		for _, u := range pl.p.varUses(e.v.ref) {
-			if !mounted[u.service] || u.path == "build" || strings.HasPrefix(u.path, "build.") {
+	if e.v.Ref != "" {
+		for _, u := range pl.p.VarUses(e.v.Ref) {
+			if !mounted[u.Service] || u.Path == "build" || strings.HasPrefix(u.Path, "build.") {
 				out = append(out, u.String())
 			}
 		}
 		return out
 	}
-	abs, _ := filepath.Abs(e.v.env.path)
-	for _, name := range pl.p.serviceOrder() {
+	abs, _ := filepath.Abs(e.v.EnvFile.Path)
+	for _, name := range pl.p.ServiceOrder() {
 		if mounted[name] {
 			continue
 		}
-		for _, f := range pl.p.model.Services[name].EnvFiles {
-			if f.Path == abs || f.Path == e.v.env.path {
+		for _, f := range pl.p.Model.Services[name].EnvFiles {
+			if f.Path == abs || f.Path == e.v.EnvFile.Path {
 				out = append(out, fmt.Sprintf("%s's env_file", name))
 			}
 		}
@@ -189,10 +100,10 @@ func (pl *planner) otherUses(e *edge, mounted map[string]bool) []string {
 
 func (pl *planner) warnShared(e *edge, other []string) {
 	v := e.v
-	what := v.key + " in " + v.pos.File
-	if v.ref != "" {
-		what = v.ref + " in " + v.pos.File
+	what := v.Key + " in " + v.Pos.File
+	if v.Ref != "" {
+		what = v.Ref + " in " + v.Pos.File
 	}
-	pl.findings.add("UDS160", v.pos, v.service, v.key,
-		fmt.Sprintf("%s/%s comes from %s, which is also used by %s without the socket volume: rewriting it would break them, so %s/%s is left on TCP; give %s its own value in environment: to migrate it", v.service, v.key, what, strings.Join(other, ", "), v.service, v.key, v.service))
+	pl.rep.Add("UDS160", v.Pos, v.Service, v.Key,
+		fmt.Sprintf("%s/%s comes from %s, which is also used by %s without the socket volume: rewriting it would break them, so %s/%s is left on TCP; give %s its own value in environment: to migrate it", v.Service, v.Key, what, strings.Join(other, ", "), v.Service, v.Key, v.Service))
 }

@@ -1,11 +1,8 @@
 package rewrite
 
 import (
-	"fmt"
-	"path"
-	"strconv"
-	"strings"
-
+	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
@@ -17,85 +14,33 @@ import (
 // services are included: their host variables take a directory too. The
 // services holding a libpq socket value are remembered for PGSSLMODE.
 func (pl *planner) repairSocketValues(isDB map[string]bool) {
-	for _, name := range pl.p.serviceOrder() {
+	for _, name := range pl.p.ServiceOrder() {
 		if isDB[name] || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) || contains(pl.opts.Exclude, name) {
 			continue
 		}
-		for _, v := range pl.p.serviceEnv(name) {
+		for _, v := range pl.p.ServiceEnv(name) {
 			pl.repairSocketValue(v)
 		}
 	}
 }
 
-func (pl *planner) repairSocketValue(v envVar) {
-	m, err := interp.Mask(v.raw)
+func (pl *planner) repairSocketValue(v compose.EnvVar) {
+	m, err := interp.Mask(v.Raw)
 	if err != nil {
 		return
 	}
-	out, dialect, notes, socket := socketRepair(v.key, m.Value)
-	if socket && dialect != "" {
-		pl.clients.sslClients[v.service] = true
+	out, dname, notes, socket := dialect.SocketRepair(v.Key, isHostVar(v.Key), m.Value)
+	if socket && dname != "" {
+		pl.clients.sslClients[v.Service] = true
 	}
-	if out == "" || out == m.Value || !pl.setValue(v, m, out) {
+	if out == "" || out == m.Value || !pl.ed.SetValue(v, m, out) {
 		return
 	}
 	for _, n := range notes {
-		pl.findings.add(n.Code, v.pos, v.service, v.key, v.service+"/"+v.key+": "+n.Message)
+		pl.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+"/"+v.Key+": "+n.Message)
 	}
-	pl.changes = append(pl.changes, Change{Kind: "repair", Pos: v.pos, Service: v.service, Key: v.key, Dialect: dialect,
-		Before: redact(dialect, v.raw), After: redact(dialect, m.Unmask(out)), Reason: "a socket value every driver accepts"})
-}
-
-// socketRepair returns the repaired form of a (masked) socket value, or ""
-// when it needs none, its dialect, the notes, and whether it is a libpq
-// socket value at all (URI, DSN or PGHOST naming an absolute path).
-func socketRepair(key, val string) (out, dialect string, notes []note, socket bool) {
-	if npgsqlSSLProblem(val) {
-		// Npgsql, not libpq: PGSSLMODE is not its business (socket false).
-		pairs, _ := npgsqlParse(val)
-		out, notes = npgsqlSocketSSL(val, pairs)
-		return out, DialectNpgsql, notes, false
-	}
-	if d := recognise(val); d != nil && d.socketSSL != nil {
-		dir, ok := d.socketDir(val)
-		if !ok {
-			return "", "", nil, false
-		}
-		var err error
-		if port, file := socketFilePort(dir); file {
-			var more []note
-			out, more, err = d.toSocket(val, path.Dir(dir), port)
-			notes = append([]note{fileHostNote(dir)}, more...)
-		} else {
-			out, notes, err = d.socketSSL(val)
-		}
-		if err != nil {
-			return "", d.name, nil, true
-		}
-		return out, d.name, notes, true
-	}
-	if isHostVar(key) && strings.HasPrefix(val, "/") {
-		if _, file := socketFilePort(val); file {
-			return path.Dir(val), DialectPGHOST, []note{fileHostNote(val)}, key == "PGHOST"
-		}
-		return "", DialectPGHOST, nil, key == "PGHOST"
-	}
-	return "", "", nil, false
-}
-
-// socketFilePort reports whether p names a socket file (.s.PGSQL.<port>)
-// and its port.
-func socketFilePort(p string) (int, bool) {
-	m := socketFileRE.FindStringSubmatch(path.Base(p))
-	if m == nil {
-		return 0, false
-	}
-	n, err := strconv.Atoi(m[1])
-	return n, err == nil && n > 0 && n < 65536
-}
-
-func fileHostNote(p string) note {
-	return note{Code: "UDS134", Message: fmt.Sprintf("the host named the socket file %s; a host takes the socket directory (libpq: \"Not a directory\"), so it is now %s", p, path.Dir(p))}
+	pl.rep.Change(Change{Kind: "repair", Pos: v.Pos, Service: v.Service, Key: v.Key, Dialect: dname,
+		Before: dialect.Redact(dname, v.Raw), After: dialect.Redact(dname, m.Unmask(out)), Reason: "a socket value every driver accepts"})
 }
 
 // isHostVar reports whether an environment variable holds a database host:
@@ -108,7 +53,7 @@ func isHostVar(key string) bool {
 // setting like the URL parameter (libpq §34.15; node pg reads it too), in
 // every service that reaches PostgreSQL through a libpq socket value.
 func (pl *planner) fixPGSSLMode() {
-	for _, name := range pl.p.serviceOrder() {
+	for _, name := range pl.p.ServiceOrder() {
 		if !pl.clients.sslClients[name] {
 			continue
 		}
@@ -118,25 +63,26 @@ func (pl *planner) fixPGSSLMode() {
 				continue
 			}
 		}
-		for _, v := range pl.p.serviceEnv(name) {
-			if v.key != "PGSSLMODE" {
+		for _, v := range pl.p.ServiceEnv(name) {
+			if v.Key != "PGSSLMODE" {
 				continue
 			}
-			m, err := interp.Mask(v.raw)
+			m, err := interp.Mask(v.Raw)
 			if err != nil {
 				continue
 			}
 			fails, unknown := libpq.SSLModeFailsOnSocket(m.Value)
-			if !fails || !pl.setValue(v, m, libpq.SocketSSLMode) {
+			if !fails || !pl.ed.SetValue(v, m, libpq.SocketSSLMode) {
 				continue
 			}
-			from := "PGSSLMODE=" + v.value
+			from := "PGSSLMODE=" + v.Value
 			if unknown {
 				from = "PGSSLMODE (set from a variable, whose value no longer applies)"
 			}
-			pl.findings.add(libpq.CodeSSLOnSocket, v.pos, name, v.key, name+"/PGSSLMODE: "+libpq.SocketSSLMessage(from, "PGSSLMODE="+libpq.SocketSSLMode))
-			pl.changes = append(pl.changes, Change{Kind: "value", Pos: v.pos, Service: name, Key: v.key, Dialect: DialectPGHOST,
-				Before: v.value, After: libpq.SocketSSLMode, Reason: "TLS does not apply on a Unix socket", Basis: grammarBasis(DialectPGHOST)})
+			pl.rep.Add(libpq.CodeSSLOnSocket, v.Pos, name, v.Key, name+"/PGSSLMODE: "+libpq.SocketSSLMessage(from, "PGSSLMODE="+libpq.SocketSSLMode))
+			env := dialect.HostVar("PGHOST") // PGSSLMODE is libpq's environment, as PGHOST is
+			pl.rep.Change(Change{Kind: "value", Pos: v.Pos, Service: name, Key: v.Key, Dialect: env.Name,
+				Before: v.Value, After: libpq.SocketSSLMode, Reason: "TLS does not apply on a Unix socket", Basis: dialect.ReaderOf(env.Name)})
 		}
 	}
 }

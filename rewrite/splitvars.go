@@ -1,12 +1,15 @@
 package rewrite
 
 import (
-	"bytes"
 	"fmt"
 	"net"
 	"regexp"
 
 	"strings"
+
+	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/pgserver"
 )
 
 // appHostRE matches application-specific host variables (DB_HOST,
@@ -17,8 +20,8 @@ var appHostRE = regexp.MustCompile(`(?i)(^|_)(HOST|HOSTNAME|SERVER|ADDR|ADDRESS)
 // database becomes an edge (libpq accepts the socket directory there);
 // application-specific host variables get a warning with the manual step,
 // since only the application knows whether it accepts a directory.
-func (pl *planner) splitVar(v envVar, find func(host string) *dbService) *edge {
-	val := strings.TrimSpace(v.value)
+func (pl *planner) splitVar(v compose.EnvVar, find func(host string) *dbService) *edge {
+	val := strings.TrimSpace(v.Value)
 	if val == "" || strings.HasPrefix(val, "/") || strings.ContainsAny(val, " /@?=") {
 		return nil
 	}
@@ -30,37 +33,38 @@ func (pl *planner) splitVar(v envVar, find func(host string) *dbService) *edge {
 	if db == nil {
 		return nil
 	}
-	if v.key == "PGHOST" && port == "" {
-		if _, ok := atoiPort(pl.clientEnv(v.service, "PGPORT")); !ok && db.port != 5432 {
+	if v.Key == "PGHOST" && port == "" {
+		if _, ok := atoiPort(pl.clientEnv(v.Service, "PGPORT")); !ok && db.port != 5432 {
 			pl.addEnvAfter(v, "PGPORT", fmt.Sprint(db.port),
 				fmt.Sprintf("%s listens on port %d and the port names the socket file (.s.PGSQL.%d)", db.name, db.port, db.port))
 		}
-		if pl.clientEnv(v.service, "PGHOSTADDR") != "" {
-			pl.findings.add("UDS120", v.pos, v.service, v.key, "PGHOSTADDR forces TCP whatever PGHOST says: remove it from "+v.service)
+		if pl.clientEnv(v.Service, "PGHOSTADDR") != "" {
+			pl.rep.Add("UDS120", v.Pos, v.Service, v.Key, "PGHOSTADDR forces TCP whatever PGHOST says: remove it from "+v.Service)
 		}
-		return &edge{v: v, dialect: DialectPGHOST, db: db, port: db.port, basis: grammarBasis(DialectPGHOST)}
+		pg := dialect.HostVar("PGHOST")
+		return &edge{v: v, dialect: pg.Name, db: db, port: db.port, basis: dialect.ReaderOf(pg.Name)}
 	}
 	if e, known := pl.knownHostVar(v, db, port); known {
 		return e
 	}
-	if !appHostRE.MatchString(v.key) && v.key != "PGHOST" {
+	if !appHostRE.MatchString(v.Key) && v.Key != "PGHOST" {
 		return nil
 	}
 	extra := ""
 	if port != "" {
-		extra = fmt.Sprintf(" It holds host and port together (%s): an application that pastes it into a URL must not end up with @/var/run/postgresql:%s/.", redact("", val), port)
+		extra = fmt.Sprintf(" It holds host and port together (%s): an application that pastes it into a URL must not end up with @/var/run/postgresql:%s/.", dialect.Redact("", val), port)
 	}
-	pl.findings.add("UDS120", v.pos, v.service, v.key,
+	pl.rep.Add("UDS120", v.Pos, v.Service, v.Key,
 		fmt.Sprintf("%s/%s names %s for the application to build its own connection; the tool cannot know whether the application accepts a socket directory. If it hands the value to libpq, pgx or psycopg as host, set it to %s (port %d picks .s.PGSQL.%d); otherwise build the connection URL in socket form yourself. No evidence in the project shows its consumer (the tool reads the code of images built here and of mounted sources: Django, SQLAlchemy/psycopg, Rails database.yml, node-postgres, pgx, lib/pq); to vouch for it yourself, rerun with --host-var %s/%s.%s",
-			v.service, v.key, db.name, pl.opts.MountPath, db.port, db.port, v.service, v.key, extra))
+			v.Service, v.Key, db.name, pl.opts.MountPath, db.port, db.port, v.Service, v.Key, extra))
 	return nil
 }
 
 // clientEnv returns the effective value of a client's variable.
 func (pl *planner) clientEnv(service, key string) string {
-	for _, v := range pl.p.serviceEnv(service) {
-		if v.key == key {
-			return v.value
+	for _, v := range pl.p.ServiceEnv(service) {
+		if v.Key == key {
+			return v.Value
 		}
 	}
 	return ""
@@ -68,40 +72,23 @@ func (pl *planner) clientEnv(service, key string) string {
 
 // poolerFor returns the pooler service a host name reaches, or "".
 func (pl *planner) poolerFor(client, host string) string {
-	for _, name := range pl.p.resolve(client, host).services {
-		if poolerOf(pl.p.model.Services[name].Image) && !contains(pl.opts.DBs, name) {
+	for _, name := range pl.p.Resolve(client, host).Services {
+		if pgserver.IsPooler(pl.p.Model.Services[name].Image) && !contains(pl.opts.DBs, name) {
 			return name
 		}
 	}
 	return ""
 }
 
-// addEnvAfter adds KEY=value right after the variable v, in v's own form
-// (map entry, list item or env file line).
-func (pl *planner) addEnvAfter(v envVar, key, value, reason string) {
-	switch {
-	case v.env != nil:
-		end := bytes.IndexByte(v.env.data[v.env.end:], '\n')
-		if end < 0 {
-			pl.findings.add("UDS111", v.pos, v.service, key, "add "+key+"="+value+" by hand: "+reason)
-			return
-		}
-		at := v.env.end + end + 1
-		eol := "\n"
-		if at >= 2 && v.env.data[at-2] == '\r' {
-			eol = "\r\n"
-		}
-		pl.editFile(v.env.path, v.env.data, at, at, key+"="+value+eol)
-	case v.node != nil && !v.inFlow:
-		ind := strings.Repeat(" ", v.src.IndentOf(v.node.Line))
-		text := ind + key + ": \"" + value + "\"\n"
-		if v.prefix != "" {
-			text = ind + "- " + key + "=" + value + "\n"
-		}
-		pl.insertAfterLine(v.src, v.node.Line, text)
-	default:
-		pl.findings.add("UDS111", v.pos, v.service, key, "add "+key+"="+value+" by hand: "+reason)
-		return
+// addEnvAfter adds KEY=value right after the variable v
+// (compose.Editor.AddEnvAfter) and records the change: the variables it
+// adds (PGPORT, a catalogued port variable, JAVA_TOOL_OPTIONS) are read by
+// the client's libpq or JVM.
+func (pl *planner) addEnvAfter(v compose.EnvVar, key, value, reason string) {
+	if pl.ed.AddEnvAfter(v, key, value, reason) {
+		// The variables it adds are read by the client's libpq (PGPORT, a
+		// port variable) or JVM: recorded in libpq's environment form.
+		env := dialect.HostVar("PGHOST")
+		pl.rep.Change(Change{Kind: "value", Pos: v.Pos, Service: v.Service, Key: key, Dialect: env.Name, After: value, Reason: reason, Basis: dialect.ReaderOf(env.Name)})
 	}
-	pl.changes = append(pl.changes, Change{Kind: "value", Pos: v.pos, Service: v.service, Key: key, Dialect: DialectPGHOST, After: value, Reason: reason, Basis: grammarBasis(DialectPGHOST)})
 }

@@ -2,7 +2,10 @@ package rewrite
 
 import (
 	"fmt"
+	"maps"
 	"slices"
+
+	"github.com/uds-migrate/uds-migrate/proxy"
 )
 
 // analysis is what a loaded project holds before anything is planned: its
@@ -27,7 +30,7 @@ func analyze(p *project, opts Options) (analysis, error) {
 // parse, in "file:line:col" order.
 func (p *project) badConnFindings() []Finding {
 	var out []Finding
-	for _, k := range slices.Sorted(mapsKeys(p.badConn)) {
+	for _, k := range slices.Sorted(maps.Keys(p.badConn)) {
 		out = append(out, p.badConn[k])
 	}
 	return out
@@ -79,12 +82,13 @@ func (pl *planner) steps(a analysis) []step {
 			pl.fixPGSSLMode()
 			return nil
 		}},
-		{"nginx reverse proxies to app servers", pl.migrateProxies},
-		{"volumes: keys and top-level declarations", func() error {
-			pl.finish()
+		{"nginx reverse proxies to app servers", func() error {
+			proxy.Run(pl.p.Project, pl.ed, &pl.rep, proxy.Options{DropTCP: pl.opts.DropTCP, SocketTarget: pl.socketTarget})
 			return nil
 		}},
-		{"files other than the compose files", pl.flushFiles},
+		// volumes: keys and top-level declarations, the files other than
+		// the compose files, the env files refused
+		{"edits that wait for all others", pl.ed.Flush},
 	}
 }
 
@@ -95,7 +99,7 @@ func (pl *planner) run() error {
 		return err
 	}
 	pl.dbs = a.dbs
-	pl.findings = append(pl.findings, a.badConn...)
+	pl.rep.Findings = append(pl.rep.Findings, a.badConn...)
 	if len(a.dbs) > 1 && pl.opts.Volume != "" {
 		return fmt.Errorf("--volume names one socket volume, but the project has %d PostgreSQL services; two servers must not share a socket directory", len(a.dbs))
 	}

@@ -10,6 +10,8 @@
 // that everything the migration does not change stays byte-identical.
 package rewrite
 
+import "github.com/uds-migrate/uds-migrate/compose"
+
 // Options selects what Migrate does. The zero value is not useful; start
 // from DefaultOptions.
 type Options struct {
@@ -82,13 +84,8 @@ func DefaultOptions() Options {
 	return Options{MountPath: "/var/run/postgresql"}
 }
 
-// FileResult is the migrated content of one input file.
-type FileResult struct {
-	Path    string
-	Before  []byte
-	After   []byte
-	Changed bool
-}
+// FileResult is the migrated content of one file (compose.FileResult).
+type FileResult = compose.FileResult
 
 // Result is what Migrate returns: every input file with its new bytes, the
 // connection values changed, the findings, and the databases found.

@@ -5,15 +5,14 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
-
-// socketFileRE matches PostgreSQL's socket file name, .s.PGSQL.<port>.
-var socketFileRE = regexp.MustCompile(`^\.s\.PGSQL\.(\d+)$`)
 
 // Validate checks a compose project that already uses Unix sockets (migrated
 // by this tool or by hand) and returns one finding per mistake that would
@@ -23,7 +22,7 @@ var socketFileRE = regexp.MustCompile(`^\.s\.PGSQL\.(\d+)$`)
 func Validate(ctx context.Context, inputs []Input, opts Options) ([]Finding, error) {
 	p, err := load(ctx, inputs, opts)
 	if err != nil {
-		return nil, scrubErr(err, inputSecrets(inputs))
+		return nil, ScrubErr(err, compose.InputSecrets(inputs))
 	}
 	return validateLoaded(p, opts), nil
 }
@@ -32,15 +31,15 @@ func Validate(ctx context.Context, inputs []Input, opts Options) ([]Finding, err
 func validateLoaded(p *project, opts Options) []Finding {
 	v := &validator{p: p, opts: opts}
 	v.run()
-	sortFindings(p.sources, v.findings)
-	scrubFindings(v.findings, p.secrets())
+	sortFindings(p.Sources, v.findings)
+	compose.ScrubFindings(v.findings, p.Secrets())
 	return v.findings
 }
 
 type validator struct {
 	p        *project
 	opts     Options
-	findings findingList
+	findings finding.List
 	dbMount  map[string]*dbService // socket volume source → db
 }
 
@@ -57,60 +56,60 @@ func (v *validator) run() {
 		isDB[db.name] = true
 		if msg := initSocketProblem(db); msg != "" {
 			s, kn := v.p.settingsNode(db.name)
-			v.findings.add("UDS132", yamledit.NodePos(s, kn), db.name, "command", msg)
+			v.findings.Add("UDS132", yamledit.NodePos(s, kn), db.name, "command", msg)
 		}
-		for _, m := range v.p.serviceMounts(db.name) {
-			if !db.listensIn(m.target) || m.source == "" {
+		for _, m := range v.p.ServiceMounts(db.name) {
+			if !db.listensIn(m.Target) || m.Source == "" {
 				continue
 			}
-			db.socketDir = m.target
+			db.socketDir = m.Target
 			key := v.sourceKey(m)
-			n := yamledit.Deref(m.node)
+			n := yamledit.Deref(m.Node)
 			if other, ok := v.dbMount[key]; ok {
-				v.findings.add("UDS210", yamledit.NodePos(m.src, n), db.name, "volumes",
-					fmt.Sprintf("%s and %s share the socket volume %s: both servers would create .s.PGSQL.<port> in one directory; give each its own volume", other.name, db.name, m.source))
+				v.findings.Add("UDS210", yamledit.NodePos(m.Src, n), db.name, "volumes",
+					fmt.Sprintf("%s and %s share the socket volume %s: both servers would create .s.PGSQL.<port> in one directory; give each its own volume", other.name, db.name, m.Source))
 			}
-			db.existing, db.volume, db.bind = &m, m.source, m.bind
+			db.existing, db.volume, db.bind = &m, m.Source, m.Bind
 			v.dbMount[key] = db
-			if m.readOnly {
-				v.findings.add("UDS208", yamledit.NodePos(m.src, n), db.name, "volumes",
+			if m.ReadOnly {
+				v.findings.Add("UDS208", yamledit.NodePos(m.Src, n), db.name, "volumes",
 					fmt.Sprintf("%s mounts its socket directory %s read-only: Postgres cannot create its socket (\"Read-only file system\"); drop :ro", db.name, db.socketDir))
 			}
-			if m.bind {
-				v.findings.add("UDS209", yamledit.NodePos(m.src, n), db.name, "volumes",
-					fmt.Sprintf("the socket directory %s is a host bind mount (%s): root-owned, so Postgres may fail to create its lock file (rootless Docker, user:), and Docker Desktop on macOS cannot pass sockets through it; use a named volume", db.socketDir, m.source))
+			if m.Bind {
+				v.findings.Add("UDS209", yamledit.NodePos(m.Src, n), db.name, "volumes",
+					fmt.Sprintf("the socket directory %s is a host bind mount (%s): root-owned, so Postgres may fail to create its lock file (rootless Docker, user:), and Docker Desktop on macOS cannot pass sockets through it; use a named volume", db.socketDir, m.Source))
 			}
 		}
 	}
-	for _, name := range v.p.serviceOrder() {
-		ms := v.p.serviceMounts(name)
+	for _, name := range v.p.ServiceOrder() {
+		ms := v.p.ServiceMounts(name)
 		for _, m := range ms {
-			if socketFileRE.MatchString(path.Base(m.target)) || socketFileRE.MatchString(path.Base(m.source)) {
-				n := yamledit.Deref(m.node)
-				v.findings.add("UDS212", yamledit.NodePos(m.src, n), name, "volumes",
+			if dialect.SocketFileRE.MatchString(path.Base(m.Target)) || dialect.SocketFileRE.MatchString(path.Base(m.Source)) {
+				n := yamledit.Deref(m.Node)
+				v.findings.Add("UDS212", yamledit.NodePos(m.Src, n), name, "volumes",
 					"the socket file is mounted instead of its directory: the mount goes stale when Postgres restarts (\"Connection refused\"); mount the directory")
 			}
 		}
 		targets := map[string]string{}
 		for _, m := range ms {
-			if other, ok := targets[m.target]; ok && m.source != "" && other != m.source {
-				n := yamledit.Deref(m.node)
-				v.findings.add("UDS214", yamledit.NodePos(m.src, n), name, "volumes",
-					fmt.Sprintf("%s mounts both %s and %s at %s: one path holds one volume (compose keeps the last), so a client of two databases needs two directories", name, other, m.source, m.target))
+			if other, ok := targets[m.Target]; ok && m.Source != "" && other != m.Source {
+				n := yamledit.Deref(m.Node)
+				v.findings.Add("UDS214", yamledit.NodePos(m.Src, n), name, "volumes",
+					fmt.Sprintf("%s mounts both %s and %s at %s: one path holds one volume (compose keeps the last), so a client of two databases needs two directories", name, other, m.Source, m.Target))
 			}
-			if m.source != "" {
-				targets[m.target] = m.source
+			if m.Source != "" {
+				targets[m.Target] = m.Source
 			}
 		}
 		if isDB[name] {
-			for _, ent := range v.p.serviceEnv(name) {
-				if contains(serverClientVars, ent.key) {
-					v.findings.add("UDS133", ent.pos, name, ent.key, serverEnvProblem(name, ent.key))
+			for _, ent := range v.p.ServiceEnv(name) {
+				if contains(serverClientVars, ent.Key) {
+					v.findings.Add("UDS133", ent.Pos, name, ent.Key, serverEnvProblem(name, ent.Key))
 				}
 			}
 			continue
 		}
-		for _, ent := range v.p.serviceEnv(name) {
+		for _, ent := range v.p.ServiceEnv(name) {
 			v.checkValue(name, ent, ms)
 		}
 		v.checkPGSSLMode(name)
@@ -119,57 +118,42 @@ func (v *validator) run() {
 
 // sourceKey identifies a mount source: a volume name, or a bind path
 // resolved against the project directory.
-func (v *validator) sourceKey(m mountRef) string {
-	if !m.bind {
-		return "volume:" + m.source
+func (v *validator) sourceKey(m compose.Mount) string {
+	if !m.Bind {
+		return "volume:" + m.Source
 	}
-	s := m.source
+	s := m.Source
 	if !path.IsAbs(s) {
-		s = path.Join(filepath.ToSlash(filepath.Dir(m.src.Path)), s)
+		s = path.Join(filepath.ToSlash(filepath.Dir(m.Src.Path)), s)
 	}
 	return "bind:" + path.Clean(s)
 }
 
 // checkValue checks one environment value that uses a Unix socket.
-func (v *validator) checkValue(service string, ent envVar, ms []mountRef) {
-	raw := ent.raw
+func (v *validator) checkValue(service string, ent compose.EnvVar, ms []compose.Mount) {
+	raw := ent.Raw
 	at := func(code, msg string) {
-		v.findings.add(code, ent.pos, service, ent.key, msg)
+		v.findings.Add(code, ent.Pos, service, ent.Key, msg)
 	}
-	if fixFactoryArg(raw) != raw {
-		at("UDS201",
-			"$FactoryArg is written with one $: compose interpolates it to an empty string and pgjdbc fails with NoSuchMethodException; write $$FactoryArg")
-		raw = fixFactoryArg(raw)
+	if fixed, _, how := dialect.RepairOf(raw); fixed != raw {
+		at("UDS201", how.What+" is written with one $: "+how.Why+"; write "+how.Fix)
+		raw = fixed
 	}
-	val, err := v.p.interpolate(raw)
+	val, err := v.p.Interpolate(raw)
 	if err != nil {
 		return
 	}
-	if v.checkHostShape(at, service, ent.key, val, ms) {
+	if v.checkHostShape(at, service, ent.Key, val, ms) {
 		return
 	}
-	if _, _, _, socket := socketRepair(ent.key, val); socket || npgsqlSSLProblem(val) {
-		checkSSLMode(at, service, ent.key, val)
+	if _, _, _, socket := dialect.SocketRepair(ent.Key, isHostVar(ent.Key), val); socket || dialect.NpgsqlSSLProblem(val) {
+		checkSSLMode(at, service, ent.Key, val)
 	}
-	sockFile := v.socketFile(at, service, ent.key, val)
+	sockFile := dialect.CheckSocket(checker{v: v, service: service, at: at}, ent.Key, val)
 	if sockFile == "" {
 		return
 	}
-	v.checkSocketPath(at, service+"/"+ent.key, sockFile, ms)
-}
-
-// libpqSocket returns the socket file a libpq host directory and port name,
-// or "" after reporting a host that names the file itself.
-func (v *validator) libpqSocket(at func(code, msg string), dir, port string) string {
-	if socketFileRE.MatchString(path.Base(dir)) {
-		at("UDS204",
-			fmt.Sprintf("host must name the socket directory (%s), not the socket file: libpq fails with \"not a directory\"", path.Dir(dir)))
-		return ""
-	}
-	if port == "" {
-		port = "5432"
-	}
-	return path.Join(dir, ".s.PGSQL."+port)
+	v.checkSocketPath(at, service+"/"+ent.Key, sockFile, ms)
 }
 
 // checkSocketPath follows a client's socket file to the mount that holds it
@@ -177,12 +161,12 @@ func (v *validator) libpqSocket(at func(code, msg string), dir, port string) str
 // A bind mount of a host directory that no service of the project serves
 // holds a foreign socket (the host's own PostgreSQL): a warning, UDS134.
 // what is "service/key".
-func (v *validator) checkSocketPath(at func(code, msg string), what, sockFile string, ms []mountRef) {
+func (v *validator) checkSocketPath(at func(code, msg string), what, sockFile string, ms []compose.Mount) {
 	service, _, _ := strings.Cut(what, "/")
 	dir := path.Dir(sockFile)
-	var hold *mountRef
+	var hold *compose.Mount
 	for i, m := range ms {
-		if m.source != "" && (dir == m.target || strings.HasPrefix(dir, m.target+"/")) {
+		if m.Source != "" && (dir == m.Target || strings.HasPrefix(dir, m.Target+"/")) {
 			hold = &ms[i]
 		}
 	}
@@ -192,13 +176,13 @@ func (v *validator) checkSocketPath(at func(code, msg string), what, sockFile st
 		return
 	}
 	db, ok := v.dbMount[v.sourceKey(*hold)]
-	if !ok && hold.bind && dir == hold.target {
-		at("UDS162", foreignSocketMsg(what, hold.source, dir))
+	if !ok && hold.Bind && dir == hold.Target {
+		at("UDS162", foreignSocketMsg(what, hold.Source, dir))
 		return
 	}
-	if !ok || dir != hold.target {
+	if !ok || dir != hold.Target {
 		at("UDS206",
-			fmt.Sprintf("%s is not a database's socket directory: no PostgreSQL service mounts %s at its socket directory", dir, hold.source))
+			fmt.Sprintf("%s is not a database's socket directory: no PostgreSQL service mounts %s at its socket directory", dir, hold.Source))
 		return
 	}
 	want := ".s.PGSQL." + strconv.Itoa(db.port)
@@ -217,23 +201,39 @@ func foreignSocketMsg(what, source, dir string) string {
 // warnForeignSocket warns (UDS134) about a socket-form value whose directory
 // is a client's bind mount of a host directory that no database of the
 // project mounts: a server outside the project, left as it is.
-func (pl *planner) warnForeignSocket(v envVar, dialect string, dbs []*dbService) {
-	sp := socketPathOf(v.value, dialect)
-	if dialect == DialectJDBC {
-		sp = path.Dir(sp)
-	}
+func (pl *planner) warnForeignSocket(v compose.EnvVar, dname string, dbs []*dbService) {
+	sp := dialect.SocketDirOf(v.Value, dname)
 	if !path.IsAbs(sp) {
 		return
 	}
-	for _, m := range pl.p.serviceMounts(v.service) {
-		if !m.bind || m.target != path.Clean(sp) {
+	for _, m := range pl.p.ServiceMounts(v.Service) {
+		if !m.Bind || m.Target != path.Clean(sp) {
 			continue
 		}
 		for _, db := range dbs {
-			if db.existing != nil && db.existing.bind && db.existing.source == m.source {
+			if db.existing != nil && db.existing.Bind && db.existing.Source == m.Source {
 				return
 			}
 		}
-		pl.findings.add("UDS162", v.pos, v.service, v.key, foreignSocketMsg(v.service+"/"+v.key, m.source, m.target))
+		pl.rep.Add("UDS162", v.Pos, v.Service, v.Key, foreignSocketMsg(v.Service+"/"+v.Key, m.Source, m.Target))
 	}
 }
+
+// checker is what a dialect's check of one value of service asks of the
+// validator (dialect.Checker).
+type checker struct {
+	v       *validator
+	service string
+	at      func(code, msg string)
+}
+
+func (c checker) Env(key string) string {
+	for _, o := range c.v.p.ServiceEnv(c.service) {
+		if o.Key == key {
+			return o.Value
+		}
+	}
+	return ""
+}
+
+func (c checker) Report(code, msg string) { c.at(code, msg) }

@@ -5,6 +5,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
 
@@ -18,31 +20,22 @@ func relativeHost(key, val string) string {
 		return h != "" && !strings.HasPrefix(h, "/") && (strings.Contains(h, "/") || h == "." || h == "..") &&
 			!strings.ContainsAny(h, " =@?;") && !strings.Contains(h, "://")
 	}
+	if d := dialect.Recognise(val); d != nil {
+		// The form's own host parameter, whatever wraps it (Celery's db+
+		// URL is a libpq URI to libpq).
+		if d.HostParam == nil {
+			return ""
+		}
+		if h, ok := d.HostParam(val); ok && looksRelative(h) {
+			return h
+		}
+		return ""
+	}
 	switch {
-	case libpq.IsURI(val):
-		u, err := libpq.ParseURI(val)
-		if err != nil {
-			return ""
-		}
-		if h, ok := u.Param("host"); ok && looksRelative(h) {
-			return h
-		}
-	case libpq.IsDSN(val):
-		d, err := libpq.ParseDSN(val)
-		if err != nil {
-			return ""
-		}
-		if h, ok := d.Get("host"); ok && looksRelative(h) {
-			return h
-		}
 	case key == "PGHOST" && looksRelative(val):
 		return val
 	case isHostVar(key) && looksRelative(val) && socketLike(val):
 		return val
-	default:
-		if h, ok := npgsqlHost(strings.TrimPrefix(val, "pgsql:")); ok && looksRelative(h) {
-			return h
-		}
 	}
 	return ""
 }
@@ -56,18 +49,18 @@ func socketLike(h string) bool {
 // checkHostShape reports host values that look like a socket directory but
 // are not one: a relative path (UDS215) and, in a host variable, the socket
 // FILE (UDS204). It reports whether it found one.
-func (v *validator) checkHostShape(at func(code, msg string), service, key, val string, ms []mountRef) bool {
+func (v *validator) checkHostShape(at func(code, msg string), service, key, val string, ms []compose.Mount) bool {
 	if rel := relativeHost(key, val); rel != "" {
 		want := "the absolute directory where " + service + " mounts the socket volume"
 		for _, m := range ms {
-			if m.source != "" && strings.HasSuffix(m.target, "/"+path.Clean(rel)) {
-				want = m.target
+			if m.Source != "" && strings.HasSuffix(m.Target, "/"+path.Clean(rel)) {
+				want = m.Target
 			}
 		}
 		at("UDS215", fmt.Sprintf("%s/%s: host %s is a relative path: libpq reads a host without a leading / as a TCP host name (\"could not translate host name\") and pgx resolves relative paths its own way (jackc/pgx#661); a socket directory must be absolute: write %s", service, key, rel, want))
 		return true
 	}
-	if key != "PGHOST" && isHostVar(key) && strings.HasPrefix(val, "/") && socketFileRE.MatchString(path.Base(val)) {
+	if key != "PGHOST" && isHostVar(key) && strings.HasPrefix(val, "/") && dialect.SocketFileRE.MatchString(path.Base(val)) {
 		at("UDS204", fmt.Sprintf("%s/%s names the socket file %s; a host takes its directory (%s): libpq fails with \"Not a directory\", and so do pgbouncer and other drivers that take a host", service, key, val, path.Dir(val)))
 		return true
 	}
@@ -78,19 +71,15 @@ func (v *validator) checkHostShape(at func(code, msg string), service, key, val 
 // fails on (libpq.SocketSSLMode): URI and DSN parameters here; PGSSLMODE
 // in checkPGSSLMode.
 func checkSSLMode(at func(code, msg string), service, key, val string) {
-	var out string
-	var err error
-	switch {
-	case npgsqlSSLProblem(val):
+	if dialect.NpgsqlSSLProblem(val) {
 		at("UDS216", service+"/"+key+": over a Unix socket Npgsql's SSL Mode must be Disable, Allow or Prefer: with Require, VerifyCA or VerifyFull it throws \"SSL connection requested. No SSL enabled connection from this host is configured.\" (PostgreSQL offers no TLS on a socket)")
 		return
-	case libpq.IsURI(val):
-		out, _, err = libpq.SocketSSLURI(val)
-	case libpq.IsDSN(val):
-		out, _, err = libpq.SocketSSLDSN(val)
-	default:
+	}
+	d := dialect.Recognise(val)
+	if d == nil || d.SocketSSL == nil {
 		return
 	}
+	out, _, err := d.SocketSSL(val)
 	if err == nil && out != val {
 		at("UDS216", service+"/"+key+": over a Unix socket sslmode must be disable: node pg fails on every other sslmode (and on sslcert/sslkey/sslrootcert without sslmode=disable), pgjdbc and sqlx on require and verify-*; TLS does not apply on a socket, whose peer is the local server")
 	}
@@ -105,13 +94,13 @@ func checkSSLMode(at func(code, msg string), service, key, val string) {
 // on the TCP connections.
 func (v *validator) checkPGSSLMode(service string) {
 	relies := false
-	var mode *envVar
-	for _, e := range v.p.serviceEnv(service) {
-		if e.key == "PGSSLMODE" {
+	var mode *compose.EnvVar
+	for _, e := range v.p.ServiceEnv(service) {
+		if e.Key == "PGSSLMODE" {
 			e := e
 			mode = &e
 		}
-		if _, _, _, s := socketRepair(e.key, e.value); s && !ownSSLMode(e.value) {
+		if _, _, _, s := dialect.SocketRepair(e.Key, isHostVar(e.Key), e.Value); s && !ownSSLMode(e.Value) {
 			relies = true
 		}
 	}
@@ -121,9 +110,9 @@ func (v *validator) checkPGSSLMode(service string) {
 	if len(v.p.tcpValues(service, nil)) > 0 {
 		return
 	}
-	if fails, _ := libpq.SSLModeFailsOnSocket(mode.value); fails {
-		v.findings.add("UDS216", mode.pos, service, "PGSSLMODE",
-			fmt.Sprintf("%s/PGSSLMODE=%s applies to its socket connections: node pg fails on every sslmode but disable, pgjdbc and sqlx on require and verify-*; write PGSSLMODE=disable (TLS does not apply on a socket)", service, mode.value))
+	if fails, _ := libpq.SSLModeFailsOnSocket(mode.Value); fails {
+		v.findings.Add("UDS216", mode.Pos, service, "PGSSLMODE",
+			fmt.Sprintf("%s/PGSSLMODE=%s applies to its socket connections: node pg fails on every sslmode but disable, pgjdbc and sqlx on require and verify-*; write PGSSLMODE=disable (TLS does not apply on a socket)", service, mode.Value))
 	}
 }
 
@@ -140,23 +129,9 @@ func serverEnvProblem(db string, key string) string {
 	return fmt.Sprintf("%s sets %s, a client setting: init scripts in /docker-entrypoint-initdb.d that run psql inherit it and fail on first start (the temporary server listens on no TCP address, and on its own socket directory only; docker-library/postgres#474, #807); remove %s from the database service", db, key, key)
 }
 
-// ownSSLMode reports whether a URI or DSN sets sslmode itself.
+// ownSSLMode reports whether a value sets sslmode itself (a URI, a
+// Celery URL, a DSN): then PGSSLMODE does not apply to it.
 func ownSSLMode(val string) bool {
-	switch {
-	case libpq.IsURI(val):
-		u, err := libpq.ParseURI(strings.TrimPrefix(val, "db+"))
-		if err != nil {
-			return false
-		}
-		_, ok := u.Param("sslmode")
-		return ok
-	case libpq.IsDSN(val):
-		d, err := libpq.ParseDSN(val)
-		if err != nil {
-			return false
-		}
-		_, ok := d.Get("sslmode")
-		return ok
-	}
-	return false
+	d := dialect.Recognise(val)
+	return d != nil && d.OwnSSLMode != nil && d.OwnSSLMode(val)
 }

@@ -29,6 +29,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/uds-migrate/uds-migrate/bench"
+	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/internal/pgtest"
 	"github.com/uds-migrate/uds-migrate/internal/probe"
 	"github.com/uds-migrate/uds-migrate/rewrite"
@@ -158,7 +160,7 @@ func Run(ctx context.Context, files []rewrite.FileResult, opts Options) (*Report
 	// socket form (service, socket directory, port, volume) without
 	// judging it: Migrate would refuse a broken setup before we test it.
 	ro := opts.Rewrite
-	ro.ReadFile = overlayRead(files, ro.ReadFile)
+	ro.ReadFile = compose.Overlay(files, ro.ReadFile)
 	rv, err := rewrite.Revert(ctx, p.inputs, ro)
 	if err != nil {
 		return nil, fmt.Errorf("smoke: finding the databases: %w", err)
@@ -248,7 +250,7 @@ func newCheck(v *value, rewritten []rewrite.Change, st Status, detail string) Ch
 		c.Socket = v.socketFile()
 	}
 	for _, ch := range rewritten {
-		if ch.Kind == "value" && ch.Service == v.service && (ch.Key == v.key || v.dialect == rewrite.DialectPGHOST && strings.HasPrefix(ch.Key, "PG")) {
+		if ch.Kind == "value" && ch.Service == v.service && (ch.Key == v.key || v.dialect == dialect.PGHost && strings.HasPrefix(ch.Key, "PG")) {
 			c.Rewritten = true
 		}
 	}

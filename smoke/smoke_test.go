@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/uds-migrate/uds-migrate/bench"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/internal/pgtest"
 	"github.com/uds-migrate/uds-migrate/internal/probe"
 	"github.com/uds-migrate/uds-migrate/rewrite"
@@ -68,6 +69,8 @@ func TestClassify(t *testing.T) {
 		"PGUSER":                      "pguser",
 		"PGPORT":                      "5434",
 		"NPGSQL":                      "Host=/sock;Database=d;Username=u",
+		"PDO":                         "pgsql:host=/pdo;port=5435;dbname=d;user=pu",
+		"CELERY":                      "db+postgresql://cu:p@/c?host=/cel&port=5436",
 		"OTHER":                       "hello",
 	}
 	s := service{name: "app", env: env}
@@ -81,15 +84,19 @@ func TestClassify(t *testing.T) {
 		dialect, file, user string
 		skip                bool
 	}{
-		"SPRING_DATASOURCE_URL":       {rewrite.DialectJDBC, "/var/run/postgresql/.s.PGSQL.5433", "app", false},
-		"QUARKUS_DATASOURCE_JDBC_URL": {rewrite.DialectJDBC, "/s/.s.PGSQL.5432", "quser", false},
-		"URI":                         {rewrite.DialectURI, "/sock/.s.PGSQL.6000", "u", false},
-		"DSN":                         {rewrite.DialectDSN, "/sock/.s.PGSQL.5432", "u", false},
+		"SPRING_DATASOURCE_URL":       {dialect.JDBC, "/var/run/postgresql/.s.PGSQL.5433", "app", false},
+		"QUARKUS_DATASOURCE_JDBC_URL": {dialect.JDBC, "/s/.s.PGSQL.5432", "quser", false},
+		"URI":                         {dialect.URI, "/sock/.s.PGSQL.6000", "u", false},
+		"DSN":                         {dialect.DSN, "/sock/.s.PGSQL.5432", "u", false},
 		// trial case 12-bitnami: pgx read this as a keyword DSN (user root,
 		// port 5432) before the scheme was normalised.
-		"SQLALCHEMY": {rewrite.DialectURI, "/sa/.s.PGSQL.5433", "sa", false},
-		"PGHOST":     {rewrite.DialectPGHOST, "/var/run/postgresql/.s.PGSQL.5434", "pguser", false},
-		"NPGSQL":     {rewrite.DialectNpgsql, "", "", true},
+		"SQLALCHEMY": {dialect.URI, "/sa/.s.PGSQL.5433", "sa", false},
+		"PGHOST":     {dialect.PGHost, "/var/run/postgresql/.s.PGSQL.5434", "pguser", false},
+		"NPGSQL":     {dialect.Npgsql, "", "", true},
+		// The registry's recogniser: a PDO DSN is not Npgsql's (pdo_pgsql
+		// hands it to libpq), and a Celery URL is libpq's through SQLAlchemy.
+		"PDO":    {dialect.PDO, "/pdo/.s.PGSQL.5435", "pu", false},
+		"CELERY": {dialect.Celery, "/cel/.s.PGSQL.5436", "cu", false},
 	}
 	if len(got) != len(want) {
 		var keys []string
@@ -129,6 +136,14 @@ func TestClassify(t *testing.T) {
 // directory and returns its result.
 func migrate(t *testing.T, compose string, extra map[string]string) (*rewrite.Result, rewrite.Options) {
 	t.Helper()
+	// No code here shows who reads the worker's URL: its reader is named,
+	// as a user would with --consumer (issue #20).
+	return migrateWith(t, compose, extra, []string{"worker/DATABASE_URL=psycopg"})
+}
+
+// migrateWith is migrate with --consumer values of its own.
+func migrateWith(t *testing.T, compose string, extra map[string]string, consumers []string) (*rewrite.Result, rewrite.Options) {
+	t.Helper()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "compose.yml")
 	if err := os.WriteFile(path, []byte(compose), 0o644); err != nil {
@@ -140,9 +155,7 @@ func migrate(t *testing.T, compose string, extra map[string]string) (*rewrite.Re
 		}
 	}
 	opts := rewrite.DefaultOptions()
-	// No code here shows who reads the worker's URL: its reader is named,
-	// as a user would with --consumer (issue #20).
-	opts.Consumers = []string{"worker/DATABASE_URL=psycopg"}
+	opts.Consumers = consumers
 	res, err := rewrite.Migrate(context.Background(), []rewrite.Input{{Path: path, Data: []byte(compose)}}, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -197,7 +210,7 @@ func TestRunMigrated(t *testing.T) {
 	}
 	for _, c := range rep.Checks {
 		want := OK
-		if c.Dialect == rewrite.DialectJDBC {
+		if c.Dialect == dialect.JDBC {
 			want = jdbcWant
 		}
 		if c.Status != want || !c.Rewritten || c.Socket != "/var/run/postgresql/.s.PGSQL.5432" {
@@ -209,6 +222,45 @@ func TestRunMigrated(t *testing.T) {
 	}
 	if s := out.String(); strings.Contains(s, "s3cret") || strings.Contains(s, "w0rker-pw") {
 		t.Errorf("a password reached the report:\n%s", s)
+	}
+}
+
+// TestRunPDOAndCelery: a PHP PDO DSN and a Celery result backend, migrated,
+// are connected for real (pgx, as libpq reads them: the PDO DSN with its ';'
+// as spaces, the URL behind db+), not skipped or taken for Npgsql.
+func TestRunPDOAndCelery(t *testing.T) {
+	needPostgres(t)
+	const compose = `services:
+  shop:
+    image: php:8.3-fpm
+    environment:
+      PDO_DSN: "pgsql:host=postgres;port=5432;dbname=shop;user=app;password=s3cret-pw"
+  jobs:
+    image: python:3.12
+    environment:
+      CELERY_RESULT_BACKEND: db+postgresql://app:s3cret-pw@postgres:5432/celery
+  postgres:
+    image: postgres:16
+    environment:
+      POSTGRES_USER: app
+      POSTGRES_PASSWORD: s3cret-pw
+`
+	res, ro := migrateWith(t, compose, nil, nil)
+	var log bytes.Buffer
+	rep, err := Run(context.Background(), res.Files, Options{
+		Rewrite: ro, ComposeFiles: 1, Rewritten: res.Changes,
+		Duration: time.Second, Target: TargetEmbedded, Log: &log,
+	})
+	if err != nil {
+		t.Fatalf("Run: %v\n%s", err, log.String())
+	}
+	if len(rep.Checks) != 2 {
+		t.Fatalf("%d checks, want 2:\n%s", len(rep.Checks), log.String())
+	}
+	for _, c := range rep.Checks {
+		if c.Status != OK || c.Driver != "pgx" || c.Socket != "/var/run/postgresql/.s.PGSQL.5432" {
+			t.Errorf("%s/%s (%s): %s %q driver %s socket %s, want ok with pgx", c.Service, c.Key, c.Dialect, c.Status, c.Detail, c.Driver, c.Socket)
+		}
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/jdbc"
 	"github.com/uds-migrate/uds-migrate/libpq"
 	"github.com/uds-migrate/uds-migrate/rewrite"
@@ -68,17 +69,33 @@ func (p *project) socketValues(dbs []rewrite.DBInfo) []*value {
 }
 
 // classify returns the socket-form value s.env[k], or nil when it is not a
-// PostgreSQL connection value in socket form.
+// PostgreSQL connection value in socket form. The dialect registry says
+// what the value is (the migration's own recogniser); this says how the
+// check reproduces it: pgjdbc for JDBC, pgx for the libpq family (a URI, a
+// Celery URL's SQLAlchemy URL, a DSN, PGHOST, and a PDO DSN, which PHP
+// hands to libpq with its ';' as spaces), no driver for Npgsql and R2DBC.
 func classify(s service, k string) *value {
 	raw := strings.TrimSpace(s.env[k])
 	v := &value{service: s.name, key: k}
-	switch {
-	case jdbc.IsJDBC(raw):
+	d := dialect.Recognise(raw)
+	if d == nil {
+		if hv := dialect.HostVar(k); hv.Name == dialect.PGHost && strings.HasPrefix(raw, "/") {
+			v.dialect = hv.Name
+			return pgxValue(v, pgEnvDSN(s.env))
+		}
+		return nil
+	}
+	if _, socket, ok := d.Hosts(raw); !ok || !socket {
+		return nil
+	}
+	v.dialect = d.Name
+	switch d.Name {
+	case dialect.JDBC:
 		u, err := jdbc.Parse(raw)
 		if err != nil || !u.IsUnixSocket() {
 			return nil
 		}
-		v.dialect, v.jdbcURL = rewrite.DialectJDBC, u
+		v.jdbcURL = u
 		if f, _ := u.Param("socketFactory"); f != jdbc.FactoryArg {
 			// $URIScheme and $SystemProperty take the path from elsewhere;
 			// only $FactoryArg (what the migration writes) is reproduced.
@@ -90,37 +107,36 @@ func classify(s service, k string) *value {
 		v.user, v.password = jdbcUser(s.env, k, u)
 		v.database = u.DatabaseName()
 		return v
-	case libpq.IsURI(raw):
-		u, err := libpq.ParseURI(raw)
-		if err != nil {
+	case dialect.URI:
+		return pgxValue(v, pgxScheme(raw))
+	case dialect.Celery:
+		// Celery hands the URL behind db+ to SQLAlchemy, whose psycopg
+		// dialect gives libpq its host and ?host=.
+		return pgxValue(v, pgxScheme(strings.TrimPrefix(raw, "db+")))
+	case dialect.DSN:
+		dsn, _ := libpq.ParseDSN(raw)
+		if h, _ := dsn.Get("host"); !strings.HasPrefix(h, "/") {
 			return nil
 		}
-		if _, ok := u.SocketDir(); !ok {
-			return nil
-		}
-		v.dialect = rewrite.DialectURI
-		raw = pgxScheme(raw)
-	case libpq.IsDSN(raw):
-		d, _ := libpq.ParseDSN(raw)
-		if h, _ := d.Get("host"); !strings.HasPrefix(h, "/") {
-			return nil
-		}
-		if a, ok := d.Get("hostaddr"); ok && a != "" {
+		if a, ok := dsn.Get("hostaddr"); ok && a != "" {
 			return nil // hostaddr forces TCP
 		}
-		v.dialect = rewrite.DialectDSN
-	case k == "PGHOST" && strings.HasPrefix(raw, "/"):
-		v.dialect = rewrite.DialectPGHOST
-		raw = pgEnvDSN(s.env)
-	case strings.HasPrefix(strings.ToLower(raw), "r2dbc") && strings.Contains(raw, "socket=/"):
-		v.dialect, v.skip = rewrite.DialectR2DBC, "no r2dbc-postgresql driver in the smoke check"
-		return v
-	case strings.Contains(strings.ToLower(raw), "host=/") && strings.Contains(raw, ";"):
-		v.dialect, v.skip = rewrite.DialectNpgsql, "no Npgsql driver in the smoke check"
-		return v
-	default:
-		return nil
+		return pgxValue(v, raw)
+	case dialect.PDO:
+		// pdo_pgsql replaces the DSN's ';' by spaces and hands it to
+		// PQconnectdb (php-src ext/pdo_pgsql/pgsql_driver.c).
+		return pgxValue(v, strings.ReplaceAll(strings.TrimPrefix(raw, "pgsql:"), ";", " "))
 	}
+	driver := d.Name
+	if d.Reader != nil {
+		driver = d.Reader.Name
+	}
+	v.skip = "no " + driver + " driver in the smoke check"
+	return v
+}
+
+// pgxValue fills v from pgx's own parse of a libpq-family value.
+func pgxValue(v *value, raw string) *value {
 	cfg, err := pgx.ParseConfig(raw)
 	if err != nil {
 		v.parseErr = err

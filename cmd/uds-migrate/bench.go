@@ -15,7 +15,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/uds-migrate/uds-migrate/bench"
-	"github.com/uds-migrate/uds-migrate/rewrite"
+	"github.com/uds-migrate/uds-migrate/compose"
 )
 
 // Defaults keep `uds-migrate bench` under a minute on a 2-core machine:
@@ -210,24 +210,22 @@ func warn(stderr io.Writer, rep *bench.Report) {
 func benchCompose(ctx context.Context, c *cli.Context, files []string, cfg bench.Config) (*bench.Report, error) {
 	// compose-go reads every env_file, include and extends file whole: a
 	// named pipe or /dev/zero behind one would hang the load (issue 25).
-	inputs, err := rewrite.ReadInputs(files)
+	inputs, err := compose.ReadInputs(files)
 	if err != nil {
 		return nil, err
 	}
-	if err := rewrite.CheckFileRefs(inputs, rewrite.Options{Env: os.Environ()}); err != nil {
+	if err := compose.CheckFileRefs(inputs, compose.LoadOptions{Env: os.Environ()}); err != nil {
 		return nil, err
 	}
 	ct, err := bench.LoadCompose(ctx, files, c.String("service"))
 	if err != nil {
 		return nil, err
 	}
-	dir := c.String("compose-dir")
-	if dir == "" {
-		if dir, err = os.MkdirTemp("", "uds-bench-"); err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(dir)
+	dir, cleanup, err := composeDir(c, "uds-bench-")
+	if err != nil {
+		return nil, err
 	}
+	defer cleanup()
 	r := &bench.ComposeRun{Target: ct, Dir: dir}
 	if contains(cfg.Clients, "jdbc") {
 		r.JDBCImage = ct.JavaImage
@@ -236,6 +234,18 @@ func benchCompose(ctx context.Context, c *cli.Context, files []string, cfg bench
 		}
 	}
 	return bench.RunCompose(ctx, r, cfg)
+}
+
+// composeDir is --compose-dir, kept, or a new temporary directory that
+// cleanup removes.
+func composeDir(c *cli.Context, prefix string) (dir string, cleanup func(), err error) {
+	if dir := c.String("compose-dir"); dir != "" {
+		return dir, func() {}, nil
+	}
+	if dir, err = os.MkdirTemp("", prefix); err != nil {
+		return "", nil, err
+	}
+	return dir, func() { os.RemoveAll(dir) }, nil
 }
 
 // benchTarget resolves which server to measure.

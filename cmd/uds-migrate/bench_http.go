@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -30,7 +31,7 @@ func benchHTTPCommand(stdout, stderr io.Writer) *cli.Command {
 	return &cli.Command{
 		Name:      "http",
 		Usage:     "measure HTTP through nginx to an app server over TCP and over a Unix socket",
-		UsageText: "uds-migrate bench http [flags]\nuds-migrate bench http --tcp URL --socket PATH [flags]",
+		UsageText: "uds-migrate bench http [flags]\nuds-migrate bench http --tcp URL --socket PATH [flags]\nuds-migrate bench http --compose FILE [--service PROXY] [flags]",
 		Description: `With no target flags, starts a tiny built-in HTTP backend on a loopback
 port and on a Unix socket, and (when nginx is installed: apt-get install
 nginx) a throwaway nginx with two server blocks, one proxying to the
@@ -41,6 +42,15 @@ Without nginx (or with --direct) the client requests the backend directly.
 
 --tcp URL --socket PATH measures an existing app listening on both,
 directly; socket requests use the URL's path and host header.
+
+--compose FILE measures a migrated compose project container to container:
+an nginx of the proxy service's own image (uds-bench-proxy, profile
+uds-bench, on the proxy's networks, mounting the socket volume read-only)
+proxies one front to the app over the compose network (--app-tcp, default
+the app service's only exposed port) and one to its socket (--app-socket,
+default the unix: upstream of the proxy's mounted configuration); this
+process requests both at the sidecar's container address (a Linux host).
+The sidecar is removed afterwards; the app keeps running.
 
 TCP and socket runs alternate in rounds; the verdict is the median of the
 per-round socket/TCP requests/s ratios with a 95% bootstrap interval, and
@@ -58,6 +68,12 @@ them); any other answer stops the run.`,
 			&cli.StringFlag{Name: "nginx", Usage: "nginx binary (default: nginx on PATH or /usr/sbin/nginx)"},
 			&cli.StringFlag{Name: "tcp", Usage: "benchmark an existing app: its http:// URL over TCP (needs --socket)"},
 			&cli.StringFlag{Name: "socket", Usage: "with --tcp: the app's Unix socket file"},
+			&cli.StringSliceFlag{Name: "compose", Usage: "benchmark a migrated compose project (repeatable -f files): nginx from the proxy's image in a sidecar, to the app over the network and over the socket volume"},
+			&cli.StringFlag{Name: "service", Usage: "with --compose: the proxy service (default: the only nginx/openresty service)"},
+			&cli.StringFlag{Name: "app-tcp", Usage: "with --compose: the app's HOST:PORT on the compose network (default: the app service's only exposed port)"},
+			&cli.StringFlag{Name: "app-socket", Usage: "with --compose: the app's socket file as the proxy sees it (default: the unix: upstream in the proxy's mounted nginx configuration)"},
+			&cli.StringFlag{Name: "path", Value: "/", Usage: "with --compose: the path every request asks for (each answer must be 200)"},
+			&cli.StringFlag{Name: "compose-dir", Usage: "with --compose: write the override and nginx.conf here and keep them (default: a temporary directory, removed)"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "report format: " + strings.Join(bench.Formats, ", ")},
 		},
 		Action: func(c *cli.Context) error { return benchHTTPAction(c, stdout, stderr) },
@@ -109,6 +125,23 @@ func benchHTTPAction(c *cli.Context, stdout, stderr io.Writer) error {
 	if cfg.Direct && (c.IsSet("keepalive") || c.IsSet("nginx")) {
 		return usageErr("--direct measures no proxy: drop --keepalive and --nginx")
 	}
+	files := c.StringSlice("compose")
+	if p := c.String("path"); !strings.HasPrefix(p, "/") {
+		return usageErr("--path %q: want an absolute path (/health)", p)
+	}
+	if len(files) > 0 {
+		for _, f := range []string{"tcp", "socket", "direct", "nginx"} {
+			if c.IsSet(f) {
+				return usageErr("--compose and --%s are different targets: choose one", f)
+			}
+		}
+	} else {
+		for _, f := range []string{"service", "app-tcp", "app-socket", "path", "compose-dir"} {
+			if c.IsSet(f) {
+				return usageErr("--%s goes with --compose", f)
+			}
+		}
+	}
 
 	// SIGINT/SIGTERM cancel the run; Run's deferred clean-up then stops
 	// nginx and the backend and removes their directories.
@@ -124,7 +157,13 @@ func benchHTTPAction(c *cli.Context, stdout, stderr io.Writer) error {
 			_ = bar.Set(done)
 		}
 	}
-	rep, err := benchhttp.Run(ctx, cfg)
+	var rep *benchhttp.Report
+	var err error
+	if len(files) > 0 {
+		rep, err = benchHTTPCompose(ctx, c, files, cfg)
+	} else {
+		rep, err = benchhttp.Run(ctx, cfg)
+	}
 	if bar != nil {
 		_ = bar.Clear()
 	}
@@ -132,4 +171,18 @@ func benchHTTPAction(c *cli.Context, stdout, stderr io.Writer) error {
 		return &codeError{exitError, fmt.Errorf("bench http: %w", err)}
 	}
 	return rep.Render(stdout, format)
+}
+
+// benchHTTPCompose runs bench http through the compose project's sidecar.
+func benchHTTPCompose(ctx context.Context, c *cli.Context, files []string, cfg benchhttp.Config) (*benchhttp.Report, error) {
+	ct, err := benchhttp.LoadCompose(ctx, files, c.String("service"), c.String("app-socket"), c.String("app-tcp"))
+	if err != nil {
+		return nil, err
+	}
+	dir, cleanup, err := composeDir(c, "uds-bench-http-")
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	return benchhttp.RunCompose(ctx, &benchhttp.ComposeRun{Target: ct, Dir: dir, Path: c.String("path")}, cfg)
 }

@@ -68,6 +68,11 @@ func TestBenchHTTPUsageErrors(t *testing.T) {
 		{[]string{"--direct", "--keepalive", "4"}, "--direct measures no proxy"},
 		{[]string{"--nginx", "/nonexistent/nginx"}, "--nginx"},
 		{[]string{"--no-such-flag"}, "flag provided but not defined"},
+		{[]string{"--compose", "compose.yml", "--tcp", "http://127.0.0.1:1/", "--socket", "/tmp/x.sock"}, "--compose and --tcp are different targets"},
+		{[]string{"--compose", "compose.yml", "--direct"}, "--compose and --direct are different targets"},
+		{[]string{"--app-tcp", "app:8080"}, "--app-tcp goes with --compose"},
+		{[]string{"--service", "rproxy"}, "--service goes with --compose"},
+		{[]string{"--compose", "compose.yml", "--path", "health"}, `--path "health": want an absolute path`},
 	} {
 		code, out, errOut := runBench(t, append([]string{"http"}, tc.args...)...)
 		if code != exitError || !strings.Contains(errOut, tc.want) || out != "" {

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -20,7 +19,7 @@ import (
 
 func migrateFlags() []cli.Flag {
 	flags := append(projectFlags(), outputFlags()...)
-	flags = append(flags, findingFlags("findings on stderr as text, json, sarif or gcc (file:line:col: warning: message [CODE])")...)
+	flags = append(flags, findingFlags("findings on stderr as text, json, sarif or gcc (file:line:col: warning: message [CODE])", "none")...)
 	return append(flags, smokeFlags()...)
 }
 
@@ -44,9 +43,10 @@ func projectFlags() []cli.Flag {
 // these).
 func loadFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringSliceFlag{Name: "file", Aliases: []string{"f"}, Usage: "compose file (repeatable; default: COMPOSE_FILE, then compose.yaml, compose.yml, docker-compose.yaml, docker-compose.yml)"},
-		&cli.StringFlag{Name: "project-directory", Usage: "compose's project directory (default: the first file's directory)"},
-		&cli.StringSliceFlag{Name: "env-file", Usage: "compose's interpolation env file (repeatable; default PROJECT_DIR/.env)"},
+		&cli.StringSliceFlag{Name: "file", Aliases: []string{"f"}, Usage: "compose file (repeatable, merged in order; default as docker compose finds them: COMPOSE_FILE, else compose.yaml, compose.yml, docker-compose.yml or docker-compose.yaml with its override file, here or in the nearest folder above)"},
+		&cli.StringFlag{Name: "project-directory", Usage: "compose's project directory (default: the first file's directory); without -f, the compose files are looked for there"},
+		&cli.StringSliceFlag{Name: "env-file", Usage: "compose's interpolation env file (repeatable; default COMPOSE_ENV_FILES, else PROJECT_DIR/.env)"},
+		&cli.BoolFlag{Name: "changed", Usage: "the FILE arguments are files a commit changes (the pre-commit hook): run on each compose project under the working directory that owns one (a file in its folder, or one its compose files name)"},
 		&cli.StringSliceFlag{Name: "profile", Usage: "only services of these profiles (repeatable; default COMPOSE_PROFILES, else every service)"},
 		&cli.StringSliceFlag{Name: "db", Usage: "treat SERVICE as a PostgreSQL server (repeatable; official, PostGIS, TimescaleDB and Bitnami images are found without it)"},
 		&cli.StringSliceFlag{Name: "socket-dir", Usage: "`DIR`: socket directory inside the --db services whose image the tool does not know; SERVICE=DIR: that database's (repeatable)"},
@@ -69,36 +69,6 @@ func migrationFlags() []cli.Flag {
 	}
 }
 
-// composeFiles resolves which files to read, the way docker compose does.
-func composeFiles(c *cli.Context) ([]string, error) {
-	files := append(c.StringSlice("file"), c.Args().Slice()...)
-	if len(files) > 0 {
-		return files, nil
-	}
-	if env := os.Getenv("COMPOSE_FILE"); env != "" {
-		sep := os.Getenv("COMPOSE_PATH_SEPARATOR")
-		if sep == "" {
-			sep = string(os.PathListSeparator)
-		}
-		return strings.Split(env, sep), nil
-	}
-	for _, name := range []string{"compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml"} {
-		if _, err := os.Stat(name); err == nil {
-			// docker compose also loads the matching override file when no
-			// -f is given; so must the migration, or the app stays on TCP.
-			ext := filepath.Ext(name)
-			base := strings.TrimSuffix(name, ext)
-			for _, o := range []string{base + ".override.yaml", base + ".override.yml"} {
-				if _, err := os.Stat(o); err == nil {
-					return []string{name, o}, nil
-				}
-			}
-			return []string{name}, nil
-		}
-	}
-	return nil, errors.New("no compose file given and none found (compose.yaml, compose.yml, docker-compose.yaml, docker-compose.yml)")
-}
-
 func options(c *cli.Context) rewrite.Options {
 	o := rewrite.DefaultOptions()
 	o.DBs = c.StringSlice("db")
@@ -118,10 +88,7 @@ func options(c *cli.Context) rewrite.Options {
 	o.Env = os.Environ()
 	o.ProjectDir = c.String("project-directory")
 	o.EnvFiles = c.StringSlice("env-file")
-	o.Profiles = c.StringSlice("profile")
-	if len(o.Profiles) == 0 && os.Getenv("COMPOSE_PROFILES") != "" {
-		o.Profiles = strings.Split(os.Getenv("COMPOSE_PROFILES"), ",")
-	}
+	o.Profiles = c.StringSlice("profile") // else COMPOSE_PROFILES: see discover
 	return o
 }
 
@@ -147,31 +114,42 @@ func migrateAction(c *cli.Context, d *docRun, stdout, stderr io.Writer) error {
 	if err := unknownCommand(c); err != nil {
 		return &codeError{exitError, err}
 	}
-	projects, err := readProjects(c, true)
+	projects, err := readProjects(c, true, d)
 	if err != nil {
 		return err
 	}
 	if len(projects) > 1 && c.Bool("smoke") {
 		return usageErr("--smoke proves one project: run it once per FILE")
 	}
-	results, err := migrateProjects(c, projects)
-	if err != nil {
-		return err
+	runs, failed := migrateProjects(projects)
+	if len(runs) == 0 {
+		return noProjects(d, "migrate", failed)
 	}
-	for i, res := range results {
-		res.Findings = keepFindings(c, res.Findings)
-		explainSelection(projects[i], options(c), res)
+	for _, r := range runs {
+		r.res.Findings = keepFindings(c, d, r.res.Findings, r.inputs)
+		explainSelection(r.inputs, r.opts, r.res)
 	}
-	all := summarize(c, results, "migrate", d)
+	all := summarize(c, results(runs), "migrate", d)
 	if c.Bool("smoke") {
 		// The check runs on the new bytes before they replace the old
 		// (or reach stdout): a value that cannot connect leaves every
 		// file as it was.
-		if err := smokeRun(c, all.Files, len(projects[0]), all.Changes, d, stderr); err != nil {
+		if err := smokeRun(c, runs[0].composeProject, all.Files, all.Changes, d, stderr); err != nil {
 			return err
 		}
 	}
-	return deliver(c, all, "migrate", stdout, d)
+	return afterFailures(deliver(c, all, "migrate", stdout, d), failed)
+}
+
+// noProjects ends a run that has no project to deliver: every one failed
+// (failed), or the folder arguments hold none (an empty document, exit 0).
+func noProjects(d *docRun, verb string, failed error) error {
+	if failed != nil {
+		return failed
+	}
+	p := report.FromFindings(verb, nil)
+	d.plan = &p
+	return nil
 }
 
 // summarize merges the results of the projects a command ran on into one
@@ -325,18 +303,4 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-// readProject reads the one project a command takes (see projectFiles);
-// withOutput also checks that at most one of -w, -d and --check is given.
-// Errors are *codeError with exit status 2.
-func readProject(c *cli.Context, withOutput bool) ([]rewrite.Input, error) {
-	projects, err := readProjects(c, withOutput)
-	if err != nil {
-		return nil, err
-	}
-	if len(projects) > 1 {
-		return nil, usageErr("%s takes one project, got %d FILE arguments (each is a project of its own; use -f for several files of one project)", c.Command.Name, len(projects))
-	}
-	return projects[0], nil
 }

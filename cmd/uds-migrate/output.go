@@ -37,6 +37,8 @@ type docRun struct {
 	notes []string
 	// after is the smoke report, on stderr after the notes.
 	after []byte
+	// cfg is the run's config file (an empty one when none was found).
+	cfg *config
 }
 
 func (d *docRun) note(format string, args ...any) {
@@ -50,10 +52,22 @@ func (d *docRun) note(format string, args ...any) {
 // revert (their stdout is the compose file, a diff or a --check list).
 func reporting(command string, docStream, stderr io.Writer, action func(*cli.Context, *docRun) error) cli.ActionFunc {
 	return func(c *cli.Context) error {
-		d := &docRun{text: report.Lines}
-		err := checkFlags(c, docStream == stderr)
+		d := &docRun{text: report.Lines, cfg: &config{}}
+		cfg, err := loadConfig(c)
+		if err == nil {
+			d.cfg = cfg
+			err = checkFlags(c, docStream == stderr)
+		}
 		if err == nil {
 			err = action(c, d)
+		}
+		if n := 0; (err == nil || !failedHard(err)) && d.plan != nil {
+			if n = failing(c, d.plan); n > 0 && err == nil {
+				err = &codeError{exitChanges, nil}
+			}
+			if n > 0 && !(command == "validate" && c.String("fail-on") == "error") {
+				d.note("%d finding(s) at or above --fail-on %s", n, c.String("fail-on"))
+			}
 		}
 		return deliverDoc(c, command, docStream, stderr, d, err)
 	}
@@ -121,6 +135,12 @@ func deliverDoc(c *cli.Context, command string, docStream, stderr io.Writer, d *
 		return &documented{code, nil}
 	}
 	return &documented{code, errMessage(err)}
+}
+
+// failedHard reports whether err ends the run with exit status 2.
+func failedHard(err error) bool {
+	var ce *codeError
+	return err != nil && (!errors.As(err, &ce) || ce.code == exitError)
 }
 
 // documented is a reporting command's error once its document is

@@ -24,18 +24,18 @@ steps left. --format json follows docs/plan.schema.json (versioned by its
 --format gcc writes file:line:col: warning: message [CODE] lines. In json,
 sarif and gcc an unreadable input is a finding of code UDS001 at its
 position (exit status still 2).`,
-		Flags: append(projectFlags(), findingFlags("text, json, sarif or gcc")...),
+		Flags: append(projectFlags(), findingFlags("text, json, sarif or gcc", "none")...),
 		Action: reporting("plan", stdout, stderr, func(c *cli.Context, d *docRun) error {
-			inputs, err := readProject(c, false)
+			proj, err := readProject(c, false, d)
 			if err != nil {
 				return err
 			}
-			res, err := rewrite.Migrate(context.Background(), inputs, options(c))
+			res, err := rewrite.Migrate(context.Background(), proj.inputs, proj.opts)
 			if err != nil {
 				return failInput(err)
 			}
-			res.Findings = keepFindings(c, res.Findings)
-			explainSelection(inputs, options(c), res)
+			res.Findings = keepFindings(c, d, res.Findings, proj.inputs)
+			explainSelection(proj.inputs, proj.opts, res)
 			p := report.FromResult("plan", reportInput(res))
 			d.plan, d.text = &p, report.Text
 			return nil

@@ -21,22 +21,22 @@ mounts are removed, and the volume too when nothing else mounts it. SSL
 settings removed by the migration are not restored. Revert covers
 PostgreSQL only: the nginx → app server migration is not reverted (undo it
 with git).`,
-		Flags: append(append(loadFlags(), outputFlags()...), findingFlags("findings on stderr as text, json, sarif or gcc")...),
+		Flags: append(append(loadFlags(), outputFlags()...), findingFlags("findings on stderr as text, json, sarif or gcc", "none")...),
 		Action: reporting("revert", stderr, stderr, func(c *cli.Context, d *docRun) error {
-			projects, err := readProjects(c, true)
+			projects, err := readProjects(c, true, d)
 			if err != nil {
 				return err
 			}
-			results, err := eachProject(projects, func(in []rewrite.Input) (*rewrite.Result, error) {
-				return rewrite.Revert(context.Background(), in, options(c))
+			runs, failed := eachProject(projects, func(p *composeProject) (*rewrite.Result, error) {
+				return rewrite.Revert(context.Background(), p.inputs, p.opts)
 			})
-			if err != nil {
-				return err
+			if len(runs) == 0 {
+				return noProjects(d, "revert", failed)
 			}
-			for _, res := range results {
-				res.Findings = keepFindings(c, res.Findings)
+			for _, r := range runs {
+				r.res.Findings = keepFindings(c, d, r.res.Findings, r.inputs)
 			}
-			return deliver(c, summarize(c, results, "revert", d), "revert", stdout, d)
+			return afterFailures(deliver(c, summarize(c, results(runs), "revert", d), "revert", stdout, d), failed)
 		}),
 	}
 }

@@ -27,24 +27,24 @@ func smokeFlags() []cli.Flag {
 }
 
 // smokeValidated runs the smoke check on an already migrated project.
-func smokeValidated(c *cli.Context, inputs []rewrite.Input, d *docRun, stderr io.Writer) error {
+func smokeValidated(c *cli.Context, p *composeProject, d *docRun, stderr io.Writer) error {
 	var files []rewrite.FileResult
-	for _, in := range inputs {
+	for _, in := range p.inputs {
 		files = append(files, rewrite.FileResult{Path: in.Path, Before: in.Data, After: in.Data})
 	}
-	return smokeRun(c, files, len(files), nil, d, stderr)
+	return smokeRun(c, p, files, nil, d, stderr)
 }
 
-// smokeRun proves files (the first n are the compose files, the rest
-// other files a migration rewrote; their new bytes, not the disk's) with
+// smokeRun proves project p's files (its compose files first, then other
+// files a migration rewrote; their new bytes, not the disk's) with
 // smoke.Run. The report goes to d.after; progress lines to stderr, live,
 // when it is a terminal. Errors (exit 2) name the values that cannot
 // connect; the flags were checked before any work (checkFlags).
-func smokeRun(c *cli.Context, files []rewrite.FileResult, n int, changes []rewrite.Change, d *docRun, stderr io.Writer) error {
+func smokeRun(c *cli.Context, p *composeProject, files []rewrite.FileResult, changes []rewrite.Change, d *docRun, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	opts := smoke.Options{
-		Rewrite: options(c), ComposeFiles: n, Rewritten: changes,
+		Rewrite: p.opts, ComposeFiles: min(len(p.inputs), len(files)), Rewritten: changes,
 		Duration: c.Duration("smoke-duration"), Target: c.String("smoke-target"),
 	}
 	if isTerminal(stderr) {

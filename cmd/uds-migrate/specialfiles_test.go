@@ -84,7 +84,8 @@ func TestSpecialFilesBehindIndirections(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			for _, args := range [][]string{{"compose.yml"}, {"-w", "compose.yml"}, {"plan", "compose.yml"}, {"validate", "compose.yml"}, {"revert", "compose.yml"}} {
+			// No file argument: discovery reads .env too.
+			for _, args := range [][]string{{"compose.yml"}, {"-w", "compose.yml"}, {"plan", "compose.yml"}, {"validate", "compose.yml"}, {"revert", "compose.yml"}, {}} {
 				type result struct {
 					code   int
 					stderr string

@@ -27,9 +27,9 @@ file mounted instead of its directory. Findings go to stdout in the
 an unreadable input as a finding of code UDS001).
 
 Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable input.`,
-		Flags: append(append(loadFlags(), findingFlags("text, json, sarif or gcc")...), smokeFlags()...),
+		Flags: append(append(loadFlags(), findingFlags("text, json, sarif or gcc", "error")...), smokeFlags()...),
 		Action: reporting("validate", stdout, stderr, func(c *cli.Context, d *docRun) error {
-			projects, err := readProjects(c, false)
+			projects, err := readProjects(c, false, d)
 			if err != nil {
 				return err
 			}
@@ -37,15 +37,16 @@ Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable inp
 				return usageErr("--smoke proves one project: run it once per FILE")
 			}
 			var findings []rewrite.Finding
-			_, err = eachProject(projects, func(in []rewrite.Input) (*rewrite.Result, error) {
-				fs, err := rewrite.Validate(context.Background(), in, options(c))
+			_, failed := eachProject(projects, func(p *composeProject) (*rewrite.Result, error) {
+				fs, err := rewrite.Validate(context.Background(), p.inputs, p.opts)
 				findings = append(findings, fs...)
 				return nil, err
 			})
-			if err != nil {
-				return err
+			var inputs []rewrite.Input
+			for _, p := range projects {
+				inputs = append(inputs, p.inputs...)
 			}
-			findings = keepFindings(c, findings)
+			findings = keepFindings(c, d, findings, inputs)
 			p := report.FromFindings("validate", findings)
 			d.plan = &p
 			errs := 0
@@ -57,15 +58,12 @@ Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable inp
 			if errs > 0 {
 				d.note("%d error(s) in the socket setup", errs)
 			}
-			if c.Bool("smoke") {
+			if c.Bool("smoke") && failed == nil {
 				if err := smokeValidated(c, projects[0], d, stderr); err != nil {
 					return err
 				}
 			}
-			if errs > 0 {
-				return &codeError{exitChanges, nil}
-			}
-			return nil
+			return failed // exit 1 for errors: --fail-on error, validate's default
 		}),
 	}
 }

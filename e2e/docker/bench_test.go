@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -135,5 +137,55 @@ func TestBenchComposeJDBC(t *testing.T) {
 	// The JVM's container is gone (docker compose run --rm).
 	if ps, _ := p.compose(ctx, "ps", "-a", "-q", "uds-bench-jdbc"); strings.TrimSpace(string(ps)) != "" {
 		t.Errorf("JDBC sidecar left behind: %s", ps)
+	}
+}
+
+// TestBenchHTTPCompose runs `bench http --compose` on seed 004 as migrated
+// (golden nginx-unicorn): nginx from the proxy's image in a sidecar, to the
+// app over the compose network and over the socket volume, the app being
+// the bench backend (testdata/seed004.engine.yml), whose transport header
+// proves each front reached it the way it claims. Short rounds: it proves
+// the path, scripts/bench-headlines.sh measures.
+func TestBenchHTTPCompose(t *testing.T) {
+	needEngine(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	p := newProject(t, goldenProject(t, "nginx-unicorn", false))
+	if _, err := run(ctx, "", "env", "CGO_ENABLED=0", "go", "build", "-o", filepath.Join(p.dir, "httpapp"), "./httpapp"); err != nil {
+		t.Fatal(err)
+	}
+	ov, err := os.ReadFile("testdata/seed004.engine.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ov = []byte(regexp.MustCompile(`\$\{UDS_ENGINE_TAG[^}]*\}`).ReplaceAllString(string(ov), env.tag))
+	writeFile(t, filepath.Join(p.dir, overrideName), ov)
+	args := []string{"bench", "http", "--compose", "compose.yaml", "--compose", overrideName, "--rounds", "2", "--duration", "500ms", "--warmup", "500ms", "--format", "json"}
+	out, errOut, err := p.tool(ctx, args...)
+	t.Logf("uds-migrate %s:\n%s%s", strings.Join(args, " "), out, errOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Target, Proxy, TCP, Socket string
+		Transports                 []struct {
+			Transport string
+			Requests  int64
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(rep.Target, "rproxy's image uds-migrate/nginx:") || !strings.HasPrefix(rep.Proxy, "nginx/") ||
+		!strings.Contains(rep.TCP, "→ nginx → app:8080") || !strings.Contains(rep.Socket, "→ nginx → unix:/run/app/app.sock (volume app-socket)") {
+		t.Errorf("report %+v", rep)
+	}
+	for _, ts := range rep.Transports {
+		if ts.Requests < 100 {
+			t.Errorf("%s: %d requests", ts.Transport, ts.Requests)
+		}
+	}
+	if ps, _ := p.compose(ctx, "ps", "-a", "-q", "uds-bench-proxy"); strings.TrimSpace(string(ps)) != "" {
+		t.Errorf("proxy sidecar left behind: %s", ps)
 	}
 }

@@ -1,0 +1,123 @@
+package compose
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/uds-migrate/uds-migrate/finding"
+)
+
+// load loads one compose file written in a temporary directory.
+func load(t *testing.T, doc string) *Project {
+	t.Helper()
+	p, err := Load(context.Background(), []Input{{Path: filepath.Join(t.TempDir(), "compose.yml"), Data: []byte(doc)}}, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestEditorComposeConstructs: each compose-level operation makes exactly
+// the edit a reviewer expects, in the file's own layout, and reports what
+// it cannot do instead of guessing.
+func TestEditorComposeConstructs(t *testing.T) {
+	for _, c := range []struct {
+		name, doc string
+		edit      func(e *Editor, p *Project)
+		want      string
+		codes     []string
+	}{
+		{
+			name: "mount twice, new volumes: key and top-level section",
+			doc:  "services:\n  app:\n    image: a\n  db:\n    image: postgres\n\nnetworks:\n  n: {}\n",
+			edit: func(e *Editor, p *Project) {
+				src, n := p.ServiceNode("app")
+				e.AddMount(src, n, "app", "s:/run/pg:ro", "r")
+				e.AddMount(src, n, "app", "s:/run/pg:ro", "r")
+				e.EnsureTopVolume(src, "s")
+				e.EnsureTopVolume(src, "s")
+			},
+			want: "services:\n  app:\n    image: a\n    volumes:\n      - s:/run/pg:ro\n  db:\n    image: postgres\n\nnetworks:\n  n: {}\n\nvolumes:\n  s:\n",
+		},
+		{
+			name: "list from a merged anchor is copied, the anchor left alone",
+			doc:  "x-v: &v\n  volumes: [d:/d]\nservices:\n  app:\n    <<: *v\n    image: a\n",
+			edit: func(e *Editor, p *Project) {
+				src, n := p.ServiceNode("app")
+				e.AddMount(src, n, "app", "s:/s", "r")
+			},
+			want: "x-v: &v\n  volumes: [d:/d]\nservices:\n  app:\n    <<: *v\n    image: a\n    volumes:\n      - d:/d\n      - s:/s\n",
+		},
+		{
+			name: "long syntax from an anchor: by hand",
+			doc:  "x-v: &v\n  volumes:\n    - type: tmpfs\n      target: /d\nservices:\n  app:\n    <<: *v\n    image: a\n",
+			edit: func(e *Editor, p *Project) {
+				src, n := p.ServiceNode("app")
+				e.AddMount(src, n, "app", "s:/s", "r")
+			},
+			want:  "x-v: &v\n  volumes:\n    - type: tmpfs\n      target: /d\nservices:\n  app:\n    <<: *v\n    image: a\n",
+			codes: []string{"UDS111"},
+		},
+		{
+			name: "remove the only mount and its declaration",
+			doc:  "services:\n  app:\n    image: a\n    volumes:\n      - s:/s\n\nvolumes:\n  s:\n",
+			edit: func(e *Editor, p *Project) {
+				src, n := p.ServiceNode("app")
+				_, ms := p.Mounts(src, n)
+				e.RemoveMount("app", ms[0])
+				e.RemoveTopVolumes(src, []string{"s"})
+			},
+			want: "services:\n  app:\n    image: a\n",
+		},
+		{
+			name: "remove one of two flow items",
+			doc:  "services:\n  app:\n    image: a\n    volumes: [d:/d, s:/s]\n",
+			edit: func(e *Editor, p *Project) {
+				src, n := p.ServiceNode("app")
+				_, ms := p.Mounts(src, n)
+				e.RemoveMount("app", ms[1])
+			},
+			want: "services:\n  app:\n    image: a\n    volumes: [d:/d]\n",
+		},
+		{
+			name: "a variable after another, in list form",
+			doc:  "services:\n  app:\n    image: a\n    environment:\n      - PGHOST=/run/pg\n      - B=1\n",
+			edit: func(e *Editor, p *Project) {
+				for _, v := range p.ServiceEnv("app") {
+					if v.Key == "PGHOST" && !e.AddEnvAfter(v, "PGPORT", "5433", "r") {
+						t.Error("AddEnvAfter refused")
+					}
+				}
+			},
+			want: "services:\n  app:\n    image: a\n    environment:\n      - PGHOST=/run/pg\n      - PGPORT=5433\n      - B=1\n",
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := load(t, c.doc)
+			var rep finding.Report
+			e := NewEditor(p, &rep)
+			c.edit(e, p)
+			if err := e.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			files, err := e.Files()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := string(files[0].After); got != c.want {
+				t.Errorf("got:\n%s\nwant:\n%s", got, c.want)
+			}
+			var codes []string
+			for _, f := range rep.Findings {
+				codes = append(codes, f.Code)
+			}
+			if len(codes) != len(c.codes) || (len(codes) > 0 && codes[0] != c.codes[0]) {
+				t.Errorf("findings %v, want %v", codes, c.codes)
+			}
+			if _, err := NewEditor(load(t, string(files[0].After)), &finding.Report{}).Files(); err != nil {
+				t.Errorf("output does not load: %v", err)
+			}
+		})
+	}
+}

@@ -1,0 +1,226 @@
+package compose
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/uds-migrate/uds-migrate/finding"
+)
+
+// Passwords never leave the tool in a finding, change or error: every
+// message is built with the dialect redactors (redact), and, as a second
+// line, every password written anywhere in the project is masked in the
+// finished messages (scrub), whatever code path quoted it.
+
+var (
+	// A password after a key that names one: password=x (JDBC, DSN),
+	// Password=x; (Npgsql, PDO), "password": "x".
+	// Npgsql also takes PSW and "SSL Password" (npgsqlSecretKeys).
+	secretKeyRE = regexp.MustCompile(`(?i)(?:password|passwd|pwd|psw)["']?\s*[=:]\s*["']?([^\s"';&,}\]]+)`)
+	// A quoted password (Npgsql/ADO.NET 'a;b' or "a""b", libpq 'a b'): the
+	// whole text between the quotes, which the pattern above cuts short.
+	secretQuotedRE = []*regexp.Regexp{
+		regexp.MustCompile(`(?i)(?:password|passwd|pwd|psw)\s*=\s*'((?:[^'\\\n]|''|\\.)*)'`),
+		regexp.MustCompile(`(?i)(?:password|passwd|pwd|psw)\s*=\s*"((?:[^"\n]|"")*)"`),
+	}
+	// The password of a URL's userinfo, any scheme, also one a reference
+	// stands for (${DB_SCHEME:-postgresql}://u:pw@db).
+	secretUserinfoRE = regexp.MustCompile(`://[^\s:/@"'\[\]]*:([^\s/@"']+)@`)
+	// Variables whose whole value is a secret (PGPASSWORD, DB_PASSWORD,
+	// POSTGRES_PASSWORD, *_SECRET).
+	secretVarRE = regexp.MustCompile(`(?i)(PASSWORD|PASSWD|PWD|SECRET)$`)
+)
+
+// shellDirVars end in PWD but hold the shell's working directories, not a
+// password: masking them would mask the project's path in every message.
+var shellDirVars = map[string]bool{"PWD": true, "OLDPWD": true}
+
+// MinSecret is the shortest password scrub masks wherever it occurs; a
+// shorter one ("pw") is masked only where it stands as a whole word
+// (scrubShort), so that it cannot mask parts of ordinary words.
+const MinSecret = 4
+
+// secretsIn counts the passwords written in text.
+func secretsIn(text string, into map[string]int) {
+	for _, re := range []*regexp.Regexp{secretKeyRE, secretUserinfoRE} {
+		for _, m := range re.FindAllStringSubmatch(text, -1) {
+			into[m[1]]++
+		}
+	}
+	for _, re := range secretQuotedRE {
+		for _, m := range re.FindAllStringSubmatch(text, -1) {
+			into[m[1]]++
+			for _, q := range []string{"'", `"`} {
+				if d := strings.ReplaceAll(m[1], q+q, q); d != m[1] {
+					into[d]++ // the decoded password, as a parser hands it on
+				}
+			}
+		}
+	}
+}
+
+// Secrets lists the passwords of a loaded project: in its files as
+// written, in the values compose computes (env files, interpolation), and
+// the whole values of password variables.
+func (p *Project) Secrets() []string {
+	var text strings.Builder
+	set := map[string]int{}
+	for _, src := range append(append([]*Source{}, p.Sources...), p.ExtSources...) {
+		secretsIn(string(src.Data), set)
+		text.Write(src.Data)
+	}
+	extra := map[string]int{}
+	addVar := func(k, v string) {
+		secretsIn(v, extra)
+		if secretVarRE.MatchString(k) && !shellDirVars[k] {
+			extra[v]++
+		}
+	}
+	for k, v := range p.Env {
+		addVar(k, v)
+	}
+	if p.Model != nil {
+		for _, svc := range p.Model.Services {
+			for k, v := range svc.Environment {
+				if v != nil {
+					addVar(k, *v)
+				}
+			}
+		}
+		// A password equal to a service name (POSTGRES_PASSWORD: catalog
+		// beside a service catalog) would mask the service in every
+		// finding, which must name it; the dialect redactors still mask
+		// it where it stands as a password.
+		for name := range p.Model.Services {
+			delete(set, name)
+		}
+	}
+	for s := range extra {
+		if _, ok := set[s]; !ok {
+			set[s] = 0
+		}
+	}
+	return secretList(set, text.String())
+}
+
+// InputSecrets lists the passwords written in the input files (for errors
+// raised before a project is loaded).
+func InputSecrets(inputs []Input) []string {
+	var text strings.Builder
+	set := map[string]int{}
+	for _, in := range inputs {
+		secretsIn(string(in.Data), set)
+		text.Write(in.Data)
+	}
+	return secretList(set, text.String())
+}
+
+// secretList keeps the secrets worth masking by text: long enough, and not
+// also written in text where they are not a password (a password
+// "superset" for the service and user superset) — masking those would
+// mask the names, which the file shows anyway. count is how often each was
+// found as a password in text.
+func secretList(count map[string]int, text string) []string {
+	var out []string
+	for s, n := range count {
+		if s != "" && !strings.Contains(s, "*") && occurrences(text, s) <= n && !ToolWord(s) {
+			out = append(out, s)
+		}
+	}
+	// Longest first, so a password that contains another is masked whole.
+	sort.Slice(out, func(i, j int) bool {
+		return len(out[i]) > len(out[j]) || (len(out[i]) == len(out[j]) && out[i] < out[j])
+	})
+	return out
+}
+
+// Scrub masks every secret in s.
+func Scrub(s string, secrets []string) string {
+	for _, sec := range secrets {
+		switch {
+		case !strings.Contains(s, sec):
+		case len(sec) < MinSecret:
+			s = scrubShort(s, sec)
+		default:
+			s = strings.ReplaceAll(s, sec, "****")
+		}
+	}
+	return s
+}
+
+// occurrences counts sec in text: anywhere for a long secret, as a whole
+// word for a short one (the way scrub masks it).
+func occurrences(text, sec string) int {
+	if len(sec) >= MinSecret {
+		return strings.Count(text, sec)
+	}
+	return len(wordAt(text, sec))
+}
+
+// scrubShort masks each whole-word occurrence of a short secret.
+func scrubShort(s, sec string) string {
+	at := wordAt(s, sec)
+	for i := len(at) - 1; i >= 0; i-- {
+		s = s[:at[i]] + "****" + s[at[i]+len(sec):]
+	}
+	return s
+}
+
+// wordAt returns the offsets where sec occurs in s not touching a letter,
+// digit or underscore on either side.
+func wordAt(s, sec string) []int {
+	var at []int
+	for i := 0; ; {
+		j := strings.Index(s[i:], sec)
+		if j < 0 {
+			return at
+		}
+		j += i
+		if (j == 0 || !wordByte(s[j-1])) && (j+len(sec) == len(s) || !wordByte(s[j+len(sec)])) {
+			at = append(at, j)
+		}
+		i = j + 1
+	}
+}
+
+func wordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80
+}
+
+func ScrubFindings(fs []finding.Finding, secrets []string) {
+	for i := range fs {
+		fs[i].Message = Scrub(fs[i].Message, secrets)
+	}
+}
+
+func ScrubChanges(cs []finding.Change, secrets []string) {
+	for i := range cs {
+		cs[i].Before = Scrub(cs[i].Before, secrets)
+		cs[i].After = Scrub(cs[i].After, secrets)
+		cs[i].Reason = Scrub(cs[i].Reason, secrets)
+	}
+}
+
+// toolWords are words the tool's own messages use: a password equal to one
+// ("password", "postgres") is not masked by text, or every message would
+// lose that word while the reader learns nothing from it.
+var toolWords = func() map[string]bool {
+	words := map[string]bool{}
+	for _, w := range strings.Fields("password postgres postgresql socket database localhost disable require prefer secret") {
+		words[w] = true
+	}
+	for _, c := range finding.Codes() {
+		if c.ID == finding.InputErrorCode {
+			continue // its title is not in the messages this package writes
+		}
+		for _, w := range strings.FieldsFunc(c.Title, func(r rune) bool { return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') }) {
+			words[strings.ToLower(w)] = true
+		}
+	}
+	return words
+}()
+
+// ToolWord reports whether s is a word of the tool's own messages, which
+// Scrub does not mask by text.
+func ToolWord(s string) bool { return toolWords[strings.ToLower(s)] }

@@ -1,0 +1,47 @@
+package compose
+
+import (
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/uds-migrate/uds-migrate/yamledit"
+)
+
+// AddServiceEnv adds KEY: value as the last entry of a service mapping's
+// own environment: (map or list form), creating the key when the mapping
+// has none. It reports false, with a finding (UDS111), where that cannot
+// be done exactly: a flow-style or empty environment:, or one merged from
+// an anchor (<<), which an environment: of the service's own would replace
+// (merge keys are shallow).
+func (e *Editor) AddServiceEnv(d ServiceDef, service, key, value string) bool {
+	src, node := d.Src, d.Node
+	byHand := func(at *yaml.Node, why string) bool {
+		e.rep.Add("UDS111", yamledit.NodePos(src, at), service, "environment", "add "+key+"="+value+" to "+service+" by hand: "+why)
+		return false
+	}
+	kn, env := yamledit.OwnKey(node, "environment")
+	if kn == nil {
+		if mk, _ := yamledit.MapGet(node, "environment"); mk != nil {
+			return byHand(mk, "its environment: comes from a merged anchor")
+		}
+		if node.Style&yaml.FlowStyle != 0 || len(node.Content) == 0 {
+			return byHand(node, "the service is a flow-style or empty mapping")
+		}
+		lastKey := node.Content[len(node.Content)-2]
+		ind := strings.Repeat(" ", lastKey.Column-1)
+		e.YAML(src).InsertAfterLine(src.BlockEnd(lastKey.Line, lastKey.Column, true), ind+"environment:\n"+ind+strings.Repeat(" ", yamledit.DetectLayout(src).Unit)+key+": "+value+"\n")
+		return true
+	}
+	env = yamledit.Deref(env)
+	switch {
+	case env.Kind == yaml.MappingNode && env.Style&yaml.FlowStyle == 0 && len(env.Content) > 0:
+		last := env.Content[len(env.Content)-2]
+		e.YAML(src).InsertAfterLine(src.BlockEnd(last.Line, last.Column, true), strings.Repeat(" ", last.Column-1)+key+": "+value+"\n")
+	case env.Kind == yaml.SequenceNode && env.Style&yaml.FlowStyle == 0 && len(env.Content) > 0:
+		e.Failed(e.YAML(src).AppendItem(env, key+"="+value), "", "")
+	default:
+		return byHand(kn, "its environment: is flow-style or empty")
+	}
+	return true
+}

@@ -1,0 +1,134 @@
+package dialect
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/uds-migrate/uds-migrate/internal/interp"
+	"github.com/uds-migrate/uds-migrate/libpq"
+)
+
+// Redact masks the passwords of a value for reports and messages, by the
+// grammar of its dialect, as written AND as compose would interpolate it:
+// s may be compose text with references (${DB_SCHEME:-postgresql}://u:pw@db,
+// u:pw${MID}more@db, ${URL:-postgres://u:pw@db/app}). Each reference's
+// default or alternative is redacted as a value of its own; the text around
+// the references is redacted with each reference standing as one opaque
+// character, so a password that a reference starts, splits or ends is
+// masked whole. A Celery URL is redacted as one whatever dialect the caller
+// names; a value of no known dialect (a postgis:// URL) gets the generic
+// backstop: the userinfo password of any URL and the value after any
+// password keyword.
+func Redact(name, s string) string {
+	if !strings.Contains(s, "$") {
+		return redactPlain(name, s)
+	}
+	m, err := interp.Mask(s)
+	if err != nil {
+		// An unterminated ${: compose refuses the value; mask it as text.
+		return redactPlain(name, s)
+	}
+	for i, r := range m.Refs {
+		m.Refs[i] = redactRef(name, r)
+	}
+	return m.Unmask(redactPlain(name, m.Value))
+}
+
+// refWordRE splits a braced reference into its name, operator and word
+// (Compose Specification, "Interpolation": :-, -, :+, +, :?, ?).
+var refWordRE = regexp.MustCompile(`^\$\{([A-Za-z_][A-Za-z0-9_]*)(:?[-+?])((?s).*)\}$`)
+
+// redactRef redacts the word of a reference (its default, alternative or
+// error text), which compose may put in the value.
+func redactRef(name, ref string) string {
+	sub := refWordRE.FindStringSubmatch(ref)
+	if sub == nil || sub[3] == "" {
+		return ref
+	}
+	return "${" + sub[1] + sub[2] + Redact(name, sub[3]) + "}"
+}
+
+// redactPlain redacts a value without references (or with references
+// masked as placeholder runes): the dialect's own redactor, then the
+// backstop for what a parser rejected or a dialect does not know.
+func redactPlain(name, s string) string {
+	switch {
+	case celeryDialect.Match(s):
+		s = celeryDialect.Redact(s)
+	default:
+		if d, ok := Lookup(name); ok && d.Redact != nil {
+			s = d.Redact(s)
+		} else {
+			s = libpq.Redact(s)
+		}
+	}
+	return redactBackstop(s)
+}
+
+// passwordKeyRE finds the value after a key that names a secret in any
+// dialect's key=value grammar: libpq (password, sslpassword,
+// oauth_client_secret), pgjdbc (password, sslpassword), Npgsql (Password,
+// PSW, PWD, SSL Password, SslPassword), PDO. A quoted value is masked
+// between its quotes; an unquoted one up to the next separator of any of
+// those grammars (& ; whitespace), erring on the side of hiding too much.
+var passwordKeyRE = regexp.MustCompile(`(?i)((?:^|[^A-Za-z0-9_])(?:ssl ?password|ssl_password|password|passwd|pwd|psw|oauth_client_secret)\s*=\s*)('(?:[^'\\]|''|\\.)*'?|"(?:[^"]|"")*"?|[^&;\s]*)`)
+
+// redactBackstop masks, in any text, the userinfo password of a URL whatever
+// its scheme (a reference may stand for the scheme, a vendor may name it)
+// and the value after a password keyword. Masked text stays masked, so
+// running it twice changes nothing.
+func redactBackstop(s string) string {
+	s = redactUserinfo(s)
+	return passwordKeyRE.ReplaceAllStringFunc(s, func(m string) string {
+		sub := passwordKeyRE.FindStringSubmatch(m)
+		v := sub[2]
+		switch {
+		case v == "" || v == "****" || v == "'****'" || v == `"****"`:
+			return m
+		case v[0] == '\'' || v[0] == '"':
+			return sub[1] + v[:1] + "****" + v[:1]
+		}
+		return sub[1] + "****"
+	})
+}
+
+// redactUserinfo masks the password of every URL's userinfo in s: after
+// "://", from the first ':' to the '@' that ends the userinfo. libpq ends
+// the userinfo at the first '@' before any '/'; the last '@' before the
+// first '/' is taken (hiding more), or, with no '@' there, the last '@'
+// before the first '?' or whitespace (a password holding '/').
+func redactUserinfo(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "://")
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i+3])
+		rest := s[i+3:]
+		end := len(rest)
+		if j := strings.IndexAny(rest, " \t\r\n"); j >= 0 {
+			end = j
+		}
+		auth := rest[:end]
+		at := -1
+		if j := strings.IndexByte(auth, '/'); j >= 0 {
+			at = strings.LastIndexByte(auth[:j], '@')
+		}
+		if at < 0 {
+			q := len(auth)
+			if j := strings.IndexByte(auth, '?'); j >= 0 {
+				q = j
+			}
+			at = strings.LastIndexByte(auth[:q], '@')
+		}
+		if at >= 0 {
+			if c := strings.IndexByte(auth[:at], ':'); c >= 0 && auth[c+1:at] != "****" && c+1 < at {
+				b.WriteString(auth[:c+1] + "****")
+				rest = rest[at:]
+			}
+		}
+		s = rest
+	}
+}

@@ -1,0 +1,130 @@
+// Package dockerfile is uds-migrate's one Dockerfile reader: where a
+// compose build's Dockerfile is (Path), its instructions with continuation
+// lines joined and comments dropped (Instructions), and what the
+// migration asks of them: the image the last stage builds FROM, the user
+// its processes run as, the files COPY and ADD take from the context.
+package dockerfile
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+)
+
+// CopySources returns the build-context sources of a Dockerfile's COPY and
+// ADD instructions (relative to the context; "." is the whole context),
+// skipping multi-stage `--from=` copies and remote ADD sources: the files
+// of the project that end up in the image.
+func CopySources(dockerfile []byte) []string {
+	var out []string
+	for _, ins := range Instructions(dockerfile) {
+		fields := strings.Fields(ins)
+		if len(fields) < 3 {
+			continue
+		}
+		op := strings.ToUpper(fields[0])
+		if op != "COPY" && op != "ADD" {
+			continue
+		}
+		args, from := []string{}, false
+		rest := strings.TrimSpace(ins[len(fields[0]):])
+		for strings.HasPrefix(rest, "--") {
+			flag, after, _ := strings.Cut(rest, " ")
+			from = from || strings.HasPrefix(flag, "--from")
+			rest = strings.TrimSpace(after)
+		}
+		if from {
+			continue
+		}
+		if strings.HasPrefix(rest, "[") {
+			if json.Unmarshal([]byte(rest), &args) != nil {
+				continue
+			}
+		} else {
+			args = strings.Fields(rest)
+		}
+		for _, a := range args[:max(len(args)-1, 0)] {
+			if !strings.Contains(a, "://") {
+				out = append(out, filepath.Clean(a))
+			}
+		}
+	}
+	return out
+}
+
+// Instructions are the instructions of a Dockerfile, one string each:
+// backslash-continued lines joined, comments and blank lines dropped.
+func Instructions(data []byte) []string {
+	var out []string
+	var cur strings.Builder
+	for _, line := range strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "#") {
+			continue
+		}
+		if strings.HasSuffix(t, "\\") {
+			cur.WriteString(strings.TrimSuffix(t, "\\") + " ")
+			continue
+		}
+		cur.WriteString(t)
+		if s := strings.TrimSpace(cur.String()); s != "" {
+			out = append(out, s)
+		}
+		cur.Reset()
+	}
+	return out
+}
+
+// Path is the Dockerfile a compose build reads: dockerfile (default
+// "Dockerfile") in the build context, unless it is absolute.
+func Path(context, dockerfile string) string {
+	if dockerfile == "" {
+		dockerfile = "Dockerfile"
+	}
+	if !filepath.IsAbs(dockerfile) {
+		dockerfile = filepath.Join(context, dockerfile)
+	}
+	return dockerfile
+}
+
+// From returns the image the last stage of a Dockerfile builds FROM, or
+// "" (a build argument in the reference cannot be resolved here).
+func From(data []byte) string {
+	from := ""
+	for _, ins := range Instructions(data) {
+		f := strings.Fields(ins)
+		if len(f) >= 2 && strings.EqualFold(f[0], "FROM") {
+			ref := f[1]
+			if strings.HasPrefix(ref, "--") && len(f) >= 3 {
+				ref = f[2]
+			}
+			from = ref
+		}
+	}
+	if strings.Contains(from, "$") {
+		return ""
+	}
+	return from
+}
+
+// User returns the last USER of a Dockerfile's final stage and whether a
+// RUN of that stage runs mkdir on dir.
+func User(data []byte, dir string) (user string, makesDir bool) {
+	for _, ins := range Instructions(data) {
+		f := strings.Fields(ins)
+		if len(f) < 2 {
+			continue
+		}
+		switch strings.ToUpper(f[0]) {
+		case "FROM":
+			user, makesDir = "", false
+		case "USER":
+			user = f[1]
+		case "RUN":
+			if strings.Contains(ins, "mkdir") && strings.Contains(ins, dir) {
+				makesDir = true
+			}
+		}
+	}
+	return user, makesDir
+}

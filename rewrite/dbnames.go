@@ -1,0 +1,86 @@
+package rewrite
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/uds-migrate/uds-migrate/compose"
+)
+
+// carriesName reports whether any database answers to host on some
+// network (or is a link target named so): only then is a refusal news.
+func carriesName(p *project, dbs []*dbService, client, host string) *dbService {
+	host = strings.ToLower(strings.Trim(host, "[]"))
+	for _, c := range p.NameIndex()[host] {
+		for _, db := range dbs {
+			if db.name == c.Service {
+				return db
+			}
+		}
+	}
+	svc := p.Model.Services[client]
+	if x, ok := strings.CutPrefix(svc.NetworkMode, "service:"); ok && loopback[host] {
+		host = x // the client shares x's network namespace
+		for _, db := range dbs {
+			if db.name == x {
+				return db
+			}
+		}
+	}
+	if t, ok := compose.LinkAliases(svc)[host]; ok {
+		for _, db := range dbs {
+			if db.name == t {
+				return db
+			}
+		}
+	}
+	return nil
+}
+
+var loopback = map[string]bool{"localhost": true, "127.0.0.1": true, "::1": true}
+
+// dbFor returns the database host reaches from client, or nil with the
+// code and message of a warning when the name would reach a database from
+// another service but does not lead to exactly one from this one ("" when
+// the name is nothing to warn about).
+func (p *project) dbFor(dbs []*dbService, client, host string) (db *dbService, code, why string) {
+	r := p.Resolve(client, host)
+	var hit []*dbService
+	for _, s := range r.Services {
+		for _, d := range dbs {
+			if d.name == s {
+				hit = append(hit, d)
+			}
+		}
+	}
+	switch {
+	case r.Refuse != nil:
+		if d := carriesName(p, dbs, client, host); d != nil {
+			return nil, r.Code, r.Refuse(d.name)
+		}
+		return nil, "", ""
+	case len(hit) == 1 && len(r.Services) == 1:
+		return hit[0], "", ""
+	case len(hit) > 0:
+		return nil, "UDS141", fmt.Sprintf("%s is a name of %s on the networks %s shares with them: Docker's DNS may answer with either server", host, strings.Join(r.Services, " and "), client)
+	}
+	return nil, "", ""
+}
+
+// dbAt returns the database host (written in v) reaches from v's service,
+// warning once at v when the name would reach a database but cannot be
+// followed to exactly one from there: the value stays on TCP.
+func (pl *planner) dbAt(dbs []*dbService, v compose.EnvVar, host string) *dbService {
+	db, code, why := pl.p.dbFor(dbs, v.Service, host)
+	if code == "" {
+		return db
+	}
+	for _, f := range pl.rep.Findings {
+		if f.Code == code && f.File == v.Pos.File && f.Line == v.Pos.Line && f.Col == v.Pos.Col && f.Key == v.Key {
+			return nil
+		}
+	}
+	pl.rep.Add(code, v.Pos, v.Service, v.Key,
+		fmt.Sprintf("%s/%s names the host %s, but %s; left on TCP", v.Service, v.Key, host, why))
+	return nil
+}

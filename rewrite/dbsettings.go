@@ -1,0 +1,62 @@
+package rewrite
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/uds-migrate/uds-migrate/catalog"
+	"github.com/uds-migrate/uds-migrate/yamledit"
+	"gopkg.in/yaml.v3"
+)
+
+// listensIn reports whether the server creates its socket in dir: the
+// directory it shares, or any other of its unix_socket_directories.
+func (db *dbService) listensIn(dir string) bool {
+	if dir == path.Clean(db.socketDir) {
+		return true
+	}
+	for _, d := range db.socketDirs {
+		if dir == path.Clean(d) {
+			return true
+		}
+	}
+	return false
+}
+
+// initSocketProblem returns a finding message when an official-family
+// server's unix_socket_directories leaves out /var/run/postgresql: the
+// image's first start runs psql without a host (docker-entrypoint.sh,
+// docker_process_sql), which looks there only, so initialising a new data
+// directory fails (docker-library/postgres#935). "" when all is well.
+func initSocketProblem(db *dbService) string {
+	if db.family != catalog.EntrypointOfficial || db.server == nil || db.socketDirs == nil {
+		return ""
+	}
+	// The init's psql uses the built-in default, the catalogue's socket_dir
+	// (/var/run/postgresql in the official image, /tmp in a plain source
+	// build such as cimg/postgres).
+	def := db.server.Server.SocketDir
+	for _, d := range db.socketDirs {
+		if path.Clean(d) == def {
+			return ""
+		}
+	}
+	list := strings.Join(db.socketDirs, ",")
+	return fmt.Sprintf("%s sets unix_socket_directories to %s, so its socket is in %s (the socket volume is mounted there); but the image's first-start init runs psql over %s only, so initialising a new data directory fails (docker-library/postgres#935): list %s first (unix_socket_directories=%s,%s)",
+		db.name, list, db.socketDir, def, def, def, list)
+}
+
+// settingsNode returns the key a finding about the server's settings points
+// at: the service's command:, else entrypoint:, else its name.
+func (p *project) settingsNode(service string) (*Source, *yaml.Node) {
+	src, node := p.ServiceNode(service)
+	for _, k := range []string{"command", "entrypoint"} {
+		if kn, _ := yamledit.MapGet(node, k); kn != nil {
+			return src, kn
+		}
+	}
+	_, svcs := yamledit.OwnKey(src.Root, "services")
+	kn, _ := yamledit.OwnKey(yamledit.Deref(svcs), service)
+	return src, kn
+}
