@@ -91,7 +91,7 @@ func (w *refWalk) visit(s *Source, dirs []string, env map[string]string, depth i
 	// check resolves n's name and checks it; it returns the absolute path
 	// when the file exists and passes, "" when it is missing or the name
 	// is interpolated to nothing.
-	check := func(n *yaml.Node, dirs []string) (string, error) {
+	check := func(role string, n *yaml.Node, dirs []string) (string, error) {
 		name, ok := interpolated(n.Value, env)
 		if !ok {
 			return "", nil
@@ -119,20 +119,22 @@ func (w *refWalk) visit(s *Source, dirs []string, env map[string]string, depth i
 			if name != n.Value {
 				shown = n.Value + " (" + name + ")"
 			}
-			return "", &finding.PosError{Pos: yamledit.NodePos(s, n), Msg: shown + " " + err.Error()}
+			return "", &finding.PosError{Pos: yamledit.NodePos(s, n), Msg: role + " " + shown + " " + err.Error()}
 		}
 		return "", nil
 	}
 	if err := checkEnvCount(s); err != nil {
 		return err
 	}
-	for _, n := range serviceFileNodes(s.Root) {
-		if _, err := check(n, dirs); err != nil {
-			return err
+	for _, key := range []string{"env_file", "label_file"} {
+		for _, n := range serviceKeyNodes(s.Root, key) {
+			if _, err := check(key, n, dirs); err != nil {
+				return err
+			}
 		}
 	}
 	for _, n := range extendsFileNodes(s.Root) {
-		abs, err := check(n, dirs)
+		abs, err := check("extends.file", n, dirs)
 		if err != nil {
 			return err
 		}
@@ -161,7 +163,7 @@ func (w *refWalk) visit(s *Source, dirs []string, env map[string]string, depth i
 		}
 		var files []string
 		for _, n := range paths {
-			abs, err := check(n, dirs)
+			abs, err := check("include", n, dirs)
 			if err != nil {
 				return err
 			}
@@ -195,7 +197,7 @@ func (w *refWalk) visit(s *Source, dirs []string, env map[string]string, depth i
 		incEnv := env
 		var envFiles []string
 		for _, n := range envNodes {
-			abs, err := check(n, dirs)
+			abs, err := check("the include's env_file", n, dirs)
 			if err != nil {
 				return err
 			}
@@ -377,12 +379,15 @@ func resolveFileRefs(model *types.Project) (*types.Project, error) {
 // serviceFileNodes lists the scalars that name each service's env_file and
 // label_file (a name, a list of names, or a list of {path: name}).
 func serviceFileNodes(root *yaml.Node) []*yaml.Node {
+	return append(serviceKeyNodes(root, "env_file"), serviceKeyNodes(root, "label_file")...)
+}
+
+// serviceKeyNodes lists the file names under key in each service.
+func serviceKeyNodes(root *yaml.Node, key string) []*yaml.Node {
 	var out []*yaml.Node
 	for _, svc := range serviceNodes(root) {
-		for _, key := range []string{"env_file", "label_file"} {
-			_, v := yamledit.MapGet(svc, key)
-			out = append(out, pathScalars(v)...)
-		}
+		_, v := yamledit.MapGet(svc, key)
+		out = append(out, pathScalars(v)...)
 	}
 	return out
 }

@@ -21,14 +21,14 @@ func TestFileRefsNotRegular(t *testing.T) {
 	}
 	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
 	cases := []struct{ doc, pos, what string }{
-		{"services:\n  app:\n    image: a\n    env_file: /dev/zero\n", "4:15", "/dev/zero is a device"},
-		{"services:\n  app:\n    image: a\n    env_file:\n      - path: app.env\n", "5:15", "app.env is a named pipe"},
-		{"services:\n  app:\n    image: a\n    env_file: [ok.env, app.env]\n", "4:24", "app.env is a named pipe"},
-		{"services:\n  app:\n    image: a\n    label_file: sub\n", "4:17", "sub is a directory"},
-		{"services:\n  app:\n    extends:\n      file: /dev/zero\n      service: b\n", "4:13", "/dev/zero is a device"},
-		{"include:\n  - /dev/zero\nservices:\n  app:\n    image: a\n", "2:5", "/dev/zero is a device"},
-		{"include:\n  - path: [a.yml, app.env]\nservices:\n  app:\n    image: a\n", "2:19", "app.env is a named pipe"},
-		{"include:\n  - path: a.yml\n    env_file: app.env\nservices:\n  app:\n    image: a\n", "3:15", "app.env is a named pipe"},
+		{"services:\n  app:\n    image: a\n    env_file: /dev/zero\n", "4:15", "env_file /dev/zero is a device"},
+		{"services:\n  app:\n    image: a\n    env_file:\n      - path: app.env\n", "5:15", "env_file app.env is a named pipe"},
+		{"services:\n  app:\n    image: a\n    env_file: [ok.env, app.env]\n", "4:24", "env_file app.env is a named pipe"},
+		{"services:\n  app:\n    image: a\n    label_file: sub\n", "4:17", "label_file sub is a directory"},
+		{"services:\n  app:\n    extends:\n      file: /dev/zero\n      service: b\n", "4:13", "extends.file /dev/zero is a device"},
+		{"include:\n  - /dev/zero\nservices:\n  app:\n    image: a\n", "2:5", "include /dev/zero is a device"},
+		{"include:\n  - path: [a.yml, app.env]\nservices:\n  app:\n    image: a\n", "2:19", "include app.env is a named pipe"},
+		{"include:\n  - path: a.yml\n    env_file: app.env\nservices:\n  app:\n    image: a\n", "3:15", "the include's env_file app.env is a named pipe"},
 	}
 	for _, c := range cases {
 		p := filepath.Join(dir, "compose.yml")
