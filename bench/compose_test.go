@@ -53,18 +53,7 @@ func TestOverrideLoadsAndSharesTheSocketVolume(t *testing.T) {
 	}
 	r := &ComposeRun{Target: ct, Dir: t.TempDir()}
 	w, _ := LoadWorkload("lookup-small", 1000)
-	if err := r.Prepare(w); err != nil {
-		t.Fatal(err)
-	}
-	opts, err := cli.NewProjectOptions([]string{migratedCompose, r.Override()},
-		cli.WithProfiles([]string{SidecarProf}), cli.WithName("t"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	proj, err := opts.LoadProject(context.Background())
-	if err != nil {
-		t.Fatalf("override does not load: %v", err)
-	}
+	proj := loadWithOverride(t, r, w, []string{migratedCompose}, "", "t")
 	db, _ := proj.GetService("db")
 	side, err := proj.GetService(SidecarName)
 	if err != nil {
@@ -337,18 +326,7 @@ volumes:
 	ct.Project = "uds-smoke-test"
 	r := &ComposeRun{Target: ct, Dir: t.TempDir()}
 	w, _ := LoadWorkload("lookup-small", 1000)
-	if err := r.Prepare(w); err != nil {
-		t.Fatal(err)
-	}
-	opts, err := cli.NewProjectOptions([]string{f, r.Override()}, cli.WithWorkingDirectory(dir),
-		cli.WithProfiles([]string{SidecarProf}), cli.WithName(ct.Project))
-	if err != nil {
-		t.Fatal(err)
-	}
-	proj, err := opts.LoadProject(context.Background())
-	if err != nil {
-		t.Fatalf("override does not load: %v", err)
-	}
+	proj := loadWithOverride(t, r, w, []string{f}, dir, ct.Project)
 	db, _ := proj.GetService("db")
 	got := map[string]string{}
 	for _, v := range db.Volumes {
@@ -367,4 +345,24 @@ volumes:
 	if ov, _ := ct.RenderOverride("/s"); strings.Contains(string(ov), "tmpfs") {
 		t.Errorf("override without a project of its own:\n%s", ov)
 	}
+}
+
+// loadWithOverride prepares r (override and scripts for w) and loads files
+// with the override, the sidecar's profile on, as docker compose would
+// (working directory dir, "" for compose's default; project name).
+func loadWithOverride(t *testing.T, r *ComposeRun, w *Workload, files []string, dir, name string) *types.Project {
+	t.Helper()
+	if err := r.Prepare(w); err != nil {
+		t.Fatal(err)
+	}
+	opts, err := cli.NewProjectOptions(append(files, r.Override()), cli.WithWorkingDirectory(dir),
+		cli.WithProfiles([]string{SidecarProf}), cli.WithName(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proj, err := opts.LoadProject(context.Background())
+	if err != nil {
+		t.Fatalf("override does not load: %v", err)
+	}
+	return proj
 }

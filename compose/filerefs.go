@@ -161,13 +161,20 @@ func (w *refWalk) visit(s *Source, dirs []string, env map[string]string, depth i
 			_, e := yamledit.MapGet(it, "env_file")
 			envNodes = pathScalars(e)
 		}
-		var files []string
-		for _, n := range paths {
-			abs, err := check("include", n, dirs)
-			if err != nil {
-				return err
+		checkAll := func(role string, nodes []*yaml.Node) ([]string, error) {
+			var out []string
+			for _, n := range nodes {
+				abs, err := check(role, n, dirs)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, abs)
 			}
-			files = append(files, abs)
+			return out, nil
+		}
+		files, err := checkAll("include", paths)
+		if err != nil {
+			return err
 		}
 		// compose-go reads the entry's env files (or its project's .env)
 		// before it loads the included files, even a missing one; the
@@ -195,13 +202,9 @@ func (w *refWalk) visit(s *Source, dirs []string, env map[string]string, depth i
 		// The included files' interpolation: env, plus what their env
 		// files set that env does not (types.Mapping.Merge).
 		incEnv := env
-		var envFiles []string
-		for _, n := range envNodes {
-			abs, err := check("the include's env_file", n, dirs)
-			if err != nil {
-				return err
-			}
-			envFiles = append(envFiles, abs)
+		envFiles, err := checkAll("the include's env_file", envNodes)
+		if err != nil {
+			return err
 		}
 		if len(envNodes) == 0 && projDir != "" {
 			dot := filepath.Join(projDir, ".env")
