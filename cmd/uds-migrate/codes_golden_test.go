@@ -25,7 +25,7 @@ var unproducible = map[string]string{
 // produced by no golden in testdata/script, or a golden shows a code with a
 // severity other than the one the registry gives it.
 func TestEveryCodeHasGolden(t *testing.T) {
-	files, err := filepath.Glob("../../testdata/script/*.txtar")
+	files, err := filepath.Glob("../../testdata/script/*/*.txtar")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no goldens: %v", err)
 	}
