@@ -90,11 +90,12 @@ type pgxConn struct {
 // that (forcePreemptNS) the runtime's sysmon thread takes the P away in the
 // middle of a read and, having retaken one, goes back to waking every
 // 20 µs for a millisecond and more (runtime/proc.go, sysmon and retake,
-// Go 1.26). Measured with BenchmarkLookupSmall: the whole client process
-// slept 1.22-1.39 times per query instead of pgbench's 1.00
-// (docs/runs/2026-12-01/client-cost.txt). A yield every 5 ms moves the
-// tick well within sysmon's 10 ms, at the price of one hand-off of the
-// locked thread per 5 ms.
+// Go 1.26). Measured with perf stat on lookup-small at a load average of
+// 11-16 (docs/runs/2026-12-01/client-cost.txt): the client process
+// switched context 1.12-1.23 times per query, with 0.08-0.19 sysmon
+// nanosleeps, against pgbench's 1.00; with the yield 1.10-1.12 and
+// 0.02-0.06. A yield every 5 ms moves the tick well within sysmon's 10 ms,
+// at the price of one hand-off of the locked thread per 5 ms.
 const yieldEvery = 5 * time.Millisecond
 
 // yield is runtime.Gosched; tests count the calls.

@@ -177,10 +177,6 @@ func containerPorts(svc types.ServiceConfig) []string {
 	return out
 }
 
-// nginxConfDirs are where nginx builds read their configuration (the
-// official image, OpenResty, Bitnami).
-var nginxConfDirs = []string{"/etc/nginx", "/usr/local/openresty/nginx/conf", "/etc/openresty", "/opt/bitnami/nginx/conf"}
-
 // configSockets lists the unix: socket paths the proxy's configuration
 // proxies HTTP to (servers of upstream blocks, proxy_pass), from the files
 // it bind-mounts into an nginx configuration directory (compose-go has
@@ -188,9 +184,7 @@ var nginxConfDirs = []string{"/etc/nginx", "/usr/local/openresty/nginx/conf", "/
 func configSockets(px types.ServiceConfig) []string {
 	var out []string
 	for _, v := range px.Volumes {
-		if v.Type != types.VolumeTypeBind || !slices.ContainsFunc(nginxConfDirs, func(d string) bool {
-			return v.Target == d || strings.HasPrefix(v.Target, d+"/")
-		}) {
+		if v.Type != types.VolumeTypeBind || !nginx.InConfDir(v.Target) {
 			continue
 		}
 		for _, f := range confFiles(v.Source) {

@@ -48,6 +48,25 @@ func checkFileRefs(srcs []*Source, projectDir string) error {
 	return nil
 }
 
+// FileRefs lists the files a compose file names for compose-go to read
+// (each service's env_file, label_file and extends.file, the include
+// entries and their env_file), as written: uninterpolated, relative to the
+// compose file's folder unless absolute. Errors are *PosError (invalid
+// YAML).
+func FileRefs(in Input) ([]string, error) {
+	src, err := yamledit.NewSource(in.Path, in.Data)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, n := range fileRefNodes(src.Root) {
+		if n.Value != "" {
+			out = append(out, n.Value)
+		}
+	}
+	return out, nil
+}
+
 // fileRefNodes lists the scalars that name files compose-go reads: each
 // service's env_file and label_file (a name, a list of names, or a list of
 // {path: name}) and extends.file, and the top-level include entries (a

@@ -157,3 +157,17 @@ func TestReplaceKeepsQuotes(t *testing.T) {
 		t.Errorf("got %q", out)
 	}
 }
+
+func TestInConfDir(t *testing.T) {
+	for p, want := range map[string]bool{
+		"/etc/nginx":        true,
+		"/etc/nginx/conf.d": true,
+		"/usr/local/openresty/nginx/conf/nginx.conf": true,
+		"/etc/nginx-other":                           false,
+		"/srv/www":                                   false,
+	} {
+		if got := InConfDir(p); got != want {
+			t.Errorf("InConfDir(%q) = %v, want %v", p, got, want)
+		}
+	}
+}

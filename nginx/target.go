@@ -9,6 +9,21 @@ import (
 	"github.com/uds-migrate/uds-migrate/internal/textedit"
 )
 
+// ConfDirs are where nginx builds read their configuration: the official
+// and unprivileged images (/etc/nginx), OpenResty, Bitnami. A file mounted
+// under one of them configures the proxy.
+var ConfDirs = []string{"/etc/nginx", "/usr/local/openresty/nginx/conf", "/etc/openresty", "/opt/bitnami/nginx/conf"}
+
+// InConfDir reports whether path lies in one of ConfDirs.
+func InConfDir(path string) bool {
+	for _, d := range ConfDirs {
+		if path == d || strings.HasPrefix(path, d+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 // passDirectives are the directives that name a backend address, with the
 // protocol the backend must speak.
 var passDirectives = map[string]string{

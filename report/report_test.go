@@ -213,8 +213,12 @@ func TestSARIFRulesDocumented(t *testing.T) {
 }
 
 // TestProblemMatcher: docs/problem-matcher.json (GitHub Actions, README's CI
-// example) reads the gcc lines: file, line, column, severity, message and
-// code. Its regexp is plain enough for both JavaScript and RE2.
+// example) reads every gcc line (issue #23 point 8): file:line:col
+// findings, file-level ones (no line), findings of the run itself
+// ("uds-migrate: error: ..."), and notes (severity notice, the matcher's
+// own: GitHub captures only error and warning). Each line is matched by
+// exactly one matcher, with its file, line, column, severity, message and
+// code. The regexps are plain enough for both JavaScript and RE2.
 func TestProblemMatcher(t *testing.T) {
 	data, err := os.ReadFile("../docs/problem-matcher.json")
 	if err != nil {
@@ -222,7 +226,9 @@ func TestProblemMatcher(t *testing.T) {
 	}
 	var m struct {
 		ProblemMatcher []struct {
-			Pattern []struct {
+			Owner    string
+			Severity string
+			Pattern  []struct {
 				Regexp                                      string
 				File, Line, Column, Severity, Message, Code int
 			}
@@ -231,17 +237,51 @@ func TestProblemMatcher(t *testing.T) {
 	if err := json.Unmarshal(data, &m); err != nil {
 		t.Fatal(err)
 	}
-	p := m.ProblemMatcher[0].Pattern[0]
-	re := regexp.MustCompile(p.Regexp)
 	var b bytes.Buffer
-	GCC(&b, FromFindings("validate", []finding.Finding{{Pos: finding.Pos{File: "dir/compose.yml", Line: 7, Col: 17}, Severity: finding.SevError, Code: "UDS201", Message: "$FactoryArg is written with one $: write $$FactoryArg [sic]"}}))
-	g := re.FindStringSubmatch(strings.TrimSuffix(b.String(), "\n"))
-	if g == nil {
-		t.Fatalf("matcher does not match %q", b.String())
+	GCC(&b, FromFindings("validate", []finding.Finding{
+		{Pos: finding.Pos{File: "dir/compose.yml", Line: 7, Col: 17}, Severity: finding.SevError, Code: "UDS201", Message: "$FactoryArg is written with one $: write $$FactoryArg [sic]"},
+		{Pos: finding.Pos{File: "dir/compose.yml"}, Severity: finding.SevError, Code: "UDS205", Message: "no volume: holds it"},
+		{Pos: finding.Pos{File: "compose.yml", Line: 3, Col: 5}, Severity: finding.SevWarning, Code: "UDS120", Message: "a: b"},
+		{Pos: finding.Pos{File: ".env"}, Severity: finding.SevWarning, Code: "UDS160", Message: "shared"},
+		{Pos: finding.Pos{File: "c.yml", Line: 2, Col: 1}, Severity: finding.SevInfo, Code: "UDS109", Message: "bitnami"},
+		{Pos: finding.Pos{File: "c.yml"}, Severity: finding.SevInfo, Code: "UDS109", Message: "bitnami, no line"},
+		{Severity: finding.SevError, Code: "UDS002", Message: "flag provided but not defined: -x"},
+	}))
+	want := []string{
+		"dir/compose.yml|7|17|error|$FactoryArg is written with one $: write $$FactoryArg [sic]|UDS201",
+		"dir/compose.yml|||error|no volume: holds it|UDS205",
+		"compose.yml|3|5|warning|a: b|UDS120",
+		".env|||warning|shared|UDS160",
+		"c.yml|2|1|notice|bitnami|UDS109",
+		"c.yml|||notice|bitnami, no line|UDS109",
+		"|||error|flag provided but not defined: -x|UDS002",
 	}
-	got := []string{g[p.File], g[p.Line], g[p.Column], g[p.Severity], g[p.Message], g[p.Code]}
-	want := []string{"dir/compose.yml", "7", "17", "error", "$FactoryArg is written with one $: write $$FactoryArg [sic]", "UDS201"}
-	if strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("matched %q, want %q", got, want)
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	if len(lines) != len(want) {
+		t.Fatalf("%d gcc lines, want %d:\n%s", len(lines), len(want), b.String())
+	}
+	group := func(g []string, i int) string {
+		if i == 0 {
+			return ""
+		}
+		return g[i]
+	}
+	for k, line := range lines {
+		var got []string
+		for _, pm := range m.ProblemMatcher {
+			p := pm.Pattern[0]
+			g := regexp.MustCompile(p.Regexp).FindStringSubmatch(line)
+			if g == nil {
+				continue
+			}
+			sev := group(g, p.Severity)
+			if sev == "" {
+				sev = pm.Severity
+			}
+			got = append(got, strings.Join([]string{group(g, p.File), group(g, p.Line), group(g, p.Column), sev, group(g, p.Message), group(g, p.Code)}, "|"))
+		}
+		if len(got) != 1 || got[0] != want[k] {
+			t.Errorf("%q: matched %q, want exactly %q", line, got, want[k])
+		}
 	}
 }

@@ -23,6 +23,11 @@ type configValue struct {
 	path string // as reports and -w use it
 	data []byte
 	val  configfile.Value
+	// src, when set, is the compose file whose environment value holds
+	// the setting inside a configuration document (envdoc.go): val's range
+	// is in src, compose interpolates it, and docKey names the setting.
+	src    *Source
+	docKey string
 }
 
 // collectConfigEdges returns the TCP connection values in configuration
@@ -142,7 +147,11 @@ func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 	d, _ := dialect.Lookup(e.dialect)
 	if d.Needs != nil && !pl.clients.javaWarn[v.Service] {
 		pl.clients.javaWarn[v.Service] = true
-		pl.rep.Add("UDS101", v.Pos, v.Service, v.Key, d.Needs(v.Service, v.Key+" in "+v.Pos.File))
+		inFile := v.Key + " in " + v.Pos.File
+		if cv.src != nil {
+			inFile = "" // a compose value: written $$FactoryArg, as in the environment
+		}
+		pl.rep.Add("UDS101", v.Pos, v.Service, v.Key, d.Needs(v.Service, inFile))
 	}
 	key := cv.path + ":" + strconv.Itoa(cv.val.Start)
 	if pl.configs.cfgDone[key] {
@@ -165,7 +174,14 @@ func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 			fmt.Sprintf("%s in %s cannot be rewritten as written (%v); set it to the socket form by hand", v.Key, v.Pos.File, redactErr(err)))
 		return
 	}
-	pl.ed.EditFile(cv.path, cv.data, cv.val.Start, cv.val.End, cv.val.Render(out))
+	reads := fmt.Sprintf("a configuration file %s reads; not interpolated by compose", v.Service)
+	if cv.src != nil {
+		// Inside a compose value: compose interpolates, so a $ is $$.
+		pl.ed.YAML(cv.src).Replace(cv.val.Start, cv.val.End, strings.ReplaceAll(cv.val.Render(out), "$", "$$"))
+		reads = fmt.Sprintf("%s of the configuration document in %s/%s", cv.docKey, v.Service, v.Key)
+	} else {
+		pl.ed.EditFile(cv.path, cv.data, cv.val.Start, cv.val.End, cv.val.Render(out))
+	}
 	pl.noteEvidence(e, mp)
 	pl.noteRailsDefault(e, mp)
 	if d.HostInQuery && strings.HasSuffix(cv.path, "database.yml") {
@@ -177,5 +193,5 @@ func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 	}
 	pl.rep.Change(Change{Kind: "value", Pos: v.Pos,
 		Service: v.Service, Key: v.Key, Dialect: e.dialect, Before: dialect.Redact(e.dialect, v.Value), After: dialect.Redact(e.dialect, out),
-		Reason: fmt.Sprintf("reach %s through its socket in %s (a configuration file %s reads; not interpolated by compose)", e.db.name, mp, v.Service), Basis: e.basis})
+		Reason: fmt.Sprintf("reach %s through its socket in %s (%s)", e.db.name, mp, reads), Basis: e.basis})
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
+	"github.com/uds-migrate/uds-migrate/pgserver"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 	"gopkg.in/yaml.v3"
 )
@@ -14,11 +15,12 @@ import (
 // directory it shares (shared), or any other of its
 // unix_socket_directories.
 func (db *dbService) listensIn(shared, dir string) bool {
-	if dir == path.Clean(shared) {
+	// /var/run is /run in the server images (pgserver.Dir).
+	if pgserver.Dir(dir) == pgserver.Dir(shared) {
 		return true
 	}
 	for _, d := range db.socketDirs {
-		if dir == path.Clean(d) {
+		if pgserver.Dir(dir) == pgserver.Dir(d) {
 			return true
 		}
 	}

@@ -44,6 +44,7 @@ type clientState struct {
 	// ones whose PGHOST moved to the socket.
 	keepPGSSLMode, pghostOnSocket map[string]bool
 	migratedPos                   map[string]bool // Pos.String() of every environment value rewritten to socket form
+	cmdVars                       map[string]bool // "service/KEY" host variables a command builds its URL from (UDS127)
 }
 
 // configState is what the configuration-file steps found.
@@ -57,7 +58,7 @@ type configState struct {
 func newPlanner(p *project, opts Options) *planner {
 	pl := &planner{p: p, opts: opts, dbPlans: dbPlans{},
 		clients: clientState{clientPaths: map[string][]string{}, sysprop: map[string]string{}, sslClients: map[string]bool{}, javaWarn: map[string]bool{},
-			keepPGSSLMode: map[string]bool{}, pghostOnSocket: map[string]bool{}, migratedPos: map[string]bool{}},
+			keepPGSSLMode: map[string]bool{}, pghostOnSocket: map[string]bool{}, migratedPos: map[string]bool{}, cmdVars: map[string]bool{}},
 		configs: configState{cfgSocket: map[string]string{}, cfgDone: map[string]bool{}}}
 	pl.ed = compose.NewEditor(p.Project, &pl.rep)
 	return pl
@@ -215,6 +216,11 @@ func (pl *planner) migrateDB(db *dbService, edges []*edge) {
 	for _, e := range edges {
 		byService[e.v.Service] = append(byService[e.v.Service], e)
 	}
+	mounting := map[string]bool{}
+	for s := range byService {
+		mounting[s] = true
+	}
+	defer pl.ed.Mounting(mounting)()
 	mountPath := map[string]string{}
 	for _, e := range edges {
 		mp, ok := mountPath[e.v.Service]
@@ -242,19 +248,19 @@ func (pl *planner) clientMount(db *dbService, client string, homes []compose.Ser
 		if m.Source == pl.dbPlans.of(db).volume {
 			return m.Target
 		}
-		taken[m.Target] = true
+		taken[pgserver.Dir(m.Target)] = true
 	}
 	for _, t := range pl.p.Model.Services[client].Tmpfs {
 		d, _, _ := strings.Cut(t, ":")
-		taken[path.Clean(d)] = true
+		taken[pgserver.Dir(d)] = true
 	}
 	// Mounts this run already gave the client (a client of two databases
 	// needs two directories: one path cannot hold two volumes).
 	for _, t := range pl.clients.clientPaths[client] {
-		taken[t] = true
+		taken[pgserver.Dir(t)] = true
 	}
 	mp := path.Clean(pl.opts.MountPath)
-	if taken[mp] {
+	if taken[pgserver.Dir(mp)] {
 		mp = mp + "-" + db.name
 	}
 	pl.clients.clientPaths[client] = append(pl.clients.clientPaths[client], mp)
@@ -280,10 +286,12 @@ func (pl *planner) dropTmpfs(db *dbService, d compose.ServiceDef, home bool) {
 	_, ms := pl.p.Mounts(src, node)
 	dir := path.Clean(db.socketDir)
 	found := false
+	written := dir // the tmpfs's path as written (/run/postgresql for /var/run/postgresql)
 	_, seq := yamledit.OwnKey(node, "volumes")
 	seq = yamledit.Deref(seq)
 	for i, m := range ms {
-		if m.Source == "" && m.Target == dir && yamledit.Deref(m.Node).Kind == yaml.MappingNode && seq != nil {
+		if m.Source == "" && pgserver.Dir(m.Target) == pgserver.Dir(dir) && yamledit.Deref(m.Node).Kind == yaml.MappingNode && seq != nil {
+			written = m.Target
 			// The tmpfs entry becomes the socket volume, in place.
 			if pl.ed.YAML(src).ReplaceItem(seq, yamledit.Deref(m.Node), pl.dbPlans.of(db).volume+":"+db.socketDir) == nil {
 				if home {
@@ -295,7 +303,14 @@ func (pl *planner) dropTmpfs(db *dbService, d compose.ServiceDef, home bool) {
 	}
 	if kn, v := yamledit.OwnKey(node, "tmpfs"); kn != nil {
 		v = yamledit.Deref(v)
-		isDir := func(s string) bool { d, _, _ := strings.Cut(s, ":"); return path.Clean(d) == dir }
+		isDir := func(s string) bool {
+			d, _, _ := strings.Cut(s, ":")
+			if pgserver.Dir(d) != pgserver.Dir(dir) {
+				return false
+			}
+			written = path.Clean(d)
+			return true
+		}
 		switch {
 		case v.Kind == yaml.ScalarNode && isDir(v.Value):
 			pl.ed.YAML(src).DeleteLines(kn.Line, src.BlockEnd(kn.Line, kn.Column, true))
@@ -316,7 +331,7 @@ func (pl *planner) dropTmpfs(db *dbService, d compose.ServiceDef, home bool) {
 	if found {
 		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(src)), db.name)
 		pl.rep.Add("UDS108", yamledit.NodePos(src, kn), db.name, "tmpfs",
-			fmt.Sprintf("the tmpfs on %s is private to the %s container, so clients could never see the socket: replaced by the socket volume", db.socketDir, db.name))
+			fmt.Sprintf("the tmpfs on %s is private to the %s container, so clients could never see the socket: replaced by the socket volume", tmpfsWhere(written, db.socketDir), db.name))
 		pl.rep.Change(Change{Kind: "repair", Pos: Pos{File: src.Path}, Service: db.name, Key: "tmpfs", Before: db.socketDir, After: "socket volume", Reason: "a tmpfs is not shared between containers"})
 	}
 }

@@ -37,6 +37,7 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err
 	// socket value from one, so their mount stays.
 	pl.collectConfigEdges(dbs)
 	pl.railsEdges(dbs)
+	(envDocs{pl}).markSockets(dbs)
 	for _, db := range dbs {
 		if vol := pl.revertDB(db); vol != "" {
 			// Every file's declaration: a migration of several files

@@ -70,6 +70,7 @@ func (pl *planner) steps(a analysis) []step {
 			edges = append(pl.keepSharedEnv(pl.collectEdges(a.dbs)), pl.collectConfigEdges(a.dbs)...)
 			edges = append(edges, pl.railsEdges(a.dbs)...)
 			edges = append(edges, pl.codeDefaultEdges(a.dbs, edges)...)
+			(imageDotenv{pl}).warn(a.dbs)
 			pl.warnHidden(a.dbs, edges)
 			pl.planKeepPGSSLMode(edges)
 			return nil

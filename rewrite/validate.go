@@ -41,6 +41,16 @@ type validator struct {
 	opts     Options
 	findings finding.List
 	dbMount  map[string]*dbService // socket volume source → db
+	pl       *planner              // for what a service reads (reads)
+}
+
+// reads returns a planner over the validated project, for the questions
+// validate shares with migrate (which variables a service reads).
+func (v *validator) reads() *planner {
+	if v.pl == nil {
+		v.pl = newPlanner(v.p, v.opts)
+	}
+	return v.pl
 }
 
 func (v *validator) run() {
@@ -71,6 +81,7 @@ func (v *validator) runOn(a analysis) {
 					fmt.Sprintf("%s and %s share the socket volume %s: both servers would create .s.PGSQL.<port> in one directory; give each its own volume", other.name, db.name, m.Source))
 			}
 			v.dbMount[key] = db
+			v.checkTmpfsOverSocket(db, m.Target)
 			if m.ReadOnly {
 				v.findings.Add("UDS208", yamledit.NodePos(m.Src, n), db.name, "volumes",
 					fmt.Sprintf("%s mounts its socket directory %s read-only: Postgres cannot create its socket (\"Read-only file system\"); drop :ro", db.name, m.Target))
@@ -110,7 +121,13 @@ func (v *validator) runOn(a analysis) {
 			continue
 		}
 		for _, ent := range v.p.ServiceEnv(name) {
+			if _, ignores := (inheritedVars{v.reads()}).ignores(name, ent.Key); ignores {
+				continue
+			}
 			v.checkValue(name, ent, ms)
+			for _, leaf := range envDocLeaves(ent) {
+				v.checkValue(name, leaf, ms)
+			}
 		}
 		v.checkPGSSLMode(name)
 	}

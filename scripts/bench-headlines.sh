@@ -82,7 +82,8 @@ build() {
 	go build -o "$WORK/uds-migrate" ./cmd/uds-migrate
 	go test -c -o "$WORK/bench.test" ./bench
 	{
-		echo "commit $(git rev-parse HEAD)$(git diff --quiet HEAD || echo ' with uncommitted changes')"
+		echo "commit $(git rev-parse HEAD)"
+		git status --short --untracked-files=no | sed 's/^/uncommitted: /'
 		go version
 		uname -srm
 		grep -m1 'model name' /proc/cpuinfo
@@ -107,22 +108,25 @@ bindir() {
 	dirname "$(command -v initdb)"
 }
 
-# server starts a PostgreSQL of the system binaries on port 55432 of
-# 127.0.0.1 and a socket in $WORK/sock (trust auth: only this script uses
-# it; fsync off, shared_buffers 128MB as the embedded target).
+# server starts a PostgreSQL of the system binaries on a free port of
+# 127.0.0.1 (from 55432 up) and a socket in $WORK/sock (trust auth: only
+# this script uses it; fsync off, shared_buffers 128MB as the embedded
+# target).
 server() {
 	[[ -n ${PGPORT_HB:-} ]] && return 0
-	local bin as=()
+	local bin as=() port=55432
+	while ss -ltn | awk '{print $4}' | grep -q ":$port\$"; do port=$((port + 1)); done
 	bin=$(bindir)
 	mkdir -p "$WORK/sock"
 	[[ $(id -u) -eq 0 ]] && { chown -R postgres "$WORK"; as=(runuser -u postgres --); }
 	"${as[@]}" "$bin/initdb" -D "$WORK/data" -A trust -U postgres >"$WORK/initdb.log" 2>&1
 	"${as[@]}" "$bin/pg_ctl" -D "$WORK/data" -l "$WORK/server.log" -w \
-		-o "-p 55432 -k $WORK/sock -c listen_addresses=127.0.0.1 -c fsync=off -c shared_buffers=128MB" start >/dev/null
-	PGPORT_HB=55432
-	"$bin/psql" -q -h "$WORK/sock" -p 55432 -U postgres -c 'CREATE DATABASE uds_bench' postgres
+		-o "-p $port -k $WORK/sock -c listen_addresses=127.0.0.1 -c fsync=off -c shared_buffers=128MB" start >/dev/null ||
+		{ tail -5 "$WORK/server.log" >&2; return 1; }
+	PGPORT_HB=$port
+	"$bin/psql" -q -h "$WORK/sock" -p "$port" -U postgres -c 'CREATE DATABASE uds_bench' postgres
 	"$bin/postgres" --version >>"$OUT/build.txt"
-	export UDS_BENCH_TCP="postgres://postgres@127.0.0.1:55432/uds_bench?sslmode=disable" UDS_BENCH_SOCKET_DIR=$WORK/sock
+	export UDS_BENCH_TCP="postgres://postgres@127.0.0.1:$port/uds_bench?sslmode=disable" UDS_BENCH_SOCKET_DIR=$WORK/sock
 }
 
 cleanup() {
@@ -146,7 +150,7 @@ client_cmd() {
 	pgbench)
 		local host=127.0.0.1
 		[[ $t == socket ]] && host=$WORK/sock
-		echo "$(bindir)/pgbench" -n -M prepared -c 1 -j 1 -t $((n / 3)) -D rows=1000 -f "$ROOT/templates/pgbench/lookup-small.sql" -h "$host" -p 55432 -U postgres uds_bench
+		echo "$(bindir)/pgbench" -n -M prepared -c 1 -j 1 -t $((n / 3)) -D rows=1000 -f "$ROOT/templates/pgbench/lookup-small.sql" -h "$host" -p "$PGPORT_HB" -U postgres uds_bench
 		;;
 	esac
 }
@@ -191,7 +195,9 @@ section_client() {
 		echo "#   PgxClient.exec and Runner.NextCommand, the protocol and the script,"
 		echo "#   --toggle-collect: not its yield every 5 ms, which valgrind's slowness"
 		echo "#   would turn into one every few queries; pgbench: the whole process)."
-		echo "#   Instruction counts do not depend on the machine's load."
+		echo "#   Instruction counts do not depend on the machine's load; pgbench's repeat"
+		echo "#   exactly, pgx's less so (the runtime's hand-offs inside system calls"
+		echo "#   depend on timing), hence two repetitions."
 		echo "# perf: kernel-counted context switches and system calls of the whole"
 		echo "#   client process, every thread (perf stat, software events and"
 		echo "#   syscall tracepoints); task-clock is CPU time, which load inflates."
@@ -205,13 +211,20 @@ section_client() {
 	export PGSSLMODE=disable
 	for c in "${clients[@]}"; do
 		for t in tcp socket; do
-			local ir=() p1 p2 toggle=()
+			local ir=() p1 p2 toggle=() rep
 			[[ $c == pgx* ]] && toggle=(--toggle-collect='*PgxClient).exec' --toggle-collect='*Runner).NextCommand')
+			# Twice: the Go runtime's own work inside the query path (a system
+			# call's slow exit, a hand-off) depends on timing even under
+			# valgrind, so pgx's counts differ a little from run to run.
+			for rep in 1 2; do
+				for n in $n1 $n2; do
+					# shellcheck disable=SC2046
+					GODEBUG=asyncpreemptoff=1 GOGC=off valgrind --tool=callgrind "${toggle[@]}" --callgrind-out-file="$WORK/cg.out" $(client_cmd "$c" "$t" "$n") >"$WORK/cg.log" 2>&1 ||
+						{ grep -v '  by 0x' "$WORK/cg.log" | head -40 >&2; return 1; }
+					ir+=("$(awk '/^summary:/{print $2}' "$WORK/cg.out")")
+				done
+			done
 			for n in $n1 $n2; do
-				# shellcheck disable=SC2046
-				GODEBUG=asyncpreemptoff=1 GOGC=off valgrind --tool=callgrind "${toggle[@]}" --callgrind-out-file="$WORK/cg.out" $(client_cmd "$c" "$t" "$n") >"$WORK/cg.log" 2>&1 ||
-					{ grep -v '  by 0x' "$WORK/cg.log" | head -40 >&2; return 1; }
-				ir+=("$(awk '/^summary:/{print $2}' "$WORK/cg.out")")
 				# shellcheck disable=SC2046
 				strace -f -c -o "$WORK/st.$n" $(client_cmd "$c" "$t" "$n") >"$WORK/st.log" 2>&1 ||
 					{ tail -20 "$WORK/st.log" >&2; return 1; }
@@ -221,7 +234,8 @@ section_client() {
 			# shellcheck disable=SC2046
 			p2=$(perf_counts $(client_cmd "$c" "$t" "$n2"))
 			{
-				printf '%-10s %-6s Ir %s\n' "$c" "$t" "$(per "${ir[0]}" "${ir[1]}" $((n2 - n1)) | cut -d. -f1)"
+				printf '%-10s %-6s Ir %s, %s (two repetitions; totals %s)\n' "$c" "$t" "$(per "${ir[0]}" "${ir[1]}" $((n2 - n1)) | cut -d. -f1)" \
+					"$(per "${ir[2]}" "${ir[3]}" $((n2 - n1)) | cut -d. -f1)" "${ir[*]}"
 				printf '%-10s %-6s perf %s\n' "$c" "$t" "$(join -j1 <(sort <<<"$p1") <(sort <<<"$p2") |
 					awk -v n=$((n2 - n1)) '{d = ($3 - $2) / n; if ($1 == "task-clock") printf "cpu-us %.2f, ", d * 1000; else if (d >= 0.005) printf "%s %.2f, ", $1, d}' | sed 's/, $//')"
 				printf '%-10s %-6s strace %s\n' "$c" "$t" "$(syscall_diff "$WORK/st.$n1" "$WORK/st.$n2" $((n2 - n1)))"

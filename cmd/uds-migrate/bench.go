@@ -211,13 +211,11 @@ func benchCompose(ctx context.Context, c *cli.Context, files []string, cfg bench
 	if err != nil {
 		return nil, err
 	}
-	dir := c.String("compose-dir")
-	if dir == "" {
-		if dir, err = os.MkdirTemp("", "uds-bench-"); err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(dir)
+	dir, cleanup, err := composeDir(c, "uds-bench-")
+	if err != nil {
+		return nil, err
 	}
+	defer cleanup()
 	r := &bench.ComposeRun{Target: ct, Dir: dir}
 	if contains(cfg.Clients, "jdbc") {
 		r.JDBCImage = ct.JavaImage
@@ -226,6 +224,18 @@ func benchCompose(ctx context.Context, c *cli.Context, files []string, cfg bench
 		}
 	}
 	return bench.RunCompose(ctx, r, cfg)
+}
+
+// composeDir is --compose-dir, kept, or a new temporary directory that
+// cleanup removes.
+func composeDir(c *cli.Context, prefix string) (dir string, cleanup func(), err error) {
+	if dir := c.String("compose-dir"); dir != "" {
+		return dir, func() {}, nil
+	}
+	if dir, err = os.MkdirTemp("", prefix); err != nil {
+		return "", nil, err
+	}
+	return dir, func() { os.RemoveAll(dir) }, nil
 }
 
 // benchTarget resolves which server to measure.

@@ -179,12 +179,10 @@ func benchHTTPCompose(ctx context.Context, c *cli.Context, files []string, cfg b
 	if err != nil {
 		return nil, err
 	}
-	dir := c.String("compose-dir")
-	if dir == "" {
-		if dir, err = os.MkdirTemp("", "uds-bench-http-"); err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(dir)
+	dir, cleanup, err := composeDir(c, "uds-bench-http-")
+	if err != nil {
+		return nil, err
 	}
+	defer cleanup()
 	return benchhttp.RunCompose(ctx, &benchhttp.ComposeRun{Target: ct, Dir: dir, Path: c.String("path")}, cfg)
 }

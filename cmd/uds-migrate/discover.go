@@ -30,6 +30,14 @@ type discovered struct {
 	// note is for people: several files with default names in one
 	// folder, and which one counts (docker compose warns the same way).
 	note string
+	// dir is the folder a folder argument found the project in (the
+	// project directory to discover from); err why it cannot be found.
+	dir string
+	err error
+	// walked: found by walking a folder (a folder argument, --changed),
+	// so flags that name services (--consumer KEY=...) are checked for
+	// syntax only, as for several projects.
+	walked bool
 }
 
 // discover finds a project's files with compose-go's own discovery

@@ -89,7 +89,7 @@ func TestMachineDocuments(t *testing.T) {
 	cmds["machine"] = func(ts *testscript.TestScript, neg bool, args []string) {
 		format, args := args[0], args[1:]
 		for _, a := range args {
-			if slices.Contains([]string{"-h", "--help", "help", "-v", "--version", completionFlag}, a) {
+			if slices.Contains([]string{"-h", "--help", "help", "-v", "--version", completionFlag, completeArg}, a) {
 				ts.Exec("uds-migrate", args...) // help, not a report
 				return
 			}

@@ -53,6 +53,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // runApp runs app on a command line and returns the exit status.
 func runApp(app *cli.App, args []string, stderr io.Writer) int {
+	if len(args) > 1 && args[1] == completeArg {
+		complete(app, args[2:], app.Writer)
+		return exitOK
+	}
 	moved, err := flagsAnywhere(app, args)
 	if err == nil {
 		args = moved

@@ -46,6 +46,7 @@ func loadFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "file", Aliases: []string{"f"}, Usage: "compose file (repeatable, merged in order; default as docker compose finds them: COMPOSE_FILE, else compose.yaml, compose.yml, docker-compose.yml or docker-compose.yaml with its override file, here or in the nearest folder above)"},
 		&cli.StringFlag{Name: "project-directory", Usage: "compose's project directory (default: the first file's directory); without -f, the compose files are looked for there"},
 		&cli.StringSliceFlag{Name: "env-file", Usage: "compose's interpolation env file (repeatable; default COMPOSE_ENV_FILES, else PROJECT_DIR/.env)"},
+		&cli.BoolFlag{Name: "changed", Usage: "the FILE arguments are files a commit changes (the pre-commit hook): run on each compose project under the working directory that owns one (a file in its folder, or one its compose files name)"},
 		&cli.StringSliceFlag{Name: "profile", Usage: "only services of these profiles (repeatable; default COMPOSE_PROFILES, else every service)"},
 		&cli.StringSliceFlag{Name: "db", Usage: "treat SERVICE as a PostgreSQL server (repeatable; official, PostGIS, TimescaleDB and Bitnami images are found without it)"},
 		&cli.StringSliceFlag{Name: "socket-dir", Usage: "`DIR`: socket directory inside the --db services whose image the tool does not know; SERVICE=DIR: that database's (repeatable)"},
@@ -120,24 +121,35 @@ func migrateAction(c *cli.Context, d *docRun, stdout, stderr io.Writer) error {
 	if len(projects) > 1 && c.Bool("smoke") {
 		return usageErr("--smoke proves one project: run it once per FILE")
 	}
-	results, err := migrateProjects(projects)
-	if err != nil {
-		return err
+	runs, failed := migrateProjects(projects)
+	if len(runs) == 0 {
+		return noProjects(d, "migrate", failed)
 	}
-	for i, res := range results {
-		res.Findings = keepFindings(c, d, res.Findings, projects[i].inputs)
-		explainSelection(projects[i].inputs, projects[i].opts, res)
+	for _, r := range runs {
+		r.res.Findings = keepFindings(c, d, r.res.Findings, r.inputs)
+		explainSelection(r.inputs, r.opts, r.res)
 	}
-	all := summarize(c, results, "migrate", d)
+	all := summarize(c, results(runs), "migrate", d)
 	if c.Bool("smoke") {
 		// The check runs on the new bytes before they replace the old
 		// (or reach stdout): a value that cannot connect leaves every
 		// file as it was.
-		if err := smokeRun(c, projects[0], all.Files, all.Changes, d, stderr); err != nil {
+		if err := smokeRun(c, runs[0].composeProject, all.Files, all.Changes, d, stderr); err != nil {
 			return err
 		}
 	}
-	return deliver(c, all, "migrate", stdout, d)
+	return afterFailures(deliver(c, all, "migrate", stdout, d), failed)
+}
+
+// noProjects ends a run that has no project to deliver: every one failed
+// (failed), or the folder arguments hold none (an empty document, exit 0).
+func noProjects(d *docRun, verb string, failed error) error {
+	if failed != nil {
+		return failed
+	}
+	p := report.FromFindings(verb, nil)
+	d.plan = &p
+	return nil
 }
 
 // summarize merges the results of the projects a command ran on into one

@@ -27,16 +27,16 @@ with git).`,
 			if err != nil {
 				return err
 			}
-			results, err := eachProject(projects, func(p *composeProject) (*rewrite.Result, error) {
+			runs, failed := eachProject(projects, func(p *composeProject) (*rewrite.Result, error) {
 				return rewrite.Revert(context.Background(), p.inputs, p.opts)
 			})
-			if err != nil {
-				return err
+			if len(runs) == 0 {
+				return noProjects(d, "revert", failed)
 			}
-			for i, res := range results {
-				res.Findings = keepFindings(c, d, res.Findings, projects[i].inputs)
+			for _, r := range runs {
+				r.res.Findings = keepFindings(c, d, r.res.Findings, r.inputs)
 			}
-			return deliver(c, summarize(c, results, "revert", d), "revert", stdout, d)
+			return afterFailures(deliver(c, summarize(c, results(runs), "revert", d), "revert", stdout, d), failed)
 		}),
 	}
 }

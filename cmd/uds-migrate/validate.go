@@ -37,14 +37,11 @@ Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable inp
 				return usageErr("--smoke proves one project: run it once per FILE")
 			}
 			var findings []rewrite.Finding
-			_, err = eachProject(projects, func(p *composeProject) (*rewrite.Result, error) {
+			_, failed := eachProject(projects, func(p *composeProject) (*rewrite.Result, error) {
 				fs, err := rewrite.Validate(context.Background(), p.inputs, p.opts)
 				findings = append(findings, fs...)
 				return nil, err
 			})
-			if err != nil {
-				return err
-			}
 			var inputs []rewrite.Input
 			for _, p := range projects {
 				inputs = append(inputs, p.inputs...)
@@ -61,12 +58,12 @@ Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable inp
 			if errs > 0 {
 				d.note("%d error(s) in the socket setup", errs)
 			}
-			if c.Bool("smoke") {
+			if c.Bool("smoke") && failed == nil {
 				if err := smokeValidated(c, projects[0], d, stderr); err != nil {
 					return err
 				}
 			}
-			return nil // exit 1 for errors: --fail-on error, validate's default
+			return failed // exit 1 for errors: --fail-on error, validate's default
 		}),
 	}
 }
