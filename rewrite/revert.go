@@ -86,7 +86,7 @@ func (pl *planner) revertDB(db *dbService) string {
 	ms := pl.p.ServiceMounts(db.name)
 	var sock *compose.Mount
 	for i, m := range ms {
-		if db.listensIn(m.Target) && m.Source != "" && !m.Bind {
+		if db.listensIn(db.configDir, m.Target) && m.Source != "" && !m.Bind {
 			sock = &ms[i]
 		}
 	}

@@ -59,7 +59,7 @@ var revertExceptions = map[string]string{
 // TestRevertRoundTrip checks revert(migrate(x)) == x for every golden case
 // whose input is a TCP setup.
 func TestRevertRoundTrip(t *testing.T) {
-	files, _ := filepath.Glob("../testdata/script/*.txtar")
+	files, _ := filepath.Glob("../testdata/script/*/*.txtar")
 	tested := 0
 	for _, f := range files {
 		ar, err := txtar.ParseFile(f)

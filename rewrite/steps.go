@@ -93,12 +93,9 @@ func (pl *planner) steps(a analysis) []step {
 	}
 }
 
-// run plans the whole migration: analyze, then each step in order.
-func (pl *planner) run() error {
-	a, err := analyze(pl.p, pl.opts)
-	if err != nil {
-		return err
-	}
+// run plans the whole migration: each step in order over the analysis a,
+// which it only reads.
+func (pl *planner) run(a analysis) error {
 	pl.dbs = a.dbs
 	pl.rep.Findings = append(pl.rep.Findings, a.badConn...)
 	if len(a.dbs) > 1 && pl.opts.Volume != "" {
