@@ -12,7 +12,6 @@ import (
 	"github.com/uds-migrate/uds-migrate/consumer"
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/libpq"
-	"github.com/uds-migrate/uds-migrate/pgserver"
 )
 
 // configValue is a connection value written in a configuration file of
@@ -35,7 +34,7 @@ type configValue struct {
 // service as already connected (no UDS131 on a second run).
 func (pl *planner) collectConfigEdges(dbs []*dbService) []*edge {
 	var out []*edge
-	clients := pl.clientServices(dbs)
+	clients := pl.clientServices()
 	// A file mounted on its own (a file bind mount, configs:) belongs to
 	// that service; another that sees it only inside a mounted directory
 	// does not read it on that account.
@@ -124,18 +123,14 @@ func (pl *planner) configEdge(service, path string, data []byte, v configfile.Va
 	return e
 }
 
-// clientServices lists the services whose connections the run migrates.
-func (pl *planner) clientServices(dbs []*dbService) []string {
-	isDB := map[string]bool{}
-	for _, db := range dbs {
-		isDB[db.name] = true
-	}
+// clientServices lists the clients (analysis.clients) that are not
+// poolers: the services whose application reads connection values.
+func (pl *planner) clientServices() []string {
 	var out []string
-	for _, name := range pl.p.ServiceOrder() {
-		if isDB[name] || pgserver.IsPooler(pl.p.Model.Services[name].Image) || contains(pl.opts.Exclude, name) || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) {
-			continue
+	for _, c := range pl.top.clients {
+		if !c.pooler {
+			out = append(out, c.name)
 		}
-		out = append(out, name)
 	}
 	return out
 }

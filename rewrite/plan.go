@@ -23,6 +23,7 @@ type planner struct {
 	p    *project
 	opts Options
 	dbs  []*dbService
+	top  analysis // what analyze found; only read
 	// dbPlans are what planning decides per database (the analysis, dbs,
 	// is not written).
 	dbPlans dbPlans
