@@ -55,6 +55,13 @@ type Entry struct {
 	// it keeps its socket and how it authenticates local connections. A
 	// server entry lists no variables.
 	Server *Server `yaml:"server,omitempty"`
+	// NotAClient marks an image whose programs read no application
+	// connection variable (DATABASE_URL, DB_HOST): a service running it
+	// that inherits one from a shared env_file does not read it, so it
+	// gets no socket mount (under trust authentication the mount is a
+	// superuser login), unless a file of the project that reaches it
+	// names the variable (an nginx template). It has no vars.
+	NotAClient bool `yaml:"not_a_client,omitempty"`
 	// Vars are the variables the image reads for its connection.
 	Vars []Var `yaml:"vars"`
 	// Sources say where each fact was read (URL or repo + file) and what

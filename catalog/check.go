@@ -42,7 +42,13 @@ func (e *Entry) check() error {
 	if e.MinVersion != "" && !versionRE.MatchString(e.MinVersion) {
 		bad("min_version %q: want dotted numbers", e.MinVersion)
 	}
-	e.checkVars(bad)
+	if e.NotAClient {
+		if len(e.Vars) > 0 {
+			bad("not_a_client: an image that reads no connection variable lists none")
+		}
+	} else {
+		e.checkVars(bad)
+	}
 	if len(e.Sources) == 0 {
 		bad("no sources: an unverified entry is not an entry")
 	}

@@ -54,8 +54,13 @@ func clientTable() string {
 	var b strings.Builder
 	b.WriteString("| family | images | to the socket | stays on TCP |\n| --- | --- | --- | --- |\n")
 	n := 0
+	var none []string
 	for _, e := range All() {
 		if e.Server != nil {
+			continue
+		}
+		if e.NotAClient {
+			none = append(none, "`"+strings.Join(e.Images, "`, `")+"`")
 			continue
 		}
 		n++
@@ -75,7 +80,7 @@ func clientTable() string {
 		}
 		b.WriteString("| " + family + " | `" + strings.Join(e.Images, "`, `") + "` | " + strings.Join(yes, ", ") + " | " + strings.Join(no, ", ") + " |\n")
 	}
-	b.WriteString("\n" + strconv.Itoa(n) + " client families.\n")
+	b.WriteString("\n" + strconv.Itoa(n) + " client families. Images that read no connection variable (not_a_client: a service running one that inherits a value from a shared env_file gets no socket mount, UDS183): " + strings.Join(none, ", ") + ".\n")
 	return b.String()
 }
 

@@ -40,6 +40,10 @@ type Editor struct {
 	reserved map[string]bool                // socket volume names already picked (SocketVolumeName)
 	newTop   map[*Source][]string           // volumes for a top-level section to create
 	removed  map[*yaml.Node]int             // items removed per volumes: list (RemoveMount)
+	// removedItem: items removed (a shared list is reached once per service)
+	removedItem map[*yaml.Node]bool
+	// mounting: the services getting the mount being added (Mounting)
+	mounting map[string]bool
 
 	extra     []FileResult          // other files' results, in edit order
 	fileEdits map[string]*fileEdits // pending edits of other files, per path
@@ -51,7 +55,7 @@ type Editor struct {
 func NewEditor(p *Project, rep *finding.Report) *Editor {
 	return &Editor{p: p, rep: rep, yaml: map[*Source]*yamledit.Editor{},
 		appended: map[*yaml.Node]map[string]bool{}, topAdded: map[topVolume]bool{}, reserved: map[string]bool{},
-		newTop: map[*Source][]string{}, removed: map[*yaml.Node]int{}, refused: map[string]bool{}}
+		newTop: map[*Source][]string{}, removed: map[*yaml.Node]int{}, removedItem: map[*yaml.Node]bool{}, refused: map[string]bool{}}
 }
 
 // YAML is the editor of one compose file (or a file named by extends), for

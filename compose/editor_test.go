@@ -41,22 +41,55 @@ func TestEditorComposeConstructs(t *testing.T) {
 			want: "services:\n  app:\n    image: a\n    volumes:\n      - s:/run/pg:ro\n  db:\n    image: postgres\n\nnetworks:\n  n: {}\n\nvolumes:\n  s:\n",
 		},
 		{
-			name: "list from a merged anchor is copied, the anchor left alone",
+			name: "a merged anchor's list that only this service uses gets the entry",
 			doc:  "x-v: &v\n  volumes: [d:/d]\nservices:\n  app:\n    <<: *v\n    image: a\n",
 			edit: func(e *Editor, p *Project) {
 				src, n := p.ServiceNode("app")
 				e.AddMount(src, n, "app", "s:/s", "r")
 			},
-			want: "x-v: &v\n  volumes: [d:/d]\nservices:\n  app:\n    <<: *v\n    image: a\n    volumes:\n      - d:/d\n      - s:/s\n",
+			want: "x-v: &v\n  volumes: [d:/d, s:/s]\nservices:\n  app:\n    <<: *v\n    image: a\n",
 		},
 		{
-			name: "long syntax from an anchor: by hand",
-			doc:  "x-v: &v\n  volumes:\n    - type: tmpfs\n      target: /d\nservices:\n  app:\n    <<: *v\n    image: a\n",
+			name: "list from a merged anchor that a service without the mount shares is copied, the anchor left alone",
+			doc:  "x-v: &v\n  volumes: [d:/d]\nservices:\n  app:\n    <<: *v\n    image: a\n  cache:\n    <<: *v\n    image: c\n",
 			edit: func(e *Editor, p *Project) {
+				defer e.Mounting(map[string]bool{"app": true})()
 				src, n := p.ServiceNode("app")
 				e.AddMount(src, n, "app", "s:/s", "r")
 			},
-			want:  "x-v: &v\n  volumes:\n    - type: tmpfs\n      target: /d\nservices:\n  app:\n    <<: *v\n    image: a\n",
+			want: "x-v: &v\n  volumes: [d:/d]\nservices:\n  app:\n    <<: *v\n    image: a\n    volumes:\n      - d:/d\n      - s:/s\n  cache:\n    <<: *v\n    image: c\n",
+		},
+		{
+			name: "an aliased list every user of which gets the mount is edited once",
+			doc:  "x-v: &v\n  - d:/d\nservices:\n  app:\n    image: a\n    volumes: *v\n  job:\n    image: a\n    volumes: *v\n",
+			edit: func(e *Editor, p *Project) {
+				defer e.Mounting(map[string]bool{"app": true, "job": true})()
+				for _, s := range []string{"app", "job"} {
+					src, n := p.ServiceNode(s)
+					e.AddMount(src, n, s, "s:/s", "r")
+				}
+			},
+			want: "x-v: &v\n  - d:/d\n  - s:/s\nservices:\n  app:\n    image: a\n    volumes: *v\n  job:\n    image: a\n    volumes: *v\n",
+		},
+		{
+			name: "an alias shared with a service without the mount becomes a list of its own",
+			doc:  "x-v: &v\n  - d:/d\nservices:\n  app:\n    image: a\n    volumes: *v\n  docs:\n    image: d\n    volumes: *v\n",
+			edit: func(e *Editor, p *Project) {
+				defer e.Mounting(map[string]bool{"app": true})()
+				src, n := p.ServiceNode("app")
+				e.AddMount(src, n, "app", "s:/s", "r")
+			},
+			want: "x-v: &v\n  - d:/d\nservices:\n  app:\n    image: a\n    volumes:\n      - d:/d\n      - s:/s\n  docs:\n    image: d\n    volumes: *v\n",
+		},
+		{
+			name: "long syntax from an anchor shared with a service without the mount: by hand",
+			doc:  "x-v: &v\n  volumes:\n    - type: tmpfs\n      target: /d\nservices:\n  app:\n    <<: *v\n    image: a\n  cache:\n    <<: *v\n    image: c\n",
+			edit: func(e *Editor, p *Project) {
+				defer e.Mounting(map[string]bool{"app": true})()
+				src, n := p.ServiceNode("app")
+				e.AddMount(src, n, "app", "s:/s", "r")
+			},
+			want:  "x-v: &v\n  volumes:\n    - type: tmpfs\n      target: /d\nservices:\n  app:\n    <<: *v\n    image: a\n  cache:\n    <<: *v\n    image: c\n",
 			codes: []string{"UDS111"},
 		},
 		{

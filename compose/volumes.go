@@ -51,6 +51,10 @@ func (e *Editor) EnsureTopVolume(src *Source, name string) {
 // end of each file.
 func (e *Editor) finish() {
 	for _, pk := range e.newKeys {
+		if pk.alias != nil {
+			(anchorLists{e}).replaceAlias(pk)
+			continue
+		}
 		e.Failed(e.YAML(pk.src).AddKeyWithItems(pk.svc, "volumes", pk.items), "", "")
 	}
 	e.newKeys = nil
@@ -81,42 +85,57 @@ func blankBetweenSections(src *Source) bool {
 	return false
 }
 
-// AddMount appends a short-syntax volumes: entry to a service. When the
-// service's list comes only from a merged anchor, the anchor's list is
-// extended if every service merging it gets the same entry; otherwise the
-// service gets its own list (merge keys are shallow: a list of its own
-// replaces the anchor's, so the anchor's items are copied).
+// AddMount appends a short-syntax volumes: entry to a service. A list the
+// service shares with others through an anchor (a merged <<, or
+// volumes: *alias) is edited where it is written only when every service
+// using it gets the entry in this step (Mounting); otherwise the service
+// gets a list of its own with the anchor's items copied (merge keys are
+// shallow: its own list replaces the anchor's), and a list written in this
+// service that others merge is first copied into theirs
+// (sharedvolumes.go).
 func (e *Editor) AddMount(src *Source, svc *yaml.Node, service, item, reason string) {
 	at := yamledit.NodePos(src, svc)
 	if kn, _ := yamledit.OwnKey(ServicesMapping(src), service); kn != nil {
 		at = yamledit.NodePos(src, kn)
 	}
 	e.rep.Change(finding.Change{Kind: "mount", Pos: at, Service: service, Key: "volumes", After: item, Reason: reason})
-	kn, seq := yamledit.OwnKey(svc, "volumes")
-	if kn == nil {
-		for _, pk := range e.newKeys {
-			if pk.svc == svc {
-				if !slices.Contains(pk.items, item) {
-					pk.items = append(pk.items, item)
-				}
-				return
+	for _, pk := range e.newKeys {
+		if pk.svc == svc && pk.src == src {
+			if !slices.Contains(pk.items, item) {
+				pk.items = append(pk.items, item)
 			}
+			return
 		}
-		var base []string
-		if mk, mseq := yamledit.MapGet(svc, "volumes"); mk != nil {
-			items, ok := yamledit.ScalarItems(yamledit.Deref(mseq))
-			if !ok {
-				e.rep.Add("UDS111", yamledit.NodePos(src, svc), service, "volumes", "volumes: comes from a merged anchor in long syntax; add "+item+" to "+service+" by hand")
-				return
-			}
-			base = items
+	}
+	kn, own := yamledit.OwnKey(svc, "volumes")
+	var shared *yaml.Node // a list written elsewhere: merged, or aliased
+	switch {
+	case kn == nil:
+		if _, mseq := yamledit.MapGet(svc, "volumes"); mseq != nil {
+			shared = yamledit.Deref(mseq)
 		}
-		e.newKeys = append(e.newKeys, &pendingKey{src: src, svc: svc, items: append(base, item)})
+	case own.Kind == yaml.AliasNode:
+		shared = yamledit.Deref(own)
+	}
+	if shared != nil && !(anchorLists{e}).mountedByAll(src, shared, service) {
+		(anchorLists{e}).ownVolumes(src, svc, service, kn, own, shared, item)
 		return
 	}
-	seq = yamledit.Deref(seq)
+	if kn == nil && shared == nil {
+		e.newKeys = append(e.newKeys, &pendingKey{src: src, svc: svc, items: []string{item}})
+		return
+	}
+	seq := shared
+	if seq == nil {
+		seq = yamledit.Deref(own)
+		if seq.Kind == yaml.SequenceNode && !(anchorLists{e}).mountedByAll(src, seq, service) {
+			// Others merge this service's own list: they keep it as it
+			// was, in lists of their own.
+			(anchorLists{e}).shieldMergers(src, seq, service)
+		}
+	}
 	if seq.Kind != yaml.SequenceNode {
-		e.rep.Add("UDS111", yamledit.NodePos(src, kn), service, "volumes", "volumes: is not a list; add "+item+" by hand")
+		e.rep.Add("UDS111", yamledit.NodePos(src, svc), service, "volumes", "volumes: is not a list; add "+item+" by hand")
 		return
 	}
 	if e.appended[seq] == nil {
@@ -140,6 +159,8 @@ type pendingKey struct {
 	src   *Source
 	svc   *yaml.Node
 	items []string
+	// key and alias: the service's own volumes: *x, replaced by items.
+	key, alias *yaml.Node
 }
 
 // RemoveMount deletes a service's mount m from every file that writes it
@@ -159,7 +180,17 @@ func (e *Editor) RemoveMount(service string, m Mount) {
 // removeItem deletes a volumes: entry; when it was the only one, the
 // volumes: key goes too.
 func (e *Editor) removeItem(src *Source, svc *yaml.Node, m Mount) {
-	kn, seq := yamledit.OwnKey(svc, "volumes")
+	// A list shared through an anchor is reached from each service that
+	// uses it: its item goes once.
+	if e.removedItem[m.Node] {
+		return
+	}
+	e.removedItem[m.Node] = true
+	// The list may be merged from an anchor (<<) or aliased (*x): the item
+	// goes from the list where it is written.
+	kn, seq := yamledit.MapGet(svc, "volumes")
+	ownKn, _ := yamledit.OwnKey(svc, "volumes")
+	whole := kn != nil && kn == ownKn && seq.Kind != yaml.AliasNode // the key may go with its last item
 	seq = yamledit.Deref(seq)
 	if kn != nil && seq != nil && seq.Kind == yaml.SequenceNode && seq.Style&yaml.FlowStyle != 0 && m.Src == src && len(seq.Content) == 1 && seq.Content[0] == m.Node {
 		// [a] → []: the list was there before the migration filled it.
@@ -194,17 +225,21 @@ func (e *Editor) removeItem(src *Source, svc *yaml.Node, m Mount) {
 		e.rep.Add("UDS111", yamledit.NodePos(src, m.Node), e.p.ServiceOf(svc), "volumes", e.p.ServiceOf(svc)+": remove the volume "+m.Source+" from this service by hand")
 		return
 	}
-	if len(seq.Content) == 1 {
+	if len(seq.Content) == 1 && whole {
 		e.YAML(src).DeleteLines(kn.Line, src.BlockEnd(kn.Line, kn.Column, true))
 		return
 	}
-	e.YAML(src).DeleteLines(m.Node.Line, src.BlockEnd(m.Node.Line, seq.Column, false))
+	if len(seq.Content) == 1 {
+		e.rep.Add("UDS111", yamledit.NodePos(src, m.Node), e.p.ServiceOf(svc), "volumes", e.p.ServiceOf(svc)+": its volumes: list, shared through an anchor, holds only "+m.Source+": remove it by hand")
+		return
+	}
+	e.YAML(src).DeleteLines(m.Node.Line, src.BlockEnd(m.Node.Line, src.IndentOf(m.Node.Line)+1, false))
 	// Every item removed one by one: the key goes too (an empty
 	// "volumes:" is null, which compose's schema refuses).
 	if e.removed == nil {
 		e.removed = map[*yaml.Node]int{}
 	}
-	if e.removed[seq]++; e.removed[seq] == len(seq.Content) && kn.Line < seq.Content[0].Line {
+	if e.removed[seq]++; whole && e.removed[seq] == len(seq.Content) && kn.Line < seq.Content[0].Line {
 		e.YAML(src).DeleteLines(kn.Line, kn.Line)
 	}
 }

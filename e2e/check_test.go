@@ -14,6 +14,7 @@ import (
 	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/consumer"
 	"github.com/uds-migrate/uds-migrate/internal/pgtest"
 	"github.com/uds-migrate/uds-migrate/internal/probe"
@@ -265,6 +266,14 @@ func collectEdges(p *types.Project, dbs []dbService) []edge {
 		add := func(e edge, key string) {
 			e.service, e.key = name, key
 			e.fillDefaults(env)
+			if c := catalog.Lookup(svc.Image); c != nil && c.NotAClient {
+				// A cache or proxy that inherits the value from a shared
+				// env_file does not read it; one that mounts the socket
+				// is proved like any client.
+				if _, ok := mountAt(svc, e.dir); !ok {
+					return
+				}
+			}
 			edges = append(edges, e)
 		}
 		shared := func(dir string) bool { return sharedSocketDir(svc, dbs, dir) }
@@ -273,6 +282,10 @@ func collectEdges(p *types.Project, dbs []dbService) []edge {
 				add(e, k)
 			} else if e, ok := hostVarEdge(k, env[k], env, shared); ok {
 				add(e, k)
+			} else {
+				for _, e := range docEdges(env[k]) {
+					add(e, k+" "+e.key)
+				}
 			}
 		}
 		if e, ok := pgenvEdge(env); ok {

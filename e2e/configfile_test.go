@@ -146,3 +146,29 @@ func railsURLEdge(svc types.ServiceConfig, abs string) (edge, bool) {
 	e.fillDefaults(map[string]string{})
 	return e, true
 }
+
+// docEdges reads an environment value that is a whole configuration
+// document (YAML over several lines, or a JSON object) as the program
+// reading it would, and returns the connection strings inside it, each
+// keyed by its setting's dotted path.
+func docEdges(v string) []edge {
+	read := configfile.YAML
+	switch t := strings.TrimSpace(v); {
+	case strings.HasPrefix(t, "{"):
+		read = configfile.JSON
+	case !strings.Contains(t, "\n"):
+		return nil
+	}
+	vals, err := read([]byte(v))
+	if err != nil {
+		return nil
+	}
+	var out []edge
+	for _, cv := range vals {
+		if e, ok := classify(cv.Value); ok {
+			e.key = cv.Key
+			out = append(out, e)
+		}
+	}
+	return out
+}

@@ -8,7 +8,6 @@ import (
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/evidence"
 	"github.com/uds-migrate/uds-migrate/internal/dockerfile"
-	"github.com/uds-migrate/uds-migrate/pgserver"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -26,20 +25,15 @@ import (
 // connection is in the compose file. A variable whose consumer the
 // project does not show stays as it is (UDS131 names the line).
 func (pl *planner) codeDefaultEdges(dbs []*dbService, connected []*edge) []*edge {
-	isDB := map[string]bool{}
-	for _, db := range dbs {
-		isDB[db.name] = true
-	}
 	has := map[string]bool{}
 	for _, e := range connected {
 		has[e.v.Service] = true
 	}
 	var out []*edge
-	for _, name := range pl.p.ServiceOrder() {
-		if isDB[name] || has[name] || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) || contains(pl.opts.Exclude, name) || pgserver.IsPooler(pl.p.Model.Services[name].Image) {
-			continue
+	for _, name := range pl.clientServices() {
+		if !has[name] {
+			out = append(out, pl.serviceCodeDefaults(name, dbs)...)
 		}
-		out = append(out, pl.serviceCodeDefaults(name, dbs)...)
 	}
 	return out
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/uds-migrate/uds-migrate/evidence"
 	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/libpq"
-	"github.com/uds-migrate/uds-migrate/pgserver"
 )
 
 // configValue is a connection value written in a configuration file of
@@ -26,6 +25,11 @@ type configValue struct {
 	path string // as reports and -w use it
 	data []byte
 	val  configfile.Value
+	// src, when set, is the compose file whose environment value holds
+	// the setting inside a configuration document (envdoc.go): val's range
+	// is in src, compose interpolates it, and docKey names the setting.
+	src    *Source
+	docKey string
 }
 
 // collectConfigEdges returns the TCP connection values in configuration
@@ -33,7 +37,7 @@ type configValue struct {
 // service as already connected (no UDS131 on a second run).
 func (pl *planner) collectConfigEdges(dbs []*dbService) []*edge {
 	var out []*edge
-	clients := pl.clientServices(dbs)
+	clients := pl.clientServices()
 	// A file mounted on its own (a file bind mount, configs:) belongs to
 	// that service; another that sees it only inside a mounted directory
 	// does not read it on that account.
@@ -146,18 +150,14 @@ func (pl *planner) configEdge(service, path string, data []byte, v configfile.Va
 	return e
 }
 
-// clientServices lists the services whose connections the run migrates.
-func (pl *planner) clientServices(dbs []*dbService) []string {
-	isDB := map[string]bool{}
-	for _, db := range dbs {
-		isDB[db.name] = true
-	}
+// clientServices lists the clients (analysis.clients) that are not
+// poolers: the services whose application reads connection values.
+func (pl *planner) clientServices() []string {
 	var out []string
-	for _, name := range pl.p.ServiceOrder() {
-		if isDB[name] || pgserver.IsPooler(pl.p.Model.Services[name].Image) || contains(pl.opts.Exclude, name) || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) {
-			continue
+	for _, c := range pl.top.clients {
+		if !c.pooler {
+			out = append(out, c.name)
 		}
-		out = append(out, name)
 	}
 	return out
 }
@@ -169,7 +169,11 @@ func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 	d, _ := dialect.Lookup(e.dialect)
 	if d.Needs != nil && !pl.clients.javaWarn[v.Service] {
 		pl.clients.javaWarn[v.Service] = true
-		pl.rep.Add("UDS101", v.Pos, v.Service, v.Key, d.Needs(v.Service, v.Key+" in "+v.Pos.File))
+		inFile := v.Key + " in " + v.Pos.File
+		if cv.src != nil {
+			inFile = "" // a compose value: written $$FactoryArg, as in the environment
+		}
+		pl.rep.Add("UDS101", v.Pos, v.Service, v.Key, d.Needs(v.Service, inFile))
 	}
 	key := cv.path + ":" + strconv.Itoa(cv.val.Start)
 	if pl.configs.cfgDone[key] {
@@ -192,7 +196,14 @@ func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 			fmt.Sprintf("%s in %s cannot be rewritten as written (%v); set it to the socket form by hand", v.Key, v.Pos.File, redactErr(err)))
 		return
 	}
-	pl.ed.EditFile(cv.path, cv.data, cv.val.Start, cv.val.End, cv.val.Render(out))
+	reads := fmt.Sprintf("a configuration file %s reads; not interpolated by compose", v.Service)
+	if cv.src != nil {
+		// Inside a compose value: compose interpolates, so a $ is $$.
+		pl.ed.YAML(cv.src).Replace(cv.val.Start, cv.val.End, strings.ReplaceAll(cv.val.Render(out), "$", "$$"))
+		reads = fmt.Sprintf("%s of the configuration document in %s/%s", cv.docKey, v.Service, v.Key)
+	} else {
+		pl.ed.EditFile(cv.path, cv.data, cv.val.Start, cv.val.End, cv.val.Render(out))
+	}
 	pl.noteEvidence(e, mp)
 	pl.noteRailsDefault(e, mp)
 	if d.HostInQuery && strings.HasSuffix(cv.path, "database.yml") {
@@ -204,5 +215,5 @@ func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 	}
 	pl.rep.Change(Change{Kind: "value", Pos: v.Pos,
 		Service: v.Service, Key: v.Key, Dialect: e.dialect, Before: dialect.Redact(e.dialect, v.Value), After: dialect.Redact(e.dialect, out),
-		Reason: fmt.Sprintf("reach %s through its socket in %s (a configuration file %s reads; not interpolated by compose)", e.db.name, mp, v.Service), Basis: e.basis})
+		Reason: fmt.Sprintf("reach %s through its socket in %s (%s)", e.db.name, mp, reads), Basis: e.basis})
 }

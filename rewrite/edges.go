@@ -27,21 +27,26 @@ import (
 // repaired wherever it appears.
 func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 	var out []*edge
-	isDB := map[string]bool{}
-	for _, db := range dbs {
-		isDB[db.name] = true
-	}
-	for _, name := range pl.p.ServiceOrder() {
-		if isDB[name] || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) || contains(pl.opts.Exclude, name) {
-			continue
-		}
-		if pgserver.IsPooler(pl.p.Model.Services[name].Image) {
+	for _, c := range pl.top.clients {
+		name := c.name
+		if c.pooler {
 			out = append(out, pl.poolerHop(name, dbs)...)
 			continue
 		}
 		pl.warnCommand(name, dbs)
 		for _, v := range pl.p.ServiceEnv(name) {
 			if _, bad := pl.p.badConn[v.Pos.String()]; bad {
+				continue
+			}
+			if db, at := (connTargets{pl}).hostNetwork(name, v, dbs); db != nil {
+				pl.rep.Add("UDS142", v.Pos, name, v.Key,
+					fmt.Sprintf("%s/%s reaches %s through %s, the port it publishes on the host: network_mode: host puts %s on the host's network, where localhost is the host; left on TCP (a socket needs %s's socket volume mounted on %s and %s in socket form, set up by hand)", name, v.Key, db.name, at, name, db.name, name, v.Key))
+				continue
+			}
+			if e, ignores := (inheritedVars{pl}).ignores(name, v.Key); ignores {
+				if _, dname, _ := dialect.Classify(v.Value); dname != "" || appHostRE.MatchString(v.Key) {
+					(inheritedVars{pl}).note(v, e)
+				}
 				continue
 			}
 			find := func(host string) *dbService { return pl.dbAt(dbs, v, host) }
@@ -65,6 +70,10 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 				continue
 			}
 			if dname == "" {
+				if es, doc := (envDocs{pl}).edges(v, dbs); doc {
+					out = append(out, es...)
+					continue
+				}
 				if e := pl.splitVar(v, find); e != nil {
 					out = append(out, e)
 				} else if db := unknownURL(v.Value, find); db != nil {
@@ -79,8 +88,12 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 					hit = db
 				}
 				if pooler := pl.poolerFor(name, h); pooler != "" {
+					hop := ""
+					if up := (connTargets{pl}).poolerUpstream(pooler, dbs); len(up) > 0 {
+						hop = " (its own connection to PostgreSQL is " + strings.Join(up, ", ") + ")"
+					}
 					pl.rep.Add("UDS121", v.Pos, name, v.Key,
-						fmt.Sprintf("%s/%s reaches the pooler %s, not PostgreSQL: left on TCP; to move that hop to a socket, name the pooler with --db %s --socket-dir DIR (its unix_socket_dir)", name, v.Key, pooler, pooler))
+						fmt.Sprintf("%s/%s reaches the pooler %s%s, not PostgreSQL: left on TCP; to move that hop to a socket, name the pooler with --db %s --socket-dir DIR (its unix_socket_dir)", name, v.Key, pooler, hop, pooler))
 				}
 			}
 			if hit == nil {
@@ -303,6 +316,24 @@ func (pl *planner) warnCommand(service string, dbs []*dbService) {
 		return db
 	}
 	src, node := pl.p.ServiceNode(service)
+	reported := false // a connection string in the command: no host flag asked for
+	defer func() {
+		for _, key := range []string{"command", "entrypoint"} {
+			args := svc.Command
+			if key == "entrypoint" {
+				args = svc.Entrypoint
+			}
+			if reported {
+				return
+			}
+			if warned, via := (commandHosts{pl}).warn(service, key, args, find); warned {
+				if via != "" {
+					pl.clients.cmdVars[service+"/"+via] = true
+				}
+				return
+			}
+		}
+	}()
 	for _, key := range []string{"command", "entrypoint"} {
 		args := svc.Command
 		if key == "entrypoint" {
@@ -331,6 +362,7 @@ func (pl *planner) warnCommand(service string, dbs []*dbService) {
 						kn, _ := yamledit.OwnKey(node, key)
 						pl.rep.Add("UDS127", yamledit.NodePos(src, kn), service, key,
 							fmt.Sprintf("%s's %s holds a connection to %s (%s); the tool does not edit commands: point it at the socket in %s by hand, or move it to environment:", service, key, db.name, dialect.Redact(dname, w), pl.opts.MountPath))
+						reported = true
 						return
 					}
 				}

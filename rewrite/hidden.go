@@ -10,7 +10,6 @@ import (
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
-	"github.com/uds-migrate/uds-migrate/pgserver"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -28,18 +27,11 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 	for _, f := range pl.rep.Findings {
 		seen[f.Service] = true
 	}
-	isDB := map[string]bool{}
-	for _, db := range dbs {
-		isDB[db.name] = true
-	}
-	for _, name := range pl.p.ServiceOrder() {
-		if seen[name] || isDB[name] || contains(pl.opts.Exclude, name) || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) {
+	for _, name := range pl.clientServices() {
+		if seen[name] {
 			continue
 		}
 		svc := pl.p.Model.Services[name]
-		if pgserver.IsPooler(svc.Image) {
-			continue
-		}
 		var dep *dbService
 		for _, db := range dbs {
 			if _, ok := svc.DependsOn[db.name]; ok {
@@ -56,7 +48,7 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 		}
 		if file, line := pl.hiddenConnection(name, dep); file != "" {
 			pl.rep.Add("UDS131", Pos{File: file, Line: line, Col: 1}, name, file,
-				fmt.Sprintf("%s depends on %s and %s:%d names it in a form the tool does not edit (a literal host in code or a format it does not read): point that connection at %s (socket directory) by hand, and mount %s's socket volume on %s", name, dep.name, file, line, pl.opts.MountPath, dep.name, name))
+				fmt.Sprintf("%s depends on %s and %s:%d names it in a form the tool does not edit (a literal host in code or a format it does not read): write that connection as %s by hand, and mount %s's socket volume on %s", name, dep.name, file, line, manualForm(file, dep, pl.opts.MountPath), dep.name, name))
 			continue
 		}
 		src, _ := pl.p.ServiceNode(name)
@@ -69,7 +61,7 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 		}
 		if len(pl.reachingFiles(name)) == 0 {
 			pl.rep.Add("UDS131", yamledit.NodePos(src, kn), name, key,
-				fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it, and no file of the project reaches it (no build context here, no mounted source): the connection is baked into the image %s or built by a script; point it at %s (socket directory) or add the socket volume by hand", name, key, dep.name, name, svc.Image, pl.opts.MountPath))
+				fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it, and no file of the project reaches it (no build context here, no mounted source): the connection is baked into the image %s or built by a script; write it as %s and add the socket volume by hand", name, key, dep.name, name, svc.Image, manualForm("", dep, pl.opts.MountPath)))
 			continue
 		}
 		where := "a mounted config file"
@@ -81,7 +73,7 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 			where = "a secret file it reads (" + strings.Join(files, ", ") + ") in a form the tool does not edit, a mounted config file"
 		}
 		pl.rep.Add("UDS131", yamledit.NodePos(src, kn), name, key,
-			fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it: the connection is in %s, baked into the image or built by a script, which the tool cannot see; point it at %s (socket directory) or add the socket volume by hand", name, key, dep.name, name, where, pl.opts.MountPath))
+			fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it: the connection is in %s, baked into the image or built by a script, which the tool cannot see; write it as %s and add the socket volume by hand", name, key, dep.name, name, where, manualForm("", dep, pl.opts.MountPath)))
 	}
 }
 

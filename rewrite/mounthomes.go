@@ -15,7 +15,7 @@ func (p *project) mountHomes(service string, edges []*edge) []compose.ServiceDef
 	var homes []compose.ServiceDef
 	for _, e := range edges {
 		h := p.ImageHome(service)
-		if e.cfg == nil && e.v.EnvFile == nil && e.v.Src != nil {
+		if (e.cfg == nil || e.cfg.src != nil) && e.v.EnvFile == nil && e.v.Src != nil {
 			if _, n := yamledit.OwnKey(compose.ServicesMapping(e.v.Src), service); n != nil {
 				h = compose.ServiceDef{Src: e.v.Src, Node: yamledit.Deref(n)}
 			}

@@ -31,12 +31,13 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err
 		return nil, err
 	}
 	dbs := a.dbs
-	pl.dbs = dbs
+	pl.dbs, pl.top = dbs, a
 	dropTop := map[*Source][]string{} // top-level volumes to remove, per file
 	// Configuration files are not reverted: note which clients read a
 	// socket value from one, so their mount stays.
 	pl.collectConfigEdges(dbs)
 	pl.railsEdges(dbs)
+	(envDocs{pl}).markSockets(dbs)
 	for _, db := range dbs {
 		if vol := pl.revertDB(db); vol != "" {
 			// Every file's declaration: a migration of several files
@@ -85,7 +86,7 @@ func (pl *planner) revertDB(db *dbService) string {
 	ms := pl.p.ServiceMounts(db.name)
 	var sock *compose.Mount
 	for i, m := range ms {
-		if db.listensIn(m.Target) && m.Source != "" && !m.Bind {
+		if db.listensIn(db.configDir, m.Target) && m.Source != "" && !m.Bind {
 			sock = &ms[i]
 		}
 	}

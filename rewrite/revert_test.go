@@ -50,6 +50,9 @@ var revertExceptions = map[string]string{
 	"config-hjson.txtar":                  "values in configuration files are not reverted, so the mounts of the services that read them stay",
 	"rails-database-yml-plain.txtar":      "values in configuration files are not reverted, so the mounts of the services that read them stay",
 	"rails-database-yml-quoted.txtar":     "values in configuration files are not reverted, so the mounts of the services that read them stay",
+	"layout-anchor-volumes.txtar":         "a service whose anchored list others share without the socket keeps the list of its own the migration gave it (the socket entry removed), and so does the service shielded from an anchor's new entry",
+	"layout-run-symlink.txtar":            "the tmpfs on the socket directory is not restored, and the URIs had no port",
+	"layout-env-document.txtar":           "values in a configuration document in the environment are not reverted, so the mount of the service that reads them stays",
 	"layout-code-default-host.txtar":      "the host variable the migration added (the code default applied) comes back set to the database's name, which is what the default said",
 	"layout-code-default-variants.txtar":  "the host variable the migration added (the code default applied) comes back set to the database's name, which is what the default said",
 }
@@ -57,7 +60,7 @@ var revertExceptions = map[string]string{
 // TestRevertRoundTrip checks revert(migrate(x)) == x for every golden case
 // whose input is a TCP setup.
 func TestRevertRoundTrip(t *testing.T) {
-	files, _ := filepath.Glob("../testdata/script/*.txtar")
+	files, _ := filepath.Glob("../testdata/script/*/*.txtar")
 	tested := 0
 	for _, f := range files {
 		ar, err := txtar.ParseFile(f)

@@ -86,7 +86,7 @@ func (pl *planner) otherUses(e *edge, mounted map[string]bool) []string {
 	}
 	abs, _ := filepath.Abs(e.v.EnvFile.Path)
 	for _, name := range pl.p.ServiceOrder() {
-		if mounted[name] {
+		if _, ignores := (inheritedVars{pl}).ignores(name, e.v.Key); mounted[name] || ignores {
 			continue
 		}
 		for _, f := range pl.p.Model.Services[name].EnvFiles {

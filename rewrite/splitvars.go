@@ -21,6 +21,9 @@ var appHostRE = regexp.MustCompile(`(?i)(^|_)(HOST|HOSTNAME|SERVER|ADDR|ADDRESS)
 // application-specific host variables get a warning with the manual step,
 // since only the application knows whether it accepts a directory.
 func (pl *planner) splitVar(v compose.EnvVar, find func(host string) *dbService) *edge {
+	if pl.clients.cmdVars[v.Service+"/"+v.Key] && !contains(pl.opts.HostVars, v.Service+"/"+v.Key) {
+		return nil // a command builds a URL from it: UDS127 says how to write it
+	}
 	val := strings.TrimSpace(v.Value)
 	if val == "" || strings.HasPrefix(val, "/") || strings.ContainsAny(val, " /@?=") {
 		return nil

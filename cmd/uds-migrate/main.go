@@ -100,7 +100,7 @@ func printError(stderr io.Writer, err error) {
 func newApp(stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:      "uds-migrate",
-		Version:   version(),
+		Version:   versionLong(),
 		Usage:     "move compose services from TCP to a shared Unix socket for PostgreSQL",
 		UsageText: "uds-migrate [flags] [FILE...]\nuds-migrate command [flags] [FILE...]",
 		Description: `Reads a compose file, finds the PostgreSQL services and the services that

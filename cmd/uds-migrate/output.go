@@ -13,6 +13,7 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/internal/atomicfile"
 	"github.com/uds-migrate/uds-migrate/report"
+	"github.com/uds-migrate/uds-migrate/rewrite"
 )
 
 // A reporting command (migrate, plan, validate, revert) hands back one
@@ -28,9 +29,9 @@ type docRun struct {
 	// plan is the findings document; nil when the command failed before
 	// it had one (then a machine format gets an empty one, with the error).
 	plan *report.Plan
-	// text renders the document in --format text: report.Lines (one line
-	// per finding), or report.Text for plan.
-	text func(io.Writer, report.Plan) error
+	// text renders the document in --format text: report.StyledLines (one
+	// line per finding), or report.StyledText for plan.
+	text func(io.Writer, report.Plan, report.Style) error
 	// notes are lines for people, printed "uds-migrate: NOTE" on stderr
 	// after the document: "wrote FILE", "nothing to migrate: WHY". The
 	// document says the same in its fields (files[].changed, nothingToDo).
@@ -39,6 +40,9 @@ type docRun struct {
 	after []byte
 	// cfg is the run's config file (an empty one when none was found).
 	cfg *config
+	// inputs are the compose files read, for the source lines text
+	// output quotes on a terminal.
+	inputs []rewrite.Input
 }
 
 func (d *docRun) note(format string, args ...any) {
@@ -52,7 +56,7 @@ func (d *docRun) note(format string, args ...any) {
 // revert (their stdout is the compose file, a diff or a --check list).
 func reporting(command string, docStream, stderr io.Writer, action func(*cli.Context, *docRun) error) cli.ActionFunc {
 	return func(c *cli.Context) error {
-		d := &docRun{text: report.Lines, cfg: &config{}}
+		d := &docRun{text: report.StyledLines, cfg: &config{}}
 		cfg, err := loadConfig(c)
 		if err == nil {
 			d.cfg = cfg
@@ -105,7 +109,11 @@ func deliverDoc(c *cli.Context, command string, docStream, stderr io.Writer, d *
 			return werr
 		}
 	case d.plan != nil:
-		if werr := d.text(&buf, *d.plan); werr != nil {
+		st := report.Style{}
+		if path == "" {
+			st = styleFor(docStream, d.inputs)
+		}
+		if werr := d.text(&buf, *d.plan, st); werr != nil {
 			return werr
 		}
 	}

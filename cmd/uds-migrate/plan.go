@@ -37,7 +37,7 @@ position (exit status still 2).`,
 			res.Findings = keepFindings(c, d, res.Findings, proj.inputs)
 			explainSelection(proj.inputs, proj.opts, res)
 			p := report.FromResult("plan", reportInput(res))
-			d.plan, d.text = &p, report.Text
+			d.plan, d.text = &p, report.StyledText
 			return nil
 		}),
 	}

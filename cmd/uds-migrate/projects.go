@@ -272,6 +272,7 @@ func readProjects(c *cli.Context, withOutput bool, d *docRun) ([]*composeProject
 		p := &composeProject{opts: opts, err: disc.err}
 		if p.err == nil {
 			p.inputs, p.err = readInputs(disc.files, stdin)
+			d.inputs = append(d.inputs, p.inputs...)
 		}
 		if p.err != nil && len(found) == 1 {
 			return nil, failInput(p.err)

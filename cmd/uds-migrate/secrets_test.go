@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/uds-migrate/uds-migrate/rewrite"
 )
 
 var (
@@ -57,7 +60,7 @@ type golden struct {
 
 func goldens(t *testing.T) []golden {
 	t.Helper()
-	archives, _ := filepath.Glob("../../testdata/script/*.txtar")
+	archives, _ := filepath.Glob("../../testdata/script/*/*.txtar")
 	var out []golden
 	for _, a := range archives {
 		ar, err := txtar.ParseFile(a)
@@ -86,6 +89,7 @@ func goldens(t *testing.T) []golden {
 
 // leaks reports the passwords found in out.
 func leaks(out string, pws []string) []string {
+	out = withoutCodeDocs(out)
 	var hit []string
 	for _, pw := range pws {
 		if strings.Contains(out, pw) {
@@ -93,6 +97,24 @@ func leaks(out string, pws []string) []string {
 		}
 	}
 	return hit
+}
+
+// withoutCodeDocs drops the finding codes' own text (title, cause and
+// fix from docs/findings.md) that SARIF rules carry: it is the tool's, not
+// the input's, and a password such as "example" (the official image's
+// documentation uses it) is also an English word there.
+func withoutCodeDocs(out string) string {
+	for _, c := range rewrite.Codes() {
+		for _, text := range []string{c.Doc, c.Title} {
+			if text == "" {
+				continue
+			}
+			if q, err := json.Marshal(text); err == nil {
+				out = strings.ReplaceAll(out, string(q), `""`)
+			}
+		}
+	}
+	return out
 }
 
 // TestNoPasswordInOutput runs every golden input through the commands that

@@ -37,9 +37,13 @@ Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable inp
 				return usageErr("--smoke proves one project: run it once per FILE")
 			}
 			var findings []rewrite.Finding
+			var bare []string // projects with no socket setup at all
 			_, failed := eachProject(projects, func(p *composeProject) (*rewrite.Result, error) {
 				fs, err := rewrite.Validate(context.Background(), p.inputs, p.opts)
 				findings = append(findings, fs...)
+				if err == nil && len(fs) == 0 && !hasSocketSetup(p) {
+					bare = append(bare, p.inputs[0].Path)
+				}
 				return nil, err
 			})
 			var inputs []rewrite.Input
@@ -49,6 +53,19 @@ Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable inp
 			findings = keepFindings(c, d, findings, inputs)
 			p := report.FromFindings("validate", findings)
 			d.plan = &p
+			if len(bare) > 0 && !c.Bool("quiet") {
+				// A clean validate of a project that uses no socket
+				// would read as "the socket setup is right".
+				why := "no service reaches PostgreSQL through a Unix socket (no socket-form value, no socket volume at a database's socket directory): `uds-migrate plan` shows the migration"
+				if len(projects) == 1 {
+					p.Nothing = why
+					d.note("nothing to validate: %s", why)
+				} else {
+					for _, f := range bare {
+						d.note("%s: nothing to validate: %s", f, why)
+					}
+				}
+			}
 			errs := 0
 			for _, f := range findings {
 				if f.Severity == rewrite.SevError {
@@ -66,4 +83,12 @@ Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable inp
 			return failed // exit 1 for errors: --fail-on error, validate's default
 		}),
 	}
+}
+
+// hasSocketSetup reports whether a project reaches a database through a
+// Unix socket at all: revert's analysis finds every socket-form value and
+// socket mount it would move back to TCP.
+func hasSocketSetup(p *composeProject) bool {
+	res, err := rewrite.Revert(context.Background(), p.inputs, p.opts)
+	return err != nil || res.Changed()
 }

@@ -2,13 +2,18 @@
 // compose build's Dockerfile is (Path), its instructions with continuation
 // lines joined and comments dropped (Instructions), and what the
 // migration asks of them: the image the last stage builds FROM, the user
-// its processes run as, the files COPY and ADD take from the context.
+// its processes run as, the files COPY and ADD take from the context, and
+// the files .dockerignore leaves out of it.
 package dockerfile
 
 import (
+	"bytes"
 	"encoding/json"
 	"path/filepath"
 	"strings"
+
+	"github.com/moby/patternmatcher"
+	"github.com/moby/patternmatcher/ignorefile"
 )
 
 // CopySources returns the build-context sources of a Dockerfile's COPY and
@@ -127,4 +132,26 @@ func User(data []byte, dir string) (user string, makesDir bool) {
 		}
 	}
 	return user, makesDir
+}
+
+// Ignored reports whether path (inside context, both absolute) is left
+// out of the build context by the .dockerignore patterns in ignoreFile
+// (docker's rules, read with moby/patternmatcher, as BuildKit reads them):
+// COPY . . does not copy it into the image. An unreadable pattern file
+// ignores nothing.
+func Ignored(ignoreFile []byte, context, path string) bool {
+	rel, err := filepath.Rel(context, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return false
+	}
+	patterns, err := ignorefile.ReadAll(bytes.NewReader(ignoreFile))
+	if err != nil {
+		return false
+	}
+	pm, err := patternmatcher.New(patterns)
+	if err != nil {
+		return false
+	}
+	ignored, err := pm.MatchesOrParentMatches(filepath.ToSlash(rel))
+	return err == nil && ignored
 }
