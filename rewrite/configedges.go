@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"github.com/uds-migrate/uds-migrate/configfile"
 	"github.com/uds-migrate/uds-migrate/consumer"
 	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/evidence"
+	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
 
@@ -70,7 +73,16 @@ func (pl *planner) collectConfigEdges(dbs []*dbService) []*edge {
 			if err != nil {
 				continue
 			}
+			if len(data) > evidence.MaxFileSize {
+				pl.configs.overLimit(&pl.rep, Pos{File: path}, name, fmt.Sprintf("%s is larger than %d KB", path, evidence.MaxFileSize>>10))
+				continue
+			}
 			vals, err := format.Values(data)
+			var limit *configfile.LimitError
+			if errors.As(err, &limit) {
+				pl.configs.overLimit(&pl.rep, Pos{File: path, Line: limit.Line, Col: limit.Col}, name, path+" is "+limit.Msg)
+				continue
+			}
 			if err != nil {
 				continue
 			}
@@ -85,6 +97,21 @@ func (pl *planner) collectConfigEdges(dbs []*dbService) []*edge {
 		}
 	}
 	return out
+}
+
+// overLimit reports, once per file, a configuration file the tool does
+// not read because it is beyond a limit (README, "Security and limits"):
+// the project's own files are read up to evidence.MaxFileSize, nested up
+// to configfile.MaxDepth.
+func (c *configState) overLimit(rep *finding.Report, at Pos, service, what string) {
+	if c.tooBig[at.File] {
+		return
+	}
+	if c.tooBig == nil {
+		c.tooBig = map[string]bool{}
+	}
+	c.tooBig[at.File] = true
+	rep.Add("UDS173", at, service, "", fmt.Sprintf("%s, beyond what the tool reads in a configuration file (%d KB, %d levels of nesting): not read; a connection value in it stays as it is", what, evidence.MaxFileSize>>10, configfile.MaxDepth))
 }
 
 // configEdge classifies one setting of a configuration file.
