@@ -15,7 +15,7 @@ import (
 )
 
 // seed004 is shared case 11 (nginx in front of unicorn) as uds-migrate -w
-// leaves it (testdata/script/nginx-unicorn.txtar, want/).
+// leaves it (testdata/script/proxy/nginx-unicorn.txtar, want/).
 var seed004 = map[string]string{
 	"compose.yaml": `services:
   app:

@@ -203,7 +203,7 @@ var imageLineRE = regexp.MustCompile(`(?m)^\s+image:\s*["']?([^"'\s#]+)`)
 // CLI case: some testdata/script archive must use one of its images and
 // name each of its host and URL variables.
 func TestEveryEntryHasAGolden(t *testing.T) {
-	files, err := filepath.Glob("../testdata/script/*.txtar")
+	files, err := filepath.Glob("../testdata/script/*/*.txtar")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no goldens: %v", err)
 	}
@@ -235,7 +235,7 @@ func TestEveryEntryHasAGolden(t *testing.T) {
 // ("SERVICE-socket:DIR"), or, for a family whose clients stay on TCP (no:),
 // UDS165 naming the service as a PostgreSQL server.
 func TestEveryServerFamilyHasAGolden(t *testing.T) {
-	files, err := filepath.Glob("../testdata/script/*.txtar")
+	files, err := filepath.Glob("../testdata/script/*/*.txtar")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no goldens: %v", err)
 	}

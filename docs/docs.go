@@ -17,12 +17,18 @@ var findingsMD string
 // at FindingsURL + "#" + lower-case code (GitHub's heading anchors).
 const FindingsURL = "https://github.com/uds-migrate/uds-migrate/blob/main/docs/findings.md"
 
-var sections = parse(findingsMD)
+var sections, examples = parse(findingsMD)
+
+// examplePrefix starts the line of a section that names the golden case
+// showing the code (a test runs it); it is for the repository's reader,
+// not part of the text explain and SARIF give.
+const examplePrefix = "Example: "
 
 // parse splits the markdown into its "## CODE" sections: the text between
-// one heading and the next, trimmed.
-func parse(md string) map[string]string {
-	out := map[string]string{}
+// one heading and the next, trimmed, less its Example line, which goes to
+// examples (the path between backquotes, or the line's text).
+func parse(md string) (map[string]string, map[string]string) {
+	out, ex := map[string]string{}, map[string]string{}
 	code := ""
 	var body []string
 	flush := func() {
@@ -36,10 +42,22 @@ func parse(md string) map[string]string {
 			code, body = strings.TrimSpace(line[3:]), nil
 			continue
 		}
+		if rest, ok := strings.CutPrefix(line, examplePrefix); ok && code != "" {
+			ex[code] = strings.Trim(rest, "`")
+			continue
+		}
 		body = append(body, line)
 	}
 	flush()
-	return out
+	return out, ex
+}
+
+// Example returns the golden case a code's section names (a path relative
+// to the repository, testdata/script/FOLDER/NAME.txtar), or its text when
+// no case can show the code, and whether the section has one.
+func Example(code string) (string, bool) {
+	e, ok := examples[strings.ToUpper(code)]
+	return e, ok
 }
 
 // Finding returns the cause and fix of a finding code (markdown), and

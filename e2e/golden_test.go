@@ -18,7 +18,7 @@ func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
 // goldenGlobs are the archives to prove: the product's golden cases and
 // this package's own samples.
-var goldenGlobs = []string{"../testdata/script/*.txtar", "testdata/*.txtar"}
+var goldenGlobs = []string{"../testdata/script/*/*.txtar", "testdata/*.txtar"}
 
 // TestGoldens proves every expected compose file with the real drivers: see
 // checkArchive for what is checked.

@@ -38,7 +38,7 @@ import (
 // reason for finding UDS301).
 func TestNginxGoldens(t *testing.T) {
 	bin := nginxBinary(t)
-	files, err := filepath.Glob("../testdata/script/nginx-*.txtar")
+	files, err := filepath.Glob("../testdata/script/proxy/nginx-*.txtar")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no nginx goldens: %v", err)
 	}

@@ -26,7 +26,7 @@ import (
 // case's password may be another's host name).
 func goldenResults(t *testing.T) (map[string]Input, map[string][]string) {
 	t.Helper()
-	files, _ := filepath.Glob("../testdata/script/*.txtar")
+	files, _ := filepath.Glob("../testdata/script/*/*.txtar")
 	out := map[string]Input{}
 	secrets := map[string][]string{}
 	count := 0

@@ -19,13 +19,21 @@ import (
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
-// dbService is a PostgreSQL server found in the project.
+// dbService is a PostgreSQL server found in the project, as the analysis
+// finds it; nothing writes to it afterwards (what planning decides about
+// it is a dbPlan).
 type dbService struct {
-	name      string
-	family    string
-	socketDir string
+	name   string
+	family string
+	// configDir is the socket directory the image, the server's settings
+	// or the flags give; socketDir is the one shared: that of its last
+	// socket mount (sockMounts), else configDir.
+	configDir, socketDir string
+	// sockMounts are the service's mounts that hold its socket: a source
+	// at a directory it creates its socket in, as compose merges them.
+	sockMounts []compose.Mount
 	// socketDirs is unix_socket_directories as the server's settings list
-	// it (nil: the image's default); socketDir is the one shared.
+	// it (nil: the image's default).
 	socketDirs []string
 	port       int
 	// portSet: port is the image's known default or set where the tool
@@ -37,13 +45,7 @@ type dbService struct {
 	names    []string // host names that reach it: service, container_name, hostname, aliases
 	svc      types.ServiceConfig
 
-	// Socket volume: an existing mount at socketDir, or the one to add.
-	volume   string
-	bind     bool
-	existing *compose.Mount // the mount already at socketDir, if any
-	// renamedVolume: <name>-socket was taken, volume is a fresh name.
-	renamedVolume bool
-	trustLocal    bool // local connections use the image's default trust
+	trustLocal bool // local connections use the image's default trust
 	// server is the image's catalogue entry; nil for a --db service of an
 	// image the catalogue does not know.
 	server *catalog.Entry
@@ -155,9 +157,29 @@ func (p *project) findDBs(opts Options) ([]*dbService, error) {
 		db.names = compose.HostNames(svc)
 		db.server = fam.Server
 		db.trustLocal = trustsLocal(fam, svc)
+		db.configDir = db.socketDir
+		db.sockMounts, db.socketDir = p.socketMounts(db)
 		dbs = append(dbs, db)
 	}
 	return dbs, nil
+}
+
+// socketMounts returns the mounts of db's service that hold its socket (a
+// source at a directory the server creates its socket in, in the order
+// compose merges them) and the directory shared: the last one's, else
+// configDir. A mount accepted moves the shared directory there, and the
+// next must be at that directory or one of unix_socket_directories.
+func (p *project) socketMounts(db *dbService) ([]compose.Mount, string) {
+	var out []compose.Mount
+	dir := db.configDir
+	for _, m := range p.ServiceMounts(db.name) {
+		if !db.listensIn(dir, m.Target) || m.Source == "" {
+			continue
+		}
+		dir = m.Target
+		out = append(out, m)
+	}
+	return out, dir
 }
 
 // builtFamily reads the FROM of a service's Dockerfile when it is in the

@@ -12,10 +12,11 @@ import (
 )
 
 // listensIn reports whether the server creates its socket in dir: the
-// directory it shares, or any other of its unix_socket_directories.
-func (db *dbService) listensIn(dir string) bool {
+// directory it shares (shared), or any other of its
+// unix_socket_directories.
+func (db *dbService) listensIn(shared, dir string) bool {
 	// /var/run is /run in the server images (pgserver.Dir).
-	if pgserver.Dir(dir) == pgserver.Dir(db.socketDir) {
+	if pgserver.Dir(dir) == pgserver.Dir(shared) {
 		return true
 	}
 	for _, d := range db.socketDirs {
@@ -46,7 +47,7 @@ func initSocketProblem(db *dbService) string {
 	}
 	list := strings.Join(db.socketDirs, ",")
 	return fmt.Sprintf("%s sets unix_socket_directories to %s, so its socket is in %s (the socket volume is mounted there); but the image's first-start init runs psql over %s only, so initialising a new data directory fails (docker-library/postgres#935): list %s first (unix_socket_directories=%s,%s)",
-		db.name, list, db.socketDir, def, def, def, list)
+		db.name, list, db.configDir, def, def, def, list)
 }
 
 // settingsNode returns the key a finding about the server's settings points

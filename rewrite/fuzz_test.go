@@ -17,11 +17,11 @@ import (
 )
 
 // goldenInputs returns every compose file the CLI goldens start from
-// (testdata/script/*.txtar, expected outputs under want/ left out), so the
+// (testdata/script/*/*.txtar, expected outputs under want/ left out), so the
 // fuzz seeds follow the goldens as they grow.
 func goldenInputs(tb testing.TB) map[string][]byte {
 	tb.Helper()
-	archives, err := filepath.Glob("../testdata/script/*.txtar")
+	archives, err := filepath.Glob("../testdata/script/*/*.txtar")
 	if err != nil || len(archives) == 0 {
 		tb.Fatalf("no golden archives: %v", err)
 	}

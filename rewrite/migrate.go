@@ -105,8 +105,12 @@ func migrateLoaded(p *project, opts Options) (*Result, error) {
 	if opts.MountPath == "" {
 		opts.MountPath = DefaultOptions().MountPath
 	}
+	a, err := analyze(p, opts)
+	if err != nil {
+		return nil, err
+	}
 	pl := newPlanner(p, opts)
-	if err := pl.run(); err != nil {
+	if err := pl.run(a); err != nil {
 		return nil, err
 	}
 	res, err := pl.result()
@@ -259,7 +263,11 @@ func (pl *planner) result() (*Result, error) {
 	}
 	res.Files = files
 	for _, db := range pl.dbs {
-		res.DBs = append(res.DBs, DBInfo{Service: db.name, Family: db.family, SocketDir: db.socketDir, Port: db.port, Volume: db.volume, Names: db.names})
+		info := DBInfo{Service: db.name, Family: db.family, SocketDir: db.configDir, Port: db.port, Names: db.names}
+		if dp := pl.dbPlans[db]; dp != nil { // a migration; revert plans no volume
+			info.SocketDir, info.Volume = db.socketDir, dp.volume
+		}
+		res.DBs = append(res.DBs, info)
 	}
 	secrets := pl.p.Secrets()
 	compose.ScrubFindings(res.Findings, secrets)

@@ -23,8 +23,12 @@ type planner struct {
 	p    *project
 	opts Options
 	dbs  []*dbService
-	rep  finding.Report  // findings and changes, in the order they are made
-	ed   *compose.Editor // the only way the plan changes bytes
+	top  analysis // what analyze found; only read
+	// dbPlans are what planning decides per database (the analysis, dbs,
+	// is not written).
+	dbPlans dbPlans
+	rep     finding.Report  // findings and changes, in the order they are made
+	ed      *compose.Editor // the only way the plan changes bytes
 
 	clients clientState // client values: what the client steps decided per service
 	configs configState // connection values in application configuration files
@@ -54,10 +58,11 @@ type configState struct {
 	evidenceRoot string              // the repository holding the project (evidenceRoot)
 	cfgSocket    map[string]string   // service → "file:line" of a socket-form value it reads from a configuration file
 	cfgDone      map[string]bool     // configuration file values edited ("path:offset")
+	tooBig       map[string]bool     // configuration files reported with UDS173 (overLimit)
 }
 
 func newPlanner(p *project, opts Options) *planner {
-	pl := &planner{p: p, opts: opts,
+	pl := &planner{p: p, opts: opts, dbPlans: dbPlans{},
 		clients: clientState{clientPaths: map[string][]string{}, sysprop: map[string]string{}, sslClients: map[string]bool{}, javaWarn: map[string]bool{},
 			keepPGSSLMode: map[string]bool{}, pghostOnSocket: map[string]bool{}, migratedPos: map[string]bool{}, cmdVars: map[string]bool{}},
 		configs: configState{cfgSocket: map[string]string{}, cfgDone: map[string]bool{}}}
@@ -66,13 +71,35 @@ func newPlanner(p *project, opts Options) *planner {
 	return pl
 }
 
-// prepareDB finds what is already mounted at the socket directory and
-// repairs what would stop the server from creating its socket.
+// dbPlan is what planning decides about one database: its socket volume
+// and whether a mount already carries it.
+type dbPlan struct {
+	volume   string
+	bind     bool
+	existing *compose.Mount // the mount already at socketDir, if any
+	// renamedVolume: <name>-socket was taken, volume is a fresh name.
+	renamedVolume bool
+}
+
+// dbPlans are the plans of a run's databases.
+type dbPlans map[*dbService]*dbPlan
+
+// of is db's plan (prepareDB fills it).
+func (m dbPlans) of(db *dbService) *dbPlan {
+	if m[db] == nil {
+		m[db] = &dbPlan{}
+	}
+	return m[db]
+}
+
+// prepareDB picks the socket volume (the one already mounted at the socket
+// directory, the flags', or a fresh name) and repairs what would stop the
+// server from creating its socket.
 func (pl *planner) prepareDB(db *dbService) {
-	ms := pl.p.ServiceMounts(db.name)
-	db.volume = pl.opts.Volume
+	dp := pl.dbPlans.of(db)
+	dp.volume = pl.opts.Volume
 	if pl.opts.BindMount != "" {
-		db.volume, db.bind = pl.opts.BindMount, true
+		dp.volume, dp.bind = pl.opts.BindMount, true
 	}
 	for _, ent := range pl.p.ServiceEnv(db.name) {
 		if contains(serverClientVars, ent.Key) {
@@ -83,23 +110,19 @@ func (pl *planner) prepareDB(db *dbService) {
 		s, kn := pl.p.settingsNode(db.name)
 		pl.rep.Add("UDS132", yamledit.NodePos(s, kn), db.name, "command", msg)
 	}
-	for i := range ms {
-		m := ms[i]
-		if !db.listensIn(m.Target) || m.Source == "" {
-			continue
-		}
-		db.socketDir = m.Target
-		db.existing, db.volume, db.bind = &ms[i], m.Source, m.Bind
+	for i := range db.sockMounts {
+		m := db.sockMounts[i]
+		dp.existing, dp.volume, dp.bind = &db.sockMounts[i], m.Source, m.Bind
 		if m.ReadOnly {
 			pl.makeWritable(db, m)
 		}
 		if m.Bind {
 			pl.rep.Add("UDS106", yamledit.NodePos(m.Src, m.Node), db.name, "volumes",
-				fmt.Sprintf("the socket directory %s is a host bind mount (%s): it is root-owned, so Postgres may fail to create its lock file (rootless Docker, user:), and Docker Desktop on macOS cannot pass sockets through it; a named volume avoids both", db.socketDir, m.Source))
+				fmt.Sprintf("the socket directory %s is a host bind mount (%s): it is root-owned, so Postgres may fail to create its lock file (rootless Docker, user:), and Docker Desktop on macOS cannot pass sockets through it; a named volume avoids both", m.Target, m.Source))
 		}
 	}
-	if db.volume == "" {
-		db.volume, db.renamedVolume = pl.ed.SocketVolumeName(db.name+"-socket", pl.socketTarget)
+	if dp.volume == "" {
+		dp.volume, dp.renamedVolume = pl.ed.SocketVolumeName(db.name+"-socket", pl.socketTarget)
 	}
 }
 
@@ -135,9 +158,9 @@ func (pl *planner) makeWritable(db *dbService, m compose.Mount) {
 	}
 	pl.rep.Change(Change{Kind: "repair", Pos: yamledit.NodePos(m.Src, target),
 		Service: db.name, Key: "volumes", Before: target.Value, After: newVal,
-		Reason: "Postgres must create its socket and lock file in " + db.socketDir})
+		Reason: "Postgres must create its socket and lock file in " + m.Target})
 	pl.rep.Add("UDS107", yamledit.NodePos(m.Src, m.Node), db.name, "volumes",
-		fmt.Sprintf("the socket directory %s was mounted read-only; Postgres cannot create its socket there (\"Read-only file system\"), so the mount is now read-write", db.socketDir))
+		fmt.Sprintf("the socket directory %s was mounted read-only; Postgres cannot create its socket there (\"Read-only file system\"), so the mount is now read-write", m.Target))
 }
 
 // migrateDB adds the socket volume to the database and its clients and
@@ -145,33 +168,33 @@ func (pl *planner) makeWritable(db *dbService, m compose.Mount) {
 func (pl *planner) migrateDB(db *dbService, edges []*edge) {
 	home := pl.p.ImageHome(db.name)
 	dbSrc, dbNode := home.Src, home.Node
-	if db.existing == nil {
+	if pl.dbPlans.of(db).existing == nil {
 		for _, d := range pl.p.ServiceDefs(db.name) {
 			pl.dropTmpfs(db, d, d == home)
 		}
 	}
-	if db.existing == nil {
-		pl.ed.AddMount(dbSrc, dbNode, db.name, db.volume+":"+db.socketDir,
+	if pl.dbPlans.of(db).existing == nil {
+		pl.ed.AddMount(dbSrc, dbNode, db.name, pl.dbPlans.of(db).volume+":"+db.socketDir,
 			"read-write: Postgres creates its socket in "+db.socketDir)
-		if db.bind {
+		if pl.dbPlans.of(db).bind {
 			kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
 			pl.rep.Add("UDS106", yamledit.NodePos(dbSrc, kn), db.name, "volumes",
-				fmt.Sprintf("--bind-mount: the socket directory %s is the host folder %s: it must exist and be writable by the postgres user of the image (uid 999 in the official image; a root-owned folder makes Postgres fail with \"could not create lock file\"), and Docker Desktop on macOS cannot pass sockets through it; a named volume avoids both", db.socketDir, db.volume))
+				fmt.Sprintf("--bind-mount: the socket directory %s is the host folder %s: it must exist and be writable by the postgres user of the image (uid 999 in the official image; a root-owned folder makes Postgres fail with \"could not create lock file\"), and Docker Desktop on macOS cannot pass sockets through it; a named volume avoids both", db.socketDir, pl.dbPlans.of(db).volume))
 		}
 	}
-	if !db.bind {
-		pl.ed.EnsureTopVolume(dbSrc, db.volume)
+	if !pl.dbPlans.of(db).bind {
+		pl.ed.EnsureTopVolume(dbSrc, pl.dbPlans.of(db).volume)
 	}
-	if db.renamedVolume {
+	if pl.dbPlans.of(db).renamedVolume {
 		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
 		pl.rep.Add("UDS112", yamledit.NodePos(dbSrc, kn), db.name, "volumes",
-			fmt.Sprintf("the project already has a volume named %s-socket for something else: the socket volume is %s instead (mounting that volume would hand its files to every client); name it with --volume", db.name, db.volume))
+			fmt.Sprintf("the project already has a volume named %s-socket for something else: the socket volume is %s instead (mounting that volume would hand its files to every client); name it with --volume", db.name, pl.dbPlans.of(db).volume))
 	}
-	if db.family == catalog.EntrypointBitnami && db.existing == nil {
+	if db.family == catalog.EntrypointBitnami && pl.dbPlans.of(db).existing == nil {
 		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
 		pl.rep.Add("UDS109", yamledit.NodePos(dbSrc, kn), db.name, "volumes",
 			"Bitnami images keep the socket in /tmp and run as uid 1001: the socket volume is mounted over /tmp (a new named volume copies /tmp's mode 1777, so uid 1001 can write it); anything else the server puts in /tmp is shared with the clients too")
-	} else if db.server != nil && path.Clean(db.socketDir) == "/tmp" && db.existing == nil {
+	} else if db.server != nil && path.Clean(db.socketDir) == "/tmp" && pl.dbPlans.of(db).existing == nil {
 		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
 		pl.rep.Add("UDS109", yamledit.NodePos(dbSrc, kn), db.name, "volumes",
 			fmt.Sprintf("the %s image keeps its socket in /tmp (%s): the socket volume is mounted over /tmp (a new named volume copies /tmp's mode 1777); anything else the server puts in /tmp is shared with the clients too", db.server.Family, db.server.Sources[0].Cite()))
@@ -184,16 +207,16 @@ func (pl *planner) migrateDB(db *dbService, edges []*edge) {
 		// reaches initdb.
 		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
 		pl.rep.Add("UDS102", yamledit.NodePos(dbSrc, kn), db.name, "",
-			"the official image trusts local socket connections: any container that mounts "+db.volume+" can log in as any database user, superuser included, without a password; set POSTGRES_INITDB_ARGS=--auth-local=scram-sha-256 (applies to a new data directory only) or add a pg_hba.conf local line")
+			"the official image trusts local socket connections: any container that mounts "+pl.dbPlans.of(db).volume+" can log in as any database user, superuser included, without a password; set POSTGRES_INITDB_ARGS=--auth-local=scram-sha-256 (applies to a new data directory only) or add a pg_hba.conf local line")
 	case db.trustLocal:
 		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
 		pl.rep.Add("UDS102", yamledit.NodePos(dbSrc, kn), db.name, "",
-			fmt.Sprintf("the %s image trusts local socket connections (%s): any container that mounts %s can log in as any database user, superuser included, without a password; change the local line of pg_hba.conf in its data directory to scram-sha-256", db.server.Family, db.server.Server.Local, db.volume))
+			fmt.Sprintf("the %s image trusts local socket connections (%s): any container that mounts %s can log in as any database user, superuser included, without a password; change the local line of pg_hba.conf in its data directory to scram-sha-256", db.server.Family, db.server.Server.Local, pl.dbPlans.of(db).volume))
 	}
 	if db.family == pgserver.Unknown && !pgserver.IsPooler(db.svc.Image) {
 		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
 		pl.rep.Add("UDS113", yamledit.NodePos(dbSrc, kn), db.name, "",
-			fmt.Sprintf("the tool does not know how the image %q authenticates socket connections: its pg_hba.conf local lines decide, not the host lines the clients used over TCP; peer fails across containers (a client runs as another user), trust lets any container that mounts %s in as any database user; check them before relying on the socket", db.svc.Image, db.volume))
+			fmt.Sprintf("the tool does not know how the image %q authenticates socket connections: its pg_hba.conf local lines decide, not the host lines the clients used over TCP; peer fails across containers (a client runs as another user), trust lets any container that mounts %s in as any database user; check them before relying on the socket", db.svc.Image, pl.dbPlans.of(db).volume))
 	}
 	pl.warnPlacement(db.name)
 	byService := map[string][]*edge{}
@@ -240,7 +263,7 @@ func (pl *planner) clientMount(db *dbService, client string, homes []compose.Ser
 	ms := pl.p.ServiceMounts(client)
 	taken := map[string]bool{}
 	for _, m := range ms {
-		if m.Source == db.volume {
+		if m.Source == pl.dbPlans.of(db).volume {
 			return m.Target
 		}
 		taken[pgserver.Dir(m.Target)] = true
@@ -260,10 +283,10 @@ func (pl *planner) clientMount(db *dbService, client string, homes []compose.Ser
 	}
 	pl.clients.clientPaths[client] = append(pl.clients.clientPaths[client], mp)
 	for _, h := range homes {
-		pl.ed.AddMount(h.Src, h.Node, client, db.volume+":"+mp+":ro",
+		pl.ed.AddMount(h.Src, h.Node, client, pl.dbPlans.of(db).volume+":"+mp+":ro",
 			"read-only is enough to connect to "+db.name+"'s socket")
-		if !db.bind {
-			pl.ed.EnsureTopVolume(h.Src, db.volume)
+		if !pl.dbPlans.of(db).bind {
+			pl.ed.EnsureTopVolume(h.Src, pl.dbPlans.of(db).volume)
 		}
 	}
 	return mp
@@ -288,9 +311,9 @@ func (pl *planner) dropTmpfs(db *dbService, d compose.ServiceDef, home bool) {
 		if m.Source == "" && pgserver.Dir(m.Target) == pgserver.Dir(dir) && yamledit.Deref(m.Node).Kind == yaml.MappingNode && seq != nil {
 			written = m.Target
 			// The tmpfs entry becomes the socket volume, in place.
-			if pl.ed.YAML(src).ReplaceItem(seq, yamledit.Deref(m.Node), db.volume+":"+db.socketDir) == nil {
+			if pl.ed.YAML(src).ReplaceItem(seq, yamledit.Deref(m.Node), pl.dbPlans.of(db).volume+":"+db.socketDir) == nil {
 				if home {
-					db.existing = &ms[i]
+					pl.dbPlans.of(db).existing = &ms[i]
 				}
 				found = true
 			}

@@ -32,7 +32,7 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err
 		return nil, err
 	}
 	dbs := a.dbs
-	pl.dbs = dbs
+	pl.dbs, pl.top = dbs, a
 	dropTop := map[*Source][]string{} // top-level volumes to remove, per file
 	// Configuration files are not reverted: note which clients read a
 	// socket value from one, so their mount stays.
@@ -87,7 +87,7 @@ func (pl *planner) revertDB(db *dbService) string {
 	ms := pl.p.ServiceMounts(db.name)
 	var sock *compose.Mount
 	for i, m := range ms {
-		if db.listensIn(m.Target) && m.Source != "" && !m.Bind {
+		if db.listensIn(db.configDir, m.Target) && m.Source != "" && !m.Bind {
 			sock = &ms[i]
 		}
 	}
@@ -180,7 +180,7 @@ func (pl *planner) revertClient(service string, m compose.Mount, db *dbService) 
 			pl.rep.Change(Change{Kind: "value", Pos: ent.Pos, Service: service, Key: ent.Key,
 				Dialect: dname, Before: pl.redactValue(dname, raw), After: pl.redactValue(dname, newRaw), Reason: "reach " + db.name + " over TCP"})
 			if sslDisableRE.MatchString(out) {
-				pl.rep.Add("UDS173", ent.Pos, service, ent.Key,
+				pl.rep.Add("UDS174", ent.Pos, service, ent.Key,
 					fmt.Sprintf("%s/%s goes back to TCP with sslmode=disable, the socket form's sslmode: the migration writes disable for whatever the value had (require, verify-full: UDS104 said which), and revert cannot know it, so the connection to %s is now unencrypted; set the sslmode it had by hand", service, ent.Key, db.name))
 			}
 		} else {

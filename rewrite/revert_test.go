@@ -42,6 +42,7 @@ var revertExceptions = map[string]string{
 	"trial3-08-pgsslmode-tcp.txtar":       "sslmode=disable was added to the socket value (PGSSLMODE stays for the TCP values) and is not removed",
 	"trial3-07-revert-dialects.txtar":     "the input was not TCP (the golden is revert's: want/compose.yml is the reverted file)",
 	"trial3-04-npgsql-sslmode.txtar":      "SSL Mode=Require became Disable (Npgsql fails with it over a socket) and is not restored",
+	"bom.txtar":                           "values in configuration files are not reverted, so the mounts of the services that read them stay",
 	"pgsslmode-passthrough.txtar":         "PGSSLMODE passed through from the shell became PGSSLMODE=disable and is not restored",
 	"20-spring-config-files.txtar":        "values in configuration files are not reverted, so the mounts of the services that read them stay",
 	"21-rails-database-yml.txtar":         "the edited database.yml default is not reverted, so jobs keeps its mount",
@@ -59,7 +60,7 @@ var revertExceptions = map[string]string{
 // TestRevertRoundTrip checks revert(migrate(x)) == x for every golden case
 // whose input is a TCP setup.
 func TestRevertRoundTrip(t *testing.T) {
-	files, _ := filepath.Glob("../testdata/script/*.txtar")
+	files, _ := filepath.Glob("../testdata/script/*/*.txtar")
 	tested := 0
 	for _, f := range files {
 		ar, err := txtar.ParseFile(f)

@@ -36,7 +36,7 @@ func (s sharedState) find(edges []*edge) (shares []stateShare, kept []*edge) {
 		edged[e.v.Service] = true
 	}
 	selected := map[string]bool{}
-	for _, y := range pl.clientServices(pl.dbs) {
+	for _, y := range pl.clientServices() {
 		selected[y] = true
 	}
 	var out []stateShare

@@ -59,6 +59,11 @@ func (v *validator) run() {
 	if err != nil {
 		return
 	}
+	v.runOn(a)
+}
+
+// runOn checks the project over its analysis a, which it only reads.
+func (v *validator) runOn(a analysis) {
 	dbs := a.dbs
 	v.dbMount = map[string]*dbService{}
 	isDB := map[string]bool{}
@@ -68,27 +73,22 @@ func (v *validator) run() {
 			s, kn := v.p.settingsNode(db.name)
 			v.findings.Add("UDS132", yamledit.NodePos(s, kn), db.name, "command", msg)
 		}
-		for _, m := range v.p.ServiceMounts(db.name) {
-			if !db.listensIn(m.Target) || m.Source == "" {
-				continue
-			}
-			db.socketDir = m.Target
+		for _, m := range db.sockMounts {
 			key := v.sourceKey(m)
 			n := yamledit.Deref(m.Node)
 			if other, ok := v.dbMount[key]; ok {
 				v.findings.Add("UDS210", yamledit.NodePos(m.Src, n), db.name, "volumes",
 					fmt.Sprintf("%s and %s share the socket volume %s: both servers would create .s.PGSQL.<port> in one directory; give each its own volume", other.name, db.name, m.Source))
 			}
-			db.existing, db.volume, db.bind = &m, m.Source, m.Bind
 			v.dbMount[key] = db
 			v.checkTmpfsOverSocket(db, m.Target)
 			if m.ReadOnly {
 				v.findings.Add("UDS208", yamledit.NodePos(m.Src, n), db.name, "volumes",
-					fmt.Sprintf("%s mounts its socket directory %s read-only: Postgres cannot create its socket (\"Read-only file system\"); drop :ro", db.name, db.socketDir))
+					fmt.Sprintf("%s mounts its socket directory %s read-only: Postgres cannot create its socket (\"Read-only file system\"); drop :ro", db.name, m.Target))
 			}
 			if m.Bind {
 				v.findings.Add("UDS209", yamledit.NodePos(m.Src, n), db.name, "volumes",
-					fmt.Sprintf("the socket directory %s is a host bind mount (%s): root-owned, so Postgres may fail to create its lock file (rootless Docker, user:), and Docker Desktop on macOS cannot pass sockets through it; use a named volume", db.socketDir, m.Source))
+					fmt.Sprintf("the socket directory %s is a host bind mount (%s): root-owned, so Postgres may fail to create its lock file (rootless Docker, user:), and Docker Desktop on macOS cannot pass sockets through it; use a named volume", m.Target, m.Source))
 			}
 		}
 	}
@@ -228,7 +228,7 @@ func (pl *planner) warnForeignSocket(v compose.EnvVar, dname string, dbs []*dbSe
 			continue
 		}
 		for _, db := range dbs {
-			if db.existing != nil && db.existing.Bind && db.existing.Source == m.Source {
+			if ex := pl.dbPlans.of(db).existing; ex != nil && ex.Bind && ex.Source == m.Source {
 				return
 			}
 		}

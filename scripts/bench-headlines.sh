@@ -345,7 +345,7 @@ section_http() {
 	engine
 	local dir=$WORK/seed004
 	mkdir -p "$dir"
-	go run github.com/rogpeppe/go-internal/cmd/txtar-x -C "$dir" testdata/script/nginx-unicorn.txtar
+	go run github.com/rogpeppe/go-internal/cmd/txtar-x -C "$dir" testdata/script/proxy/nginx-unicorn.txtar
 	(cd "$dir" && rm -f want/stderr && cp -r want/. . && rm -rf want)
 	CGO_ENABLED=0 go build -o "$dir/httpapp" ./e2e/docker/httpapp
 	cp e2e/docker/testdata/seed004.engine.yml "$dir/engine.yml"

@@ -11,11 +11,11 @@ import (
 )
 
 // corpus is every YAML file of the command's goldens
-// (testdata/script/*.txtar) that NewSource accepts: compose files as users
+// (testdata/script/*/*.txtar) that NewSource accepts: compose files as users
 // write them, with anchors, flow lists, comments, CRLF and byte order marks.
 func corpus(t *testing.T) map[string]*Source {
 	t.Helper()
-	files, err := filepath.Glob("../testdata/script/*.txtar")
+	files, err := filepath.Glob("../testdata/script/*/*.txtar")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no goldens found: %v", err)
 	}

@@ -13,7 +13,7 @@ import (
 )
 
 // The rows of the bad input table that a txtar archive cannot hold (see
-// testdata/script/bad-input.txtar for the rest). Each input is refused with
+// testdata/script/cli/bad-input.txtar for the rest). Each input is refused with
 // exit 2 and the message on stderr, stdout stays empty, and neither a plain
 // run nor -w changes the file or adds one beside it.
 

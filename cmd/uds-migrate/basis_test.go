@@ -32,7 +32,7 @@ var basisKinds = []string{"user", "catalogue", "reader"}
 // rests on: evidence (file:line), the catalogue, the user's flag, or the
 // one reader its grammar has.
 func TestEveryEditHasBasis(t *testing.T) {
-	archives, err := filepath.Glob("../../testdata/script/*.txtar")
+	archives, err := filepath.Glob("../../testdata/script/*/*.txtar")
 	if err != nil || len(archives) == 0 {
 		t.Fatalf("no goldens: %v", err)
 	}

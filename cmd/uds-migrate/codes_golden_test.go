@@ -4,9 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/uds-migrate/uds-migrate/docs"
 	"github.com/uds-migrate/uds-migrate/rewrite"
 )
 
@@ -22,10 +24,11 @@ var unproducible = map[string]string{
 }
 
 // TestEveryCodeHasGolden fails when a finding code of the registry is
-// produced by no golden in testdata/script, or a golden shows a code with a
-// severity other than the one the registry gives it.
+// produced by no golden in testdata/script, when a golden shows a code with
+// a severity other than the one the registry gives it, or when the code's
+// section in docs/findings.md does not name a golden that produces it.
 func TestEveryCodeHasGolden(t *testing.T) {
-	files, err := filepath.Glob("../../testdata/script/*.txtar")
+	files, err := filepath.Glob("../../testdata/script/*/*.txtar")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no goldens: %v", err)
 	}
@@ -52,14 +55,30 @@ func TestEveryCodeHasGolden(t *testing.T) {
 		}
 	}
 	for _, c := range rewrite.Codes() {
+		ex, hasEx := docs.Example(c.ID)
 		if why, ok := unproducible[c.ID]; ok {
 			if len(produced[c.ID]) > 0 {
 				t.Errorf("%s is listed as unproducible (%s), but %v produce it: drop it from the list", c.ID, why, produced[c.ID])
+			}
+			if strings.HasSuffix(ex, ".txtar") {
+				t.Errorf("%s is unproducible, but docs/findings.md names %s as its example", c.ID, ex)
 			}
 			continue
 		}
 		if len(produced[c.ID]) == 0 {
 			t.Errorf("%s (%s): no golden in testdata/script produces it; add one", c.ID, c.Title)
+		}
+		// actionlint's check-checks: the documentation's example is a case
+		// this test runs, and it shows the code.
+		switch {
+		case !hasEx:
+			t.Errorf("%s: its section in docs/findings.md names no golden (add \"Example: `testdata/script/FOLDER/NAME.txtar`\"; one of %v)", c.ID, produced[c.ID])
+		case !slices.Contains(produced[c.ID], filepath.Base(ex)) || !strings.HasPrefix(ex, "testdata/script/"):
+			t.Errorf("%s: docs/findings.md names %s as its example, which does not produce it (these do: %v)", c.ID, ex, produced[c.ID])
+		default:
+			if _, err := os.Stat(filepath.Join("../..", ex)); err != nil {
+				t.Errorf("%s: the example %s named in docs/findings.md: %v", c.ID, ex, err)
+			}
 		}
 	}
 }

@@ -59,7 +59,7 @@ func machineScript(script []byte, format string) []byte {
 // schema (docs/plan.schema.json; SARIF 2.1.0, report/testdata), and an
 // exit status 2 must be an error finding inside it (UDS001 or UDS002).
 func TestMachineDocuments(t *testing.T) {
-	goldens, _ := filepath.Glob("../../testdata/script/*.txtar")
+	goldens, _ := filepath.Glob("../../testdata/script/*/*.txtar")
 	if len(goldens) < 100 {
 		t.Fatalf("found %d golden cases; did they move?", len(goldens))
 	}

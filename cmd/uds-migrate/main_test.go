@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"flag"
 	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -11,7 +14,7 @@ import (
 
 const utf8BOM = "\xef\xbb\xbf"
 
-var update = flag.Bool("update", false, "rewrite the expected output in testdata/script/*.txtar from the actual output")
+var update = flag.Bool("update", false, "rewrite the expected output in testdata/script/*/*.txtar from the actual output")
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
@@ -19,15 +22,46 @@ func TestMain(m *testing.M) {
 	})
 }
 
-// TestScripts runs the golden CLI cases in testdata/script. Each case migrates
-// its input, compares stdout and stderr with the expected files, and runs the
-// tool again on its own output to prove a second run changes nothing.
+// goldenFolders are the folders of testdata/script, by concern: what a
+// golden is about decides where it goes (the question "show me the
+// revert cases" is answered by a folder name).
+var goldenFolders = []string{
+	"migrate",   // the PostgreSQL migration's mechanics: files, mounts, volumes, names, layouts
+	"dialect",   // one connection-value form and its socket form
+	"knowledge", // what the catalogue, the project's evidence and consumers say
+	"validate",  // validate's checks of a socket setup
+	"revert",    // the way back to TCP
+	"proxy",     // the nginx → app server migration
+	"cli",       // flags, formats, output, smoke, the command itself
+	"realworld", // real projects' compose files
+	"trials",    // cases found in trial runs
+}
+
+// TestScripts runs the golden CLI cases in testdata/script/<folder>/, one
+// subtest per folder. Each case migrates its input, compares stdout and
+// stderr with the expected files, and runs the tool again on its own
+// output to prove a second run changes nothing. A case outside the
+// folders fails: it would run, but nobody would find it.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{
-		Dir:           "../../testdata/script",
-		UpdateScripts: *update,
-		Cmds:          scriptCmds,
-	})
+	loose, _ := filepath.Glob("../../testdata/script/*.txtar")
+	for _, f := range loose {
+		t.Errorf("%s: put it in the testdata/script folder of its concern (%s)", filepath.Base(f), strings.Join(goldenFolders, ", "))
+	}
+	dirs, _ := filepath.Glob("../../testdata/script/*")
+	for _, d := range dirs {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() && !slices.Contains(goldenFolders, filepath.Base(d)) {
+			t.Errorf("testdata/script/%s is not one of the golden folders (%s)", filepath.Base(d), strings.Join(goldenFolders, ", "))
+		}
+	}
+	for _, folder := range goldenFolders {
+		t.Run(folder, func(t *testing.T) {
+			testscript.Run(t, testscript.Params{
+				Dir:           filepath.Join("../../testdata/script", folder),
+				UpdateScripts: *update,
+				Cmds:          scriptCmds,
+			})
+		})
+	}
 }
 
 // scriptCmds are the commands the golden scripts use beyond testscript's.

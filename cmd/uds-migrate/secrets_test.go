@@ -60,7 +60,7 @@ type golden struct {
 
 func goldens(t *testing.T) []golden {
 	t.Helper()
-	archives, _ := filepath.Glob("../../testdata/script/*.txtar")
+	archives, _ := filepath.Glob("../../testdata/script/*/*.txtar")
 	var out []golden
 	for _, a := range archives {
 		ar, err := txtar.ParseFile(a)

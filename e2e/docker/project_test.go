@@ -25,7 +25,11 @@ type project struct {
 // the tool's messages, not files). input=true keeps the input instead.
 func goldenProject(t *testing.T, name string, input bool) string {
 	t.Helper()
-	ar, err := txtar.ParseFile(filepath.Join("../../testdata/script", name+".txtar"))
+	found, _ := filepath.Glob(filepath.Join("../../testdata/script", "*", name+".txtar"))
+	if len(found) != 1 {
+		t.Fatalf("golden %s: found %v in testdata/script/*/", name, found)
+	}
+	ar, err := txtar.ParseFile(found[0])
 	if err != nil {
 		t.Fatal(err)
 	}
