@@ -32,15 +32,16 @@ type configValue struct {
 // collectConfigEdges returns the TCP connection values in configuration
 // files reaching each client, as edges; socket-form values mark their
 // service as already connected (no UDS131 on a second run).
-func (pl *planner) collectConfigEdges(dbs []*dbService) []*edge {
+func (fv fileValues) configEdges() []*edge {
+	cl := fv.cl
 	var out []*edge
-	clients := pl.clientServices()
+	clients := cl.clientServices()
 	// A file mounted on its own (a file bind mount, configs:) belongs to
 	// that service; another that sees it only inside a mounted directory
 	// does not read it on that account.
 	direct := map[string]bool{}
 	for _, name := range clients {
-		for _, r := range pl.reachingFiles(name) {
+		for _, r := range cl.scopes.reachingFiles(name) {
 			if fi, err := os.Stat(r); err == nil && fi.Mode().IsRegular() {
 				direct[r] = true
 			}
@@ -48,16 +49,16 @@ func (pl *planner) collectConfigEdges(dbs []*dbService) []*edge {
 	}
 	for _, name := range clients {
 		own := map[string]bool{}
-		for _, r := range pl.reachingFiles(name) {
+		for _, r := range cl.scopes.reachingFiles(name) {
 			own[r] = true
 		}
-		for _, abs := range pl.evidenceScope(name).Files() {
+		for _, abs := range cl.scopes.of(name).Files() {
 			if direct[abs] && !own[abs] {
 				continue
 			}
-			rel, _ := filepath.Rel(pl.p.Model.WorkingDir, abs)
+			rel, _ := filepath.Rel(cl.p.Model.WorkingDir, abs)
 			format, ok := configfile.For(filepath.ToSlash(rel))
-			secretKey, secret := pl.secretFiles(name)[abs]
+			secretKey, secret := cl.scopes.secretFiles(name)[abs]
 			if secret {
 				// A secret holds the value alone, whatever its name.
 				format, ok = configfile.Format{Name: "secret", Values: configfile.WholeFile}, true
@@ -65,8 +66,8 @@ func (pl *planner) collectConfigEdges(dbs []*dbService) []*edge {
 			if !ok {
 				continue
 			}
-			path := pl.p.DisplayPath(abs)
-			data, err := pl.ed.ReadFile(path)
+			path := cl.p.DisplayPath(abs)
+			data, err := cl.readFile(path)
 			if err != nil {
 				continue
 			}
@@ -78,7 +79,7 @@ func (pl *planner) collectConfigEdges(dbs []*dbService) []*edge {
 				if secret {
 					v.Key = secretKey
 				}
-				if e := pl.configEdge(name, path, data, v, dbs); e != nil {
+				if e := (fileValues{cl}).edge(name, path, data, v); e != nil {
 					out = append(out, e)
 				}
 			}
@@ -88,10 +89,11 @@ func (pl *planner) collectConfigEdges(dbs []*dbService) []*edge {
 }
 
 // configEdge classifies one setting of a configuration file.
-func (pl *planner) configEdge(service, path string, data []byte, v configfile.Value, dbs []*dbService) *edge {
+func (fv fileValues) edge(service, path string, data []byte, v configfile.Value) *edge {
+	cl := fv.cl
 	hosts, dname, socket := dialect.Classify(v.Value)
 	if socket {
-		pl.configs.cfgSocket[service] = fmt.Sprintf("%s:%d", path, v.Line)
+		cl.cfgSocket[service] = fmt.Sprintf("%s:%d", path, v.Line)
 		return nil
 	}
 	if dname == "" {
@@ -100,7 +102,7 @@ func (pl *planner) configEdge(service, path string, data []byte, v configfile.Va
 	ev := compose.EnvVar{Service: service, Key: v.Key, Raw: v.Value, Value: v.Value, Pos: Pos{File: path, Line: v.Line, Col: v.Col}}
 	var hit *dbService
 	for _, h := range hosts {
-		if db := pl.dbAt(dbs, ev, h); db != nil {
+		if db := cl.dbAt(ev, h); db != nil {
 			hit = db
 		}
 	}
@@ -108,13 +110,13 @@ func (pl *planner) configEdge(service, path string, data []byte, v configfile.Va
 		return nil
 	}
 	if len(hosts) > 1 {
-		pl.rep.Add("UDS110", Pos{File: path, Line: v.Line, Col: v.Col}, service, v.Key,
+		cl.note("UDS110", Pos{File: path, Line: v.Line, Col: v.Col}, service, v.Key,
 			fmt.Sprintf("%s reads %s from %s, which lists several hosts for failover; a Unix socket reaches one server and cannot fail over, so the value is left on TCP", service, v.Key, path))
 		return nil
 	}
 	e := &edge{v: ev, dialect: dname, db: hit, port: hit.port, cfg: &configValue{path: path, data: data, val: v}, basis: dialect.ReaderOf(dname)}
 	if d, _ := dialect.Lookup(dname); d.ByReader {
-		form, basis, ok := pl.uriConsumer(ev, hit)
+		form, basis, ok := (uriReaders{cl}).decide(ev, hit)
 		if !ok {
 			return nil
 		}
@@ -125,9 +127,9 @@ func (pl *planner) configEdge(service, path string, data []byte, v configfile.Va
 
 // clientServices lists the clients (analysis.clients) that are not
 // poolers: the services whose application reads connection values.
-func (pl *planner) clientServices() []string {
+func (cl *collector) clientServices() []string {
 	var out []string
-	for _, c := range pl.top.clients {
+	for _, c := range cl.clients {
 		if !c.pooler {
 			out = append(out, c.name)
 		}

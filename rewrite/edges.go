@@ -25,60 +25,53 @@ import (
 // the values that reach one of dbs over TCP. Values already in socket form
 // are left alone (a second run is a no-op); a single-$ $FactoryArg is
 // repaired wherever it appears.
-func (pl *planner) collectEdges(dbs []*dbService) []*edge {
+func (cl *collector) collectEdges() []*edge {
 	var out []*edge
-	for _, c := range pl.top.clients {
+	for _, c := range cl.clients {
 		name := c.name
 		if c.pooler {
-			out = append(out, pl.poolerHop(name, dbs)...)
+			out = append(out, cl.poolerHop(name)...)
 			continue
 		}
-		pl.warnCommand(name, dbs)
-		for _, v := range pl.p.ServiceEnv(name) {
-			if _, bad := pl.p.badConn[v.Pos.String()]; bad {
+		cl.warnCommand(name)
+		for _, v := range cl.p.ServiceEnv(name) {
+			if _, bad := cl.p.badConn[v.Pos.String()]; bad {
 				continue
 			}
-			if db, at := (connTargets{pl}).hostNetwork(name, v, dbs); db != nil {
-				pl.rep.Add("UDS142", v.Pos, name, v.Key,
+			if db, at := (connTargets{cl}).hostNetwork(name, v); db != nil {
+				cl.note("UDS142", v.Pos, name, v.Key,
 					fmt.Sprintf("%s/%s reaches %s through %s, the port it publishes on the host: network_mode: host puts %s on the host's network, where localhost is the host; left on TCP (a socket needs %s's socket volume mounted on %s and %s in socket form, set up by hand)", name, v.Key, db.name, at, name, db.name, name, v.Key))
 				continue
 			}
-			if e, ignores := (inheritedVars{pl}).ignores(name, v.Key); ignores {
+			if e, ignores := (inheritedVars{cl}).ignores(name, v.Key); ignores {
 				if _, dname, _ := dialect.Classify(v.Value); dname != "" || appHostRE.MatchString(v.Key) {
-					(inheritedVars{pl}).note(v, e)
+					(inheritedVars{cl}).note(v, e)
 				}
 				continue
 			}
-			find := func(host string) *dbService { return pl.dbAt(dbs, v, host) }
+			find := func(host string) *dbService { return cl.dbAt(v, host) }
 			if fixed, dname, how := dialect.RepairOf(v.Raw); fixed != v.Raw {
-				m, err := interp.Mask(fixed)
-				if err == nil && pl.ed.SetValue(v, m, m.Value) {
-					pl.rep.Change(Change{Kind: "repair", Pos: v.Pos,
-						Service: name, Key: v.Key, Dialect: dname, Before: dialect.Redact(dname, v.Raw), After: dialect.Redact(dname, fixed),
-						Reason: "write " + how.Fix + " so compose does not interpolate it away"})
-					pl.rep.Add("UDS105", v.Pos, name, v.Key,
-						how.What+" was written with one $: "+how.Why+"; written "+how.Fix)
-				}
+				cl.repairs = append(cl.repairs, repair{v: v, fixed: fixed, dname: dname, how: how})
 				continue
 			}
-			if pl.catalogueKeeps(v, find) || pl.warnUnsetPassthrough(v, dbs) {
+			if cl.catalogueKeeps(v, find) || cl.warnUnsetPassthrough(v) {
 				continue
 			}
 			hosts, dname, socket := dialect.Classify(v.Value)
 			if socket {
-				pl.warnForeignSocket(v, dname, dbs)
+				cl.warnForeignSocket(v, dname)
 				continue
 			}
 			if dname == "" {
-				if es, doc := (envDocs{pl}).edges(v, dbs); doc {
+				if es, doc := (envDocs{cl}).edges(v); doc {
 					out = append(out, es...)
 					continue
 				}
-				if e := pl.splitVar(v, find); e != nil {
+				if e := cl.splitVar(v, find); e != nil {
 					out = append(out, e)
 				} else if db := unknownURL(v.Value, find); db != nil {
-					pl.rep.Add("UDS122", v.Pos, name, v.Key,
-						fmt.Sprintf("%s/%s looks like a connection URL for %s in a form the tool does not know; left unchanged: point it at %s's socket in %s by hand if its driver supports Unix sockets", name, v.Key, db.name, db.name, pl.opts.MountPath))
+					cl.note("UDS122", v.Pos, name, v.Key,
+						fmt.Sprintf("%s/%s looks like a connection URL for %s in a form the tool does not know; left unchanged: point it at %s's socket in %s by hand if its driver supports Unix sockets", name, v.Key, db.name, db.name, cl.opts.MountPath))
 				}
 				continue
 			}
@@ -87,45 +80,45 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 				if db := find(h); db != nil {
 					hit = db
 				}
-				if pooler := pl.poolerFor(name, h); pooler != "" {
+				if pooler := cl.poolerFor(name, h); pooler != "" {
 					hop := ""
-					if up := (connTargets{pl}).poolerUpstream(pooler, dbs); len(up) > 0 {
+					if up := (connTargets{cl}).poolerUpstream(pooler); len(up) > 0 {
 						hop = " (its own connection to PostgreSQL is " + strings.Join(up, ", ") + ")"
 					}
-					pl.rep.Add("UDS121", v.Pos, name, v.Key,
+					cl.note("UDS121", v.Pos, name, v.Key,
 						fmt.Sprintf("%s/%s reaches the pooler %s%s, not PostgreSQL: left on TCP; to move that hop to a socket, name the pooler with --db %s --socket-dir DIR (its unix_socket_dir)", name, v.Key, pooler, hop, pooler))
 				}
 			}
 			if hit == nil {
-				pl.warnNotDB(v, hosts)
+				cl.warnNotDB(v, hosts)
 				continue
 			}
 			if hit.noSocket {
-				pl.rep.Add("UDS161", v.Pos, name, v.Key,
+				cl.note("UDS161", v.Pos, name, v.Key,
 					fmt.Sprintf("%s/%s reaches %s, whose command sets unix_socket_directories empty: that server creates no Unix socket, so the value is left on TCP; give %s a socket directory to migrate it", name, v.Key, hit.name, hit.name))
 				continue
 			}
 			if len(hosts) > 1 {
-				pl.rep.Add("UDS110", v.Pos, name, v.Key,
+				cl.note("UDS110", v.Pos, name, v.Key,
 					fmt.Sprintf("%s/%s lists several hosts for failover; a Unix socket reaches one server on this host and cannot fail over, so the value is left on TCP", name, v.Key))
 				continue
 			}
 			d, _ := dialect.Lookup(dname)
 			if d.Replaces != nil {
 				if what, ok := d.Replaces(v.Value); ok {
-					pl.rep.Add("UDS129", v.Pos, name, v.Key,
+					cl.note("UDS129", v.Pos, name, v.Key,
 						fmt.Sprintf("%s/%s had %s, keep it on TCP with --exclude %s", name, v.Key, what, name))
 				}
 			}
 			e := &edge{v: v, dialect: dname, db: hit, basis: dialect.ReaderOf(dname)}
 			if d.ByReader {
-				form, basis, ok := pl.uriConsumer(v, hit)
+				form, basis, ok := (uriReaders{cl}).decide(v, hit)
 				if !ok {
 					continue
 				}
 				e.form, e.basis = form, basis
 			}
-			e.port = pl.edgePort(v, dname, hit)
+			e.port = cl.edgePort(v, dname, hit)
 			out = append(out, e)
 		}
 	}
@@ -137,17 +130,17 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 // port the compose file does not confirm (an image the tool does not know,
 // such as pgbouncer, whose socket is .s.PGSQL.<listen_port>) is the
 // client's: it is the one that worked over TCP.
-func (pl *planner) edgePort(v compose.EnvVar, dname string, db *dbService) int {
+func (cl *collector) edgePort(v compose.EnvVar, dname string, db *dbService) int {
 	p := dialect.URLPort(v.Value, dname)
 	if p == 0 || p == db.port {
 		return db.port
 	}
 	if !db.portSet {
-		pl.rep.Add("UDS128", v.Pos, v.Service, v.Key,
+		cl.note("UDS128", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s/%s names port %d, and the compose file does not show the port %s listens on (its image is not one the tool knows): the socket form keeps port %d (socket file .s.PGSQL.%d), the port that worked over TCP; check that %s's socket is named after it", v.Service, v.Key, p, db.name, p, p, db.name))
 		return p
 	}
-	pl.rep.Add("UDS128", v.Pos, v.Service, v.Key,
+	cl.note("UDS128", v.Pos, v.Service, v.Key,
 		fmt.Sprintf("%s/%s names port %d, but %s listens on %d as far as the compose file says (command, PGPORT): the socket file is named .s.PGSQL.%d; if the server is configured elsewhere (a mounted postgresql.conf, config_file), rerun with the right setup", v.Service, v.Key, p, db.name, db.port, db.port))
 	return db.port
 }
@@ -206,7 +199,7 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		pl.rep.Add(code, v.Pos, v.Service, v.Key, msg)
 		return
 	}
-	if pl.clients.keepPGSSLMode[v.Service] && e.cfg == nil {
+	if pl.top.keepPGSSLMode[v.Service] && e.cfg == nil {
 		if d.SSLDisable != nil {
 			out, _ = d.SSLDisable(out)
 		} else if d.PGSSLMode {
@@ -309,13 +302,13 @@ func mentionsRails(svc types.ServiceConfig) bool {
 // warnCommand reports connection strings written into command: or
 // entrypoint: (often inside a shell script): the tool cannot edit them
 // safely, so it says where they are and what to write.
-func (pl *planner) warnCommand(service string, dbs []*dbService) {
-	svc := pl.p.Model.Services[service]
+func (cl *collector) warnCommand(service string) {
+	svc := cl.p.Model.Services[service]
 	find := func(host string) *dbService {
-		db, _, _ := pl.p.dbFor(dbs, service, host)
+		db, _, _ := cl.p.dbFor(cl.dbs, service, host)
 		return db
 	}
-	src, node := pl.p.ServiceNode(service)
+	src, node := cl.p.ServiceNode(service)
 	reported := false // a connection string in the command: no host flag asked for
 	defer func() {
 		for _, key := range []string{"command", "entrypoint"} {
@@ -326,9 +319,9 @@ func (pl *planner) warnCommand(service string, dbs []*dbService) {
 			if reported {
 				return
 			}
-			if warned, via := (commandHosts{pl}).warn(service, key, args, find); warned {
+			if warned, via := (commandHosts{cl}).warn(service, key, args, find); warned {
 				if via != "" {
-					pl.clients.cmdVars[service+"/"+via] = true
+					cl.cmdVars[service+"/"+via] = true
 				}
 				return
 			}
@@ -360,8 +353,8 @@ func (pl *planner) warnCommand(service string, dbs []*dbService) {
 				for _, h := range hosts {
 					if db := find(h); db != nil {
 						kn, _ := yamledit.OwnKey(node, key)
-						pl.rep.Add("UDS127", yamledit.NodePos(src, kn), service, key,
-							fmt.Sprintf("%s's %s holds a connection to %s (%s); the tool does not edit commands: point it at the socket in %s by hand, or move it to environment:", service, key, db.name, dialect.Redact(dname, w), pl.opts.MountPath))
+						cl.commandNote(yamledit.NodePos(src, kn), service, key,
+							fmt.Sprintf("%s's %s holds a connection to %s (%s); the tool does not edit commands: point it at the socket in %s by hand, or move it to environment:", service, key, db.name, dialect.Redact(dname, w), cl.opts.MountPath))
 						reported = true
 						return
 					}
@@ -416,19 +409,19 @@ func (pl *planner) warnDroppedRefs(v compose.EnvVar, m interp.Masked, out, db st
 // warnNotDB warns (UDS137) when a connection value names a service of the
 // project that is neither a recognised PostgreSQL server nor a pooler: a
 // custom image or wrapper the tool cannot tell is a server.
-func (pl *planner) warnNotDB(v compose.EnvVar, hosts []string) {
+func (cl *collector) warnNotDB(v compose.EnvVar, hosts []string) {
 	for _, h := range hosts {
-		svc, ok := pl.p.Model.Services[strings.ToLower(h)]
-		if !ok || pgserver.IsPooler(svc.Image) || svc.Name == v.Service || slices.ContainsFunc(pl.dbs, func(d *dbService) bool { return d.name == svc.Name }) {
+		svc, ok := cl.p.Model.Services[strings.ToLower(h)]
+		if !ok || pgserver.IsPooler(svc.Image) || svc.Name == v.Service || slices.ContainsFunc(cl.dbs, func(d *dbService) bool { return d.name == svc.Name }) {
 			continue // a database left on TCP for another reason says why itself
 		}
-		if no, fam := pl.p.serverNo(svc); no != "" {
-			pl.rep.Add("UDS165", v.Pos, v.Service, v.Key,
-				fmt.Sprintf("%s/%s connects to %s, a PostgreSQL server (%s, catalogue family %s) whose socket the tool does not set up: %s; left on TCP; to migrate it anyway, rerun with --db %s --socket-dir %s=DIR", v.Service, v.Key, svc.Name, pl.p.imageText(svc), fam, no, svc.Name, svc.Name))
+		if no, fam := cl.p.serverNo(svc); no != "" {
+			cl.note("UDS165", v.Pos, v.Service, v.Key,
+				fmt.Sprintf("%s/%s connects to %s, a PostgreSQL server (%s, catalogue family %s) whose socket the tool does not set up: %s; left on TCP; to migrate it anyway, rerun with --db %s --socket-dir %s=DIR", v.Service, v.Key, svc.Name, cl.p.imageText(svc), fam, no, svc.Name, svc.Name))
 			return
 		}
-		pl.rep.Add("UDS165", v.Pos, v.Service, v.Key,
-			fmt.Sprintf("%s/%s connects to %s, which the tool does not recognise as a PostgreSQL server (%s): left on TCP; if it is one, rerun with --db %s", v.Service, v.Key, svc.Name, pl.p.imageText(svc), svc.Name))
+		cl.note("UDS165", v.Pos, v.Service, v.Key,
+			fmt.Sprintf("%s/%s connects to %s, which the tool does not recognise as a PostgreSQL server (%s): left on TCP; if it is one, rerun with --db %s", v.Service, v.Key, svc.Name, cl.p.imageText(svc), svc.Name))
 		return
 	}
 }

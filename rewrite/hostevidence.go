@@ -14,34 +14,34 @@ import (
 // value is never a directory, so it gets no edge. handled reports that the
 // variable needs no further warning: an edge, or a finding of its own
 // (evidence found, but the port would name the wrong socket file).
-func (pl *planner) hostVarEvidence(v compose.EnvVar, db *dbService, port string) (e *edge, handled bool) {
+func (cl *collector) hostVarEvidence(v compose.EnvVar, db *dbService, port string) (e *edge, handled bool) {
 	if port != "" {
 		return nil, false
 	}
-	verdict, ok := evidence.Find(pl.evidenceScope(v.Service), v.Key)
+	verdict, ok := evidence.Find(cl.scopes.of(v.Service), v.Key)
 	if !ok {
 		return nil, false
 	}
 	if !verdict.Directory && verdict.Advice != "" {
-		pl.rep.Add("UDS120", v.Pos, v.Service, v.Key,
+		cl.note("UDS120", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s/%s names %s, and the project shows a consumer that takes no socket directory: %s:%d: %s. Left unchanged: %s",
 				v.Service, v.Key, db.name, verdict.File, verdict.Line, verdict.Reason, verdict.Advice))
 		return nil, true
 	}
 	if !verdict.Directory {
-		pl.rep.Add("UDS120", v.Pos, v.Service, v.Key,
+		cl.note("UDS120", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s/%s names %s, and the project shows its consumer: %s:%d: %s. Left unchanged: write that URL in socket form (jdbc:postgresql://localhost:%d/DB?socketFactory=org.newsclub.net.unix.AFUNIXSocketFactory$FactoryArg&socketFactoryArg=%s/.s.PGSQL.%d, a single $ in a file compose does not read) and mount %s's socket volume",
-				v.Service, v.Key, db.name, verdict.File, verdict.Line, verdict.Reason, db.port, pl.opts.MountPath, db.port, db.name))
+				v.Service, v.Key, db.name, verdict.File, verdict.Line, verdict.Reason, db.port, cl.opts.MountPath, db.port, db.name))
 		return nil, true
 	}
 	if db.port != 5432 {
 		// The driver opens .s.PGSQL.<port> with the port the app passes:
 		// the default 5432 unless the sibling port variable says otherwise.
 		portKey := portSibling(v.Key)
-		if p, _ := atoiPort(pl.clientEnv(v.Service, portKey)); p != db.port {
-			pl.rep.Add("UDS120", v.Pos, v.Service, v.Key,
+		if p, _ := atoiPort(cl.p.clientEnv(v.Service, portKey)); p != db.port {
+			cl.note("UDS120", v.Pos, v.Service, v.Key,
 				fmt.Sprintf("%s/%s reaches %s (evidence: %s:%d), but %s listens on port %d and %s/%s does not say %d: the driver would open .s.PGSQL.5432 or the port it is given, so the value is left on TCP; set %s=%d and %s=%s together by hand",
-					v.Service, v.Key, verdict.Driver, verdict.File, verdict.Line, db.name, db.port, v.Service, portKey, db.port, portKey, db.port, v.Key, pl.opts.MountPath))
+					v.Service, v.Key, verdict.Driver, verdict.File, verdict.Line, db.name, db.port, v.Service, portKey, db.port, portKey, db.port, v.Key, cl.opts.MountPath))
 			return nil, true
 		}
 	}

@@ -105,7 +105,7 @@ func migrateLoaded(p *project, opts Options) (*Result, error) {
 	if opts.MountPath == "" {
 		opts.MountPath = DefaultOptions().MountPath
 	}
-	a, err := analyze(p, opts)
+	a, err := analyzeClients(p, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -43,8 +43,8 @@ func (p *project) tcpValues(service string, migrated map[string]bool) []compose.
 
 // failingPGSSLMode returns service's PGSSLMODE when some driver fails with
 // it over a socket.
-func (pl *planner) failingPGSSLMode(service string) (compose.EnvVar, bool) {
-	for _, v := range pl.p.ServiceEnv(service) {
+func (p *project) failingPGSSLMode(service string) (compose.EnvVar, bool) {
+	for _, v := range p.ServiceEnv(service) {
 		if v.Key != "PGSSLMODE" {
 			continue
 		}
@@ -58,21 +58,23 @@ func (pl *planner) failingPGSSLMode(service string) (compose.EnvVar, bool) {
 	return compose.EnvVar{}, false
 }
 
-// planKeepPGSSLMode marks the services whose failing PGSSLMODE must stay
+// keepPGSSLMode lists the services whose failing PGSSLMODE must stay
 // because a value of theirs stays on TCP; edges are the values the
 // migration is about to rewrite.
-func (pl *planner) planKeepPGSSLMode(edges []*edge) {
+func keepPGSSLMode(p *project, edges []*edge) map[string]bool {
+	keep := map[string]bool{}
 	migrated := map[string]bool{}
 	for _, e := range edges {
 		if e.cfg == nil {
 			migrated[e.v.Pos.String()] = true
 		}
 	}
-	for _, name := range pl.p.ServiceOrder() {
-		if _, fails := pl.failingPGSSLMode(name); fails && len(pl.p.tcpValues(name, migrated)) > 0 {
-			pl.clients.keepPGSSLMode[name] = true
+	for _, name := range p.ServiceOrder() {
+		if _, fails := p.failingPGSSLMode(name); fails && len(p.tcpValues(name, migrated)) > 0 {
+			keep[name] = true
 		}
 	}
+	return keep
 }
 
 // warnKeptPGSSLMode explains a PGSSLMODE left as it is (UDS114): which

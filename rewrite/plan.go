@@ -40,26 +40,22 @@ type clientState struct {
 	sysprop     map[string]string   // --jdbc-factory sysprop: the socket file per service
 	sslClients  map[string]bool     // services with a libpq socket value (PGSSLMODE applies)
 	javaWarn    map[string]bool     // services already told about junixsocket (UDS101)
-	// keepPGSSLMode: services whose PGSSLMODE stays because some value of
-	// theirs stays on TCP (pgsslmode.go); pghostOnSocket: of those, the
-	// ones whose PGHOST moved to the socket.
-	keepPGSSLMode, pghostOnSocket map[string]bool
-	migratedPos                   map[string]bool // Pos.String() of every environment value rewritten to socket form
-	cmdVars                       map[string]bool // "service/KEY" host variables a command builds its URL from (UDS127)
+	// pghostOnSocket: services whose PGSSLMODE stays (analysis.keepPGSSLMode)
+	// and whose PGHOST moved to the socket.
+	pghostOnSocket map[string]bool
+	migratedPos    map[string]bool // Pos.String() of every environment value rewritten to socket form
 }
 
-// configState is what the configuration-file steps found.
+// configState is what the configuration-file steps did.
 type configState struct {
-	scopeFiles   map[string][]string // project files reaching each service (evidenceScope)
-	evidenceRoot string              // the repository holding the project (evidenceRoot)
-	cfgSocket    map[string]string   // service → "file:line" of a socket-form value it reads from a configuration file
-	cfgDone      map[string]bool     // configuration file values edited ("path:offset")
+	cfgSocket map[string]string // revert: service → "file:line" of a socket-form value it reads from a configuration file
+	cfgDone   map[string]bool   // configuration file values edited ("path:offset")
 }
 
 func newPlanner(p *project, opts Options) *planner {
 	pl := &planner{p: p, opts: opts, dbPlans: dbPlans{},
 		clients: clientState{clientPaths: map[string][]string{}, sysprop: map[string]string{}, sslClients: map[string]bool{}, javaWarn: map[string]bool{},
-			keepPGSSLMode: map[string]bool{}, pghostOnSocket: map[string]bool{}, migratedPos: map[string]bool{}, cmdVars: map[string]bool{}},
+			pghostOnSocket: map[string]bool{}, migratedPos: map[string]bool{}},
 		configs: configState{cfgSocket: map[string]string{}, cfgDone: map[string]bool{}}}
 	pl.ed = compose.NewEditor(p.Project, &pl.rep)
 	return pl

@@ -35,9 +35,12 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err
 	dropTop := map[*Source][]string{} // top-level volumes to remove, per file
 	// Configuration files are not reverted: note which clients read a
 	// socket value from one, so their mount stays.
-	pl.collectConfigEdges(dbs)
-	pl.railsEdges(dbs)
-	(envDocs{pl}).markSockets(dbs)
+	cl := newCollector(p, opts, a)
+	(fileValues{cl}).configEdges()
+	(fileValues{cl}).rails()
+	(envDocs{cl}).markSockets()
+	pl.addNotes(cl.notes)
+	pl.configs.cfgSocket = cl.cfgSocket
 	for _, db := range dbs {
 		if vol := pl.revertDB(db); vol != "" {
 			// Every file's declaration: a migration of several files
@@ -131,7 +134,7 @@ func (pl *planner) revertClient(service string, m compose.Mount, db *dbService) 
 	unused := true
 	for _, ent := range pl.p.ServiceEnv(service) {
 		raw, val := ent.Raw, ent.Value
-		if dir, tcp := revertHost(val, db.name); (ent.Key == "PGHOST" || pl.dirHostVar(service, ent.Key) || appHostRE.MatchString(ent.Key)) && path.Clean(dir) == m.Target {
+		if dir, tcp := revertHost(val, db.name); (ent.Key == "PGHOST" || pl.p.dirHostVar(pl.opts.HostVars, service, ent.Key) || appHostRE.MatchString(ent.Key)) && path.Clean(dir) == m.Target {
 			mk, _ := interp.Mask(raw)
 			if pl.ed.SetValue(ent, mk, tcp) {
 				pl.rep.Change(Change{Kind: "value", Pos: ent.Pos, Service: service, Key: ent.Key,

@@ -54,8 +54,8 @@ func (pl *planner) fixPGSSLMode() {
 		if !pl.clients.sslClients[name] {
 			continue
 		}
-		if pgssl, fails := pl.failingPGSSLMode(name); fails {
-			if tcp := pl.p.tcpValues(name, pl.clients.migratedPos); pl.clients.keepPGSSLMode[name] || len(tcp) > 0 {
+		if pgssl, fails := pl.p.failingPGSSLMode(name); fails {
+			if tcp := pl.p.tcpValues(name, pl.clients.migratedPos); pl.top.keepPGSSLMode[name] || len(tcp) > 0 {
 				pl.warnKeptPGSSLMode(name, pgssl, tcp)
 				continue
 			}

@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/pgserver"
 	"github.com/uds-migrate/uds-migrate/proxy"
 )
@@ -15,6 +17,15 @@ type analysis struct {
 	dbs     []*dbService
 	clients []client  // the services whose connections the run migrates
 	badConn []Finding // UDS163, in "file:line:col" order
+
+	// What the collection found over the clients (analyzeClients; validate
+	// and revert do without): the values to rewrite, the edits certain to
+	// be needed beside them, the notes about the values left, and the
+	// services whose PGSSLMODE stays for a value of theirs left on TCP.
+	edges         []*edge
+	repairs       []repair
+	notes         []note
+	keepPGSSLMode map[string]bool
 }
 
 // client is a service whose connection values the run migrates: one the
@@ -40,6 +51,20 @@ func analyze(p *project, opts Options) (analysis, error) {
 			a.clients = append(a.clients, client{name: name, pooler: pgserver.IsPooler(p.Model.Services[name].Image)})
 		}
 	}
+	return a, nil
+}
+
+// analyzeClients is analyze, then the collection over the clients: what a
+// migration plans from.
+func analyzeClients(p *project, opts Options) (analysis, error) {
+	a, err := analyze(p, opts)
+	if err != nil {
+		return a, err
+	}
+	cl := newCollector(p, opts, a)
+	a.edges = cl.collect()
+	a.repairs, a.notes = cl.repairs, cl.notes
+	a.keepPGSSLMode = keepPGSSLMode(p, a.edges)
 	return a, nil
 }
 
@@ -77,7 +102,6 @@ type step struct {
 // steps lists the parts of a migration plan in the order they run; each
 // reads the analysis and what the steps before it planned.
 func (pl *planner) steps(a analysis) []step {
-	var edges []*edge // the clients' connection values, found by "clients"
 	return []step{
 		{"databases: socket directories and their repairs", func() error {
 			for _, db := range a.dbs {
@@ -89,17 +113,13 @@ func (pl *planner) steps(a analysis) []step {
 			pl.repairSocketValues()
 			return nil
 		}},
-		{"clients: connection values", func() error {
-			edges = append(pl.keepSharedEnv(pl.collectEdges(a.dbs)), pl.collectConfigEdges(a.dbs)...)
-			edges = append(edges, pl.railsEdges(a.dbs)...)
-			edges = append(edges, pl.codeDefaultEdges(a.dbs, edges)...)
-			(imageDotenv{pl}).warn(a.dbs)
-			pl.warnHidden(a.dbs, edges)
-			pl.planKeepPGSSLMode(edges)
+		{"clients: what the analysis found (notes and repairs)", func() error {
+			pl.addNotes(a.notes)
+			pl.applyRepairs(a.repairs)
 			return nil
 		}},
 		{"databases: socket volumes, client values and mounts", func() error {
-			pl.migrateDBs(a.dbs, edges)
+			pl.migrateDBs(a.dbs, a.edges)
 			return nil
 		}},
 		{"PGSSLMODE beside socket values", func() error {
@@ -130,6 +150,39 @@ func (pl *planner) run(a analysis) error {
 		}
 	}
 	return nil
+}
+
+// addNotes reports the analysis' notes, in the order it made them; the
+// editor reports a refused file (once per path, however often it is met).
+func (pl *planner) addNotes(notes []note) {
+	for _, n := range notes {
+		if n.refused != nil {
+			pl.ed.Refuse(n.refused.path, n.refused.err)
+			continue
+		}
+		pl.rep.Findings = append(pl.rep.Findings, n.f)
+	}
+}
+
+// applyRepairs makes the edits the analysis found certain, in its order: a
+// value compose would break as written, a variable to add beside a host
+// variable.
+func (pl *planner) applyRepairs(repairs []repair) {
+	for _, r := range repairs {
+		v := r.v
+		if r.add != nil {
+			pl.addEnvAfter(v, r.add.key, r.add.value, r.add.reason)
+			continue
+		}
+		m, err := interp.Mask(r.fixed)
+		if err == nil && pl.ed.SetValue(v, m, m.Value) {
+			pl.rep.Change(Change{Kind: "repair", Pos: v.Pos,
+				Service: v.Service, Key: v.Key, Dialect: r.dname, Before: dialect.Redact(r.dname, v.Raw), After: dialect.Redact(r.dname, r.fixed),
+				Reason: "write " + r.how.Fix + " so compose does not interpolate it away"})
+			pl.rep.Add("UDS105", v.Pos, v.Service, v.Key,
+				r.how.What+" was written with one $: "+r.how.Why+"; written "+r.how.Fix)
+		}
+	}
 }
 
 // migrateDBs migrates each database with the connection values that reach

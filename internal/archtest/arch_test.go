@@ -206,7 +206,7 @@ const maxMethods = 25
 // rule engine; REDESIGN step 9 (steps as values with their own state)
 // splits it. compose.Project answers the compose questions of every stage.
 var methodBudget = map[string]int{
-	"rewrite.planner": 86,
+	"rewrite.planner": 36,
 	"compose.Project": 26,
 }
 
