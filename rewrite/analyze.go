@@ -94,6 +94,9 @@ type edge struct {
 	// unset is the code default of a host variable the service leaves
 	// unset: the edge sets the variable (codedefault.go).
 	unset *evidence.Default
+	// adds are variables to write after v once it is rewritten (its
+	// port, variables the catalogue sets with it).
+	adds []envAdd
 }
 
 // findDBs lists PostgreSQL services: detected image families plus --db.

@@ -57,18 +57,16 @@ type refusal struct {
 }
 
 // repair is an edit the collection found certain: a value compose would
-// break as written ($FactoryArg with one $), or a variable to add beside a
-// host variable (after: its port, a variable the catalogue sets with it).
+// break as written ($FactoryArg with one $).
 type repair struct {
 	v     compose.EnvVar
-	fixed string // the value as it should be written, for a broken value
+	fixed string // the value as it should be written
 	dname string
 	how   dialect.Repaired
-	// add, when set, is a variable to write after v instead.
-	add *envAdd
 }
 
-// envAdd is KEY=value to write after a variable, and why.
+// envAdd is KEY=value to write after a rewritten host variable (its port,
+// a variable the catalogue sets with it), and why.
 type envAdd struct {
 	key, value, reason string
 }
@@ -156,12 +154,6 @@ func (cl *collector) readFile(path string) ([]byte, error) {
 // refuse notes a file left unread because it leads out of the project.
 func (cl *collector) refuse(path string, err error) {
 	cl.notes = append(cl.notes, note{refused: &refusal{path: path, err: err}})
-}
-
-// addEnvAfter plans KEY=value after the variable v: the variables it adds
-// (PGPORT, a catalogued port variable) are read by the client's libpq.
-func (cl *collector) addEnvAfter(v compose.EnvVar, key, value, reason string) {
-	cl.repairs = append(cl.repairs, repair{v: v, add: &envAdd{key: key, value: value, reason: reason}})
 }
 
 // dbAt returns the database host (written in v) reaches from v's service,

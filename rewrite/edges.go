@@ -227,6 +227,9 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 		pl.clients.sysprop[v.Service] = sysprop
 		pl.setJavaOpt(v, "-D"+d.Property+"="+sysprop)
 	}
+	for _, a := range e.adds {
+		pl.addEnvAfter(v, a.key, a.value, a.reason)
+	}
 	for _, n := range notes {
 		pl.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+"/"+v.Key+": "+n.Message)
 	}

@@ -107,20 +107,19 @@ func (cl *collector) applyHostVerdict(v compose.EnvVar, db *dbService, port stri
 			fmt.Sprintf("%s holds host and port together (%s); %s takes a socket directory there only without the port: set it to %s and put the port %d in its own variable", who, dialect.Redact("", v.Value), v.Key, cl.opts.MountPath, db.port))
 		return nil
 	}
+	e := &edge{v: v, dialect: dialect.AppHostVar(port != "").Name, db: db, port: db.port, basis: &hv.basis}
 	if hv.portKey != "" && cl.p.clientEnv(v.Service, hv.portKey) == "" && db.port != 5432 {
-		cl.addEnvAfter(v, hv.portKey, fmt.Sprint(db.port),
-			fmt.Sprintf("%s listens on port %d and the port names the socket file (.s.PGSQL.%d)", db.name, db.port, db.port))
+		e.adds = append(e.adds, portAdd(hv.portKey, db))
 	}
 	for _, a := range hv.also {
 		if cl.p.clientEnv(v.Service, a.Key) != a.Value {
-			cl.addEnvAfter(v, a.Key, a.Value, a.Reason)
+			e.adds = append(e.adds, envAdd{key: a.Key, value: a.Value, reason: a.Reason})
 		}
 	}
 	code, msg := "UDS150", fmt.Sprintf("%s set to the socket directory %s: %s (%s)", who, cl.opts.MountPath, hv.basis.Detail, hv.basis.Citation())
 	if hv.basis.Kind == BasisUser {
 		code, msg = "UDS152", fmt.Sprintf("%s set to the socket directory %s on the user's word: --host-var %s vouches that the application hands it to a driver that takes a socket directory as host; the tool has no evidence of its own", who, cl.opts.MountPath, who)
 	}
-	e := &edge{v: v, dialect: dialect.AppHostVar(port != "").Name, db: db, port: db.port, basis: &hv.basis}
 	cl.decision(e, code, v.Pos, v.Service, v.Key, msg).Basis = &hv.basis
 	return e
 }

@@ -37,15 +37,15 @@ func (cl *collector) splitVar(v compose.EnvVar, find func(host string) *dbServic
 		return nil
 	}
 	if v.Key == "PGHOST" && port == "" {
+		pg := dialect.HostVar("PGHOST")
+		e := &edge{v: v, dialect: pg.Name, db: db, port: db.port, basis: dialect.ReaderOf(pg.Name)}
 		if _, ok := atoiPort(cl.p.clientEnv(v.Service, "PGPORT")); !ok && db.port != 5432 {
-			cl.addEnvAfter(v, "PGPORT", fmt.Sprint(db.port),
-				fmt.Sprintf("%s listens on port %d and the port names the socket file (.s.PGSQL.%d)", db.name, db.port, db.port))
+			e.adds = append(e.adds, portAdd("PGPORT", db))
 		}
 		if cl.p.clientEnv(v.Service, "PGHOSTADDR") != "" {
 			cl.note("UDS120", v.Pos, v.Service, v.Key, "PGHOSTADDR forces TCP whatever PGHOST says: remove it from "+v.Service)
 		}
-		pg := dialect.HostVar("PGHOST")
-		return &edge{v: v, dialect: pg.Name, db: db, port: db.port, basis: dialect.ReaderOf(pg.Name)}
+		return e
 	}
 	if e, known := cl.knownHostVar(v, db, port); known {
 		return e
@@ -81,6 +81,13 @@ func (cl *collector) poolerFor(client, host string) string {
 		}
 	}
 	return ""
+}
+
+// portAdd is key=db's port, written beside a host variable that moves to
+// the socket directory: the port names the socket file.
+func portAdd(key string, db *dbService) envAdd {
+	return envAdd{key: key, value: fmt.Sprint(db.port),
+		reason: fmt.Sprintf("%s listens on port %d and the port names the socket file (.s.PGSQL.%d)", db.name, db.port, db.port)}
 }
 
 // addEnvAfter adds KEY=value right after the variable v

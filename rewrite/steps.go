@@ -164,16 +164,11 @@ func (pl *planner) addNotes(notes []note) {
 	}
 }
 
-// applyRepairs makes the edits the analysis found certain, in its order: a
-// value compose would break as written, a variable to add beside a host
-// variable.
+// applyRepairs makes the edits the analysis found certain, in its order:
+// values compose would break as written.
 func (pl *planner) applyRepairs(repairs []repair) {
 	for _, r := range repairs {
 		v := r.v
-		if r.add != nil {
-			pl.addEnvAfter(v, r.add.key, r.add.value, r.add.reason)
-			continue
-		}
 		m, err := interp.Mask(r.fixed)
 		if err == nil && pl.ed.SetValue(v, m, m.Value) {
 			pl.rep.Change(Change{Kind: "repair", Pos: v.Pos,
