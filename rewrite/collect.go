@@ -31,6 +31,8 @@ type collector struct {
 	// cfgSocket: service → "file:line" of a socket-form value it reads
 	// from a configuration file.
 	cfgSocket map[string]string
+	// tooBig: configuration files reported with UDS173 (overLimit).
+	tooBig map[string]bool
 }
 
 // A note is what the collection says about a value, in the order it
@@ -73,7 +75,7 @@ type envAdd struct {
 
 func newCollector(p *project, opts Options, a analysis) *collector {
 	cl := &collector{p: p, opts: opts, dbs: a.dbs, clients: a.clients, badConn: a.badConn,
-		warned: map[string]bool{}, cmdVars: map[string]bool{}, cfgSocket: map[string]string{}}
+		warned: map[string]bool{}, cmdVars: map[string]bool{}, cfgSocket: map[string]string{}, tooBig: map[string]bool{}}
 	cl.scopes = newScopes(p, cl.readFile, cl.refuse)
 	return cl
 }

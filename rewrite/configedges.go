@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/configfile"
 	"github.com/uds-migrate/uds-migrate/consumer"
 	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/evidence"
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
 
@@ -71,7 +73,16 @@ func (fv fileValues) configEdges() []*edge {
 			if err != nil {
 				continue
 			}
+			if len(data) > evidence.MaxFileSize {
+				cl.overLimit(Pos{File: path}, name, fmt.Sprintf("%s is larger than %d KB", path, evidence.MaxFileSize>>10))
+				continue
+			}
 			vals, err := format.Values(data)
+			var limit *configfile.LimitError
+			if errors.As(err, &limit) {
+				cl.overLimit(Pos{File: path, Line: limit.Line, Col: limit.Col}, name, path+" is "+limit.Msg)
+				continue
+			}
 			if err != nil {
 				continue
 			}
@@ -86,6 +97,18 @@ func (fv fileValues) configEdges() []*edge {
 		}
 	}
 	return out
+}
+
+// overLimit reports, once per file, a configuration file the tool does
+// not read because it is beyond a limit (README, "Security and limits"):
+// the project's own files are read up to evidence.MaxFileSize, nested up
+// to configfile.MaxDepth.
+func (cl *collector) overLimit(at Pos, service, what string) {
+	if cl.tooBig[at.File] {
+		return
+	}
+	cl.tooBig[at.File] = true
+	cl.note("UDS173", at, service, "", fmt.Sprintf("%s, beyond what the tool reads in a configuration file (%d KB, %d levels of nesting): not read; a connection value in it stays as it is", what, evidence.MaxFileSize>>10, configfile.MaxDepth))
 }
 
 // configEdge classifies one setting of a configuration file.
