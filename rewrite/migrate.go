@@ -117,30 +117,34 @@ func migrateLoaded(p *project, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	dbs := pl.dbs
 	if !res.Changed() {
-		res.NothingReason = pl.nothingReason(dbs)
+		res.NothingReason = pl.nothingReason()
 	}
 	return res, nil
 }
 
-// nothingReason explains an empty migration.
-func (pl *planner) nothingReason(dbs []*dbService) string {
-	if len(dbs) == 0 {
+// nothingReason explains an empty migration from the analysis: the
+// clients the selection left out, no database, or the values left on TCP.
+func (pl *planner) nothingReason() string {
+	a := pl.top
+	if len(a.unselected) > 0 {
+		return fmt.Sprintf("the selection (--only/--exclude) left no client to migrate; without it, %s would be", strings.Join(a.unselected, ", "))
+	}
+	if len(a.dbs) == 0 {
 		proxies := "no reverse proxy reaches an app server over TCP"
-		if pl.hasFinding("UDS310") {
+		if len(pl.proxy.OnTCP) > 0 {
 			proxies = "the reverse proxy's addresses stay on TCP (see the warnings above)"
 		}
 		return "no PostgreSQL service found (server images of the catalogue: " + catalog.ServerImages() + "; name others with --db SERVICE), and " + proxies + pl.externalHint()
 	}
 	var names []string
-	for _, db := range dbs {
+	for _, db := range a.dbs {
 		names = append(names, db.name)
 	}
 	// A value left on TCP with a warning (a variable nothing vouches
 	// for, a shared env value, a pooler, a value that does not parse) is a
 	// connection, not none: the summary must not contradict the warnings.
-	if left := pl.leftOnTCP(); len(left) > 0 {
+	if left := a.leftOnTCP(pl.p.Sources, false); len(left) > 0 {
 		what := "1 connection value is"
 		if len(left) > 1 {
 			what = fmt.Sprintf("%d connection values are", len(left))
@@ -148,27 +152,6 @@ func (pl *planner) nothingReason(dbs []*dbService) string {
 		return fmt.Sprintf("%s left on TCP (%s): see the warnings above", what, strings.Join(left, ", "))
 	}
 	return fmt.Sprintf("no service connects to %s over TCP (values already in socket form are left as they are)", strings.Join(names, ", "))
-}
-
-// leftOnTCP lists, as service/key and in finding order, the values the
-// findings leave on TCP.
-func (pl *planner) leftOnTCP() []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, f := range pl.rep.Findings {
-		if c, _ := LookupCode(f.Code); !c.LeavesTCP || f.Service == "" {
-			continue
-		}
-		id := f.Service
-		if f.Key != "" {
-			id += "/" + f.Key
-		}
-		if !seen[id] {
-			seen[id] = true
-			out = append(out, id)
-		}
-	}
-	return out
 }
 
 // externalHint names connection values that point at hosts outside the
@@ -295,14 +278,4 @@ func carriedFindings(ctx context.Context, inputs []Input, opts Options) []Findin
 		}
 	}
 	return out
-}
-
-// hasFinding reports whether the plan holds a finding of code.
-func (pl *planner) hasFinding(code string) bool {
-	for _, f := range pl.rep.Findings {
-		if f.Code == code {
-			return true
-		}
-	}
-	return false
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/pgserver"
+	"github.com/uds-migrate/uds-migrate/proxy"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -24,6 +25,8 @@ type planner struct {
 	opts Options
 	dbs  []*dbService
 	top  analysis // what analyze found; only read
+	// proxy is what the reverse-proxy step did.
+	proxy proxy.Result
 	// dbPlans are what planning decides per database (the analysis, dbs,
 	// is not written).
 	dbPlans dbPlans

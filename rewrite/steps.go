@@ -26,6 +26,10 @@ type analysis struct {
 	repairs       []repair
 	notes         []note
 	keepPGSSLMode map[string]bool
+	// unselected: the services the selection (--only, --exclude) leaves
+	// out whose values a migration without it would rewrite, in file
+	// order (an empty migration names them).
+	unselected []string
 }
 
 // client is a service whose connection values the run migrates: one the
@@ -44,7 +48,7 @@ func analyze(p *project, opts Options) (analysis, error) {
 	if err != nil {
 		return analysis{}, err
 	}
-	a := analysis{dbs: dbs, badConn: p.badConnFindings()}
+	a := analysis{dbs: dbs, badConn: p.badConnFindings(opts)}
 	isDB := a.isDB()
 	for _, name := range p.ServiceOrder() {
 		if !isDB[name] && opts.selects(name) {
@@ -65,7 +69,74 @@ func analyzeClients(p *project, opts Options) (analysis, error) {
 	a.edges = cl.collect()
 	a.repairs, a.notes = cl.repairs, cl.notes
 	a.keepPGSSLMode = keepPGSSLMode(p, a.edges)
+	if len(opts.Only) > 0 || len(opts.Exclude) > 0 {
+		a.unselected = unselectedClients(p, opts, a, cl.scopes)
+	}
 	return a, nil
+}
+
+// unselectedClients names, in file order, the services the selection
+// leaves out whose connection values a migration without it would rewrite:
+// the collection over every service but the databases (its notes are
+// not this run's). sc holds the evidence walks already done.
+func unselectedClients(p *project, opts Options, a analysis, sc *scopes) []string {
+	all := opts
+	all.Only, all.Exclude = nil, nil
+	every := analysis{dbs: a.dbs, badConn: p.badConnFindings(all)}
+	isDB := a.isDB()
+	for _, name := range p.ServiceOrder() {
+		if !isDB[name] {
+			every.clients = append(every.clients, client{name: name, pooler: pgserver.IsPooler(p.Model.Services[name].Image)})
+		}
+	}
+	cl := newCollector(p, all, every)
+	cl.scopes.root, cl.scopes.files = sc.root, sc.files
+	has := map[string]bool{}
+	for _, e := range cl.collect() {
+		has[e.v.Service] = true
+	}
+	var out []string
+	for _, c := range every.clients {
+		if has[c.name] && !opts.selects(c.name) {
+			out = append(out, c.name)
+		}
+	}
+	return out
+}
+
+// leftOnTCP lists, as service/key in the order a reader meets them, the
+// values the analysis leaves on TCP: those that do not parse, those of its
+// notes whose code leaves a value (finding.Code.LeavesTCP), and, when the
+// plan changed nothing (edited false), the values it was to rewrite.
+func (a analysis) leftOnTCP(srcs []*Source, edited bool) []string {
+	fs := slices.Clone(a.badConn)
+	for _, n := range a.notes {
+		if c, _ := LookupCode(n.f.Code); n.refused == nil && c.LeavesTCP {
+			fs = append(fs, n.f)
+		}
+	}
+	if !edited {
+		for _, e := range a.edges {
+			fs = append(fs, Finding{Pos: e.v.Pos, Service: e.v.Service, Key: e.v.Key})
+		}
+	}
+	sortFindings(srcs, fs)
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range fs {
+		if f.Service == "" {
+			continue
+		}
+		id := f.Service
+		if f.Key != "" {
+			id += "/" + f.Key
+		}
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // selects reports whether the selection (--only, --exclude) keeps a
@@ -75,11 +146,13 @@ func (o Options) selects(name string) bool {
 }
 
 // badConnFindings are the findings of the connection values that do not
-// parse, in "file:line:col" order.
-func (p *project) badConnFindings() []Finding {
+// parse, of the services the selection keeps, in "file:line:col" order.
+func (p *project) badConnFindings(opts Options) []Finding {
 	var out []Finding
 	for _, k := range slices.Sorted(maps.Keys(p.badConn)) {
-		out = append(out, p.badConn[k])
+		if f := p.badConn[k]; opts.selects(f.Service) {
+			out = append(out, f)
+		}
 	}
 	return out
 }
@@ -127,7 +200,7 @@ func (pl *planner) steps(a analysis) []step {
 			return nil
 		}},
 		{"nginx reverse proxies to app servers", func() error {
-			proxy.Run(pl.p.Project, pl.ed, &pl.rep, proxy.Options{DropTCP: pl.opts.DropTCP, SocketTarget: pl.socketTarget})
+			pl.proxy = proxy.Run(pl.p.Project, pl.ed, &pl.rep, proxy.Options{DropTCP: pl.opts.DropTCP, SocketTarget: pl.socketTarget})
 			return nil
 		}},
 		// volumes: keys and top-level declarations, the files other than

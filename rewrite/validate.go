@@ -55,7 +55,7 @@ func (v *validator) reads() *collector {
 
 func (v *validator) run() {
 	a, err := analyze(v.p, v.opts)
-	v.findings = append(v.findings, v.p.badConnFindings()...)
+	v.findings = append(v.findings, v.p.badConnFindings(v.opts)...)
 	if err != nil {
 		return
 	}
