@@ -52,8 +52,7 @@ func TestAnalysisUnchangedByPlanning(t *testing.T) {
 			continue // a golden about a refused flag or project
 		}
 		fresh, _ := analyzeClients(p, opts)
-		pl := newPlanner(p, opts)
-		if err := pl.run(a); err != nil {
+		if _, err := plan(p, opts, a); err != nil {
 			continue
 		}
 		planned++

@@ -12,7 +12,7 @@ import (
 // connection values the migration rewrites (edges), the edits certain to
 // be needed beside them (repairs), and what it has to say about the values
 // it leaves (notes). It reads the project; it edits nothing and reports
-// nothing: the planner's steps apply what it found.
+// nothing: the plan's steps apply what it found.
 type collector struct {
 	p       *project
 	opts    Options

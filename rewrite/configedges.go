@@ -162,25 +162,25 @@ func (cl *collector) clientServices() []string {
 
 // rewriteConfigEdge writes the socket form of a configuration file value
 // in place. A file mounted on several services is edited once.
-func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
+func (mg *migration) rewriteConfigEdge(e *edge, mp string) {
 	v, cv := e.v, e.cfg
 	d, _ := dialect.Lookup(e.dialect)
-	if d.Needs != nil && !pl.clients.javaWarn[v.Service] {
-		pl.clients.javaWarn[v.Service] = true
+	if d.Needs != nil && !mg.javaWarn[v.Service] {
+		mg.javaWarn[v.Service] = true
 		inFile := v.Key + " in " + v.Pos.File
 		if cv.src != nil {
 			inFile = "" // a compose value: written $$FactoryArg, as in the environment
 		}
-		pl.rep.Add("UDS101", v.Pos, v.Service, v.Key, d.Needs(v.Service, inFile))
+		mg.rep.Add("UDS101", v.Pos, v.Service, v.Key, d.Needs(v.Service, inFile))
 	}
 	key := cv.path + ":" + strconv.Itoa(cv.val.Start)
-	if pl.configs.cfgDone[key] {
+	if mg.cfgDone[key] {
 		return
 	}
-	pl.configs.cfgDone[key] = true
+	mg.cfgDone[key] = true
 	out, notes, err := dialect.ToSocket(e.dialect, v.Value, mp, e.db.port)
 	if err == nil && d.Factory != nil {
-		style := pl.opts.JDBCFactory
+		style := mg.opts.JDBCFactory
 		if style == JDBCFactorySysprop {
 			style = JDBCFactoryArg // the JVM property lives in the compose file, not here
 		}
@@ -190,28 +190,28 @@ func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 		out, err = libpq.WithAuthorityHost(out, "localhost")
 	}
 	if err != nil {
-		pl.rep.Add("UDS111", v.Pos, v.Service, v.Key,
+		mg.rep.Add("UDS111", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s in %s cannot be rewritten as written (%v); set it to the socket form by hand", v.Key, v.Pos.File, redactErr(err)))
 		return
 	}
 	reads := fmt.Sprintf("a configuration file %s reads; not interpolated by compose", v.Service)
 	if cv.src != nil {
 		// Inside a compose value: compose interpolates, so a $ is $$.
-		pl.ed.YAML(cv.src).Replace(cv.val.Start, cv.val.End, strings.ReplaceAll(cv.val.Render(out), "$", "$$"))
+		mg.ed.YAML(cv.src).Replace(cv.val.Start, cv.val.End, strings.ReplaceAll(cv.val.Render(out), "$", "$$"))
 		reads = fmt.Sprintf("%s of the configuration document in %s/%s", cv.docKey, v.Service, v.Key)
 	} else {
-		pl.ed.EditFile(cv.path, cv.data, cv.val.Start, cv.val.End, cv.val.Render(out))
+		mg.ed.EditFile(cv.path, cv.data, cv.val.Start, cv.val.End, cv.val.Render(out))
 	}
-	pl.noteEvidence(e, mp)
-	pl.noteRailsDefault(e, mp)
+	mg.noteEvidence(e, mp)
+	mg.noteRailsDefault(e, mp)
 	if d.HostInQuery && strings.HasSuffix(cv.path, "database.yml") {
-		pl.rep.Add("UDS123", v.Pos, v.Service, v.Key,
+		mg.rep.Add("UDS123", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s reads url from %s: Rails 7.0 and later read ?host= there; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER@%s/DB)", v.Service, v.Pos.File, strings.ReplaceAll(mp, "/", "%2F")))
 	}
 	for _, n := range notes {
-		pl.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+" "+v.Pos.File+" "+v.Key+": "+n.Message)
+		mg.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+" "+v.Pos.File+" "+v.Key+": "+n.Message)
 	}
-	pl.rep.Change(Change{Kind: "value", Pos: v.Pos,
+	mg.rep.Change(Change{Kind: "value", Pos: v.Pos,
 		Service: v.Service, Key: v.Key, Dialect: e.dialect, Before: dialect.Redact(e.dialect, v.Value), After: dialect.Redact(e.dialect, out),
 		Reason: fmt.Sprintf("reach %s through its socket in %s (%s)", e.db.name, mp, reads), Basis: e.basis})
 }

@@ -148,19 +148,19 @@ func (cl *collector) edgePort(v compose.EnvVar, dname string, db *dbService) int
 // rewriteEdge rewrites one value to reach the database's socket through the
 // client's mount directory mp. Interpolation references in the value are
 // kept as written; literal $ is written $$.
-func (pl *planner) rewriteEdge(e *edge, mp string) {
+func (mg *migration) rewriteEdge(e *edge, mp string) {
 	if e.cfg != nil {
-		pl.rewriteConfigEdge(e, mp)
+		mg.rewriteConfigEdge(e, mp)
 		return
 	}
 	if e.unset != nil {
-		pl.setUnsetVar(e, mp)
+		mg.setUnsetVar(e, mp)
 		return
 	}
 	v := e.v
-	m, enclose, err := pl.maskValue(v)
+	m, enclose, err := maskValue(mg.p, v)
 	if err != nil {
-		pl.rep.Add("UDS111", v.Pos, v.Service, v.Key, err.Error())
+		mg.rep.Add("UDS111", v.Pos, v.Service, v.Key, err.Error())
 		return
 	}
 	d, _ := dialect.Lookup(e.dialect)
@@ -170,13 +170,13 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 	}
 	sysprop := ""
 	if err == nil && d.Factory != nil {
-		style := pl.opts.JDBCFactory
+		style := mg.opts.JDBCFactory
 		file := mp + "/.s.PGSQL." + strconv.Itoa(e.port)
 		if style == JDBCFactorySysprop {
 			// One JVM property per process: a second socket file in the
 			// same service keeps the $FactoryArg form.
-			if prev, ok := pl.clients.sysprop[v.Service]; ok && prev != file {
-				pl.rep.Add("UDS130", v.Pos, v.Service, v.Key,
+			if prev, ok := mg.sysprop[v.Service]; ok && prev != file {
+				mg.rep.Add("UDS130", v.Pos, v.Service, v.Key,
 					fmt.Sprintf("%s already reaches %s through the JVM property; %s keeps the $FactoryArg form for %s", v.Service, prev, v.Key, file))
 				style = JDBCFactoryArg
 			} else {
@@ -196,15 +196,15 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 			// (the shell environment): say what the variable must hold.
 			msg = fmt.Sprintf("%s/%s is %s, set outside the project files; set it to %s", v.Service, v.Key, dialect.Redact(e.dialect, v.Raw), dialect.Redact(e.dialect, want))
 		}
-		pl.rep.Add(code, v.Pos, v.Service, v.Key, msg)
+		mg.rep.Add(code, v.Pos, v.Service, v.Key, msg)
 		return
 	}
-	if pl.top.keepPGSSLMode[v.Service] && e.cfg == nil {
+	if mg.top.keepPGSSLMode[v.Service] && e.cfg == nil {
 		if d.SSLDisable != nil {
 			out, _ = d.SSLDisable(out)
 		} else if d.PGSSLMode {
 			// PGHOST: no place for an sslmode of its own.
-			pl.clients.pghostOnSocket[v.Service] = true
+			mg.out.pghostOnSocket[v.Service] = true
 		}
 	}
 	if enclose != nil {
@@ -214,37 +214,37 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 	if newRaw == v.Raw {
 		return
 	}
-	if !pl.ed.SetValue(v, m, out) {
+	if !mg.ed.SetValue(v, m, out) {
 		return
 	}
-	pl.clients.migratedPos[v.Pos.String()] = true
-	pl.warnDroppedRefs(v, m, out, e.db.name)
-	pl.warnDefault(v)
+	mg.out.migratedPos[v.Pos.String()] = true
+	mg.warnDroppedRefs(v, m, out, e.db.name)
+	mg.warnDefault(v)
 	if d.PGSSLMode {
-		pl.clients.sslClients[v.Service] = true
+		mg.out.sslClients[v.Service] = true
 	}
-	if sysprop != "" && pl.clients.sysprop[v.Service] == "" {
-		pl.clients.sysprop[v.Service] = sysprop
-		pl.setJavaOpt(v, "-D"+d.Property+"="+sysprop)
+	if sysprop != "" && mg.sysprop[v.Service] == "" {
+		mg.sysprop[v.Service] = sysprop
+		mg.setJavaOpt(v, "-D"+d.Property+"="+sysprop)
 	}
 	for _, a := range e.adds {
-		pl.addEnvAfter(v, a.key, a.value, a.reason)
+		mg.addEnvAfter(v, a.key, a.value, a.reason)
 	}
 	for _, n := range notes {
-		pl.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+"/"+v.Key+": "+n.Message)
+		mg.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+"/"+v.Key+": "+n.Message)
 	}
-	if d.HostInQuery && mentionsRails(pl.p.Model.Services[v.Service]) {
-		pl.rep.Add("UDS123", v.Pos, v.Service, v.Key,
+	if d.HostInQuery && mentionsRails(mg.p.Model.Services[v.Service]) {
+		mg.rep.Add("UDS123", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s looks like a Rails app: Rails 7.0 and later read ?host= from DATABASE_URL; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER:PASSWORD@%s/DB)", v.Service, strings.ReplaceAll(mp, "/", "%2F")))
 	}
-	if d.Needs != nil && !pl.clients.javaWarn[v.Service] {
-		pl.clients.javaWarn[v.Service] = true
-		pl.rep.Add("UDS101", v.Pos, v.Service, v.Key, d.Needs(v.Service, ""))
+	if d.Needs != nil && !mg.javaWarn[v.Service] {
+		mg.javaWarn[v.Service] = true
+		mg.rep.Add("UDS101", v.Pos, v.Service, v.Key, d.Needs(v.Service, ""))
 	}
-	pl.rep.Change(Change{Kind: "value", Pos: v.Pos,
-		Service: v.Service, Key: v.Key, Dialect: e.dialect, Before: pl.redactValue(e.dialect, v.Raw), After: pl.redactValue(e.dialect, newRaw),
+	mg.rep.Change(Change{Kind: "value", Pos: v.Pos,
+		Service: v.Service, Key: v.Key, Dialect: e.dialect, Before: redactValue(mg.p, e.dialect, v.Raw), After: redactValue(mg.p, e.dialect, newRaw),
 		Reason: edgeReason(e, mp), Basis: e.basis})
-	pl.noteEvidence(e, mp)
+	mg.noteEvidence(e, mp)
 }
 
 // edgeReason says why a value changed, and on whose knowledge when a
@@ -372,8 +372,8 @@ var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // setJavaOpt adds a JVM option to the service's JAVA_TOOL_OPTIONS (the JVM
 // reads it at start), creating the variable next to v when absent.
-func (pl *planner) setJavaOpt(v compose.EnvVar, opt string) {
-	for _, o := range pl.p.ServiceEnv(v.Service) {
+func (mg *migration) setJavaOpt(v compose.EnvVar, opt string) {
+	for _, o := range mg.p.ServiceEnv(v.Service) {
 		if o.Key != "JAVA_TOOL_OPTIONS" {
 			continue
 		}
@@ -381,20 +381,20 @@ func (pl *planner) setJavaOpt(v compose.EnvVar, opt string) {
 			return
 		}
 		m, err := interp.Mask(o.Raw)
-		if err == nil && pl.ed.SetValue(o, m, strings.TrimSpace(m.Value+" "+opt)) {
+		if err == nil && mg.ed.SetValue(o, m, strings.TrimSpace(m.Value+" "+opt)) {
 			return
 		}
-		pl.rep.Add("UDS111", o.Pos, v.Service, "JAVA_TOOL_OPTIONS", "add "+opt+" to JAVA_TOOL_OPTIONS by hand")
+		mg.rep.Add("UDS111", o.Pos, v.Service, "JAVA_TOOL_OPTIONS", "add "+opt+" to JAVA_TOOL_OPTIONS by hand")
 		return
 	}
-	pl.addEnvAfter(v, "JAVA_TOOL_OPTIONS", opt, "junixsocket's $SystemProperty factory reads the socket path from this JVM property")
+	mg.addEnvAfter(v, "JAVA_TOOL_OPTIONS", opt, "junixsocket's $SystemProperty factory reads the socket path from this JVM property")
 }
 
 // warnDroppedRefs warns (UDS136) about each ${VAR} of the value that the
 // socket form no longer holds (it stood for the host or the port): a
 // deployment that sets VAR elsewhere (--env-file prod.env, the shell) no
 // longer changes where the client connects.
-func (pl *planner) warnDroppedRefs(v compose.EnvVar, m interp.Masked, out, db string) {
+func (mg *migration) warnDroppedRefs(v compose.EnvVar, m interp.Masked, out, db string) {
 	for _, r := range m.Value {
 		ref, ok := m.Ref(r)
 		if !ok || ref == "$" || strings.ContainsRune(out, r) || !hostOrPortAt(m.Value, r) {
@@ -404,7 +404,7 @@ func (pl *planner) warnDroppedRefs(v compose.EnvVar, m interp.Masked, out, db st
 		if n := compose.RefName(ref); n != "" {
 			name = n
 		}
-		pl.rep.Add("UDS164", v.Pos, v.Service, v.Key,
+		mg.rep.Add("UDS164", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s/%s: %s stood for the host or port and is gone from the socket form, which always reaches %s's socket: setting %s elsewhere (--env-file prod.env, the shell) no longer changes where %s connects", v.Service, v.Key, ref, db, name, v.Service))
 	}
 }

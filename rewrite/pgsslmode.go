@@ -79,14 +79,14 @@ func keepPGSSLMode(p *project, edges []*edge) map[string]bool {
 
 // warnKeptPGSSLMode explains a PGSSLMODE left as it is (UDS114): which
 // values keep relying on it over TCP, and what the socket values got.
-func (pl *planner) warnKeptPGSSLMode(name string, pgssl compose.EnvVar, tcp []compose.EnvVar) {
+func warnKeptPGSSLMode(pl *pass, clients clientResult, name string, pgssl compose.EnvVar, tcp []compose.EnvVar) {
 	var keys []string
 	for _, v := range tcp {
 		keys = append(keys, name+"/"+v.Key)
 	}
 	sort.Strings(keys)
 	socketNote := "the socket values of " + name + " set sslmode=disable themselves, which wins over PGSSLMODE"
-	if pl.clients.pghostOnSocket[name] {
+	if clients.pghostOnSocket[name] {
 		socketNote += "; PGHOST on the socket has no sslmode of its own: libpq, pgx and psycopg ignore PGSSLMODE there, but node pg and sqlx fail with it (\"The server does not support SSL connections\"), so such a client needs a connection URL with sslmode=disable instead"
 	}
 	pl.rep.Add("UDS114", pgssl.Pos, name, pgssl.Key,

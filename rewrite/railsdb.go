@@ -85,12 +85,12 @@ func railsEnvOf(env map[string]string) string {
 }
 
 // noteRailsDefault says what editing a shared ERB default does (UDS171).
-func (pl *planner) noteRailsDefault(e *edge, mp string) {
+func (mg *migration) noteRailsDefault(e *edge, mp string) {
 	if e.railsVar == "" {
 		return
 	}
 	v := e.v
-	pl.rep.Add("UDS171", v.Pos, v.Service, e.railsVar,
+	mg.rep.Add("UDS171", v.Pos, v.Service, e.railsVar,
 		fmt.Sprintf("%s does not set %s, so its host is the ERB default in %s:%d (%q), which the pg gem hands to libpq: the default is now the socket directory %s. Every service that reads this file without %s gets the socket directory too (one that sets %s keeps its own value)",
 			v.Service, e.railsVar, v.Pos.File, v.Pos.Line, v.Value, mp, e.railsVar, e.railsVar))
 }

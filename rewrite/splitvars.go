@@ -94,11 +94,11 @@ func portAdd(key string, db *dbService) envAdd {
 // (compose.Editor.AddEnvAfter) and records the change: the variables it
 // adds (PGPORT, a catalogued port variable, JAVA_TOOL_OPTIONS) are read by
 // the client's libpq or JVM.
-func (pl *planner) addEnvAfter(v compose.EnvVar, key, value, reason string) {
-	if pl.ed.AddEnvAfter(v, key, value, reason) {
+func (mg *migration) addEnvAfter(v compose.EnvVar, key, value, reason string) {
+	if mg.ed.AddEnvAfter(v, key, value, reason) {
 		// The variables it adds are read by the client's libpq (PGPORT, a
 		// port variable) or JVM: recorded in libpq's environment form.
 		env := dialect.HostVar("PGHOST")
-		pl.rep.Change(Change{Kind: "value", Pos: v.Pos, Service: v.Service, Key: key, Dialect: env.Name, After: value, Reason: reason, Basis: dialect.ReaderOf(env.Name)})
+		mg.rep.Change(Change{Kind: "value", Pos: v.Pos, Service: v.Service, Key: key, Dialect: env.Name, After: value, Reason: reason, Basis: dialect.ReaderOf(env.Name)})
 	}
 }
