@@ -22,6 +22,9 @@ type analysis struct {
 	repairs       []repair
 	notes         []note
 	keepPGSSLMode map[string]bool
+	// shares are the services that read a client's migrated value from
+	// the state volume they share: they mount the socket with it.
+	shares []stateShare
 	// unselected: the services the selection (--only, --exclude) leaves
 	// out whose values a migration without it would rewrite, in file
 	// order (an empty migration names them).
@@ -63,8 +66,9 @@ func analyzeClients(p *project, opts Options) (analysis, error) {
 	}
 	cl := newCollector(p, opts, a)
 	a.edges = cl.collect()
-	a.repairs, a.notes = cl.repairs, cl.notes
+	a.repairs, a.notes, a.shares = cl.repairs, cl.notes, cl.shares
 	a.keepPGSSLMode = keepPGSSLMode(p, a.edges)
+	notePGHOSTShadows(p, a.edges)
 	if len(opts.Only) > 0 || len(opts.Exclude) > 0 {
 		a.unselected = unselectedClients(p, opts, a, cl.scopes)
 	}

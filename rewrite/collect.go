@@ -33,6 +33,9 @@ type collector struct {
 	cfgSocket map[string]string
 	// tooBig: configuration files reported with UDS173 (overLimit).
 	tooBig map[string]bool
+	// shares are the services that read a client's migrated value from
+	// the state volume they share (sharedstate.go): they mount the socket.
+	shares []stateShare
 }
 
 // A note is what the collection says about a value, in the order it
@@ -91,6 +94,7 @@ func (cl *collector) collect() []*edge {
 	edges = append(edges, (codeDefaults{cl}).edges(edges)...)
 	(imageDotenv{cl}).warn()
 	cl.resolve(edges, followed)
+	cl.shares, edges = (sharedState{cl}).find(edges)
 	(hiddenClients{cl}).warn(edges)
 	return edges
 }

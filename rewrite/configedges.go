@@ -137,8 +137,12 @@ func (fv fileValues) edge(service, path string, data []byte, v configfile.Value)
 			fmt.Sprintf("%s reads %s from %s, which lists several hosts for failover; a Unix socket reaches one server and cannot fail over, so the value is left on TCP", service, v.Key, path))
 		return nil
 	}
+	d, _ := dialect.Lookup(dname)
+	if (socketUses{cl}).libraryMissing(ev, d, hit, v.Key+" in "+path) {
+		return nil
+	}
 	e := &edge{v: ev, dialect: dname, db: hit, port: hit.port, cfg: &configValue{path: path, data: data, val: v}, basis: dialect.ReaderOf(dname)}
-	if d, _ := dialect.Lookup(dname); d.ByReader {
+	if d.ByReader {
 		form, basis, ok := (uriReaders{cl}).decide(ev, hit)
 		if !ok {
 			return nil

@@ -3,7 +3,6 @@ package rewrite
 import (
 	"fmt"
 	"maps"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -27,16 +26,11 @@ const BasisReader = finding.BasisReader
 // socket URI; UDS154: no reader is known).
 func (ur uriReaders) decide(v compose.EnvVar, db *dbService) (form consumer.Form, basis *Basis, ok bool) {
 	cl := ur.cl
-	if f, b, found := (uriReaders{cl}).user(v); found {
+	if f, b, found := (uriReaders{cl}).user(v, db); found {
 		return f, b, true
 	}
 	verdict, found := consumer.Decide(cl.scopes.of(v.Service), v.Key)
-	if own := append(consumer.FromValue(v.Value), consumer.FromFile(filepath.ToSlash(v.Pos.File))...); len(own) > 0 {
-		for i := range own {
-			own[i].File, own[i].Line = v.Pos.File, v.Pos.Line
-		}
-		verdict, found = consumer.Combine(append(verdict.Uses, own...)), true
-	}
+	verdict, found = consumer.Refine(verdict, found, v.Value, v.Pos.File, v.Pos.Line)
 	if found {
 		u := verdict.Uses[0]
 		b := &Basis{Kind: BasisEvidence, Name: strings.Join(verdict.Readers(), "+"), At: Pos{File: u.File, Line: u.Line},
@@ -55,11 +49,14 @@ func (ur uriReaders) decide(v compose.EnvVar, db *dbService) (form consumer.Form
 			(uriReaders{cl}).unknown(v, db, "its readers ("+strings.Join(verdict.Readers(), ", ")+") share only the percent-encoded form, which the tool does not write")
 			return "", nil, false
 		}
-		if r := portIgnored(verdict); r != nil && db.port != libpq.DefaultPort {
+		form := consumer.ChooseAt(verdictReaders(verdict), db.port)
+		if form == "" || form == consumer.Encoded {
+			r := portIgnored(verdict)
 			cl.note("UDS153", v.Pos, v.Service, v.Key,
-				fmt.Sprintf("%s/%s reaches %s over TCP and is read by %s (%s:%d %s), which takes ?host= but not ?port=: it would open .s.PGSQL.5432, while %s listens on port %d; left on TCP", v.Service, v.Key, db.name, r.Reader.Name, r.File, r.Line, r.How, db.name, db.port)).Basis = b
+				fmt.Sprintf("%s/%s reaches %s over TCP and is read by %s (%s:%d %s), which takes ?host= but not ?port=: the empty form would open .s.PGSQL.5432, while %s listens on port %d, and not every reader takes the localhost form, whose authority holds the port; left on TCP", v.Service, v.Key, db.name, r.Reader.Name, r.File, r.Line, r.How, db.name, db.port)).Basis = b
 			return "", nil, false
 		}
+		verdict.Form = form
 		b.Detail = readersDetail(verdict)
 		return verdict.Form, b, true
 	}
@@ -74,8 +71,17 @@ func (ur uriReaders) decide(v compose.EnvVar, db *dbService) (form consumer.Form
 	return "", nil, false
 }
 
+// verdictReaders returns the readers of v's uses.
+func verdictReaders(v consumer.Verdict) []*consumer.Reader {
+	var rs []*consumer.Reader
+	for _, u := range v.Uses {
+		rs = append(rs, u.Reader)
+	}
+	return rs
+}
+
 // portIgnored returns the use of a reader of v that takes ?host= but not
-// ?port= (Sequelize), or nil.
+// ?port= (Sequelize, Prisma), or nil.
 func portIgnored(v consumer.Verdict) *consumer.Use {
 	for i, u := range v.Uses {
 		if u.Reader.PortIgnored {
@@ -100,17 +106,20 @@ func readersDetail(v consumer.Verdict) string {
 
 // userConsumer reads --consumer SERVICE/KEY=READER|FORM, or KEY=... for
 // that key in every service; a SERVICE/KEY value wins over a KEY one.
-func (ur uriReaders) user(v compose.EnvVar) (consumer.Form, *Basis, bool) {
+func (ur uriReaders) user(v compose.EnvVar, db *dbService) (consumer.Form, *Basis, bool) {
 	cl := ur.cl
 	for _, target := range []string{v.Service + "/" + v.Key, v.Key} {
-		if f, b, ok := (uriReaders{cl}).userFor(v, target); ok {
+		if f, b, ok := (uriReaders{cl}).userFor(v, db, target); ok {
 			return f, b, ok
 		}
 	}
 	return "", nil, false
 }
 
-func (ur uriReaders) userFor(v compose.EnvVar, want string) (consumer.Form, *Basis, bool) {
+// userFor applies --consumer TARGET=READER|FORM for one target; a
+// named reader is held to the limits evidence would hold it to (its
+// forms, and where it reads the port).
+func (ur uriReaders) userFor(v compose.EnvVar, db *dbService, want string) (consumer.Form, *Basis, bool) {
 	cl := ur.cl
 	for _, c := range cl.opts.Consumers {
 		target, name, _ := strings.Cut(c, "=")
@@ -129,7 +138,13 @@ func (ur uriReaders) userFor(v compose.EnvVar, want string) (consumer.Form, *Bas
 				fmt.Sprintf("%s/%s is read by %s (--consumer): %s; left on TCP", v.Service, v.Key, r.Name, r.Reason)).Basis = b
 			return "", nil, true
 		}
-		return consumer.Choose([]*consumer.Reader{r}), b, true
+		f := consumer.ChooseAt([]*consumer.Reader{r}, db.port)
+		if f == "" || f == consumer.Encoded {
+			cl.note("UDS153", v.Pos, v.Service, v.Key,
+				fmt.Sprintf("%s/%s is read by %s (--consumer), which takes ?host= but not ?port=: the empty form would open .s.PGSQL.5432, while %s listens on port %d; left on TCP", v.Service, v.Key, r.Name, db.name, db.port)).Basis = b
+			return "", nil, true
+		}
+		return f, b, true
 	}
 	return "", nil, false
 }

@@ -110,6 +110,9 @@ func (cl *collector) collectEdges() []*edge {
 						fmt.Sprintf("%s/%s had %s, keep it on TCP with --exclude %s", name, v.Key, what, name))
 				}
 			}
+			if (socketUses{cl}).libraryMissing(v, d, hit, v.Key) {
+				continue
+			}
 			e := &edge{v: v, dialect: dname, db: hit, basis: dialect.ReaderOf(dname)}
 			if d.ByReader {
 				form, basis, ok := (uriReaders{cl}).decide(v, hit)
@@ -251,6 +254,10 @@ func (mg *migration) rewriteEdge(e *edge, mp string) {
 // host variable was migrated (plan's text form shows it).
 func edgeReason(e *edge, mp string) string {
 	r := fmt.Sprintf("reach %s through its socket in %s", e.db.name, mp)
+	if len(e.hostGiven) > 0 {
+		r = fmt.Sprintf("reach %s through its socket in %s for the connections that name no host (psql, pg_dump without -h): libpq reads PGHOST only then, and %s name%s a host and stay%s on TCP", e.db.name, mp,
+			strings.Join(e.hostGiven, ", "), map[bool]string{true: "s", false: ""}[len(e.hostGiven) == 1], map[bool]string{true: "s", false: ""}[len(e.hostGiven) == 1])
+	}
 	if e.basis != nil && e.basis.Kind != BasisEvidence { // evidence: UDS170 and the plan's evidence say it
 		r += " (" + e.basis.Citation() + ")"
 	}

@@ -115,6 +115,11 @@ func (hc hiddenClients) dependencyKey(client, db string) string {
 // POSTGRES_DSN, AIRFLOW__DATABASE__SQL_ALCHEMY_CONN).
 var connKeyRE = regexp.MustCompile(`(?i)(^|_)(DATABASE|DB|PG[A-Z]*|POSTGRES(QL)?|JDBC|DSN|DATASOURCE|SQL_ALCHEMY_CONN)(_|$)`)
 
+// connValueRE matches the names that hold where to connect (a URL, a
+// DSN, a host), not a setting beside it: POSTGRESQL_DB_CREATE (Zammad's
+// flag), DB_USER or POSTGRES_PASSWORD name a database but hold no address.
+var connValueRE = regexp.MustCompile(`(?i)(^|_)(URL|URI|DSN|HOST|HOSTNAME|SERVER|SERVERS|ADDR|ADDRESS|CONN|CONNECTION|CONNECTION_STRING|CONNSTR|SEEDS|DATASOURCE|DATABASE)$`)
+
 // libpqSetting reports whether key is one of libpq's environment
 // variables (PostgreSQL docs, "Environment Variables") that names no
 // server: PGSSLMODE, PGUSER, PGPORT ... A socket form does not apply to
@@ -129,7 +134,7 @@ func libpqSetting(key string) bool {
 // it warned.
 func (cl *collector) warnUnsetPassthrough(v compose.EnvVar) bool {
 	dbs := cl.dbs
-	if !v.Passthrough || strings.TrimSpace(v.Value) != "" || !connKeyRE.MatchString(v.Key) || len(dbs) == 0 || libpqSetting(v.Key) {
+	if !v.Passthrough || strings.TrimSpace(v.Value) != "" || !connKeyRE.MatchString(v.Key) || !connValueRE.MatchString(v.Key) || len(dbs) == 0 || libpqSetting(v.Key) {
 		return false
 	}
 	target := "a PostgreSQL service of this project"

@@ -18,21 +18,12 @@ func (cl *collector) hostVarEvidence(v compose.EnvVar, db *dbService, port strin
 	if port != "" {
 		return nil, false
 	}
+	if (socketUses{cl}).tcpHost(v, db) {
+		return nil, true
+	}
 	verdict, ok := evidence.Find(cl.scopes.of(v.Service), v.Key)
-	if !ok {
-		return nil, false
-	}
-	if !verdict.Directory && verdict.Advice != "" {
-		cl.note("UDS120", v.Pos, v.Service, v.Key,
-			fmt.Sprintf("%s/%s names %s, and the project shows a consumer that takes no socket directory: %s:%d: %s. Left unchanged: %s",
-				v.Service, v.Key, db.name, verdict.File, verdict.Line, verdict.Reason, verdict.Advice))
-		return nil, true
-	}
-	if !verdict.Directory {
-		cl.note("UDS120", v.Pos, v.Service, v.Key,
-			fmt.Sprintf("%s/%s names %s, and the project shows its consumer: %s:%d: %s. Left unchanged: write that URL in socket form (jdbc:postgresql://localhost:%d/DB?socketFactory=org.newsclub.net.unix.AFUNIXSocketFactory$FactoryArg&socketFactoryArg=%s/.s.PGSQL.%d, a single $ in a file compose does not read) and mount %s's socket volume",
-				v.Service, v.Key, db.name, verdict.File, verdict.Line, verdict.Reason, db.port, cl.opts.MountPath, db.port, db.name))
-		return nil, true
+	if !ok || !verdict.Directory {
+		return nil, false // a use that takes no directory: tcpHost reported it
 	}
 	if db.port != 5432 {
 		// The driver opens .s.PGSQL.<port> with the port the app passes:

@@ -41,6 +41,31 @@ func (p *project) tcpValues(service string, migrated map[string]bool) []compose.
 	return out
 }
 
+// notePGHOSTShadows records, on each PGHOST edge, the service's other
+// connection values that name a host and stay on TCP (edges are the
+// values the migration is about to rewrite): PGHOST is libpq's default
+// host, used only by a connection that names none, so the plan must not
+// say the service now reaches the socket through it (Plane's api, whose
+// DATABASE_URL names plane-db).
+func notePGHOSTShadows(p *project, edges []*edge) {
+	migrated := map[string]bool{}
+	for _, e := range edges {
+		if e.cfg == nil {
+			migrated[e.v.Pos.String()] = true
+		}
+	}
+	for _, e := range edges {
+		if e.cfg != nil || e.v.Key != "PGHOST" {
+			continue
+		}
+		for _, v := range p.tcpValues(e.v.Service, migrated) {
+			if v.Key != "PGHOST" && v.Key != "PGHOSTADDR" {
+				e.hostGiven = append(e.hostGiven, v.Service+"/"+v.Key)
+			}
+		}
+	}
+}
+
 // failingPGSSLMode returns service's PGSSLMODE when some driver fails with
 // it over a socket.
 func (p *project) failingPGSSLMode(service string) (compose.EnvVar, bool) {

@@ -223,6 +223,11 @@ func (mg *migration) migrateDB(db *dbService, edges []*edge) {
 	for s := range byService {
 		mounting[s] = true
 	}
+	for _, sh := range mg.top.shares {
+		if sh.db == db {
+			mounting[sh.service] = true
+		}
+	}
 	defer mg.ed.Mounting(mounting)()
 	mountPath := map[string]string{}
 	for _, e := range edges {
@@ -233,6 +238,12 @@ func (mg *migration) migrateDB(db *dbService, edges []*edge) {
 			mountPath[e.v.Service] = mp
 		}
 		mg.rewriteEdge(e, mp)
+	}
+	for _, sh := range mg.top.shares {
+		if h := mg.p.ImageHome(sh.service); sh.db == db && h.Src != nil {
+			mg.warnPlacement(sh.service)
+			mg.clientMount(db, sh.service, []compose.ServiceDef{h})
+		}
 	}
 }
 

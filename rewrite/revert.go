@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/compose"
@@ -188,12 +189,19 @@ func (pl *reverter) revertClient(service string, m compose.Mount, db *dbService)
 		if pl.ed.SetValue(ent, mk, out) {
 			pl.rep.Change(Change{Kind: "value", Pos: ent.Pos, Service: service, Key: ent.Key,
 				Dialect: dname, Before: redactValue(pl.p, dname, raw), After: redactValue(pl.p, dname, newRaw), Reason: "reach " + db.name + " over TCP"})
+			if sslDisableRE.MatchString(out) {
+				pl.rep.Add("UDS174", ent.Pos, service, ent.Key,
+					fmt.Sprintf("%s/%s goes back to TCP with sslmode=disable, the socket form's sslmode: the migration writes disable for whatever the value had (require, verify-full: UDS104 said which), and revert cannot know it, so the connection to %s is now unencrypted; set the sslmode it had by hand", service, ent.Key, db.name))
+			}
 		} else {
 			unused = false
 		}
 	}
 	return unused
 }
+
+// sslDisableRE finds sslmode=disable in a URI, conninfo or JDBC URL.
+var sslDisableRE = regexp.MustCompile(`(?i)(^|[?&;\s])sslmode=disable($|[&;\s])`)
 
 // revertHost splits a host variable's socket value (DIR, or DIR:port as
 // Gitea writes it) into the directory and the TCP value that replaces it.

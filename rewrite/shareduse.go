@@ -2,9 +2,17 @@ package rewrite
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/uds-migrate/uds-migrate/catalog"
+	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/pgserver"
 )
 
 // keepSharedEnv drops the edges whose value is an env file line that
@@ -65,8 +73,11 @@ func (se sharedEnv) followed(edges []*edge) map[string]bool {
 // were rewritten, given the services that get the socket volume.
 func (se sharedEnv) otherUses(e *edge, mounted map[string]bool) []string {
 	cl := se.cl
-	if e.v.EnvFile == nil {
+	if e.cfg != nil || e.unset != nil || e.railsVar != "" {
 		return nil
+	}
+	if e.v.EnvFile == nil {
+		return sharedNode(cl.p, e.v, mounted)
 	}
 	var out []string
 	if e.v.Ref != "" {
@@ -78,6 +89,7 @@ func (se sharedEnv) otherUses(e *edge, mounted map[string]bool) []string {
 		return out
 	}
 	abs, _ := filepath.Abs(e.v.EnvFile.Path)
+	out = append(out, standaloneUses(cl, e.v, abs)...)
 	for _, name := range cl.p.ServiceOrder() {
 		if _, ignores := (inheritedVars{cl}).ignores(name, e.v.Key); mounted[name] || ignores {
 			continue
@@ -91,12 +103,128 @@ func (se sharedEnv) otherUses(e *edge, mounted map[string]bool) []string {
 	return slices.Compact(out)
 }
 
+// standaloneUses lists the services of the compose files beside the env
+// file (docker-compose.migrate.yml beside docker-compose.yml) that the run
+// does not load and that read v from it when run alone: ${KEY} in a value,
+// when the env file is that folder's .env (compose's interpolation file),
+// or the file in their env_file. Such a project has no socket mount
+// (nestjs-prisma-starter's npm run docker:migrate runs
+// docker-compose.migrate.yml alone). PostgreSQL servers, poolers and
+// images that read no connection variable do not count.
+func standaloneUses(cl *collector, v compose.EnvVar, envAbs string) []string {
+	dir := filepath.Dir(envAbs)
+	loaded := map[string]bool{}
+	for _, s := range append(slices.Clone(cl.p.Sources), cl.p.ExtSources...) {
+		if a, err := filepath.Abs(s.Path); err == nil {
+			loaded[a] = true
+		}
+	}
+	ref := regexp.MustCompile(`\$\{?` + regexp.QuoteMeta(v.Key) + `\b`)
+	var out []string
+	for _, pat := range append(slices.Clone(defaultComposeNames), overridePatterns...) {
+		files, _ := filepath.Glob(filepath.Join(dir, pat))
+		for _, f := range files {
+			if loaded[f] {
+				continue
+			}
+			data, err := cl.readFile(cl.p.DisplayPath(f))
+			if err != nil {
+				continue
+			}
+			var doc struct {
+				Services map[string]struct {
+					Image       string `yaml:"image"`
+					Environment any    `yaml:"environment"`
+					EnvFile     any    `yaml:"env_file"`
+				} `yaml:"services"`
+			}
+			if yaml.Unmarshal(data, &doc) != nil {
+				continue
+			}
+			for _, name := range slices.Sorted(maps.Keys(doc.Services)) {
+				svc := doc.Services[name]
+				if _, server := pgserver.FamilyOf(svc.Image); server || pgserver.IsPooler(svc.Image) {
+					continue
+				}
+				if c := catalog.Lookup(svc.Image); c != nil && c.NotAClient {
+					continue
+				}
+				env, _ := yaml.Marshal(svc.Environment)
+				interp := filepath.Base(envAbs) == ".env" && ref.Match(env)
+				if interp || namesEnvFile(svc.EnvFile, dir, envAbs) {
+					out = append(out, fmt.Sprintf("%s's %s (run alone)", filepath.Base(f), name))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// namesEnvFile reports whether an env_file: value (a string, a list of
+// strings or of {path: ...}) names the file abs, relative to dir.
+func namesEnvFile(v any, dir, abs string) bool {
+	var paths []string
+	switch x := v.(type) {
+	case string:
+		paths = []string{x}
+	case []any:
+		for _, it := range x {
+			switch y := it.(type) {
+			case string:
+				paths = append(paths, y)
+			case map[string]any:
+				if p, ok := y["path"].(string); ok {
+					paths = append(paths, p)
+				}
+			}
+		}
+	}
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		if filepath.Clean(p) == abs {
+			return true
+		}
+	}
+	return false
+}
+
+// sharedNode lists the services without the socket volume that read v's
+// YAML node too: an anchor merged into several services (<<: *env), an
+// alias, or a service extends copies it from. They get whatever the node
+// says, mount or not (docker compose config shows the rewritten value on
+// each). A catalogued image that reads no connection variable (redis,
+// nginx: not_a_client) and is not built here does not count.
+func sharedNode(p *project, v compose.EnvVar, mounted map[string]bool) []string {
+	var out []string
+	for _, name := range p.ServiceOrder() {
+		if name == v.Service || mounted[name] {
+			continue
+		}
+		svc := p.Model.Services[name]
+		if c := catalog.Lookup(svc.Image); c != nil && c.NotAClient && svc.Build == nil {
+			continue
+		}
+		for _, o := range p.ServiceEnv(name) {
+			if o.EnvFile == nil && o.Pos == v.Pos {
+				out = append(out, name)
+				break
+			}
+		}
+	}
+	return out
+}
+
 func (se sharedEnv) warn(e *edge, other []string) {
 	cl := se.cl
 	v := e.v
 	what := v.Key + " in " + v.Pos.File
-	if v.Ref != "" {
+	switch {
+	case v.Ref != "":
 		what = v.Ref + " in " + v.Pos.File
+	case v.EnvFile == nil:
+		what = fmt.Sprintf("%s at %s:%d, a line an anchor, alias or extends shares", v.Key, v.Pos.File, v.Pos.Line)
 	}
 	cl.note("UDS160", v.Pos, v.Service, v.Key,
 		fmt.Sprintf("%s/%s comes from %s, which is also used by %s without the socket volume: rewriting it would break them, so %s/%s is left on TCP; give %s its own value in environment: to migrate it", v.Service, v.Key, what, strings.Join(other, ", "), v.Service, v.Key, v.Service))

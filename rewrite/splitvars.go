@@ -37,6 +37,9 @@ func (cl *collector) splitVar(v compose.EnvVar, find func(host string) *dbServic
 		return nil
 	}
 	if v.Key == "PGHOST" && port == "" {
+		if _, ok := userHostVar(cl, v); !ok && (socketUses{cl}).tcpHost(v, db) {
+			return nil
+		}
 		pg := dialect.HostVar("PGHOST")
 		e := &edge{v: v, dialect: pg.Name, db: db, port: db.port, basis: dialect.ReaderOf(pg.Name)}
 		if _, ok := atoiPort(cl.p.clientEnv(v.Service, "PGPORT")); !ok && db.port != 5432 {
