@@ -7,7 +7,6 @@ import (
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/evidence"
-	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -16,12 +15,7 @@ import (
 // TCP dial of a host variable, a library the form needs that the build
 // does not declare. Each method reports what it finds and says whether
 // the value must stay on TCP.
-type socketUses struct {
-	p     *project
-	rep   *finding.Report
-	scope func(service string) evidence.Scope // the files reaching a service (planner.evidenceScope)
-	mount string                              // the clients' socket directory (Options.MountPath)
-}
+type socketUses struct{ cl *collector }
 
 // tcpHost reports (UDS120) a host variable that something in the
 // service dials as a TCP host name or pastes into a pgjdbc URL: its own
@@ -33,21 +27,21 @@ type socketUses struct {
 func (u socketUses) tcpHost(v compose.EnvVar, db *dbService) bool {
 	verdict, at, ok := u.command(v.Service, v.Key)
 	if !ok {
-		verdict, ok = evidence.Find(u.scope(v.Service), v.Key)
+		verdict, ok = evidence.Find(u.cl.scopes.of(v.Service), v.Key)
 		if !ok || verdict.Directory {
 			return false
 		}
 		at = fmt.Sprintf("%s:%d", verdict.File, verdict.Line)
 	}
 	if verdict.Advice != "" {
-		u.rep.Add("UDS120", v.Pos, v.Service, v.Key,
+		u.cl.note("UDS120", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s/%s names %s, and the project shows a consumer that takes no socket directory: %s: %s. Left unchanged: %s",
 				v.Service, v.Key, db.name, at, verdict.Reason, verdict.Advice))
 		return true
 	}
-	u.rep.Add("UDS120", v.Pos, v.Service, v.Key,
+	u.cl.note("UDS120", v.Pos, v.Service, v.Key,
 		fmt.Sprintf("%s/%s names %s, and the project shows its consumer: %s: %s. Left unchanged: write that URL in socket form (jdbc:postgresql://localhost:%d/DB?socketFactory=org.newsclub.net.unix.AFUNIXSocketFactory$FactoryArg&socketFactoryArg=%s/.s.PGSQL.%d, a single $ in a file compose does not read) and mount %s's socket volume",
-			v.Service, v.Key, db.name, at, verdict.Reason, db.port, u.mount, db.port, db.name))
+			v.Service, v.Key, db.name, at, verdict.Reason, db.port, u.cl.opts.MountPath, db.port, db.name))
 	return true
 }
 
@@ -55,7 +49,7 @@ func (u socketUses) tcpHost(v compose.EnvVar, db *dbService) bool {
 // entrypoint or healthcheck test about key (evidence.FindInCommand), and
 // where that key is written ("compose.yml:9 (command)").
 func (u socketUses) command(service, key string) (evidence.Verdict, string, bool) {
-	svc := u.p.Model.Services[service]
+	svc := u.cl.p.Model.Services[service]
 	texts := []struct {
 		key   string
 		words []string
@@ -66,7 +60,7 @@ func (u socketUses) command(service, key string) (evidence.Verdict, string, bool
 			words []string
 		}{"healthcheck", svc.HealthCheck.Test})
 	}
-	src, node := u.p.ServiceNode(service)
+	src, node := u.cl.p.ServiceNode(service)
 	for _, t := range texts {
 		verdict, ok := evidence.FindInCommand(strings.Join(t.words, " "), key)
 		if !ok {
@@ -102,11 +96,11 @@ func (u socketUses) libraryMissing(v compose.EnvVar, d *dialect.Dialect, db *dbS
 		return false
 	}
 	lib := d.Library
-	manifest, declared := evidence.Declares(u.scope(v.Service), lib.Manifests, lib.Marker)
+	manifest, declared := evidence.Declares(u.cl.scopes.of(v.Service), lib.Manifests, lib.Marker)
 	if manifest == "" || declared {
 		return false
 	}
-	u.rep.Add("UDS135", v.Pos, v.Service, v.Key,
+	u.cl.note("UDS135", v.Pos, v.Service, v.Key,
 		fmt.Sprintf("%s/%s reaches %s over TCP, and %s's build manifest %s does not declare %s, which the socket form needs (its socket factory, org.newsclub.net.unix.AFUNIXSocketFactory): the application would fail to load it at connect, so %s is left unchanged. Add the dependency %s (type pom) to %s, then run the migration again",
 			v.Service, v.Key, db.name, v.Service, manifest, lib.Marker, where, lib.Coordinates, manifest))
 	return true

@@ -20,12 +20,15 @@ import (
 // socket volume (a command of a job, an excluded service or one outside the
 // selected --profile), in build.args (a build has no volumes), or an
 // env_file loaded by such a service. Rewriting that line would move them to
-// a socket they cannot reach. Each dropped value gets UDS132.
-func (pl *planner) keepSharedEnv(edges []*edge) []*edge {
+// a socket they cannot reach. Each dropped value gets UDS160. followed are
+// the commands ("service/key") that reach the database only through a
+// kept value's variable.
+func (se sharedEnv) keep(edges []*edge) ([]*edge, map[string]bool) {
+	cl := se.cl
 	for changed := true; changed; {
 		changed = false
 		mounted := map[string]bool{}
-		for _, db := range pl.dbs {
+		for _, db := range cl.dbs {
 			mounted[db.name] = true // a server mounts the volume and ignores client variables
 		}
 		for _, e := range edges {
@@ -33,9 +36,8 @@ func (pl *planner) keepSharedEnv(edges []*edge) []*edge {
 		}
 		var kept []*edge
 		for _, e := range edges {
-			if other := pl.otherUses(e, mounted); len(other) > 0 {
-				pl.withdrawDecision(e)
-				pl.warnShared(e, other)
+			if other := (sharedEnv{cl}).otherUses(e, mounted); len(other) > 0 {
+				(sharedEnv{cl}).warn(e, other)
 				changed = true
 				continue
 			}
@@ -43,52 +45,43 @@ func (pl *planner) keepSharedEnv(edges []*edge) []*edge {
 		}
 		edges = kept
 	}
-	pl.dropFollowedCommands(edges)
-	return edges
+	return edges, (sharedEnv{cl}).followed(edges)
 }
 
-// withdrawDecision removes the note that a host variable was set to the
-// socket directory (UDS150, UDS152, UDS170) when its value stays on TCP
-// after all: the note would contradict the UDS160 that replaces it.
-func (pl *planner) withdrawDecision(e *edge) {
-	pl.rep.Findings = slices.DeleteFunc(pl.rep.Findings, func(f Finding) bool {
-		return f.Service == e.v.Service && f.Key == e.v.Key && (f.Code == "UDS150" || f.Code == "UDS152" || f.Code == "UDS170")
-	})
-}
-
-// dropFollowedCommands withdraws UDS127 ("edit the command by hand") for a
-// command or entrypoint that reaches the database only through a ${VAR}
-// whose env file line is rewritten: it follows the variable.
-func (pl *planner) dropFollowedCommands(edges []*edge) {
-	followed := map[[2]string]bool{}
+// followedCommands are the commands and entrypoints ("service/key") that
+// reach the database only through a ${VAR} whose env file line is
+// rewritten: they follow the variable, so they need no manual step
+// (UDS127).
+func (se sharedEnv) followed(edges []*edge) map[string]bool {
+	cl := se.cl
+	followed := map[string]bool{}
 	for _, e := range edges {
 		if e.v.EnvFile == nil || e.v.Ref == "" {
 			continue
 		}
-		for _, u := range pl.p.VarUses(e.v.Ref) {
+		for _, u := range cl.p.VarUses(e.v.Ref) {
 			key, _, _ := strings.Cut(u.Path, ".")
 			if key == "command" || key == "entrypoint" {
-				followed[[2]string{u.Service, key}] = true
+				followed[u.Service+"/"+key] = true
 			}
 		}
 	}
-	pl.rep.Findings = slices.DeleteFunc(pl.rep.Findings, func(f Finding) bool {
-		return f.Code == "UDS127" && followed[[2]string{f.Service, f.Key}]
-	})
+	return followed
 }
 
 // otherUses lists the uses of e's env file line that would break if it
 // were rewritten, given the services that get the socket volume.
-func (pl *planner) otherUses(e *edge, mounted map[string]bool) []string {
+func (se sharedEnv) otherUses(e *edge, mounted map[string]bool) []string {
+	cl := se.cl
 	if e.cfg != nil || e.unset != nil || e.railsVar != "" {
 		return nil
 	}
 	if e.v.EnvFile == nil {
-		return sharedNode(pl.p, e.v, mounted)
+		return sharedNode(cl.p, e.v, mounted)
 	}
 	var out []string
 	if e.v.Ref != "" {
-		for _, u := range pl.p.VarUses(e.v.Ref) {
+		for _, u := range cl.p.VarUses(e.v.Ref) {
 			if !mounted[u.Service] || u.Path == "build" || strings.HasPrefix(u.Path, "build.") {
 				out = append(out, u.String())
 			}
@@ -96,12 +89,12 @@ func (pl *planner) otherUses(e *edge, mounted map[string]bool) []string {
 		return out
 	}
 	abs, _ := filepath.Abs(e.v.EnvFile.Path)
-	out = append(out, standaloneUses(pl, e.v, abs)...)
-	for _, name := range pl.p.ServiceOrder() {
-		if _, ignores := (inheritedVars{pl}).ignores(name, e.v.Key); mounted[name] || ignores {
+	out = append(out, standaloneUses(cl, e.v, abs)...)
+	for _, name := range cl.p.ServiceOrder() {
+		if _, ignores := (inheritedVars{cl}).ignores(name, e.v.Key); mounted[name] || ignores {
 			continue
 		}
-		for _, f := range pl.p.Model.Services[name].EnvFiles {
+		for _, f := range cl.p.Model.Services[name].EnvFiles {
 			if f.Path == abs || f.Path == e.v.EnvFile.Path {
 				out = append(out, fmt.Sprintf("%s's env_file", name))
 			}
@@ -118,10 +111,10 @@ func (pl *planner) otherUses(e *edge, mounted map[string]bool) []string {
 // (nestjs-prisma-starter's npm run docker:migrate runs
 // docker-compose.migrate.yml alone). PostgreSQL servers, poolers and
 // images that read no connection variable do not count.
-func standaloneUses(pl *planner, v compose.EnvVar, envAbs string) []string {
+func standaloneUses(cl *collector, v compose.EnvVar, envAbs string) []string {
 	dir := filepath.Dir(envAbs)
 	loaded := map[string]bool{}
-	for _, s := range append(slices.Clone(pl.p.Sources), pl.p.ExtSources...) {
+	for _, s := range append(slices.Clone(cl.p.Sources), cl.p.ExtSources...) {
 		if a, err := filepath.Abs(s.Path); err == nil {
 			loaded[a] = true
 		}
@@ -134,7 +127,7 @@ func standaloneUses(pl *planner, v compose.EnvVar, envAbs string) []string {
 			if loaded[f] {
 				continue
 			}
-			data, err := pl.ed.ReadFile(pl.p.DisplayPath(f))
+			data, err := cl.readFile(cl.p.DisplayPath(f))
 			if err != nil {
 				continue
 			}
@@ -223,7 +216,8 @@ func sharedNode(p *project, v compose.EnvVar, mounted map[string]bool) []string 
 	return out
 }
 
-func (pl *planner) warnShared(e *edge, other []string) {
+func (se sharedEnv) warn(e *edge, other []string) {
+	cl := se.cl
 	v := e.v
 	what := v.Key + " in " + v.Pos.File
 	switch {
@@ -232,6 +226,6 @@ func (pl *planner) warnShared(e *edge, other []string) {
 	case v.EnvFile == nil:
 		what = fmt.Sprintf("%s at %s:%d, a line an anchor, alias or extends shares", v.Key, v.Pos.File, v.Pos.Line)
 	}
-	pl.rep.Add("UDS160", v.Pos, v.Service, v.Key,
+	cl.note("UDS160", v.Pos, v.Service, v.Key,
 		fmt.Sprintf("%s/%s comes from %s, which is also used by %s without the socket volume: rewriting it would break them, so %s/%s is left on TCP; give %s its own value in environment: to migrate it", v.Service, v.Key, what, strings.Join(other, ", "), v.Service, v.Key, v.Service))
 }
