@@ -4,7 +4,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -22,12 +25,71 @@ const (
 // application's own.
 var skipDirs = map[string]bool{"node_modules": true, ".git": true, "vendor": true, ".venv": true, "venv": true, "__pycache__": true, "target": true, ".bundle": true}
 
+// notRunDirs hold files that reach a container (COPY . ., a bind mount of
+// the source tree) but that the running application never reads:
+// documentation, CI definitions, editor and git-hook settings, tests and
+// their fixtures. A "postgres" in them (a CI job's postgres://...@localhost,
+// a changelog line) says nothing about where the service connects.
+var notRunDirs = map[string]bool{
+	"docs": true, "doc": true, // documentation
+	".github": true, ".gitlab": true, ".circleci": true, ".buildkite": true, ".woodpecker": true, ".azure-pipelines": true, // CI
+	".husky": true, ".vscode": true, ".idea": true, // git hooks, editors
+	"test": true, "tests": true, "e2e": true, "spec": true, "__tests__": true, "testdata": true, "fixtures": true, "__fixtures__": true, "__mocks__": true, // tests
+}
+
+// notRunFiles are the CI definitions that live at a repository's top.
+var notRunFiles = map[string]bool{
+	".gitlab-ci.yml": true, ".travis.yml": true, ".drone.yml": true, ".woodpecker.yml": true, ".cirrus.yml": true,
+	"appveyor.yml": true, ".appveyor.yml": true, "azure-pipelines.yml": true, "bitbucket-pipelines.yml": true, "Jenkinsfile": true,
+}
+
+// docExts are documentation formats; docNames are the documents named
+// without one.
+var (
+	docExts  = []string{".md", ".markdown", ".mdx", ".rst", ".adoc", ".asciidoc", ".txt"}
+	docNames = []string{"README", "CHANGELOG", "CHANGES", "HISTORY", "NEWS", "LICENSE", "LICENCE", "COPYING", "NOTICE", "AUTHORS", "CONTRIBUTORS", "CONTRIBUTING"}
+)
+
+// testFileRE matches test files kept beside the code (Go, Python, JS/TS,
+// Ruby conventions).
+var testFileRE = regexp.MustCompile(`(_test\.(go|py)|^test_.*\.py|^conftest\.py|\.(test|spec)\.[cm]?[jt]sx?|_spec\.rb)$`)
+
+// NotRun reports whether a file found under a directory that reaches a
+// container (rel: its path below that directory, slash-separated) is one
+// the running application does not read: documentation (*.md, *.rst,
+// *.txt but requirements*.txt and constraints*.txt, README, LICENSE ...,
+// docs/), CI definitions (.github/, .gitlab-ci.yml, .circleci/ ...), or a
+// test or test fixture (tests/, testdata/, *_test.go, *.spec.ts ...).
+func NotRun(rel string) bool {
+	parts := strings.Split(rel, "/")
+	for _, d := range parts[:len(parts)-1] {
+		if notRunDirs[d] {
+			return true
+		}
+	}
+	base := parts[len(parts)-1]
+	if notRunFiles[base] || testFileRE.MatchString(base) {
+		return true
+	}
+	ext := strings.ToLower(path.Ext(base))
+	if ext == ".txt" && (strings.HasPrefix(base, "requirements") || strings.HasPrefix(base, "constraints")) {
+		return false // pip manifests
+	}
+	if slices.Contains(docExts, ext) {
+		return true
+	}
+	stem := strings.ToUpper(strings.TrimSuffix(base, path.Ext(base)))
+	return slices.Contains(docNames, stem)
+}
+
 // Files lists the regular files under the roots, inside the project, in
 // lexical order, at most MaxFiles. A root counts where it leads once every
 // symbolic link in its path is resolved (./linkdir/cfg with linkdir ->
 // ../outside is outside, and Refused hears of it). Symbolic links met in
 // the walk are resolved and kept only when they stay inside the project;
-// directories behind links are not entered.
+// directories behind links are not entered. Below a directory root, what
+// the running application does not read is left out (NotRun: documents,
+// CI definitions, tests), as are dependency directories (skipDirs).
 func (s Scope) Files() []string {
 	if s.List != nil {
 		return s.List
@@ -50,10 +112,15 @@ func (s Scope) Files() []string {
 				return filepath.SkipDir
 			}
 			if d.IsDir() {
-				if p != root && skipDirs[d.Name()] {
+				if p != root && (skipDirs[d.Name()] || notRunDirs[d.Name()]) {
 					return filepath.SkipDir
 				}
 				return nil
+			}
+			if p != root {
+				if rel, err := filepath.Rel(root, p); err == nil && NotRun(filepath.ToSlash(rel)) {
+					return nil
+				}
 			}
 			if d.Type()&fs.ModeSymlink != 0 {
 				real, err := filepath.EvalSymlinks(p)

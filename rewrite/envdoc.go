@@ -2,7 +2,6 @@ package rewrite
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -233,12 +232,7 @@ func (d envDocs) warnLines(v compose.EnvVar) bool {
 	cl := d.cl
 	dbs := cl.dbs
 	for _, db := range dbs {
-		var names []string
-		for _, n := range db.names {
-			names = append(names, regexp.QuoteMeta(n))
-		}
-		nameRE := regexp.MustCompile(`(^|[^\w.-])(` + strings.Join(names, "|") + `)([^\w.-]|$)`)
-		n := connectionLine([]byte(v.Value), nameRE)
+		n := connectionLine([]byte(v.Value), db.nameRE())
 		if n == 0 {
 			continue
 		}

@@ -70,6 +70,11 @@ func (hc hiddenClients) warn(edges []*edge) {
 				fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it, and no file of the project reaches it (no build context here, no mounted source): the connection is baked into the image %s or built by a script; write it as %s and add the socket volume by hand", name, key, dep.name, name, svc.Image, manualForm("", dep, cl.opts.MountPath)))
 			continue
 		}
+		if code, n := (hiddenClients{cl}).codeInView(name, dep); code != "" {
+			cl.note("UDS137", yamledit.NodePos(src, kn), name, key,
+				fmt.Sprintf("%s/%s names %s, but neither %s's environment nor the files that reach its container, its code among them (%d program files: %s, ...), name %s as a host: as configured, %s opens no connection to %s (the dependency only orders start-up, or a variable left unset selects another database), so there is nothing to migrate; if a value from outside the project (the base image, the shell) does connect it, write that value as %s and add the socket volume by hand", name, key, dep.name, name, n, code, dep.name, name, dep.name, manualForm("", dep, cl.opts.MountPath)))
+			continue
+		}
 		where := "a mounted config file"
 		if secrets := cl.scopes.secretFiles(name); len(secrets) > 0 {
 			var files []string
@@ -100,14 +105,15 @@ func (hc hiddenClients) usesSocket(service string) bool {
 	return false
 }
 
-// dependencyKey names the key that ties a client to a database:
-// depends_on, else links.
+// dependencyKey names the key that ties a client to a database: links
+// when it names it, else depends_on.
 func (hc hiddenClients) dependencyKey(client, db string) string {
-	cl := hc.cl
-	if _, ok := cl.p.Model.Services[client].DependsOn[db]; ok {
-		return "depends_on"
+	svc := hc.cl.p.Model.Services[client]
+	// compose-go folds links into DependsOn: a link is the key written.
+	if slices.Contains(slices.Collect(maps.Values(compose.LinkAliases(svc))), db) {
+		return "links"
 	}
-	return "links"
+	return "depends_on"
 }
 
 // connKeyRE matches variable names that usually hold a database

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/evidence"
-	"github.com/uds-migrate/uds-migrate/internal/dockerfile"
 )
 
 // A connection carried only by a dotenv file that reaches the container
@@ -22,8 +22,9 @@ import (
 // tool does not edit it (the value is baked into the image at build time,
 // and the project's .env is also compose's interpolation file), it says so.
 
-// dotenvLoaderRE marks code or a manifest that loads dotenv files.
-var dotenvLoaderRE = regexp.MustCompile(`(?i)dotenv|\bread_env\(|"next"\s*:|laravel/framework|--env-file[= ]`)
+// dotenvLoaderRE marks code or a manifest that loads dotenv files
+// (envFilePath: @nestjs/config's ConfigModule.forRoot option).
+var dotenvLoaderRE = regexp.MustCompile(`(?i)dotenv|\bread_env\(|"next"\s*:|laravel/framework|--env-file[= ]|\benvFilePath\b`)
 
 // dotenvTemplates are dotenv files that are examples, not settings.
 var dotenvTemplates = []string{".example", ".sample", ".template", ".dist", ".defaults"}
@@ -42,7 +43,7 @@ func (d imageDotenv) warn() {
 		scope := cl.scopes.of(name)
 		var envFiles []string
 		for _, f := range scope.Files() {
-			if isDotenvFile(filepath.Base(f)) && !d.ignored(name, f) {
+			if isDotenvFile(filepath.Base(f)) { // a .dockerignored one is not in Files
 				envFiles = append(envFiles, f)
 			}
 		}
@@ -77,42 +78,35 @@ func isDotenvFile(base string) bool {
 	return true
 }
 
+// lockFiles list resolved dependency trees: a dotenv package there may be
+// any dependency's, not the code's loader.
+var lockFiles = []string{"package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "poetry.lock", "Pipfile.lock", "uv.lock", "Gemfile.lock", "composer.lock", "Cargo.lock", "mix.lock", "go.sum"}
+
 // dotenvLoader returns the first file (as reports show it) and line of the
-// scope that loads dotenv files, or "".
+// scope that loads dotenv files, or "": program code first (import
+// 'dotenv/config', envFilePath: ['.env']), then the other files (a
+// manifest's dotenv dependency, a script's --env-file); lock files never.
 func (d imageDotenv) loader(scope evidence.Scope) (string, int) {
 	cl := d.cl
-	for _, f := range scope.Files() {
-		if isDotenvFile(filepath.Base(f)) {
-			continue
-		}
-		data, err := scope.ReadFile(f)
-		if err != nil || bytes.IndexByte(data, 0) >= 0 {
-			continue
-		}
-		sc := bufio.NewScanner(bytes.NewReader(data))
-		for n := 1; sc.Scan(); n++ {
-			if dotenvLoaderRE.Match(sc.Bytes()) {
-				return cl.p.DisplayPath(f), n
+	for _, code := range []bool{true, false} {
+		for _, f := range scope.Files() {
+			base := filepath.Base(f)
+			if isDotenvFile(base) || slices.Contains(lockFiles, base) || slices.Contains(programExts, filepath.Ext(f)) != code {
+				continue
+			}
+			data, err := scope.ReadFile(f)
+			if err != nil || bytes.IndexByte(data, 0) >= 0 {
+				continue
+			}
+			sc := bufio.NewScanner(bytes.NewReader(data))
+			for n := 1; sc.Scan(); n++ {
+				if dotenvLoaderRE.Match(sc.Bytes()) {
+					return cl.p.DisplayPath(f), n
+				}
 			}
 		}
 	}
 	return "", 0
-}
-
-// dockerIgnored reports whether a file of a service's build context is
-// left out of its image by the context's .dockerignore. Files outside the
-// context (a bind mount) are never ignored.
-func (d imageDotenv) ignored(service, path string) bool {
-	cl := d.cl
-	b := cl.p.Model.Services[service].Build
-	if b == nil || b.Context == "" {
-		return false
-	}
-	data, err := cl.readFile(cl.p.DisplayPath(filepath.Join(b.Context, ".dockerignore")))
-	if err != nil {
-		return false
-	}
-	return dockerfile.Ignored(data, b.Context, path)
 }
 
 // warnDotenvFile reports the connection values of one dotenv file (abs).

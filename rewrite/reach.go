@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -32,11 +33,19 @@ func newScopes(p *project, read func(string) ([]byte, error), refuse func(string
 // here, bind-mount sources, file-based configs: and secrets:. Paths outside the
 // project directory are left out: they are not the project's to read.
 func (sc *scopes) reachingFiles(service string) []string {
-	svc := sc.p.Model.Services[service]
 	var out []string
-	if b := svc.Build; b != nil {
+	if b := sc.p.Model.Services[service].Build; b != nil {
 		out = append(out, sc.copySources(b.Context, b.Dockerfile)...)
 	}
+	return append(out, sc.mountedFiles(service)...)
+}
+
+// mountedFiles are the files and directories (absolute) that reach a
+// service's container besides its image: bind-mount sources, file-based
+// configs: and secrets:.
+func (sc *scopes) mountedFiles(service string) []string {
+	svc := sc.p.Model.Services[service]
+	var out []string
 	for _, v := range svc.Volumes {
 		if v.Type == "bind" && v.Source != "" {
 			out = append(out, v.Source)
@@ -163,12 +172,45 @@ func (sc *scopes) of(service string) evidence.Scope {
 	// The walk is done once per service: several readers ask for it.
 	list, ok := sc.files[service]
 	if !ok {
-		list = s.Files()
-		if list == nil {
-			list = []string{}
+		list = []string{}
+		ignored := sc.imageIgnored(service)
+		for _, f := range s.Files() {
+			if !ignored(f) {
+				list = append(list, f)
+			}
 		}
 		sc.files[service] = list
 	}
 	s.List = list
 	return s
+}
+
+// imageIgnored returns a predicate for the files (absolute) that reach a
+// service only through its build context and that the context's
+// .dockerignore leaves out of the image: the container never sees them.
+// A file that a bind mount, a config or a secret also brings in is seen.
+func (sc *scopes) imageIgnored(service string) func(path string) bool {
+	svc := sc.p.Model.Services[service]
+	b := svc.Build
+	if b == nil || b.Context == "" {
+		return func(string) bool { return false }
+	}
+	var data []byte
+	err := fs.ErrNotExist
+	for _, f := range dockerfile.IgnoreFiles(b.Context, b.Dockerfile) {
+		if data, err = sc.read(sc.p.DisplayPath(f)); err == nil {
+			break
+		}
+	}
+	if err != nil {
+		return func(string) bool { return false }
+	}
+	ignored := dockerfile.Ignorer(data, b.Context)
+	seen := sc.mountedFiles(service)
+	return func(path string) bool {
+		if !confine.Within(b.Context, path) || slices.ContainsFunc(seen, func(src string) bool { return confine.Within(src, path) }) {
+			return false
+		}
+		return ignored(path)
+	}
 }

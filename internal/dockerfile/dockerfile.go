@@ -134,24 +134,42 @@ func User(data []byte, dir string) (user string, makesDir bool) {
 	return user, makesDir
 }
 
+// IgnoreFiles are the files a build's ignore patterns may be in, in the
+// order BuildKit looks for them: the Dockerfile's own (Dockerfile.dev ->
+// Dockerfile.dev.dockerignore), then .dockerignore at the context's root
+// (https://docs.docker.com/build/concepts/context/#filename-and-location).
+// The first that exists is the one used.
+func IgnoreFiles(context, dockerfile string) []string {
+	return []string{Path(context, dockerfile) + ".dockerignore", filepath.Join(context, ".dockerignore")}
+}
+
 // Ignored reports whether path (inside context, both absolute) is left
 // out of the build context by the .dockerignore patterns in ignoreFile
 // (docker's rules, read with moby/patternmatcher, as BuildKit reads them):
 // COPY . . does not copy it into the image. An unreadable pattern file
 // ignores nothing.
 func Ignored(ignoreFile []byte, context, path string) bool {
-	rel, err := filepath.Rel(context, path)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return false
-	}
+	return Ignorer(ignoreFile, context)(path)
+}
+
+// Ignorer is Ignored with the patterns read once: the returned function
+// answers for one path (absolute) at a time.
+func Ignorer(ignoreFile []byte, context string) func(path string) bool {
+	none := func(string) bool { return false }
 	patterns, err := ignorefile.ReadAll(bytes.NewReader(ignoreFile))
 	if err != nil {
-		return false
+		return none
 	}
 	pm, err := patternmatcher.New(patterns)
 	if err != nil {
-		return false
+		return none
 	}
-	ignored, err := pm.MatchesOrParentMatches(filepath.ToSlash(rel))
-	return err == nil && ignored
+	return func(path string) bool {
+		rel, err := filepath.Rel(context, path)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return false
+		}
+		ignored, err := pm.MatchesOrParentMatches(filepath.ToSlash(rel))
+		return err == nil && ignored
+	}
 }
