@@ -2,6 +2,10 @@ package nginx
 
 import (
 	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -202,6 +206,63 @@ func TestInConfDir(t *testing.T) {
 	} {
 		if got := InConfDir(p); got != want {
 			t.Errorf("InConfDir(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+// grammarCases are directives inside a location block, with whether
+// nginx's tokenizer (ngx_conf_read_token) accepts them; TestGrammarAsNginx
+// checks each verdict against the system's `nginx -t`.
+var grammarCases = []struct {
+	directive string
+	ok        bool
+}{
+	// Trial 7 (LemmyNet/lemmy docker/nginx.conf:43): \" inside a quoted
+	// if condition, the closing quote followed by ')'.
+	{`if ($http_accept = "application/ld+json; profile=\"https://www.w3.org/ns/activitystreams\"") { set $p "http://app:8000"; }`, true},
+	{`if ($http_accept ~* "^application/(activity|ld)\+json") { return 204; }`, true},
+	{`if ($http_x = 'it\'s') { return 204; }`, true},
+	{`set $a "a\\";`, true},
+	{`set $a "tab\there";`, true},
+	{`set $a 'single "double" inside';`, true},
+	{`set $a "x"y;`, false},
+	{`set $a "x"(;`, false},
+	{`set $a "unterminated;`, false},
+	{`set $a "x";`, true},
+}
+
+func TestGrammarCases(t *testing.T) {
+	for _, c := range grammarCases {
+		_, err := Parse([]byte("location / { " + c.directive + " }\n"))
+		if (err == nil) != c.ok {
+			t.Errorf("Parse(%s) = %v, want ok=%v", c.directive, err, c.ok)
+		}
+	}
+}
+
+// TestGrammarAsNginx runs the system's nginx -t on each grammar case: the
+// verdicts above are nginx's own (CI installs nginx; elsewhere the test
+// skips when nginx is missing).
+func TestGrammarAsNginx(t *testing.T) {
+	bin, err := exec.LookPath("nginx")
+	if err != nil {
+		if bin, err = exec.LookPath("/usr/sbin/nginx"); err != nil {
+			if ci := os.Getenv("CI"); ci != "" && ci != "0" && ci != "false" {
+				t.Fatalf("CI without nginx: %v", err)
+			}
+			t.Skip("nginx not installed")
+		}
+	}
+	for i, c := range grammarCases {
+		prefix := t.TempDir()
+		conf := filepath.Join(prefix, "nginx.conf")
+		text := fmt.Sprintf("pid %[1]s/nginx.pid;\nerror_log %[1]s/error.log;\nevents {}\nhttp {\n access_log off;\n client_body_temp_path %[1]s/b; proxy_temp_path %[1]s/p; fastcgi_temp_path %[1]s/f; uwsgi_temp_path %[1]s/u; scgi_temp_path %[1]s/s;\n server {\n  listen 127.0.0.1:%[2]d;\n  location / { %[3]s }\n }\n}\n", prefix, 18900+i, c.directive)
+		if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command(bin, "-t", "-q", "-p", prefix, "-e", filepath.Join(prefix, "error.log"), "-c", conf).CombinedOutput()
+		if (err == nil) != c.ok {
+			t.Errorf("nginx -t on %s: %v %s, want ok=%v", c.directive, err, out, c.ok)
 		}
 	}
 }

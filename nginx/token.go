@@ -6,7 +6,9 @@
 // It follows the tokenizer of nginx itself (src/core/ngx_conf_file.c,
 // ngx_conf_read_token): words are separated by white space, ';' and '{'
 // end a word, '}' does not, '#' starts a comment only where a word could
-// start, and "${name}" keeps its braces inside a word. It does not follow
+// start, a backslash escapes the next byte (inside quotes too), a closing
+// quote must be followed by a separator or ')', and "${name}" keeps its
+// braces inside a word. It does not follow
 // include directives: the caller decides which files to read.
 package nginx
 
@@ -131,8 +133,11 @@ func quoted(data []byte, i int) (Token, error) {
 		case '\\':
 			j++
 		case q:
+			// After the closing quote nginx needs a separator, or ')':
+			// the ')' of if ($h = "a\"b") starts the next word
+			// (ngx_conf_read_token, need_space).
 			end := j + 1
-			if end < len(data) && !isSpace(data[end]) && data[end] != ';' && data[end] != '{' {
+			if end < len(data) && !isSpace(data[end]) && data[end] != ';' && data[end] != '{' && data[end] != ')' {
 				return Token{}, errAt(data, end, "unexpected %q after a quoted string", data[end])
 			}
 			return Token{Kind: Word, Value: unescape(data[i+1 : j]), Start: i, End: end, Quote: q}, nil
