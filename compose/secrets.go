@@ -36,6 +36,10 @@ var (
 // password: masking them would mask the project's path in every message.
 var shellDirVars = map[string]bool{"PWD": true, "OLDPWD": true}
 
+// SecretVar reports whether a variable (or a configuration key:
+// spring.datasource.password) holds a secret as its whole value.
+func SecretVar(key string) bool { return secretVarRE.MatchString(key) && !shellDirVars[key] }
+
 // MinSecret is the shortest password scrub masks wherever it occurs; a
 // shorter one ("pw") is masked only where it stands as a whole word
 // (scrubShort), so that it cannot mask parts of ordinary words.
@@ -73,7 +77,7 @@ func (p *Project) Secrets() []string {
 	extra := map[string]int{}
 	addVar := func(k, v string) {
 		secretsIn(v, extra)
-		if secretVarRE.MatchString(k) && !shellDirVars[k] {
+		if SecretVar(k) {
 			extra[v]++
 		}
 	}

@@ -294,21 +294,43 @@ func secretOutputs(t *testing.T, doc string, env []string, secret string) []secr
 		default:
 			cmd = append(slices.Clone(reader), args...)
 		}
-		var out, errb bytes.Buffer
-		run(append([]string{"uds-migrate"}, cmd...), &out, &errb)
-		text := errb.String()
-		if args[0] != "compose.yml" && args[0] != "revert" && args[0] != "-d" {
-			text += out.String()
+		for _, terminal := range []bool{false, true} {
+			var out, errb bytes.Buffer
+			runStyled(t, terminal, append([]string{"uds-migrate"}, cmd...), &out, &errb)
+			text := errb.String()
+			if args[0] != "compose.yml" && args[0] != "revert" && args[0] != "-d" {
+				text += out.String()
+			}
+			outs = append(outs, secretOutput{styledArgs(terminal, args), text})
 		}
-		outs = append(outs, secretOutput{strings.Join(args, " "), text})
 	}
 	return outs
+}
+
+// runStyled runs the command line, with terminal as a person at a
+// terminal sees it (CLICOLOR_FORCE): each text finding followed by its
+// source line and a caret, wide enough that no line is shortened.
+func runStyled(t testing.TB, terminal bool, args []string, stdout, stderr *bytes.Buffer) int {
+	if terminal {
+		t.Setenv("CLICOLOR_FORCE", "1")
+		t.Setenv("COLUMNS", "1000")
+		defer os.Unsetenv("CLICOLOR_FORCE")
+	}
+	return run(args, stdout, stderr)
+}
+
+// styledArgs names a run of runStyled in a test's message.
+func styledArgs(terminal bool, args []string) string {
+	if terminal {
+		return "(on a terminal) " + strings.Join(args, " ")
+	}
+	return strings.Join(args, " ")
 }
 
 // FuzzNoPasswordLeak puts a fuzzed password into each secret case (every
 // dialect and finding code above) and checks that no output of any command
 // or format shows it: findings, plan text/JSON/SARIF, validate, revert and
-// errors. The password is wrapped in markers so that it cannot be a word
+// errors, piped and as on a terminal (the source line under each finding). The password is wrapped in markers so that it cannot be a word
 // the tool prints on its own, and kept to characters every dialect takes
 // unescaped. shape puts a compose reference before, inside or after the
 // password, or in place of the scheme (pwRefShapes): then neither half of
@@ -359,12 +381,14 @@ func FuzzNoPasswordLeak(f *testing.F) {
 			{"--check", "compose.yml"}, {"plan", "--format", "json", "compose.yml"}, {"plan", "--format", "sarif", "compose.yml"},
 			{"validate", "compose.yml"}, {"revert", "--check", "compose.yml"},
 		} {
-			var out, errb bytes.Buffer
-			run(append([]string{"uds-migrate"}, args...), &out, &errb)
-			text := errb.String() + out.String()
-			for _, part := range []string{secret, written, head, tail} {
-				if strings.Contains(text, part) {
-					t.Fatalf("%s: uds-migrate %s shows %q of the password %q:\n%s", c.name, strings.Join(args, " "), part, secret, trim(text))
+			for _, terminal := range []bool{false, true} {
+				var out, errb bytes.Buffer
+				runStyled(t, terminal, append([]string{"uds-migrate"}, args...), &out, &errb)
+				text := errb.String() + out.String()
+				for _, part := range []string{secret, written, head, tail} {
+					if strings.Contains(text, part) {
+						t.Fatalf("%s: uds-migrate %s shows %q of the password %q:\n%s", c.name, styledArgs(terminal, args), part, secret, trim(text))
+					}
 				}
 			}
 		}

@@ -13,7 +13,8 @@ import (
 // compose references build it (a reference before, inside or after the
 // password, standing for the scheme, wrapping the whole value, or the value
 // set in .env, an env_file or the shell), no part of it appears in any
-// finding, plan (text, JSON, SARIF, gcc), validate report or error.
+// finding, plan (text, JSON, SARIF, gcc), validate report or error, piped
+// or on a terminal (where each finding quotes its source line).
 //
 // A password is three fragments; the shapes put references between them,
 // so a redactor that masks only the text up to a reference, or only the
@@ -206,13 +207,21 @@ func pwOutputs(t *testing.T, key, written string, files, env map[string]string) 
 		default:
 			args = append(slices.Clone(reader), args...)
 		}
-		var out, errb bytes.Buffer
-		run(append([]string{"uds-migrate"}, args...), &out, &errb)
-		text := errb.String()
-		if c.report {
-			text += out.String()
+		// Each command's text report runs piped and as on a terminal,
+		// where each finding is followed by its source line.
+		modes := []bool{false}
+		if len(c.args) == 1 || len(c.args) == 2 && c.args[0] != "-w" && c.args[0] != "-d" && c.args[0] != "--check" {
+			modes = append(modes, true)
 		}
-		outs = append(outs, secretOutput{strings.Join(args, " "), text})
+		for _, terminal := range modes {
+			var out, errb bytes.Buffer
+			runStyled(t, terminal, append([]string{"uds-migrate"}, args...), &out, &errb)
+			text := errb.String()
+			if c.report {
+				text += out.String()
+			}
+			outs = append(outs, secretOutput{styledArgs(terminal, args), text})
+		}
 	}
 	return outs
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -120,7 +121,7 @@ func withoutCodeDocs(out string) string {
 // TestNoPasswordInOutput runs every golden input through the commands that
 // read a project, and checks that no password of the case appears on
 // stderr (findings, notes, errors) or in the reports plan and validate
-// print. Migrate's and revert's stdout is the compose file itself, passwords
+// print, piped or on a terminal (each finding with its source line). Migrate's and revert's stdout is the compose file itself, passwords
 // and all, and is not checked.
 func TestNoPasswordInOutput(t *testing.T) {
 	total := 0
@@ -148,14 +149,21 @@ func TestNoPasswordInOutput(t *testing.T) {
 				{[]string{"validate", "--format", "gcc", in}, true},
 				{[]string{"revert", in}, false},
 			} {
-				var out, errb bytes.Buffer
-				run(append([]string{"uds-migrate"}, c.args...), &out, &errb)
-				text := errb.String()
-				if c.scanStdout {
-					text += out.String()
-				}
-				if hit := leaks(text, g.passwords); len(hit) > 0 {
-					t.Errorf("%s: uds-migrate %s shows %q:\n%s", g.name, strings.Join(c.args, " "), hit, trim(text))
+				// Text runs piped and as on a terminal, where each finding
+				// quotes its source line.
+				for _, terminal := range []bool{false, true} {
+					if terminal && slices.Contains(c.args, "--format") {
+						continue
+					}
+					var out, errb bytes.Buffer
+					runStyled(t, terminal, append([]string{"uds-migrate"}, c.args...), &out, &errb)
+					text := errb.String()
+					if c.scanStdout {
+						text += out.String()
+					}
+					if hit := leaks(text, g.passwords); len(hit) > 0 {
+						t.Errorf("%s: uds-migrate %s shows %q:\n%s", g.name, styledArgs(terminal, c.args), hit, trim(text))
+					}
 				}
 			}
 		}
