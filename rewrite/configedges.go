@@ -35,6 +35,27 @@ type configValue struct {
 // service as already connected (no UDS131 on a second run).
 func (pl *planner) collectConfigEdges(dbs []*dbService) []*edge {
 	var out []*edge
+	for _, s := range configSettings(pl, dbs) {
+		if e := pl.configEdge(s.service, s.path, s.data, s.val, dbs); e != nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// configSetting is one setting of a configuration file that a client
+// reads.
+type configSetting struct {
+	service, path string // path as reports and -w use it
+	data          []byte
+	val           configfile.Value
+}
+
+// configSettings lists the settings of the configuration files reaching
+// each client (a file bind mount, configs:, secrets:, a COPY into an image
+// built here), in service order.
+func configSettings(pl *planner, dbs []*dbService) []configSetting {
+	var out []configSetting
 	clients := pl.clientServices(dbs)
 	// A file mounted on its own (a file bind mount, configs:) belongs to
 	// that service; another that sees it only inside a mounted directory
@@ -79,9 +100,7 @@ func (pl *planner) collectConfigEdges(dbs []*dbService) []*edge {
 				if secret {
 					v.Key = secretKey
 				}
-				if e := pl.configEdge(name, path, data, v, dbs); e != nil {
-					out = append(out, e)
-				}
+				out = append(out, configSetting{service: name, path: path, data: data, val: v})
 			}
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
+	"github.com/uds-migrate/uds-migrate/proxy"
 )
 
 // Revert is the inverse migration, for moving to Kubernetes or to separate
@@ -58,8 +59,19 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err
 	if err != nil {
 		return nil, err
 	}
+	for _, f := range res.Findings {
+		if f.Code == "UDS111" { // revert's only UDS111: a socket value it leaves
+			res.SocketsKept++
+		}
+	}
 	if !res.Changed() {
 		res.NothingReason = "no service reaches a PostgreSQL service through a socket volume"
+		if res.SocketsKept > 0 {
+			res.NothingReason = "every socket value is one revert leaves as it is (UDS111 above), so the socket mounts stay"
+		}
+		if proxy.Present(p.Project) {
+			res.Notes = append(res.Notes, "revert covers PostgreSQL only: the nginx → app server migration is not reverted (undo it with git)")
+		}
 	}
 	if res.Changed() {
 		var again []Input

@@ -131,6 +131,7 @@ func (v *validator) runOn(a analysis) {
 		}
 		v.checkPGSSLMode(name)
 	}
+	v.checkConfigFiles(dbs)
 }
 
 // sourceKey identifies a mount source: a volume name, or a bind path
@@ -160,17 +161,23 @@ func (v *validator) checkValue(service string, ent compose.EnvVar, ms []compose.
 	if err != nil {
 		return
 	}
-	if v.checkHostShape(at, service, ent.Key, val, ms) {
+	v.checkPlainValue(at, service, ent.Key, val, ms)
+}
+
+// checkPlainValue checks a value as its reader gets it (interpolated, or
+// from a file nothing interpolates) through at.
+func (v *validator) checkPlainValue(at func(code, msg string), service, key, val string, ms []compose.Mount) {
+	if v.checkHostShape(at, service, key, val, ms) {
 		return
 	}
-	if _, _, _, socket := dialect.SocketRepair(ent.Key, isHostVar(ent.Key), val); socket || dialect.NpgsqlSSLProblem(val) {
-		checkSSLMode(at, service, ent.Key, val)
+	if _, _, _, socket := dialect.SocketRepair(key, isHostVar(key), val); socket || dialect.NpgsqlSSLProblem(val) {
+		checkSSLMode(at, service, key, val)
 	}
-	sockFile := dialect.CheckSocket(checker{v: v, service: service, at: at}, ent.Key, val)
+	sockFile := dialect.CheckSocket(checker{v: v, service: service, at: at}, key, val)
 	if sockFile == "" {
 		return
 	}
-	v.checkSocketPath(at, service+"/"+ent.Key, sockFile, ms)
+	v.checkSocketPath(at, service+"/"+key, sockFile, ms)
 }
 
 // checkSocketPath follows a client's socket file to the mount that holds it
