@@ -64,6 +64,20 @@ type ComposeTarget struct {
 	// runs its JVM from it unless --client-image names another. "" when
 	// no service with an image has one.
 	JavaImage string
+	// ProjectDir, when set, is docker compose's --project-directory, where
+	// relative paths and .env resolve: the smoke run keeps its copies of
+	// migrated files outside the project (LoadComposeIn).
+	ProjectDir string
+	// Project, when set, is docker compose's -p: the run's containers,
+	// networks and volumes are its own, not the project's, RunCompose
+	// takes them down at the end (down -v), and the database's Scratch
+	// mounts are replaced by a tmpfs.
+	Project string
+	// Scratch are the targets of the database's writable data mounts that
+	// a second server must not open while the project's own may run on
+	// them: a host directory (bind) and an external volume. A project
+	// volume is the run's own under Project.
+	Scratch []string
 }
 
 var postgresImageRE = regexp.MustCompile(`(^|/)(postgres|postgis|timescaledb[a-z0-9-]*)(:|@|$)`)
@@ -74,7 +88,7 @@ var postgresImageRE = regexp.MustCompile(`(^|/)(postgres|postgis|timescaledb[a-z
 // or timescaledb. The database must mount a named volume at its socket
 // directory (/var/run/postgresql for those images; uds-migrate adds it).
 func LoadCompose(ctx context.Context, files []string, service string) (*ComposeTarget, error) {
-	return loadCompose(ctx, files, service, OfficialSocketDir, 0)
+	return loadCompose(ctx, files, "", service, OfficialSocketDir, 0)
 }
 
 // LoadComposeAt is LoadCompose for a database whose socket directory and
@@ -84,13 +98,25 @@ func LoadCompose(ctx context.Context, files []string, service string) (*ComposeT
 // socket directory may be a named volume or a host bind mount (a
 // half-migrated project keeps the user's bind mount).
 func LoadComposeAt(ctx context.Context, files []string, service, socketDir string, port int) (*ComposeTarget, error) {
-	return loadCompose(ctx, files, service, socketDir, port)
+	return loadCompose(ctx, files, "", service, socketDir, port)
+}
+
+// LoadComposeIn is LoadComposeAt with docker compose's project directory
+// (--project-directory: relative paths and .env resolve there, whatever
+// folder the files are in); the target keeps it as ProjectDir.
+func LoadComposeIn(ctx context.Context, files []string, projectDir, service, socketDir string, port int) (*ComposeTarget, error) {
+	return loadCompose(ctx, files, projectDir, service, socketDir, port)
 }
 
 // LoadProject reads compose files with compose-go, as docker compose
 // would: the same interpolation, .env and merge rules, every profile.
 func LoadProject(ctx context.Context, files []string) (*types.Project, error) {
+	return loadProject(ctx, files, "")
+}
+
+func loadProject(ctx context.Context, files []string, projectDir string) (*types.Project, error) {
 	opts, err := cli.NewProjectOptions(files,
+		cli.WithWorkingDirectory(projectDir),
 		cli.WithOsEnv, cli.WithDotEnv, cli.WithProfiles([]string{"*"}),
 		cli.WithName("uds-bench"))
 	if err != nil {
@@ -103,8 +129,8 @@ func LoadProject(ctx context.Context, files []string) (*types.Project, error) {
 	return proj, nil
 }
 
-func loadCompose(ctx context.Context, files []string, service, socketDir string, port int) (*ComposeTarget, error) {
-	proj, err := LoadProject(ctx, files)
+func loadCompose(ctx context.Context, files []string, projectDir, service, socketDir string, port int) (*ComposeTarget, error) {
+	proj, err := loadProject(ctx, files, projectDir)
 	if err != nil {
 		return nil, err
 	}
@@ -112,10 +138,26 @@ func loadCompose(ctx context.Context, files []string, service, socketDir string,
 	if err != nil {
 		return nil, err
 	}
-	ct := &ComposeTarget{Files: files, Service: svc.Name, Image: svc.Image, SocketDir: path.Clean(socketDir), Port: 5432}
+	ct := &ComposeTarget{Files: files, Service: svc.Name, Image: svc.Image, SocketDir: path.Clean(socketDir), Port: 5432, ProjectDir: projectDir}
 	for _, v := range svc.Volumes {
 		if (v.Type == types.VolumeTypeVolume || v.Type == types.VolumeTypeBind) && path.Clean(v.Target) == ct.SocketDir {
 			ct.Volume, ct.VolumeType = v.Source, v.Type
+			continue
+		}
+		if v.ReadOnly || v.Target == "" {
+			continue
+		}
+		switch v.Type {
+		case types.VolumeTypeBind:
+			// A directory (or one compose would create); a file mounted
+			// writable is configuration, not data.
+			if fi, err := os.Stat(v.Source); err != nil || fi.IsDir() {
+				ct.Scratch = append(ct.Scratch, v.Target)
+			}
+		case types.VolumeTypeVolume:
+			if vol, ok := proj.Volumes[v.Source]; ok && bool(vol.External) {
+				ct.Scratch = append(ct.Scratch, v.Target)
+			}
 		}
 	}
 	if ct.Volume == "" {
@@ -219,8 +261,18 @@ func (ct *ComposeTarget) renderOverride(scriptsDir, jdbcImage string) ([]byte, e
 		"Networks": ct.Networks, "Volume": ct.Volume, "VolumeType": ct.volumeType(), "SocketDir": ct.SocketDir,
 		"ScriptsDir": scriptsDir, "ScriptsMount": ScriptsMount,
 		"JDBCSidecar": JDBCSidecarName, "JDBCImage": jdbcImage, "JDBCStart": ScriptsMount + "/" + jdbcStartScript,
+		"Scratch": ct.scratch(),
 	})
 	return b.Bytes(), err
+}
+
+// scratch are the mounts the override replaces with a tmpfs: Scratch,
+// for a run under a project of its own only.
+func (ct *ComposeTarget) scratch() []string {
+	if ct.Project == "" {
+		return nil
+	}
+	return ct.Scratch
 }
 
 func (ct *ComposeTarget) volumeType() string {
@@ -314,6 +366,12 @@ func (r *ComposeRun) Command(argv ...string) []string {
 // ARGS.
 func (r *ComposeRun) compose(args ...string) []string {
 	cmd := []string{"compose"}
+	if r.Target.Project != "" {
+		cmd = append(cmd, "-p", r.Target.Project)
+	}
+	if r.Target.ProjectDir != "" {
+		cmd = append(cmd, "--project-directory", r.Target.ProjectDir)
+	}
 	for _, f := range r.Target.Files {
 		cmd = append(cmd, "-f", f)
 	}
@@ -403,6 +461,19 @@ func (r *ComposeRun) ready(ctx context.Context) error {
 	return nil
 }
 
+// down removes the containers, networks and volumes of the run's own
+// project (docker compose -p PROJECT ... down -v --remove-orphans), with a
+// context of its own: an interrupted run is cleaned up too.
+func (r *ComposeRun) down() {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, r.dockerBin(), r.compose("down", "-v", "--remove-orphans", "-t", "5")...)
+	cmd.Env = os.Environ()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "uds-migrate: taking down compose project %s: %v: %s\n", r.Target.Project, err, tail(out, 3))
+	}
+}
+
 // psql runs an SQL file from the scripts mount over the socket.
 func (r *ComposeRun) psql(ctx context.Context, file string, w *Workload) error {
 	argv := append([]string{"psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-v", fmt.Sprintf("rows=%d", w.Defines["rows"])}, r.conn(Socket)...)
@@ -419,7 +490,13 @@ func (r *ComposeRun) psql(ctx context.Context, file string, w *Workload) error {
 // "jdbc" (pgjdbc + junixsocket in one JVM in the uds-bench-jdbc sidecar
 // from r.JDBCImage, for the whole bench); "pgx" runs in this process and
 // cannot reach the socket volume.
+//
+// Under a project of its own (Target.Project), everything the run started
+// is taken down at the end, after an error or an interruption too.
 func RunCompose(ctx context.Context, r *ComposeRun, cfg Config) (*Report, error) {
+	if r.Target.Project != "" {
+		defer r.down()
+	}
 	rep, err := runCompose(ctx, r, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("%s", Redact(err.Error(), r.Target.Password))

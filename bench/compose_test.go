@@ -53,18 +53,7 @@ func TestOverrideLoadsAndSharesTheSocketVolume(t *testing.T) {
 	}
 	r := &ComposeRun{Target: ct, Dir: t.TempDir()}
 	w, _ := LoadWorkload("lookup-small", 1000)
-	if err := r.Prepare(w); err != nil {
-		t.Fatal(err)
-	}
-	opts, err := cli.NewProjectOptions([]string{migratedCompose, r.Override()},
-		cli.WithProfiles([]string{SidecarProf}), cli.WithName("t"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	proj, err := opts.LoadProject(context.Background())
-	if err != nil {
-		t.Fatalf("override does not load: %v", err)
-	}
+	proj := loadWithOverride(t, r, w, []string{migratedCompose}, "", "t")
 	db, _ := proj.GetService("db")
 	side, err := proj.GetService(SidecarName)
 	if err != nil {
@@ -302,4 +291,78 @@ func TestRunComposeRefusesClientsItCannotRun(t *testing.T) {
 	if raw, _ := os.ReadFile(log); len(raw) > 0 {
 		t.Errorf("docker ran:\n%s", raw)
 	}
+}
+
+// TestOwnProjectIsolatesData: a run under a project of its own (the smoke
+// run) replaces the database's writable host directories and external
+// volumes with a tmpfs in the override (compose merges mounts by target),
+// keeps read-only mounts and the socket volume, and names the project and
+// its directory on every docker compose command line.
+func TestOwnProjectIsolatesData(t *testing.T) {
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, "pgdata"), 0o755)
+	os.WriteFile(filepath.Join(dir, "init.sql"), []byte("select 1;\n"), 0o644)
+	f := filepath.Join(dir, "compose.yml")
+	os.WriteFile(f, []byte(`services:
+  db:
+    image: postgres:16
+    volumes:
+      - ./pgdata:/var/lib/postgresql/data
+      - ./init.sql:/docker-entrypoint-initdb.d/init.sql:ro
+      - shared:/backup
+      - db-socket:/var/run/postgresql
+volumes:
+  db-socket:
+  shared:
+    external: true
+`), 0o644)
+	ct, err := LoadComposeIn(context.Background(), []string{f}, dir, "", OfficialSocketDir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"/var/lib/postgresql/data", "/backup"}; !reflect.DeepEqual(ct.Scratch, want) {
+		t.Errorf("Scratch %q, want %q", ct.Scratch, want)
+	}
+	ct.Project = "uds-smoke-test"
+	r := &ComposeRun{Target: ct, Dir: t.TempDir()}
+	w, _ := LoadWorkload("lookup-small", 1000)
+	proj := loadWithOverride(t, r, w, []string{f}, dir, ct.Project)
+	db, _ := proj.GetService("db")
+	got := map[string]string{}
+	for _, v := range db.Volumes {
+		got[v.Target] = v.Type
+	}
+	want := map[string]string{"/var/lib/postgresql/data": "tmpfs", "/backup": "tmpfs", "/docker-entrypoint-initdb.d/init.sql": "bind", "/var/run/postgresql": "volume"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("db mounts %v, want %v", got, want)
+	}
+	cmd := strings.Join(r.Command("true"), " ")
+	if !strings.HasPrefix(cmd, "compose -p uds-smoke-test --project-directory "+dir+" -f "+f+" -f ") {
+		t.Errorf("command %q", cmd)
+	}
+	// bench --compose (no project of its own) leaves the mounts alone.
+	ct.Project = ""
+	if ov, _ := ct.RenderOverride("/s"); strings.Contains(string(ov), "tmpfs") {
+		t.Errorf("override without a project of its own:\n%s", ov)
+	}
+}
+
+// loadWithOverride prepares r (override and scripts for w) and loads files
+// with the override, the sidecar's profile on, as docker compose would
+// (working directory dir, "" for compose's default; project name).
+func loadWithOverride(t *testing.T, r *ComposeRun, w *Workload, files []string, dir, name string) *types.Project {
+	t.Helper()
+	if err := r.Prepare(w); err != nil {
+		t.Fatal(err)
+	}
+	opts, err := cli.NewProjectOptions(append(files, r.Override()), cli.WithWorkingDirectory(dir),
+		cli.WithProfiles([]string{SidecarProf}), cli.WithName(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proj, err := opts.LoadProject(context.Background())
+	if err != nil {
+		t.Fatalf("override does not load: %v", err)
+	}
+	return proj
 }

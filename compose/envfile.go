@@ -55,7 +55,23 @@ type EnvLine struct {
 // ServiceEnv lists a service's environment variables where their effective
 // values are written, following compose precedence: environment: (the last
 // -f file that sets a key wins) over env_file: (later files win).
+//
+// The list is computed once per service (the project does not change
+// while it is planned; callers only range over it): most steps walk every
+// service's environment, some for each of its values, and a service of
+// 30,000 variables took 19.5 s (issue 25).
 func (p *Project) ServiceEnv(name string) []EnvVar {
+	if v, ok := p.envs[name]; ok {
+		return v
+	}
+	if p.envs == nil {
+		p.envs = map[string][]EnvVar{}
+	}
+	p.envs[name] = computeServiceEnv(p, name)
+	return p.envs[name]
+}
+
+func computeServiceEnv(p *Project, name string) []EnvVar {
 	var out []EnvVar
 	seen := map[string]bool{}
 	for i := len(p.Sources) - 1; i >= 0; i-- {
@@ -228,7 +244,7 @@ func (p *Project) EnvFileVars(service, abs string) []EnvVar {
 	if err != nil {
 		return nil
 	}
-	values, err := dotenv.UnmarshalBytesWithLookup(data, func(k string) (string, bool) {
+	values, err := dotenv.UnmarshalBytesWithLookup(withoutBOM(data), func(k string) (string, bool) {
 		v, ok := p.Env[k]
 		return v, ok
 	})
@@ -236,9 +252,16 @@ func (p *Project) EnvFileVars(service, abs string) []EnvVar {
 		return nil
 	}
 	var out []EnvVar
+	last := map[string]int{} // key → index in out of its last assignment
 	off := 0
 	for n, line := range bytes.SplitAfter(data, []byte("\n")) {
-		el, key, ok := parseEnvLine(line, off)
+		// A BOM before the first key is not part of it (nor of the
+		// column); edits leave it where it is.
+		bom := 0
+		if n == 0 {
+			bom = len(line) - len(withoutBOM(line))
+		}
+		el, key, ok := parseEnvLine(line[bom:], off+bom)
 		off += len(line)
 		if !ok {
 			continue
@@ -259,16 +282,25 @@ func (p *Project) EnvFileVars(service, abs string) []EnvVar {
 			raw = text
 		}
 		e := el
-		// The last assignment of a key wins, as in dotenv.
-		for i := range out {
-			if out[i].Key == key {
-				out = append(out[:i], out[i+1:]...)
-				break
-			}
-		}
-		out = append(out, EnvVar{Service: service, Key: key, Raw: raw, Value: val, Pos: finding.Pos{File: path, Line: n + 1, Col: el.Start - (off - len(line)) + 1}, EnvFile: &e})
+		last[key] = len(out)
+		out = append(out, EnvVar{Service: service, Key: key, Raw: raw, Value: val, Pos: finding.Pos{File: path, Line: n + 1, Col: el.Start - (off - len(line)) - bom + 1}, EnvFile: &e})
 	}
-	return out
+	// The last assignment of a key wins, as in dotenv: keep it alone, in
+	// the order of those last assignments.
+	kept := out[:0]
+	for i, v := range out {
+		if last[v.Key] == i {
+			kept = append(kept, v)
+		}
+	}
+	return kept
+}
+
+// withoutBOM is an env file's text after a UTF-8 byte order mark, which
+// compose's dotenv skips when it reads a file itself
+// (dotenv.parseWithLookup) but not in UnmarshalBytesWithLookup.
+func withoutBOM(data []byte) []byte {
+	return bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 }
 
 // parseEnvLine finds KEY and the value range in one env file line starting

@@ -65,6 +65,8 @@ type Project struct {
 	// escaped are env files that lead outside the project through a
 	// symbolic link (escapes), by path: left unread, reported as UDS172.
 	escaped map[string]error
+	// envs caches serviceEnv, by service.
+	envs map[string][]EnvVar
 }
 
 // Load parses every input with yaml.v3 (positions) and the whole set with
@@ -87,7 +89,15 @@ func Load(ctx context.Context, inputs []Input, opts LoadOptions) (*Project, erro
 		}
 		p.Sources = append(p.Sources, src)
 	}
-	if err := checkFileRefs(p.Sources, opts.ProjectDir); err != nil {
+	dir, err := projectDir(inputs, opts)
+	if err != nil {
+		return nil, err
+	}
+	env, _, err := interpolationEnv(dir, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkFileRefs(p.Sources, dir, env); err != nil {
 		return nil, err
 	}
 	model, env, origin, err := loadModelSafely(ctx, inputs, opts)
@@ -95,10 +105,6 @@ func Load(ctx context.Context, inputs []Input, opts LoadOptions) (*Project, erro
 		return nil, composeError(p.Sources, err)
 	}
 	p.Model, p.Env, p.Origin = model, env, origin
-	dir, err := projectDir(inputs, opts)
-	if err != nil {
-		return nil, err
-	}
 	if err := p.loadIncludes(dir); err != nil {
 		return nil, err
 	}
@@ -153,7 +159,11 @@ func loadModel(ctx context.Context, inputs []Input, opts LoadOptions) (*types.Pr
 		func(o *loader.Options) {
 			o.SetProjectName("uds-migrate", true)
 			o.ResolvePaths = true
+			guardFileReads(o)
 		})
+	if err == nil {
+		model, err = resolveFileRefs(model)
+	}
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -203,7 +213,7 @@ func interpolationEnv(dir string, opts LoadOptions) (env, origin map[string]stri
 			}
 			return nil, nil, &finding.PosError{Pos: finding.Pos{File: f}, Msg: "cannot read env file: " + err.Error()}
 		}
-		vals, err := dotenv.UnmarshalBytesWithLookup(data, func(k string) (string, bool) {
+		vals, err := dotenv.UnmarshalBytesWithLookup(withoutBOM(data), func(k string) (string, bool) {
 			if v, ok := osEnv[k]; ok {
 				return v, true
 			}

@@ -35,9 +35,16 @@ var (
 	// "validating volumes must be a mapping"
 	validatingRE = regexp.MustCompile(`validating (\S+) `)
 	// a file compose-go could not open: extends: file:, include:, env_file:
-	missingRE = []*regexp.Regexp{
+	// compose-go's "include cycle detected:\nA\n include B\n include A":
+	// B, the file the cycle's first include names.
+	includeCycleRE = regexp.MustCompile(`include cycle detected:\s*\n[^\n]*\n include (\S+)`)
+	// compose-go's "Circular reference:\n  app in c.yml\n  extends a in
+	// e.yml ...": each service of the chain.
+	extendsChainRE = regexp.MustCompile(`(?m)^\s+(?:extends )?(\S+) in \S+$`)
+	missingRE      = []*regexp.Regexp{
 		regexp.MustCompile(`open (.+?): no such file or directory`),
 		regexp.MustCompile(`env file (.+?) not found`),
+		regexp.MustCompile(`open (.+?): permission denied`),
 	}
 )
 
@@ -66,6 +73,22 @@ func errorNode(srcs []*Source, msg string) (*Source, *yaml.Node) {
 	for _, re := range missingRE {
 		if m := re.FindStringSubmatch(msg); m != nil {
 			return fileNode(srcs, filepath.Clean(m[1]))
+		}
+	}
+	// A cycle: the include entry that starts it, or the extends of the
+	// first service in the chain that a compose file given holds.
+	if m := includeCycleRE.FindStringSubmatch(msg); m != nil {
+		return fileNode(srcs, filepath.Clean(m[1]))
+	}
+	if strings.Contains(msg, "Circular reference") {
+		for _, m := range extendsChainRE.FindAllStringSubmatch(msg, -1) {
+			for _, s := range srcs {
+				_, svcs := yamledit.OwnKey(s.Root, "services")
+				_, svc := yamledit.OwnKey(yamledit.Deref(svcs), m[1])
+				if k, _ := yamledit.MapGet(yamledit.Deref(svc), "extends"); k != nil {
+					return s, k
+				}
+			}
 		}
 	}
 	return nil, nil

@@ -36,7 +36,7 @@ func ReadRegular(path string) ([]byte, error) {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
+		return nil, fmt.Errorf("%s is %s, not a regular file", path, fileKind(fi.Mode()))
 	}
 	if fi.Size() > MaxFileSize {
 		return nil, yamledit.TooLarge(path)

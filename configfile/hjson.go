@@ -13,6 +13,7 @@ import (
 // skipped (never edited). Keys are dotted paths, as for JSON.
 func HJSON(data []byte) ([]Value, error) {
 	h := &hjsonReader{s: string(data)}
+	h.lc.s = h.s
 	h.skip()
 	var out []Value
 	var err error
@@ -25,8 +26,19 @@ func HJSON(data []byte) ([]Value, error) {
 }
 
 type hjsonReader struct {
-	s string
-	i int
+	s     string
+	i     int
+	depth int // objects and arrays open at i
+	lc    lineCounter
+}
+
+// open enters an object or array (h.i at its bracket).
+func (h *hjsonReader) open() error {
+	if h.depth++; h.depth > MaxDepth {
+		return tooDeep(h.lc.at(h.i))
+	}
+	h.i++
+	return nil
 }
 
 // skip passes whitespace, commas and comments.
@@ -143,10 +155,16 @@ func (h *hjsonReader) value(key string, out []Value) ([]Value, error) {
 	start := h.i
 	switch c := h.s[h.i]; {
 	case c == '{':
-		h.i++
-		return h.members(key, out, '}')
+		if err := h.open(); err != nil {
+			return nil, err
+		}
+		out, err := h.members(key, out, '}')
+		h.depth--
+		return out, err
 	case c == '[':
-		h.i++
+		if err := h.open(); err != nil {
+			return nil, err
+		}
 		for n := 0; ; n++ {
 			h.skip()
 			if h.i >= len(h.s) {
@@ -154,6 +172,7 @@ func (h *hjsonReader) value(key string, out []Value) ([]Value, error) {
 			}
 			if h.s[h.i] == ']' {
 				h.i++
+				h.depth--
 				return out, nil
 			}
 			var err error
@@ -186,8 +205,7 @@ func (h *hjsonReader) value(key string, out []Value) ([]Value, error) {
 }
 
 func (h *hjsonReader) at(key string, start, end int, v string, render func(string) string) Value {
-	line := strings.Count(h.s[:start], "\n") + 1
-	col := start - strings.LastIndexByte(h.s[:start], '\n')
+	line, col := h.lc.at(start)
 	return Value{Key: key, Line: line, Col: col, Start: start, End: end, Value: v, render: render}
 }
 

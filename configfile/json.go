@@ -28,6 +28,7 @@ func (f jsonFrame) name() string {
 // elements by index), with the byte range of each string literal.
 func JSON(data []byte) ([]Value, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
+	lc := &lineCounter{s: string(data)}
 	var stack []jsonFrame
 	expectKey := false
 	var out []Value
@@ -43,6 +44,9 @@ func JSON(data []byte) ([]Value, error) {
 		switch t := tok.(type) {
 		case json.Delim:
 			if t == '{' || t == '[' {
+				if len(stack) == MaxDepth {
+					return nil, tooDeep(lc.at(before + bytes.IndexAny(data[before:], "{[")))
+				}
 				stack = append(stack, jsonFrame{array: t == '['})
 				expectKey = t == '{'
 				continue
@@ -59,8 +63,7 @@ func JSON(data []byte) ([]Value, error) {
 			for _, f := range stack {
 				names = append(names, f.name())
 			}
-			line := bytes.Count(data[:start], []byte("\n")) + 1
-			col := start - bytes.LastIndexByte(data[:start], '\n')
+			line, col := lc.at(start)
 			out = append(out, Value{Key: strings.Join(names, "."), Line: line, Col: col, Start: start, End: int(dec.InputOffset()), Value: t, render: jsonString})
 		}
 		if n := len(stack); n > 0 {

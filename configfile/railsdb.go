@@ -1,6 +1,7 @@
 package configfile
 
 import (
+	"bytes"
 	"regexp"
 
 	"gopkg.in/yaml.v3"
@@ -22,6 +23,17 @@ type RailsValue struct {
 // The file is ERB first (ActiveRecord evaluates it, then parses YAML), so
 // tags are masked before the YAML parse, keeping every position.
 func RailsSetting(data []byte, env, key string) (RailsValue, bool, error) {
+	// A UTF-8 BOM: parse the text after it, ranges onto the file as read.
+	bom := 0
+	if bytes.HasPrefix(data, utf8BOM) {
+		data, bom = data[len(utf8BOM):], len(utf8BOM)
+	}
+	v, ok, err := railsSetting(data, env, key)
+	v.Start, v.End = v.Start+bom, v.End+bom
+	return v, ok, err
+}
+
+func railsSetting(data []byte, env, key string) (RailsValue, bool, error) {
 	masked, tags, err := MaskERB(data)
 	if err != nil {
 		return RailsValue{}, false, err

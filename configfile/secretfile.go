@@ -6,8 +6,10 @@ import "strings"
 // compose secret (`secrets: x: file: ./secrets/x.txt`) read through a
 // *_FILE variable does: the value is the content without surrounding
 // blanks and line breaks, which a rewrite keeps. An empty file has no
-// value.
-func WholeFile(data []byte) ([]Value, error) {
+// value. A UTF-8 BOM before it is not part of it, and stays.
+func WholeFile(data []byte) ([]Value, error) { return bomAware(wholeFile)(data) }
+
+func wholeFile(data []byte) ([]Value, error) {
 	s := string(data)
 	start := len(s) - len(strings.TrimLeft(s, " \t\r\n"))
 	end := len(strings.TrimRight(s, " \t\r\n"))

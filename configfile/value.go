@@ -27,18 +27,23 @@ type Format struct {
 // For returns the format of a file by its name, or false when the file is
 // not one this package edits: Java/Spring .properties, Spring's
 // application*.yml / bootstrap*.yml, .json and .hjson configs. Rails'
-// config/database.yml has its own reader (RailsSetting).
+// config/database.yml has its own reader (RailsSetting). Each reads a file
+// that starts with a UTF-8 BOM, and its byte ranges keep it (bomAware).
 func For(name string) (Format, bool) {
 	base := path.Base(name)
 	switch {
+	case base == "package-lock.json" || base == "npm-shrinkwrap.json":
+		// npm's lock files: package metadata, often over the 512 KB the
+		// tool reads, never a setting.
+		return Format{}, false
 	case strings.HasSuffix(base, ".properties"):
-		return Format{"properties", Properties}, true
+		return Format{"properties", bomAware(Properties)}, true
 	case (strings.HasPrefix(base, "application") || strings.HasPrefix(base, "bootstrap")) && (strings.HasSuffix(base, ".yml") || strings.HasSuffix(base, ".yaml")):
-		return Format{"yaml", YAML}, true
+		return Format{"yaml", bomAware(YAML)}, true
 	case strings.HasSuffix(base, ".json"):
-		return Format{"json", JSON}, true
+		return Format{"json", bomAware(JSON)}, true
 	case strings.HasSuffix(base, ".hjson"):
-		return Format{"hjson", HJSON}, true
+		return Format{"hjson", bomAware(HJSON)}, true
 	}
 	return Format{}, false
 }

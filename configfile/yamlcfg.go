@@ -25,13 +25,18 @@ func YAML(data []byte) ([]Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = yamlLeaves(data, ls, derefNode(&doc), "", out)
+		if out, err = yamlLeaves(data, ls, derefNode(&doc), "", out, 1); err != nil {
+			return nil, err
+		}
 	}
 }
 
-func yamlLeaves(data []byte, ls []int, n *yaml.Node, prefix string, out []Value) []Value {
+func yamlLeaves(data []byte, ls []int, n *yaml.Node, prefix string, out []Value, depth int) ([]Value, error) {
 	if n == nil || n.Kind != yaml.MappingNode {
-		return out
+		return out, nil
+	}
+	if depth > MaxDepth {
+		return nil, tooDeep(n.Line, n.Column)
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
@@ -41,7 +46,10 @@ func yamlLeaves(data []byte, ls []int, n *yaml.Node, prefix string, out []Value)
 		}
 		switch v.Kind {
 		case yaml.MappingNode:
-			out = yamlLeaves(data, ls, v, key, out)
+			var err error
+			if out, err = yamlLeaves(data, ls, v, key, out, depth+1); err != nil {
+				return nil, err
+			}
 		case yaml.ScalarNode:
 			start, end, err := scalarRange(data, ls, v)
 			if err != nil {
@@ -52,5 +60,5 @@ func yamlLeaves(data []byte, ls []int, n *yaml.Node, prefix string, out []Value)
 				render: func(s string) string { return renderYAML(s, style) }})
 		}
 	}
-	return out
+	return out, nil
 }

@@ -1,6 +1,7 @@
 package consumer
 
 import (
+	"bytes"
 	"encoding/json"
 	"maps"
 	"path"
@@ -105,6 +106,9 @@ func manifestDeps(rel string, data []byte) []dep {
 // one-line file included); a dependency's line is the first that names it
 // in quotes. ok is false when data is not a JSON object.
 func jsonDeps(eco string, data []byte) (out []dep, ok bool) {
+	// npm and Composer read a file that starts with a UTF-8 BOM;
+	// encoding/json does not.
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	var m map[string]json.RawMessage
 	if json.Unmarshal(data, &m) != nil {
 		return nil, false

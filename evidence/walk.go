@@ -1,6 +1,7 @@
 package evidence
 
 import (
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -93,14 +94,22 @@ func (s Scope) read(p string) ([]byte, error) {
 	if s.Read != nil {
 		return s.Read(p)
 	}
+	// Stat before opening: opening a FIFO blocks until a writer comes.
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > MaxFileSize {
+		return nil, fs.ErrInvalid
+	}
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > MaxFileSize {
+	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err == nil && len(b) > MaxFileSize {
 		return nil, fs.ErrInvalid
 	}
-	return os.ReadFile(p)
+	return b, err
 }

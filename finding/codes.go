@@ -99,6 +99,7 @@ var codes = withDocs([]Code{
 	{ID: "UDS170", Severity: SevWarning, Title: "host variable set to the socket directory on evidence in the project"},
 	{ID: "UDS171", Severity: SevWarning, Title: "Rails database.yml ERB default edited: every service without the variable gets it"},
 	{ID: "UDS172", Severity: SevWarning, Title: "a path in the project leads outside it through a symbolic link: not read or edited", Manual: true},
+	{ID: "UDS173", Severity: SevWarning, Title: "a configuration file beyond the tool's limits (512 KB, 64 levels of nesting): not read", Manual: true},
 	{ID: "UDS180", Severity: SevWarning, Title: "a combination of the project's compose files (base alone, base + an override) fails validation after the migration", Manual: true},
 	{ID: "UDS181", Severity: SevWarning, Title: "a connection value in a dotenv file that reaches the container and that the code loads: left on TCP", Manual: true, LeavesTCP: true},
 	{ID: "UDS182", Severity: SevWarning, Title: "a connection inside a configuration document held in one environment variable, where the tool cannot edit it: left on TCP", Manual: true, LeavesTCP: true},

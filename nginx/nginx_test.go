@@ -158,6 +158,40 @@ func TestReplaceKeepsQuotes(t *testing.T) {
 	}
 }
 
+// TestPosition: Config.Position gives Position's answer at every offset.
+func TestPosition(t *testing.T) {
+	for _, data := range []string{sample, "", "\n", "a\n\nb", "x;\r\n"} {
+		c := &Config{Data: []byte(data)}
+		for off := 0; off <= len(data); off++ {
+			l1, c1 := Position([]byte(data), off)
+			if l2, c2 := c.Position(off); l1 != l2 || c1 != c2 {
+				t.Fatalf("%q at %d: Position %d:%d, Config.Position %d:%d", data, off, l1, c1, l2, c2)
+			}
+		}
+	}
+}
+
+// TestLimits: nesting past MaxDepth and more than MaxDirectives directives
+// are refused at the position of the block or directive past the limit.
+func TestLimits(t *testing.T) {
+	deep := strings.Repeat("location / {\n", MaxDepth) + "proxy_pass http://app;\n" + strings.Repeat("}\n", MaxDepth)
+	if _, err := Parse([]byte(deep)); err != nil {
+		t.Fatalf("%d levels: %v", MaxDepth, err)
+	}
+	_, err := Parse([]byte("server {\n" + deep + "}\n"))
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.Line != MaxDepth+1 || !strings.Contains(se.Msg, "nested more than 32 deep") {
+		t.Errorf("%d levels: %v", MaxDepth+1, err)
+	}
+	many := strings.Repeat("a;", MaxDirectives)
+	if _, err := Parse([]byte(many)); err != nil {
+		t.Fatalf("%d directives: %v", MaxDirectives, err)
+	}
+	if _, err := Parse([]byte(many + "b;")); !errors.As(err, &se) || se.Col != 2*MaxDirectives+2 || !strings.Contains(se.Msg, "more than 100000 directives") {
+		t.Errorf("%d directives: %v", MaxDirectives+1, err)
+	}
+}
+
 func TestInConfDir(t *testing.T) {
 	for p, want := range map[string]bool{
 		"/etc/nginx":        true,

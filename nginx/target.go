@@ -100,6 +100,7 @@ func (c *Config) Upstreams() []string {
 // users speak (see UpstreamProtocols); nil means http.
 func (c *Config) Targets(upstreams map[string]bool, protocols map[string]string) []Target {
 	var out []Target
+	levels := map[*Directive]hostLevel{}
 	c.Walk(func(d *Directive, parents []*Directive) {
 		name := d.Name.Value
 		switch {
@@ -126,7 +127,7 @@ func (c *Config) Targets(upstreams map[string]bool, protocols map[string]string)
 			if t.Host == "" || (t.Port == 0 && upstreams[t.Host]) {
 				return
 			}
-			t.HostHeader = name != "proxy_pass" || hostHeaderSet(d, parents)
+			t.HostHeader = name != "proxy_pass" || hostHeaderSet(parents, levels)
 			out = append(out, t)
 		}
 	})
@@ -158,7 +159,7 @@ func UpstreamProtocols(cs []*Config) map[string]string {
 // target parses an address argument.
 func (c *Config) target(d *Directive, arg Token) Target {
 	t := Target{Directive: d.Name.Value, Arg: arg}
-	t.Line, t.Col = Position(c.Data, arg.Start)
+	t.Line, t.Col = c.Position(arg.Start)
 	v := arg.Value
 	if strings.Contains(v, "$") {
 		t.Variable = true
@@ -189,22 +190,31 @@ func splitAddr(v string) (scheme, host string, port int, uri string) {
 	return scheme, strings.Trim(host, "[]"), port, uri
 }
 
+// hostLevel is what one block says of proxy_set_header: whether it has
+// any, and whether one sets Host.
+type hostLevel struct{ found, host bool }
+
 // hostHeaderSet reports whether proxy_set_header Host is in effect for a
 // proxy_pass with these parents. nginx inherits proxy_set_header from the
-// enclosing level only when the inner level has none of its own.
-func hostHeaderSet(pass *Directive, parents []*Directive) bool {
+// enclosing level only when the inner level has none of its own. levels
+// remembers each block's answer: an http block of 20,000 servers was
+// scanned again for each of their proxy_pass (issue 25).
+func hostHeaderSet(parents []*Directive, levels map[*Directive]hostLevel) bool {
 	for i := len(parents) - 1; i >= 0; i-- {
-		found, host := false, false
-		for _, d := range parents[i].Block {
-			if d.Name.Value == "proxy_set_header" {
-				found = true
-				if len(d.Args) > 0 && strings.EqualFold(d.Args[0].Value, "host") {
-					host = true
+		l, ok := levels[parents[i]]
+		if !ok {
+			for _, d := range parents[i].Block {
+				if d.Name.Value == "proxy_set_header" {
+					l.found = true
+					if len(d.Args) > 0 && strings.EqualFold(d.Args[0].Value, "host") {
+						l.host = true
+					}
 				}
 			}
+			levels[parents[i]] = l
 		}
-		if found {
-			return host
+		if l.found {
+			return l.host
 		}
 	}
 	return false

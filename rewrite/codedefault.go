@@ -30,7 +30,7 @@ func (pl *planner) codeDefaultEdges(dbs []*dbService, connected []*edge) []*edge
 		has[e.v.Service] = true
 	}
 	var out []*edge
-	for _, name := range pl.clientServices(dbs) {
+	for _, name := range pl.clientServices() {
 		if !has[name] {
 			out = append(out, pl.serviceCodeDefaults(name, dbs)...)
 		}

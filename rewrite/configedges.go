@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,8 +12,9 @@ import (
 	"github.com/uds-migrate/uds-migrate/configfile"
 	"github.com/uds-migrate/uds-migrate/consumer"
 	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/evidence"
+	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/libpq"
-	"github.com/uds-migrate/uds-migrate/pgserver"
 )
 
 // configValue is a connection value written in a configuration file of
@@ -35,7 +37,7 @@ type configValue struct {
 // service as already connected (no UDS131 on a second run).
 func (pl *planner) collectConfigEdges(dbs []*dbService) []*edge {
 	var out []*edge
-	for _, s := range configSettings(pl, dbs) {
+	for _, s := range configSettings(pl) {
 		if e := pl.configEdge(s.service, s.path, s.data, s.val, dbs); e != nil {
 			out = append(out, e)
 		}
@@ -53,10 +55,11 @@ type configSetting struct {
 
 // configSettings lists the settings of the configuration files reaching
 // each client (a file bind mount, configs:, secrets:, a COPY into an image
-// built here), in service order.
-func configSettings(pl *planner, dbs []*dbService) []configSetting {
+// built here), in service order; a file beyond the limits is reported
+// (UDS173) and skipped.
+func configSettings(pl *planner) []configSetting {
 	var out []configSetting
-	clients := pl.clientServices(dbs)
+	clients := pl.clientServices()
 	// A file mounted on its own (a file bind mount, configs:) belongs to
 	// that service; another that sees it only inside a mounted directory
 	// does not read it on that account.
@@ -92,7 +95,16 @@ func configSettings(pl *planner, dbs []*dbService) []configSetting {
 			if err != nil {
 				continue
 			}
+			if len(data) > evidence.MaxFileSize {
+				pl.configs.overLimit(&pl.rep, Pos{File: path}, name, fmt.Sprintf("%s is larger than %d KB", path, evidence.MaxFileSize>>10))
+				continue
+			}
 			vals, err := format.Values(data)
+			var limit *configfile.LimitError
+			if errors.As(err, &limit) {
+				pl.configs.overLimit(&pl.rep, Pos{File: path, Line: limit.Line, Col: limit.Col}, name, path+" is "+limit.Msg)
+				continue
+			}
 			if err != nil {
 				continue
 			}
@@ -105,6 +117,21 @@ func configSettings(pl *planner, dbs []*dbService) []configSetting {
 		}
 	}
 	return out
+}
+
+// overLimit reports, once per file, a configuration file the tool does
+// not read because it is beyond a limit (README, "Security and limits"):
+// the project's own files are read up to evidence.MaxFileSize, nested up
+// to configfile.MaxDepth.
+func (c *configState) overLimit(rep *finding.Report, at Pos, service, what string) {
+	if c.tooBig[at.File] {
+		return
+	}
+	if c.tooBig == nil {
+		c.tooBig = map[string]bool{}
+	}
+	c.tooBig[at.File] = true
+	rep.Add("UDS173", at, service, "", fmt.Sprintf("%s, beyond what the tool reads in a configuration file (%d KB, %d levels of nesting): not read; a connection value in it stays as it is", what, evidence.MaxFileSize>>10, configfile.MaxDepth))
 }
 
 // configEdge classifies one setting of a configuration file.
@@ -143,18 +170,14 @@ func (pl *planner) configEdge(service, path string, data []byte, v configfile.Va
 	return e
 }
 
-// clientServices lists the services whose connections the run migrates.
-func (pl *planner) clientServices(dbs []*dbService) []string {
-	isDB := map[string]bool{}
-	for _, db := range dbs {
-		isDB[db.name] = true
-	}
+// clientServices lists the clients (analysis.clients) that are not
+// poolers: the services whose application reads connection values.
+func (pl *planner) clientServices() []string {
 	var out []string
-	for _, name := range pl.p.ServiceOrder() {
-		if isDB[name] || pgserver.IsPooler(pl.p.Model.Services[name].Image) || contains(pl.opts.Exclude, name) || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) {
-			continue
+	for _, c := range pl.top.clients {
+		if !c.pooler {
+			out = append(out, c.name)
 		}
-		out = append(out, name)
 	}
 	return out
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -21,7 +20,12 @@ func (pl *planner) confSets(service, file, key string) (at string, ok bool) {
 	if host == "" {
 		return "", false
 	}
-	data, err := os.ReadFile(host)
+	// Through the project's reader: a regular file of bounded size inside
+	// the project (a FIFO would block, a link out of it is not read).
+	if pl.p.Escapes(host) != nil {
+		return "", false
+	}
+	data, err := pl.p.ReadFile(host)
 	if err != nil {
 		return "", false
 	}

@@ -20,7 +20,7 @@ import (
 func (p *project) checkConnValues(opts Options) map[string]Finding {
 	out := map[string]Finding{}
 	for _, name := range p.ServiceOrder() {
-		if (len(opts.Only) > 0 && !contains(opts.Only, name)) || contains(opts.Exclude, name) {
+		if !opts.selects(name) {
 			continue
 		}
 		for _, v := range p.ServiceEnv(name) {

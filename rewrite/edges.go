@@ -27,15 +27,9 @@ import (
 // repaired wherever it appears.
 func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 	var out []*edge
-	isDB := map[string]bool{}
-	for _, db := range dbs {
-		isDB[db.name] = true
-	}
-	for _, name := range pl.p.ServiceOrder() {
-		if isDB[name] || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) || contains(pl.opts.Exclude, name) {
-			continue
-		}
-		if pgserver.IsPooler(pl.p.Model.Services[name].Image) {
+	for _, c := range pl.top.clients {
+		name := c.name
+		if c.pooler {
 			out = append(out, pl.poolerHop(name, dbs)...)
 			continue
 		}

@@ -258,7 +258,7 @@ func (d envDocs) warnLines(v compose.EnvVar, dbs []*dbService) bool {
 // those values, so their socket mount stays.
 func (d envDocs) markSockets(dbs []*dbService) {
 	pl := d.pl
-	for _, name := range pl.clientServices(dbs) {
+	for _, name := range pl.clientServices() {
 		for _, v := range pl.p.ServiceEnv(name) {
 			for _, leaf := range envDocLeaves(v) {
 				if _, _, socket := dialect.Classify(leaf.Value); socket {

@@ -10,7 +10,6 @@ import (
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
-	"github.com/uds-migrate/uds-migrate/pgserver"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -28,18 +27,11 @@ func (pl *planner) warnHidden(dbs []*dbService, edges []*edge) {
 	for _, f := range pl.rep.Findings {
 		seen[f.Service] = true
 	}
-	isDB := map[string]bool{}
-	for _, db := range dbs {
-		isDB[db.name] = true
-	}
-	for _, name := range pl.p.ServiceOrder() {
-		if seen[name] || isDB[name] || contains(pl.opts.Exclude, name) || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) {
+	for _, name := range pl.clientServices() {
+		if seen[name] {
 			continue
 		}
 		svc := pl.p.Model.Services[name]
-		if pgserver.IsPooler(svc.Image) {
-			continue
-		}
 		var dep *dbService
 		for _, db := range dbs {
 			if _, ok := svc.DependsOn[db.name]; ok {

@@ -38,7 +38,7 @@ type imageDotenv struct{ pl *planner }
 
 func (d imageDotenv) warn(dbs []*dbService) {
 	pl := d.pl
-	for _, name := range pl.clientServices(dbs) {
+	for _, name := range pl.clientServices() {
 		scope := pl.evidenceScope(name)
 		var envFiles []string
 		for _, f := range scope.Files() {

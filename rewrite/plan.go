@@ -23,6 +23,7 @@ type planner struct {
 	p    *project
 	opts Options
 	dbs  []*dbService
+	top  analysis // what analyze found; only read
 	// dbPlans are what planning decides per database (the analysis, dbs,
 	// is not written).
 	dbPlans dbPlans
@@ -53,6 +54,7 @@ type configState struct {
 	evidenceRoot string              // the repository holding the project (evidenceRoot)
 	cfgSocket    map[string]string   // service → "file:line" of a socket-form value it reads from a configuration file
 	cfgDone      map[string]bool     // configuration file values edited ("path:offset")
+	tooBig       map[string]bool     // configuration files reported with UDS173 (overLimit)
 }
 
 func newPlanner(p *project, opts Options) *planner {

@@ -20,7 +20,7 @@ import (
 // (hostVarEvidence), not this one.
 func (pl *planner) railsEdges(dbs []*dbService) []*edge {
 	var out []*edge
-	for _, name := range pl.clientServices(dbs) {
+	for _, name := range pl.clientServices() {
 		scope := pl.evidenceScope(name)
 		for _, abs := range scope.Files() {
 			rel, _ := filepath.Rel(pl.p.Model.WorkingDir, abs)

@@ -32,7 +32,7 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err
 		return nil, err
 	}
 	dbs := a.dbs
-	pl.dbs = dbs
+	pl.dbs, pl.top = dbs, a
 	dropTop := map[*Source][]string{} // top-level volumes to remove, per file
 	// Configuration files are not reverted: note which clients read a
 	// socket value from one, so their mount stays.

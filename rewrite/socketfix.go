@@ -13,12 +13,9 @@ import (
 // fails on over a socket becomes disable (libpq.SocketSSLMode). Pooler
 // services are included: their host variables take a directory too. The
 // services holding a libpq socket value are remembered for PGSSLMODE.
-func (pl *planner) repairSocketValues(isDB map[string]bool) {
-	for _, name := range pl.p.ServiceOrder() {
-		if isDB[name] || (len(pl.opts.Only) > 0 && !contains(pl.opts.Only, name)) || contains(pl.opts.Exclude, name) {
-			continue
-		}
-		for _, v := range pl.p.ServiceEnv(name) {
+func (pl *planner) repairSocketValues() {
+	for _, c := range pl.top.clients {
+		for _, v := range pl.p.ServiceEnv(c.name) {
 			pl.repairSocketValue(v)
 		}
 	}

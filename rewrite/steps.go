@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/uds-migrate/uds-migrate/pgserver"
 	"github.com/uds-migrate/uds-migrate/proxy"
 )
 
@@ -12,7 +13,16 @@ import (
 // PostgreSQL services and the connection values that do not parse.
 type analysis struct {
 	dbs     []*dbService
+	clients []client  // the services whose connections the run migrates
 	badConn []Finding // UDS163, in "file:line:col" order
+}
+
+// client is a service whose connection values the run migrates: one the
+// selection (--only, --exclude) keeps that is not a database. A pooler's
+// own connection to PostgreSQL is only its host variables (poolerHop).
+type client struct {
+	name   string
+	pooler bool
 }
 
 // analyze finds the databases of a loaded project and the connection
@@ -23,7 +33,20 @@ func analyze(p *project, opts Options) (analysis, error) {
 	if err != nil {
 		return analysis{}, err
 	}
-	return analysis{dbs: dbs, badConn: p.badConnFindings()}, nil
+	a := analysis{dbs: dbs, badConn: p.badConnFindings()}
+	isDB := a.isDB()
+	for _, name := range p.ServiceOrder() {
+		if !isDB[name] && opts.selects(name) {
+			a.clients = append(a.clients, client{name: name, pooler: pgserver.IsPooler(p.Model.Services[name].Image)})
+		}
+	}
+	return a, nil
+}
+
+// selects reports whether the selection (--only, --exclude) keeps a
+// service: the one rule every client filter uses.
+func (o Options) selects(name string) bool {
+	return (len(o.Only) == 0 || contains(o.Only, name)) && !contains(o.Exclude, name)
 }
 
 // badConnFindings are the findings of the connection values that do not
@@ -63,7 +86,7 @@ func (pl *planner) steps(a analysis) []step {
 			return nil
 		}},
 		{"socket values already written: repairs", func() error {
-			pl.repairSocketValues(a.isDB())
+			pl.repairSocketValues()
 			return nil
 		}},
 		{"clients: connection values", func() error {
@@ -96,7 +119,7 @@ func (pl *planner) steps(a analysis) []step {
 // run plans the whole migration: each step in order over the analysis a,
 // which it only reads.
 func (pl *planner) run(a analysis) error {
-	pl.dbs = a.dbs
+	pl.dbs, pl.top = a.dbs, a
 	pl.rep.Findings = append(pl.rep.Findings, a.badConn...)
 	if len(a.dbs) > 1 && pl.opts.Volume != "" {
 		return fmt.Errorf("--volume names one socket volume, but the project has %d PostgreSQL services; two servers must not share a socket directory", len(a.dbs))

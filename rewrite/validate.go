@@ -131,7 +131,7 @@ func (v *validator) runOn(a analysis) {
 		}
 		v.checkPGSSLMode(name)
 	}
-	v.checkConfigFiles(dbs)
+	v.checkConfigFiles(a)
 }
 
 // sourceKey identifies a mount source: a volume name, or a bind path

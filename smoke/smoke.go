@@ -15,8 +15,10 @@
 package smoke
 
 import (
+	"bytes"
 	"context"
-	"errors"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -134,10 +136,28 @@ func (e *ConnError) Error() string {
 }
 
 // DockerAnswers reports whether `docker info` succeeds within 10 s.
-func DockerAnswers(ctx context.Context) bool {
+func DockerAnswers(ctx context.Context) bool { return EngineError(ctx) == nil }
+
+// EngineError is nil when `docker info` succeeds within 10 s, else what
+// it said (the last lines of its stderr): docker missing, no engine at
+// DOCKER_HOST, a permission on the socket.
+func EngineError(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	return exec.CommandContext(ctx, "docker", "info").Run() == nil
+	var stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, "docker", "info", "--format", "{{.ServerVersion}}")
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+		if len(lines) > 3 {
+			lines = lines[len(lines)-3:]
+		}
+		if msg := strings.TrimSpace(strings.Join(lines, " ")); msg != "" {
+			return fmt.Errorf("docker info: %w: %s", err, msg)
+		}
+		return fmt.Errorf("docker info: %w", err)
+	}
+	return nil
 }
 
 // Run smoke-checks the migrated project in files (FileResult.After is the
@@ -150,6 +170,13 @@ func Run(ctx context.Context, files []rewrite.FileResult, opts Options) (*Report
 	logf := func(format string, args ...any) {
 		if opts.Log != nil {
 			fmt.Fprintf(opts.Log, "smoke: "+format+"\n", args...)
+		}
+	}
+	// The compose target asked for needs an engine: say so at once, not
+	// after two minutes of a database that never answers (issue 25).
+	if opts.Target == TargetCompose {
+		if err := EngineError(ctx); err != nil {
+			return nil, fmt.Errorf("smoke: --smoke-target compose needs a Docker engine, and none answers (%v); start one, or use --smoke-target embedded", err)
 		}
 	}
 	p, err := loadProject(ctx, files, opts.ComposeFiles, opts.Rewrite)
@@ -319,33 +346,49 @@ func composeBench(ctx context.Context, files []rewrite.FileResult, p *project, d
 	if err != nil {
 		return nil, err
 	}
+	// The migrated files go to a directory of this run, outside the
+	// project (0700, files 0600: they hold the project's passwords);
+	// docker compose resolves their relative paths against the project
+	// directory (--project-directory), as for the originals.
+	dir, err := os.MkdirTemp("", "uds-smoke-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
 	var paths []string
 	for i, in := range p.inputs {
 		if !files[i].Changed {
 			paths = append(paths, in.Path)
 			continue
 		}
-		f, err := os.CreateTemp(filepath.Dir(in.Path), ".uds-smoke-*-"+filepath.Base(in.Path))
-		if err != nil {
+		f := filepath.Join(dir, strconv.Itoa(i)+"-"+filepath.Base(in.Path))
+		if err := os.WriteFile(f, in.Data, 0o600); err != nil {
 			return nil, err
 		}
-		defer os.Remove(f.Name())
-		_, werr := f.Write(in.Data)
-		if err := errors.Join(werr, f.Close()); err != nil {
-			return nil, err
-		}
-		paths = append(paths, f.Name())
+		paths = append(paths, f)
 	}
-	ct, err := bench.LoadComposeAt(ctx, paths, db.Service, db.SocketDir, db.Port)
+	ct, err := bench.LoadComposeIn(ctx, paths, p.dir, db.Service, db.SocketDir, db.Port)
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "uds-smoke-")
+	// A compose project of its own: its containers, networks and volumes
+	// are not the project's (whose database may be running), and
+	// RunCompose takes them down at the end.
+	ct.Project, err = projectName()
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir)
-	return bench.RunCompose(ctx, &bench.ComposeRun{Target: ct, Dir: dir}, cfg)
+	return bench.RunCompose(ctx, &bench.ComposeRun{Target: ct, Dir: filepath.Join(dir, "bench")}, cfg)
+}
+
+// projectName is a compose project name for one smoke run: uds-smoke-
+// and 8 random hexadecimal digits.
+func projectName() (string, error) {
+	b := make([]byte, 4)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return "uds-smoke-" + hex.EncodeToString(b), nil
 }
 
 // VerdictLine is the benchmark's verdict with the ratio and its interval,

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/uds-migrate/uds-migrate/bench"
+	"github.com/uds-migrate/uds-migrate/compose"
 )
 
 // Defaults keep `uds-migrate bench` under a minute on a 2-core machine:
@@ -207,6 +208,15 @@ func warn(stderr io.Writer, rep *bench.Report) {
 
 // benchCompose runs the bench through the compose project's sidecar.
 func benchCompose(ctx context.Context, c *cli.Context, files []string, cfg bench.Config) (*bench.Report, error) {
+	// compose-go reads every env_file, include and extends file whole: a
+	// named pipe or /dev/zero behind one would hang the load (issue 25).
+	inputs, err := compose.ReadInputs(files)
+	if err != nil {
+		return nil, err
+	}
+	if err := compose.CheckFileRefs(inputs, compose.LoadOptions{Env: os.Environ()}); err != nil {
+		return nil, err
+	}
 	ct, err := bench.LoadCompose(ctx, files, c.String("service"))
 	if err != nil {
 		return nil, err

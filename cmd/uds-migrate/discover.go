@@ -1,13 +1,17 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/cli"
 	"github.com/compose-spec/compose-go/v2/consts"
+
+	"github.com/uds-migrate/uds-migrate/compose"
 )
 
 // discovered is the project docker compose would load for a command line:
@@ -54,16 +58,23 @@ func discover(files []string, projectDir string, envFlags []string) (discovered,
 		// (defaultStringArrayVar: split on commas, empty entries dropped).
 		envFiles = strings.FieldsFunc(os.Getenv("COMPOSE_ENV_FILES"), func(r rune) bool { return r == ',' })
 	}
-	o, err := cli.NewProjectOptions(files,
-		cli.WithWorkingDirectory(projectDir),
-		cli.WithOsEnv,
-		cli.WithEnvFiles(envFiles...),
-		cli.WithDotEnv,
-		cli.WithConfigFileEnv,
-		cli.WithDefaultConfigPath,
-		cli.WithEnvFiles(envFiles...),
-		cli.WithDotEnv,
-	)
+	// compose-go reads the env files whole: a named pipe or /dev/zero
+	// there would hang discovery (issue 25). Such a file is left to the
+	// loader, which refuses it with its name.
+	var o *cli.ProjectOptions
+	err := unsafeEnvFile(files, projectDir, envFiles)
+	if err == nil {
+		o, err = cli.NewProjectOptions(files,
+			cli.WithWorkingDirectory(projectDir),
+			cli.WithOsEnv,
+			cli.WithEnvFiles(envFiles...),
+			cli.WithDotEnv,
+			cli.WithConfigFileEnv,
+			cli.WithDefaultConfigPath,
+			cli.WithEnvFiles(envFiles...),
+			cli.WithDotEnv,
+		)
+	}
 	if err != nil {
 		// An env file compose-go cannot read or parse: the loader reports
 		// it later with its position and without its values (compose-go's
@@ -113,6 +124,33 @@ func discover(files []string, projectDir string, envFlags []string) (discovered,
 		d.note = severalDefaults(filepath.Dir(o.ConfigPaths[0]), d.files[0])
 	}
 	return d, nil
+}
+
+// unsafeEnvFile returns an error for the first env file discovery would
+// read that is not a regular file of at most compose.MaxFileSize: the
+// --env-file files, the .env of the working directory (projectDir, else
+// the current one) and of the folder the compose files are found in.
+func unsafeEnvFile(files []string, projectDir string, envFiles []string) error {
+	wd := projectDir
+	if wd == "" {
+		wd, _ = os.Getwd()
+	}
+	candidates := []string{filepath.Join(wd, ".env")}
+	for _, f := range envFiles {
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(wd, f)
+		}
+		candidates = append(candidates, f)
+	}
+	if o, err := cli.NewProjectOptions(files, cli.WithWorkingDirectory(projectDir), cli.WithOsEnv, cli.WithConfigFileEnv, cli.WithDefaultConfigPath); err == nil && len(o.ConfigPaths) > 0 {
+		candidates = append(candidates, filepath.Join(filepath.Dir(o.ConfigPaths[0]), ".env"))
+	}
+	for _, f := range candidates {
+		if err := compose.CheckRegular(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s %v", f, err)
+		}
+	}
+	return nil
 }
 
 // severalDefaults names the files of dir with a default compose name when

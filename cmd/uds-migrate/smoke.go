@@ -41,8 +41,24 @@ func smokeValidated(c *cli.Context, p *composeProject, d *docRun, stderr io.Writ
 // when it is a terminal. Errors (exit 2) name the values that cannot
 // connect; the flags were checked before any work (checkFlags).
 func smokeRun(c *cli.Context, p *composeProject, files []rewrite.FileResult, changes []rewrite.Change, d *docRun, stderr io.Writer) error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	// Ctrl-C (or SIGTERM) cancels the run; smoke.Run stops its server or
+	// takes down its compose project before it returns, and the run is
+	// reported as interrupted (exit 130, 143), not as a failed connection.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	var got os.Signal
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case got = <-sigs:
+			cancel()
+		case <-done:
+		}
+	}()
 	opts := smoke.Options{
 		Rewrite: p.opts, ComposeFiles: min(len(p.inputs), len(files)), Rewritten: changes,
 		Duration: c.Duration("smoke-duration"), Target: c.String("smoke-target"),
@@ -53,6 +69,10 @@ func smokeRun(c *cli.Context, p *composeProject, files []rewrite.FileResult, cha
 		opts.Log = stderr
 	}
 	rep, serr := smoke.Run(ctx, files, opts)
+	if ctx.Err() != nil {
+		sig, _ := got.(syscall.Signal)
+		return &codeError{128 + int(sig), fmt.Errorf("--smoke: interrupted (%v); its throwaway server and compose project are gone", got)}
+	}
 	if rep != nil {
 		var b bytes.Buffer
 		rep.Write(&b)

@@ -123,3 +123,134 @@ func lcs(x, y []string) int {
 	}
 	return t[0][0]
 }
+
+// checkOps reports whether ops is an edit script turning x into y: kept
+// lines equal, every line of x and y visited once, in order.
+func checkOps(x, y []string, ops []diffOp) string {
+	i, j := 0, 0
+	for _, op := range ops {
+		if op.i != i || op.j != j {
+			return "op " + string(op.kind) + " at " + strconv.Itoa(op.i) + "," + strconv.Itoa(op.j) + ", want " + strconv.Itoa(i) + "," + strconv.Itoa(j)
+		}
+		switch op.kind {
+		case ' ':
+			if i >= len(x) || j >= len(y) || x[i] != y[j] {
+				return "kept line differs at " + strconv.Itoa(i) + "," + strconv.Itoa(j)
+			}
+			i, j = i+1, j+1
+		case '-':
+			i++
+		case '+':
+			j++
+		}
+	}
+	if i != len(x) || j != len(y) {
+		return "ends at " + strconv.Itoa(i) + "," + strconv.Itoa(j)
+	}
+	return ""
+}
+
+// TestAnchoredDiff: the script for texts beyond the bounded search is an
+// edit script (a valid, not always shortest, diff), on random texts with
+// unique and repeated lines, and its unified form applies.
+func TestAnchoredDiff(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	gen := func() []string {
+		l := make([]string, r.Intn(60))
+		for i := range l {
+			if r.Intn(3) == 0 {
+				l[i] = "u" + strconv.Itoa(r.Intn(40)) + "\n" // often unique
+			} else {
+				l[i] = []string{"a\n", "b\n", "c\n"}[r.Intn(3)]
+			}
+		}
+		return l
+	}
+	for n := 0; n < 3000; n++ {
+		x, y := gen(), gen()
+		if msg := checkOps(x, y, anchoredDiff(x, y)); msg != "" {
+			t.Fatalf("anchoredDiff(%q, %q): %s", x, y, msg)
+		}
+		if _, ok := editScript(x, y, 0); ok && len(x)+len(y) > 0 && strings.Join(x, "") != strings.Join(y, "") {
+			t.Fatalf("editScript with no budget found a script for different texts")
+		}
+	}
+	// The bounded search gives up on the shape of issue 25 (a 30,000-line
+	// continued value made one line), and the whole diff still applies.
+	old, new := continuedValue(30000)
+	x, y := diffLines(old), diffLines(new)
+	if _, ok := editScript(x, y, maxDiffWork); ok {
+		t.Errorf("editScript found a 30,000-line script within %d steps: the fallback is not tested", maxDiffWork)
+	}
+	got, _ := applyDiff(t, string(old), string(unifiedDiff("a/f", old, "b/f", new)))
+	if got != string(new) {
+		t.Errorf("diff of the continued value does not apply")
+	}
+}
+
+// continuedValue is a .properties file whose value continues over n lines
+// (\ at each line end), before and after a migration made it one line,
+// with unchanged settings around it.
+func continuedValue(n int) (old, new []byte) {
+	var o, w strings.Builder
+	head := "# orders\nserver.port=8080\n"
+	o.WriteString(head + "spring.datasource.url=jdbc:postgresql://db:5432/orders?\\\n")
+	w.WriteString(head + "spring.datasource.url=jdbc:postgresql://localhost:5432/orders?")
+	for i := range n {
+		o.WriteString("    a" + strconv.Itoa(i) + "=1&\\\n")
+		w.WriteString("a" + strconv.Itoa(i) + "=1&")
+	}
+	o.WriteString("    end=1\nspring.datasource.username=orders\n")
+	w.WriteString("end=1\nspring.datasource.username=orders\n")
+	return []byte(o.String()), []byte(w.String())
+}
+
+// BenchmarkUnifiedDiff is -d on the shapes of issue 25: a 30,000-line
+// continued .properties value made one line (4.4 GB and out of memory
+// before), 1,000 changes spread over a 100,000-line file, and two 20,000
+// line texts with nothing in common. The bounded search (maxDiffWork, 32
+// MB of frontiers at most) and the anchored fallback keep each linear in
+// the lines.
+//
+//	go test ./cmd/uds-migrate -run '^$' -bench BenchmarkUnifiedDiff -benchtime 3x
+func BenchmarkUnifiedDiff(b *testing.B) {
+	spread := func() ([]byte, []byte) {
+		var o, n strings.Builder
+		for i := range 100000 {
+			line := "      KEY_" + strconv.Itoa(i) + ": value\n"
+			o.WriteString(line)
+			if i%100 == 0 {
+				line = "      KEY_" + strconv.Itoa(i) + ": changed\n"
+			}
+			n.WriteString(line)
+		}
+		return []byte(o.String()), []byte(n.String())
+	}
+	disjoint := func() ([]byte, []byte) {
+		var o, n strings.Builder
+		for i := range 20000 {
+			o.WriteString("old " + strconv.Itoa(i) + "\n")
+			n.WriteString("new " + strconv.Itoa(i) + "\n")
+		}
+		return []byte(o.String()), []byte(n.String())
+	}
+	for _, c := range []struct {
+		name string
+		gen  func() ([]byte, []byte)
+	}{
+		{"continued-30000", func() ([]byte, []byte) { return continuedValue(30000) }},
+		{"spread-1000-of-100000", spread},
+		{"disjoint-20000", disjoint},
+	} {
+		old, new := c.gen()
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(old) + len(new)))
+			for b.Loop() {
+				if d := unifiedDiff("a/f", old, "b/f", new); len(d) == 0 {
+					b.Fatal("no diff")
+				}
+			}
+		})
+	}
+}

@@ -84,6 +84,21 @@ func TestSmokeCompose(t *testing.T) {
 	if !strings.Contains(errOut, "compose") {
 		t.Errorf("smoke report does not name the compose target")
 	}
+	// Issue 25: the run uses a compose project of its own and takes it
+	// down; the project's own (named after its folder) is never started.
+	// The file the run read is outside the project.
+	out2, err := run(ctx, p.dir, "docker", "ps", "-a", "--format", "{{.Label \"com.docker.compose.project\"}}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range strings.Fields(string(out2)) {
+		if name == filepath.Base(p.dir) || strings.HasPrefix(name, "uds-smoke-") {
+			t.Errorf("a container of compose project %s is left after --smoke", name)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(p.dir, ".uds-smoke-*")); len(left) > 0 {
+		t.Errorf("--smoke left %v in the project", left)
+	}
 }
 
 // TestBenchComposeJDBC runs `bench --compose --client jdbc` on the migrated

@@ -11,7 +11,7 @@
 // and every temporary file written and synced before the first rename, and
 // a rename that fails half-way puts back the files already replaced (hard
 // links taken before the first rename). It also writes through symlinks and
-// keeps each target's mode and owner, which migrate -w needs.
+// keeps each target's mode, owner and hard links, which migrate -w needs.
 package atomicfile
 
 import (
@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // File is one replacement: Path (a symlink is written through to its
@@ -31,17 +32,39 @@ type File struct {
 type staged struct {
 	target, tmp string
 	fi          os.FileInfo // the target's, before it is replaced
+	// inPlace: the target has other hard links, or an owner this process
+	// cannot give a new file; renaming over it would cut the links or
+	// change the owner, so it is written over, not replaced (not atomic
+	// for this file), and orig holds its bytes for a rollback.
+	inPlace bool
+	orig    []byte
 }
 
-// WriteAll replaces every file or none. Each keeps its permission bits (and
-// owner, where the process may set it). Errors name the file (as given in
-// Path) and come in three stages, so the first failure leaves every target
-// untouched: a missing, non-regular or read-only (no w bit, even for root)
-// target is reported before any temporary file is made; a temporary file
-// that cannot be created, written or synced (full disk, a directory no one
-// may write) before any target is replaced; a rename that fails half-way
-// (a vanished directory, a racing writer) puts the files already replaced
-// back from hard links taken before the first rename.
+// staleAge is how old a temporary file of this package must be for a
+// later run to remove it: one left by a run that was killed (SIGKILL,
+// power loss) between writing and renaming, not one a concurrent run is
+// about to rename.
+const staleAge = 10 * time.Minute
+
+// WriteAll replaces every file or none. Each keeps its mode (setuid,
+// setgid and sticky bits too), its owner where the process may set it,
+// and its hard links: a target with other links, or whose owner a new
+// file cannot get (a group-writable file of another user), is written
+// over in place instead of renamed over, which is atomic for that file
+// only against errors, not against a crash. Errors name the file (as
+// given in Path) and come in three stages, so the first failure leaves
+// every target untouched: a missing, non-regular or read-only (no w bit,
+// even for root) target is reported before any temporary file is made; a
+// temporary file that cannot be created, written or synced (full disk, a
+// directory no one may write) before any target is replaced; a rename or
+// in-place write that fails half-way puts the files already replaced back
+// (from hard links taken before the first rename, or the bytes read).
+//
+// Across files the guarantee is against errors, not against the process
+// being killed between two renames (SIGKILL, power loss): then some
+// targets are new and some old, and temporary files stay beside them
+// (".NAME.uds-migrate-*"); a later WriteAll removes those older than
+// staleAge.
 func WriteAll(files []File) error {
 	st := make([]staged, 0, len(files))
 	for _, f := range files {
@@ -51,6 +74,9 @@ func WriteAll(files []File) error {
 		}
 		st = append(st, staged{target: target, fi: fi})
 	}
+	for _, s := range st {
+		removeStale(s.target)
+	}
 	cleanup := func() {
 		for _, s := range st {
 			if s.tmp != "" {
@@ -59,17 +85,25 @@ func WriteAll(files []File) error {
 		}
 	}
 	for i, f := range files {
-		tmp, err := stage(st[i].target, st[i].fi, f.Data)
+		tmp, kept, err := stage(st[i].target, st[i].fi, f.Data)
 		if err != nil {
 			cleanup()
 			return fmt.Errorf("%s: %w", f.Path, err)
 		}
 		st[i].tmp = tmp
+		if links(st[i].fi) > 1 || !kept {
+			orig, err := os.ReadFile(st[i].target)
+			if err != nil {
+				cleanup()
+				return fmt.Errorf("%s: %w", f.Path, err)
+			}
+			st[i].inPlace, st[i].orig = true, orig
+		}
 	}
-	// Keep a hard link to each original beside it, so a rename that fails
-	// half-way can put back the files already replaced (a file that cannot
-	// be linked, such as an immutable one, is refused here, before any
-	// change).
+	// Keep a hard link to each original replaced by a rename beside it,
+	// so a rename that fails half-way can put back the files already
+	// replaced (a file that cannot be linked, such as an immutable one,
+	// is refused here, before any change).
 	backups := make([]string, len(st))
 	dropBackups := func() {
 		for _, b := range backups {
@@ -79,6 +113,9 @@ func WriteAll(files []File) error {
 		}
 	}
 	for i, s := range st {
+		if s.inPlace {
+			continue
+		}
 		b := s.tmp + ".orig"
 		if err := os.Link(s.target, b); err != nil {
 			cleanup()
@@ -88,14 +125,26 @@ func WriteAll(files []File) error {
 		backups[i] = b
 	}
 	for i, s := range st {
-		if err := os.Rename(s.tmp, s.target); err != nil {
+		var err error
+		if s.inPlace {
+			err = writeOver(s.target, files[i].Data)
+			os.Remove(s.tmp)
+		} else {
+			err = os.Rename(s.tmp, s.target)
+		}
+		if err != nil {
 			for _, rest := range st[i:] {
 				os.Remove(rest.tmp)
 			}
 			for j := i - 1; j >= 0; j-- {
-				if rerr := os.Rename(backups[j], st[j].target); rerr == nil {
+				if st[j].inPlace {
+					_ = writeOver(st[j].target, st[j].orig)
+				} else if rerr := os.Rename(backups[j], st[j].target); rerr == nil {
 					backups[j] = ""
 				}
+			}
+			if s.inPlace {
+				_ = writeOver(s.target, s.orig)
 			}
 			dropBackups()
 			return fmt.Errorf("%s: %w (the %d file(s) already replaced were restored)", s.target, err, i)
@@ -112,6 +161,29 @@ func WriteAll(files []File) error {
 		}
 	}
 	return nil
+}
+
+// writeOver writes data over the file at path (same inode: its links and
+// owner stay) and syncs it.
+func writeOver(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(data)
+	serr := f.Sync()
+	return errors.Join(werr, serr, f.Close())
+}
+
+// removeStale removes the temporary files (and their .orig links) a killed
+// run left beside target, once older than staleAge.
+func removeStale(target string) {
+	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(target), "."+filepath.Base(target)+".uds-migrate-*"))
+	for _, m := range matches {
+		if fi, err := os.Lstat(m); err == nil && fi.Mode().IsRegular() && time.Since(fi.ModTime()) > staleAge {
+			os.Remove(m)
+		}
+	}
 }
 
 // check resolves path through symlinks (the link stays, its target is
@@ -142,11 +214,12 @@ func syncDir(dir string) {
 }
 
 // stage writes data to a temporary file next to target with the mode and
-// owner of fi (target's), and syncs it.
-func stage(target string, fi os.FileInfo, data []byte) (string, error) {
+// owner of fi (target's), and syncs it. kept reports whether the file got
+// target's owner and group.
+func stage(target string, fi os.FileInfo, data []byte) (string, bool, error) {
 	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".uds-migrate-*")
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	ok := false
 	defer func() {
@@ -156,18 +229,19 @@ func stage(target string, fi os.FileInfo, data []byte) (string, error) {
 		}
 	}()
 	if _, err := f.Write(data); err != nil {
-		return "", err
+		return "", false, err
 	}
-	if err := f.Chmod(fi.Mode().Perm()); err != nil {
-		return "", err
+	kept := chown(f, fi)
+	// After chown, which clears setuid and setgid.
+	if err := f.Chmod(fi.Mode() & (os.ModePerm | os.ModeSetuid | os.ModeSetgid | os.ModeSticky)); err != nil {
+		return "", false, err
 	}
-	chown(f, fi)
 	if err := f.Sync(); err != nil {
-		return "", err
+		return "", false, err
 	}
 	if err := f.Close(); err != nil {
-		return "", err
+		return "", false, err
 	}
 	ok = true
-	return f.Name(), nil
+	return f.Name(), kept, nil
 }

@@ -4,7 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // files writes name→content into dir with mode 0644.
@@ -146,4 +148,63 @@ func TestWriteAllNothing(t *testing.T) {
 	if err := WriteAll(nil); err != nil {
 		t.Error(err)
 	}
+}
+
+// TestWriteAllKeepsModeLinksOwner (issue 25): the setgid bit stays, a
+// target with another hard link is written over (both names see the new
+// content), and a target of another owner keeps it (as root; a user who
+// cannot give it is written over in place, like a hard link).
+func TestWriteAllKeepsModeLinksOwner(t *testing.T) {
+	dir := t.TempDir()
+	files(t, dir, map[string]string{"g.yml": "old\n", "linked.env": "old\n", "owned.yml": "old\n"})
+	g := filepath.Join(dir, "g.yml")
+	if err := os.Chmod(g, 0o664|os.ModeSetgid); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "other-name.env")
+	if err := os.Link(filepath.Join(dir, "linked.env"), other); err != nil {
+		t.Fatal(err)
+	}
+	owned := filepath.Join(dir, "owned.yml")
+	root := os.Geteuid() == 0
+	if root {
+		if err := os.Chown(owned, 12345, 12345); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := WriteAll([]File{{g, []byte("new\n")}, {filepath.Join(dir, "linked.env"), []byte("new\n")}, {owned, []byte("new\n")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(g); fi.Mode() != 0o664|os.ModeSetgid {
+		t.Errorf("g.yml mode %v, want %v", fi.Mode(), 0o664|os.ModeSetgid)
+	}
+	if b, _ := os.ReadFile(other); string(b) != "new\n" {
+		t.Errorf("the other hard link reads %q: the link was cut", b)
+	}
+	if root {
+		fi, _ := os.Stat(owned)
+		if st := fi.Sys().(*syscall.Stat_t); st.Uid != 12345 || st.Gid != 12345 {
+			t.Errorf("owned.yml owner %d:%d, want 12345:12345", st.Uid, st.Gid)
+		}
+	}
+	equal(t, contents(t, dir), map[string]string{"g.yml": "new\n", "linked.env": "new\n", "other-name.env": "new\n", "owned.yml": "new\n"})
+}
+
+// TestWriteAllRemovesStaleTemps: temporary files a killed run left beside
+// a target (older than staleAge) are removed by the next run; a recent
+// one, perhaps another run's, stays.
+func TestWriteAllRemovesStaleTemps(t *testing.T) {
+	dir := t.TempDir()
+	files(t, dir, map[string]string{"compose.yml": "old\n", ".compose.yml.uds-migrate-111": "half\n", ".compose.yml.uds-migrate-111.orig": "old\n", ".compose.yml.uds-migrate-222": "recent\n"})
+	old := time.Now().Add(-time.Hour)
+	for _, n := range []string{".compose.yml.uds-migrate-111", ".compose.yml.uds-migrate-111.orig"} {
+		if err := os.Chtimes(filepath.Join(dir, n), old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := WriteAll([]File{{filepath.Join(dir, "compose.yml"), []byte("new\n")}}); err != nil {
+		t.Fatal(err)
+	}
+	equal(t, contents(t, dir), map[string]string{"compose.yml": "new\n", ".compose.yml.uds-migrate-222": "recent\n"})
 }
