@@ -30,6 +30,9 @@ func (pl *planner) repairSocketValue(v compose.EnvVar) {
 	if socket && dname != "" {
 		pl.clients.sslClients[v.Service] = true
 	}
+	if _, cv := pl.catalogueVar(v.Service, v.Key); refusesSocket(cv, m.Value) {
+		return // no socket form works there: validate's UDS221, carried
+	}
 	if out == "" || out == m.Value || !pl.ed.SetValue(v, m, out) {
 		return
 	}

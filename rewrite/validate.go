@@ -167,7 +167,7 @@ func (v *validator) checkValue(service string, ent compose.EnvVar, ms []compose.
 // checkPlainValue checks a value as its reader gets it (interpolated, or
 // from a file nothing interpolates) through at.
 func (v *validator) checkPlainValue(at func(code, msg string), service, key, val string, ms []compose.Mount) {
-	if v.checkHostShape(at, service, key, val, ms) {
+	if v.checkCatalogued(at, service, key, val, ms) || v.checkHostShape(at, service, key, val, ms) {
 		return
 	}
 	if _, _, _, socket := dialect.SocketRepair(key, isHostVar(key), val); socket || dialect.NpgsqlSSLProblem(val) {
