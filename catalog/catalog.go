@@ -62,6 +62,12 @@ type Entry struct {
 	// superuser login), unless a file of the project that reaches it
 	// names the variable (an nginx template). It has no vars.
 	NotAClient bool `yaml:"not_a_client,omitempty"`
+	// StateDir, when set, is the directory (the image's volume) where the
+	// image keeps the connection it was set up with (Nextcloud's
+	// config/config.php under /var/www/html): another service of the same
+	// image that mounts the same volume there (Nextcloud's cron) reads the
+	// migrated host from that file, so it mounts the socket too.
+	StateDir string `yaml:"state_dir,omitempty"`
 	// Vars are the variables the image reads for its connection.
 	Vars []Var `yaml:"vars"`
 	// Sources say where each fact was read (URL or repo + file) and what

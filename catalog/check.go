@@ -39,6 +39,9 @@ func (e *Entry) check() error {
 	if e.Server != nil {
 		e.checkServer(bad)
 	}
+	if e.StateDir != "" && (!path.IsAbs(e.StateDir) || path.Clean(e.StateDir) != e.StateDir) {
+		bad("state_dir %q: want a clean absolute directory", e.StateDir)
+	}
 	if e.MinVersion != "" && !versionRE.MatchString(e.MinVersion) {
 		bad("min_version %q: want dotted numbers", e.MinVersion)
 	}

@@ -263,6 +263,13 @@ func composeError(srcs []*Source, err error) error {
 			msg = fmt.Sprintf("%s: additional property %s is not allowed (compose schema)", p[:i], p[i+1:])
 		}
 	}
+	if m := requiredVarRE.FindStringSubmatch(msg); m != nil && loc != "" {
+		// The reference may sit in any of the files merged at that path
+		// (an override's labels): point at the scalar that holds it.
+		if s, n := referenceNode(srcs, strings.Split(loc, "."), m[1]); n != nil {
+			return &finding.PosError{Pos: yamledit.NodePos(s, n), Msg: msg}
+		}
+	}
 	if loc != "" {
 		if n := lookupPath(src.Root, strings.Split(loc, ".")); n != nil {
 			return &finding.PosError{Pos: yamledit.NodePos(src, n), Msg: msg}
@@ -272,6 +279,54 @@ func composeError(srcs []*Source, err error) error {
 		return &finding.PosError{Pos: yamledit.NodePos(s, n), Msg: msg}
 	}
 	return &finding.PosError{Pos: finding.Pos{File: src.Path}, Msg: msg}
+}
+
+// requiredVarRE finds the variable of compose-go's interpolation error
+// ("required variable DOMAIN is missing a value: ...").
+var requiredVarRE = regexp.MustCompile(`required variable (\w+) is missing a value`)
+
+// referenceNode returns the first scalar, in the sources in order, under
+// the node at keys (as far as they exist) that requires variable name
+// (${NAME:?msg}, ${NAME?msg}); for a mapping's value, its key.
+func referenceNode(srcs []*Source, keys []string, name string) (*Source, *yaml.Node) {
+	ref := regexp.MustCompile(`\$\{` + regexp.QuoteMeta(name) + `:?\?`) // ${NAME:?msg}, ${NAME?msg}: the required forms
+	for _, s := range srcs {
+		n, key := s.Root, (*yaml.Node)(nil)
+		for _, k := range keys {
+			kn, v := yamledit.MapGet(n, k)
+			if v == nil {
+				break
+			}
+			n, key = v, kn
+		}
+		if n == s.Root {
+			continue
+		}
+		if n.Kind == yaml.ScalarNode && ref.MatchString(n.Value) {
+			return s, key // the path names the value itself: point at its key
+		}
+		var hit *yaml.Node
+		var walk func(n *yaml.Node)
+		walk = func(n *yaml.Node) {
+			if hit != nil || n == nil {
+				return
+			}
+			if n.Kind == yaml.ScalarNode && ref.MatchString(n.Value) {
+				hit = n
+			}
+			for i, c := range n.Content {
+				if n.Kind == yaml.MappingNode && i%2 == 1 && c.Kind == yaml.ScalarNode && ref.MatchString(c.Value) && hit == nil {
+					hit = n.Content[i-1] // a mapping's value: its key, as other errors point
+				}
+				walk(c)
+			}
+		}
+		walk(n)
+		if hit != nil {
+			return s, hit
+		}
+	}
+	return nil, nil
 }
 
 // lookupPath walks keys from the root as far as they exist and returns the

@@ -31,16 +31,25 @@ func ext(exts ...string) func(string) bool {
 }
 
 var (
-	pyFiles    = ext(".py")
-	jsFiles    = ext(".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx")
-	goFiles    = ext(".go")
-	rbFiles    = ext(".rb", ".ru", ".rake")
-	exFiles    = ext(".ex", ".exs")
-	phpFiles   = ext(".php")
-	jvmFiles   = ext(".java", ".kt", ".kts", ".scala", ".groovy", ".clj")
-	yamlFiles  = ext(".yml", ".yaml", ".yml.erb")
-	anyCode    = func(rel string) bool { return codeFile(rel) }
-	shellFiles = func(rel string) bool {
+	pyFiles   = ext(".py")
+	jsFiles   = ext(".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx")
+	goFiles   = ext(".go")
+	rbFiles   = ext(".rb", ".ru", ".rake")
+	exFiles   = ext(".ex", ".exs")
+	phpFiles  = ext(".php")
+	jvmFiles  = ext(".java", ".kt", ".kts", ".scala", ".groovy", ".clj")
+	yamlFiles = ext(".yml", ".yaml", ".yml.erb")
+	anyCode   = func(rel string) bool { return codeFile(rel) }
+	// prismaConfigFiles are Prisma 7's configuration (prisma.config.ts,
+	// or .config/prisma.ts), whose datasource.url names the variable
+	// Prisma's CLI and engines read (https://www.prisma.io/docs/orm/reference/prisma-config-reference).
+	prismaConfigFiles = func(rel string) bool {
+		b := path.Base(rel)
+		stem := strings.TrimSuffix(b, path.Ext(b))
+		return jsFiles(rel) && (stem == "prisma.config" || stem == "prisma" && path.Base(path.Dir(rel)) == ".config")
+	}
+	prismaFiles = func(rel string) bool { return strings.HasSuffix(rel, ".prisma") || prismaConfigFiles(rel) }
+	shellFiles  = func(rel string) bool {
 		b := path.Base(rel)
 		return strings.HasSuffix(b, ".sh") || strings.HasSuffix(b, ".bash") || b == "Dockerfile" ||
 			strings.HasPrefix(b, "Dockerfile.") || strings.HasSuffix(b, ".Dockerfile") || strings.Contains(b, "entrypoint") ||
@@ -65,13 +74,14 @@ var keyRules = []struct {
 }{
 	// Uses that break on any socket form come first: they decide alone.
 	{"shell-parse", `\$\{?@K@\b[^\n]*\b(?:sed|awk|cut|grep\s+-o)\b|\b(?:sed|awk|cut)\b[^\n]*\$\{?@K@\b|\$\{@K@(?:#|%|/|:[0-9])`, shellFiles},
-	{"query-append", `(?i)\{[^{}\n]*\b@K@\b[^{}\n]*\}\?|\$\{?@K@\}?\?|\b@K@\b[^\n]*\+\s*["'\x60]\?|\b@K@\b[^\n]*\.\s*["']\?[a-z_]+=`, anyCode},
+	{"query-append", `(?i)\{[^{}\n]*\b@K@\b[^{}\n]*\}\?|\$\{?@K@\}?\?|\b@K@\b[^\n]*\+=?\s*["'\x60]\?|\b@K@\b[^\n]*\.=?\s*["']\?[a-z_]+=|["'\x60]%[sv]\?[^\n]*\b@K@\b`, anyCode},
 	{"url-parse", `(?i)\b(?:urlparse|urlsplit|parse_url|url\.parse|url\.Parse|URI\.parse|URI\s*\(|urllib\.parse\.urlparse)\s*\([^\n]*\b@K@\b`, anyCode},
 	{"jdbc-concat", `(?i)["']jdbc:["']\s*\+[^\n]*\b@K@\b|\b@K@\b[^\n]*["']jdbc:["']|"jdbc:%s"[^\n]*\b@K@\b|jdbc:\$\{?@K@\b`, anyCode},
 	{"ecto", `System\.(?:get_env|fetch_env!?)\(\s*"@K@"`, exFiles},
-	{"tortoise", `(?i)\bdb_url\b[^\n]*\b@K@\b|\b@K@\b[^\n]*\bdb_url\b`, pyFiles},
+	{"tortoise", `\bdb_url\s*=[^=\n]*\b@K@\b|["']db_url["']\s*:[^\n]*\b@K@\b`, pyFiles},
 	// Readers and validators.
 	{"prisma", `env\(\s*"@K@"\s*\)`, ext(".prisma")},
+	{"prisma", `\benv\(\s*["'\x60]@K@["'\x60]\s*\)|process\.env(?:\.@K@\b|\[\s*["']@K@["']\s*\])`, prismaConfigFiles},
 	{"pydantic", `(?i)\b@K@\s*:\s*(?:Optional\[|Annotated\[)?\s*(?:pydantic\.)?(?:PostgresDsn|AnyUrl|Url|MultiHostUrl|AnyHttpUrl)\b`, pyFiles},
 	{"whatwg-url", `new\s+URL\s*\([^\n]*\b@K@\b`, jsFiles},
 	{"php-parse-url", `%env\((?:resolve:|string:)?@K@\)%`, ext(".yml", ".yaml", ".php", ".xml")},

@@ -2,6 +2,7 @@ package consumer
 
 import (
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,6 +23,9 @@ type Use struct {
 	// for a manifest use; "" when the manifest does not say or the use is
 	// not a manifest entry.
 	Version string
+	// Declared marks a manifest entry: the library is there, the code
+	// does not show it reading this value.
+	Declared bool
 }
 
 // Verdict is what the project's files say about the readers of one
@@ -69,10 +73,19 @@ func Decide(s evidence.Scope, key string) (v Verdict, ok bool) {
 	var (
 		lineUses, fileUses, scopeUses, manifestUses []Use
 		mentioned                                   bool
+		code                                        []codeText
+		codeConns                                   [][]Use
+		hitFile                                     = map[int]bool{}
+		configSeen                                  = map[string]bool{}
 	)
 	for _, f := range s.Files() {
 		rel, _ := filepath.Rel(s.ProjectDir, f)
 		rel = filepath.ToSlash(rel)
+		for name, cfg := range ownConfig {
+			if cfg(rel) {
+				configSeen[name] = true
+			}
+		}
 		isManifest := manifestKind(rel) != ""
 		if !isManifest && !codeFile(rel) {
 			continue
@@ -84,7 +97,7 @@ func Decide(s evidence.Scope, key string) (v Verdict, ok bool) {
 		if isManifest {
 			for _, d := range manifestDeps(rel, data) {
 				if r := byPackage(d.pkg); r != nil {
-					manifestUses = append(manifestUses, Use{Reader: r, File: rel, Line: d.line, How: "declares the dependency " + d.pkg, Version: d.version})
+					manifestUses = append(manifestUses, Use{Reader: r, File: rel, Line: d.line, How: "declares the dependency " + d.pkg, Version: d.version, Declared: true})
 				}
 			}
 			if rel != "package.json" && !strings.HasSuffix(rel, "/package.json") && !strings.HasSuffix(rel, "composer.json") {
@@ -94,6 +107,8 @@ func Decide(s evidence.Scope, key string) (v Verdict, ok bool) {
 		lines := strings.Split(string(data), "\n")
 		conns := connectors(rel, string(data), lines)
 		scopeUses = append(scopeUses, conns...)
+		code = append(code, codeText{rel: rel, lines: lines})
+		codeConns = append(codeConns, conns)
 		mention := keyRE(key, pyFiles(rel))
 		hit := false
 		for i, line := range lines {
@@ -101,15 +116,27 @@ func Decide(s evidence.Scope, key string) (v Verdict, ok bool) {
 				continue
 			}
 			hit = true
-			for _, kr := range keyRules {
-				if kr.files(rel) && keyRule(kr.pattern, key).MatchString(line) {
-					lineUses = append(lineUses, Use{Reader: ByName(kr.reader), File: rel, Line: i + 1, How: "reads " + key})
-				}
-			}
+			lineUses = append(lineUses, keyUses(rel, line, i, key, "reads "+key)...)
 		}
 		if hit {
 			mentioned = true
+			hitFile[len(code)-1] = true
 			fileUses = append(fileUses, conns...)
+		}
+	}
+	// The value handed on through local variables and parameters counts
+	// as if read inline (flow.go).
+	for _, h := range flows(code, key) {
+		f := code[h.file]
+		name := compiled(`\b` + regexp.QuoteMeta(h.name) + `\b`)
+		for i := h.from; i < h.to && i < len(f.lines); i++ {
+			if name.MatchString(f.lines[i]) {
+				lineUses = append(lineUses, keyUses(f.rel, f.lines[i], i, h.name, "reads "+key+" through "+h.via)...)
+			}
+		}
+		if !hitFile[h.file] {
+			hitFile[h.file] = true
+			fileUses = append(fileUses, codeConns[h.file]...)
 		}
 	}
 	for _, u := range lineUses {
@@ -136,8 +163,24 @@ func Decide(s evidence.Scope, key string) (v Verdict, ok bool) {
 	if len(uses) == 0 || onlyValidators(uses) {
 		return Verdict{}, false
 	}
+	// Every reader the manifests bring may reach the value too (a
+	// migration command beside the code's pool): the form must suit all
+	// of them. A reader with configuration files of its own that the scope
+	// shows, none naming key, reads another variable.
+	for _, m := range manifestUses {
+		if cfg := ownConfig[m.Reader.Name]; cfg != nil && configSeen[m.Reader.Name] &&
+			!slices.ContainsFunc(lineUses, func(u Use) bool { return u.Reader == m.Reader }) {
+			continue
+		}
+		uses = append(uses, m)
+	}
 	return Combine(gateVersions(uses, manifestUses)), true
 }
+
+// ownConfig names the readers that read a connection URI from a file of
+// their own, which names the variable: Prisma's schema.prisma
+// (url = env("X")) or, from Prisma 7, prisma.config.ts.
+var ownConfig = map[string]func(rel string) bool{"prisma": prismaFiles}
 
 // gateVersions replaces each use of a reader whose forms hold only from
 // a version on (Reader.Since) by that reader as it was before, taking no
@@ -208,6 +251,18 @@ func Combine(uses []Use) Verdict {
 		rs = append(rs, u.Reader)
 	}
 	return Verdict{Uses: uses, Form: Choose(rs)}
+}
+
+// keyUses returns the uses the key rules find in one line that mentions
+// name (the variable, or a name that holds its value), at 0-based line i.
+func keyUses(rel, line string, i int, name, how string) []Use {
+	var out []Use
+	for _, kr := range keyRules {
+		if kr.files(rel) && keyRule(kr.pattern, name).MatchString(line) {
+			out = append(out, Use{Reader: ByName(kr.reader), File: rel, Line: i + 1, How: how})
+		}
+	}
+	return out
 }
 
 // connectors returns the connector uses in one file.

@@ -101,7 +101,7 @@ func TestDecide(t *testing.T) {
 		{"library declared, variable never read", map[string]string{"requirements.txt": "psycopg2==2.9\n", "README.md": "Set DATABASE_URL to your database.\n"},
 			"DATABASE_URL", false, "", "", ""},
 		{"rails reads DATABASE_URL implicitly", map[string]string{"Gemfile": "source \"https://rubygems.org\"\ngem \"rails\", \"~> 7.1\"\ngem \"pg\"\n"},
-			"DATABASE_URL", true, Empty, "rails", "Gemfile:2"},
+			"DATABASE_URL", true, Empty, "rails,ruby-pg", "Gemfile:2"},
 		{"doctrine", map[string]string{"config/packages/doctrine.yaml": "doctrine:\n    dbal:\n        url: '%env(resolve:DATABASE_URL)%'\n"},
 			"DATABASE_URL", true, Localhost, "php-parse-url", "config/packages/doctrine.yaml:3"},
 		{"tortoise", map[string]string{"main.py": "register_tortoise(app, db_url=os.environ[\"DATABASE_URL\"], modules={})\n"},
@@ -119,11 +119,11 @@ func TestDecide(t *testing.T) {
 		{"typeorm 0.3 hands url to pg", map[string]string{
 			"src/data-source.ts": "import { DataSource } from \"typeorm\"\nexport const ds = new DataSource({ type: \"postgres\", url: process.env.DATABASE_URL })\n",
 			"package.json":       `{"dependencies": {"typeorm": "^0.3.20", "pg": "^8.11.0"}}`},
-			"DATABASE_URL", true, Empty, "typeorm", "src/data-source.ts:2"},
+			"DATABASE_URL", true, Empty, "typeorm,node-postgres", "src/data-source.ts:2"},
 		{"typeorm before 0.2.29 reads the authority", map[string]string{
 			"src/db.ts":    "import { createConnection } from \"typeorm\"\ncreateConnection({ type: \"postgres\", url: process.env.DATABASE_URL })\n",
 			"package.json": `{"dependencies": {"typeorm": "~0.2.25", "pg": "^8"}}`},
-			"DATABASE_URL", true, "", "typeorm", "src/db.ts:2"},
+			"DATABASE_URL", true, "", "typeorm,node-postgres", "src/db.ts:2"},
 		{"typeorm of no declared version", map[string]string{
 			"src/db.ts": "import { DataSource } from \"typeorm\"\nnew DataSource({ type: \"postgres\", url: process.env.DATABASE_URL })\n"},
 			"DATABASE_URL", true, "", "typeorm", "src/db.ts:2"},
@@ -135,6 +135,44 @@ func TestDecide(t *testing.T) {
 			"models/index.js": "const Sequelize = require('sequelize')\nconst db = new Sequelize(process.env.DATABASE_URL)\n",
 			"package.json":    `{"dependencies": {"sequelize": "5.22.3"}}`},
 			"DATABASE_URL", true, "", "sequelize", "models/index.js:2"},
+		// The value handed on (flow.go): through a local variable into a
+		// helper's parameter, as hoppscotch's PrismaService does.
+		{"new URL() in a helper the value is handed to", map[string]string{
+			"src/db.ts":    "import pg from 'pg';\nclass S {\n  constructor() {\n    const databaseUrl = process.env.DATABASE_URL;\n    const parsed = S.parse(databaseUrl);\n    new pg.Pool({ connectionString: parsed.cs });\n  }\n  private static parse(raw: string): {\n    cs: string;\n  } {\n    const url = new URL(raw);\n    return { cs: url.toString() };\n  }\n}\n",
+			"package.json": `{"dependencies": {"pg": "8.22.0"}}`},
+			"DATABASE_URL", true, Localhost, "whatwg-url,node-postgres", "src/db.ts:11"},
+		{"a helper in another file, defined once", map[string]string{
+			"src/index.js": "const { check } = require('./check')\nconst url = process.env.DATABASE_URL\ncheck(url)\nconst { Pool } = require('pg')\nnew Pool({ connectionString: url })\n",
+			"src/check.js": "function check(u) {\n  return new URL(u).protocol\n}\nmodule.exports = { check }\n"},
+			"DATABASE_URL", true, Localhost, "whatwg-url,node-postgres", "src/check.js:2"},
+		{"a local variable gets a query appended", map[string]string{
+			"internal/app/migrate.go":  "package app\n\nfunc init() {\n\tdatabaseURL, ok := os.LookupEnv(\"PG_URL\")\n\tif !ok {\n\t\treturn\n\t}\n\tdatabaseURL += \"?sslmode=disable\"\n\tmigrate.New(\"file://migrations\", databaseURL)\n}\n",
+			"pkg/postgres/postgres.go": "package postgres\n\nfunc New(url string) {\n\tpgxpool.ParseConfig(url)\n}\n",
+			"go.mod":                   "module x\n\nrequire github.com/jackc/pgx/v5 v5.7.1\n"},
+			"PG_URL", true, "", "query-append", "internal/app/migrate.go:8"},
+		{"python: a parameter appended to", map[string]string{
+			"app/db.py": "import os, psycopg2\n\ndef connect(dsn):\n    return psycopg2.connect(dsn + \"?sslmode=disable\")\n\nDB = os.environ.get(\"DB_URL\", \"\")\nconn = connect(DB)\n"},
+			"DB_URL", true, "", "query-append", "app/db.py:4"},
+		{"a same-named variable elsewhere is not the value", map[string]string{
+			"src/a.js": "const { Pool } = require('pg')\nfunction db() {\n  const url = process.env.DATABASE_URL\n  return new Pool({ connectionString: url })\n}\nfunction page() {\n  const url = 'https://example.com'\n  return url + '?page=2'\n}\n"},
+			"DATABASE_URL", true, Empty, "node-postgres", "src/a.js:4"},
+		// Prisma 7 names the variable in prisma.config.ts; the manifests'
+		// readers count beside the code's (repro: pg's Pool in code).
+		{"prisma.config.ts beside a pg pool", map[string]string{
+			"prisma.config.ts":     "import { defineConfig, env } from \"prisma/config\";\nexport default defineConfig({\n  schema: \"prisma/schema.prisma\",\n  datasource: { url: env(\"DATABASE_URL\") },\n});\n",
+			"prisma/schema.prisma": "datasource db {\n  provider = \"postgresql\"\n}\n",
+			"index.js":             "const pg = require(\"pg\");\nconst pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });\n",
+			"package.json":         `{ "dependencies": { "@prisma/client": "6.10.1", "pg": "8.11.0" }, "devDependencies": {"prisma": "6.10.1"} }`},
+			"DATABASE_URL", true, Localhost, "prisma,node-postgres", "prisma.config.ts:4"},
+		{"the manifest's prisma, code's pg, no prisma file", map[string]string{
+			"index.js":     "const pg = require(\"pg\");\nnew pg.Pool({ connectionString: process.env.DATABASE_URL });\n",
+			"package.json": `{ "dependencies": { "@prisma/client": "6.10.1", "pg": "8.11.0" } }`},
+			"DATABASE_URL", true, Localhost, "node-postgres,prisma", "index.js:2"},
+		{"prisma's schema reads another variable", map[string]string{
+			"prisma/schema.prisma": "datasource db {\n  url = env(\"PRISMA_URL\")\n}\n",
+			"index.js":             "const pg = require(\"pg\");\nnew pg.Pool({ connectionString: process.env.DATABASE_URL });\n",
+			"package.json":         `{ "dependencies": { "@prisma/client": "6.10.1", "pg": "8.11.0" } }`},
+			"DATABASE_URL", true, Empty, "node-postgres", "index.js:2"},
 		{"another variable's name inside", map[string]string{"db.py": "import asyncpg\nasyncpg.connect(os.environ['READ_DATABASE_URL'])\n"},
 			"DATABASE_URL", false, "", "", ""},
 	} {
@@ -238,5 +276,37 @@ func TestJSONManifests(t *testing.T) {
 		if !slices.Equal(got, c.want) {
 			t.Errorf("manifestDeps(%s, %q) = %v, want %v", c.rel, c.data, got, c.want)
 		}
+	}
+}
+
+// TestChooseAt: on a port other than 5432 the empty form carries it in
+// ?port=, which a reader that reads the authority's port only
+// (port_ignored: Prisma, Sequelize) does not see; the localhost form
+// carries it in the authority.
+func TestChooseAt(t *testing.T) {
+	for _, c := range []struct {
+		readers []string
+		port    int
+		want    Form
+	}{
+		{[]string{"sequelize"}, 5432, Empty},
+		{[]string{"sequelize"}, 5433, Localhost},
+		{[]string{"sequelize", "node-postgres"}, 5433, Localhost},
+		{[]string{"sequelize", "asyncpg"}, 5433, ""},
+		{[]string{"sequelize", "asyncpg"}, 5432, Empty},
+		{[]string{"prisma"}, 6543, Localhost},
+		{[]string{"typeorm", "node-postgres"}, 5433, Empty},
+		{[]string{"lib/pq"}, 5433, Empty},
+	} {
+		var rs []*Reader
+		for _, n := range c.readers {
+			rs = append(rs, ByName(n))
+		}
+		if got := ChooseAt(rs, c.port); got != c.want {
+			t.Errorf("ChooseAt(%v, %d) = %q, want %q", c.readers, c.port, got, c.want)
+		}
+	}
+	if !ByName("prisma").PortIgnored || !ByName("sequelize").PortIgnored {
+		t.Error("prisma and sequelize read the port from the authority only (readers.yaml port_ignored)")
 	}
 }

@@ -52,9 +52,10 @@ type Reader struct {
 	// write them, and e2e TestURIReaders, which runs a newer version,
 	// expects them to connect.
 	Newer map[Form]string `yaml:"newer"`
-	// PortIgnored: the reader takes ?host= but not ?port=, so the empty
-	// and localhost forms reach only a server on 5432 (the tool writes
-	// port= for any other port).
+	// PortIgnored: the reader takes ?host= but not ?port=; it reads the
+	// port from the authority only. The empty form, which has no authority
+	// to hold it, then reaches only a server on 5432; the localhost form
+	// carries the port in its authority (@localhost:5433/DB?host=/DIR).
 	PortIgnored bool `yaml:"port_ignored"`
 	// Since, when set, limits Forms to the reader's package from
 	// Since.Version on; Decide takes an older version, or one no manifest
@@ -156,11 +157,18 @@ func ParseForm(s string) (Form, bool) {
 }
 
 // Choose returns the preferred form that every reader accepts, or "".
-func Choose(readers []*Reader) Form {
+func Choose(readers []*Reader) Form { return ChooseAt(readers, 5432) }
+
+// ChooseAt returns the preferred form that every reader accepts for a
+// server on port, or "": the empty form writes a port other than 5432 in
+// ?port=, so it does not suit a reader that reads the port from the
+// authority only (PortIgnored); the localhost form writes it in the
+// authority, where every reader of that form takes it.
+func ChooseAt(readers []*Reader, port int) Form {
 	for _, f := range preference {
 		ok := len(readers) > 0
 		for _, r := range readers {
-			ok = ok && r.Accepts(f)
+			ok = ok && r.Accepts(f) && (f != Empty || port == 5432 || !r.PortIgnored)
 		}
 		if ok {
 			return f

@@ -2,6 +2,8 @@ package consumer
 
 import (
 	pathpkg "path"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/libpq"
@@ -32,6 +34,27 @@ func FromValue(uri string) []Use {
 		}
 	}
 	return dedupe(out)
+}
+
+// Refine joins to the verdict the project's files give (v, ok from
+// Decide) what the value's own text and place show (FromValue, FromFile;
+// file and line are the value's position). A reader a manifest declares
+// counts only when it could read the value as it works today: a
+// postgresql+DRIVER:// URL is SQLAlchemy's alone (asyncpg, declared for
+// SQLAlchemy's dialect, never parses it).
+func Refine(v Verdict, ok bool, uri, file string, line int) (Verdict, bool) {
+	own := append(FromValue(uri), FromFile(filepath.ToSlash(file))...)
+	if len(own) == 0 {
+		return v, ok
+	}
+	for i := range own {
+		own[i].File, own[i].Line = file, line
+	}
+	uses := v.Uses
+	if u, err := libpq.ParseURI(uri); err == nil && strings.Contains(u.Scheme, "+") {
+		uses = slices.DeleteFunc(slices.Clone(uses), func(u Use) bool { return u.Declared && u.Reader.Name != "sqlalchemy" })
+	}
+	return Combine(append(uses, own...)), true
 }
 
 // FromFile returns the readers that the file holding a connection URI

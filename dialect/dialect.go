@@ -35,6 +35,20 @@ const (
 	HostDirPort = "host-dir-port" // a host:port variable that takes DIR:port
 )
 
+// Library is a library a socket form needs on the client's classpath.
+// When the service's own build manifests are visible and none declares it,
+// the application cannot load what the socket value names (UDS135).
+type Library struct {
+	// Coordinates are what to add (Maven group:artifact).
+	Coordinates string
+	// Manifests are the base names of the files that declare the
+	// project's dependencies (pom.xml, build.gradle ...).
+	Manifests []string
+	// Marker is a word every declaration of it, and its jar's name,
+	// contains ("junixsocket").
+	Marker string
+}
+
 // Dialect is one written form of a PostgreSQL connection value.
 type Dialect struct {
 	Name string
@@ -103,6 +117,10 @@ type Dialect struct {
 	// service (UDS101); inFile is "" for an environment value, or "KEY in
 	// FILE" for a value of a configuration file nothing interpolates.
 	Needs func(service, inFile string) string
+	// Library is the library the socket form needs in the client itself
+	// (junixsocket for pgjdbc), as a project's build manifests declare it;
+	// nil for the forms that need none.
+	Library *Library
 	// Repair fixes a raw compose value that compose breaks as written (a
 	// single-$ $FactoryArg, interpolated away), and says how; fixed == raw
 	// when it needs none.

@@ -103,7 +103,10 @@ func uriCheck(c Checker, val string) string {
 	if !ok {
 		return ""
 	}
-	port, _ := u.Param("port")
+	port, ok := u.Param("port")
+	if !ok && len(u.Hosts) == 1 {
+		port = u.Hosts[0].Port // @localhost:5433/db?host=/dir
+	}
 	return libpqSocket(c, dir, port)
 }
 

@@ -39,3 +39,21 @@ func scriptFile(rel string) bool {
 		strings.HasPrefix(b, "Dockerfile.") || strings.HasSuffix(b, ".Dockerfile") || strings.Contains(b, "entrypoint") ||
 		strings.HasPrefix(b, "docker-") || strings.HasPrefix(b, "wait-for") || strings.HasPrefix(b, "start")
 }
+
+// FindInCommand returns the verdict of a service's own compose command,
+// entrypoint or healthcheck test (text: its words joined with spaces, $$
+// as compose leaves it, $): a TCP wait or dial (`until nc -z $PGHOST
+// 5432`, `dockerize -wait tcp://${DB_HOST}:5432`) or a pgjdbc URL built
+// from the variable. Only consumers that take no directory are reported:
+// a command that hands the variable to libpq (pg_isready -h) says nothing
+// the readers of the project's files do not. File and Source are the
+// caller's.
+func FindInCommand(text, key string) (Verdict, bool) {
+	for _, r := range []reader{tcpWaitReader, jdbcReader} {
+		if v, ok := r.find([]byte(text), key, nil); ok && !v.Directory {
+			v.Line = 0
+			return v, true
+		}
+	}
+	return Verdict{}, false
+}

@@ -21,3 +21,46 @@ func TestTCPWaitReader(t *testing.T) {
 		}
 	}
 }
+
+func TestFindInCommand(t *testing.T) {
+	for _, c := range []struct {
+		key, text string
+		want      bool
+	}{
+		{"PGHOST", `sh -c until nc -z $PGHOST 5432; do sleep 1; done; exec /app/run`, true},
+		{"PGHOST", `CMD-SHELL nc -z $PGHOST 5432`, true},
+		{"DB_HOST", `sh -c dockerize -wait tcp://${DB_HOST}:5432 && exec /app/run`, true},
+		{"PGHOST", `java -Dspring.datasource.url=jdbc:postgresql://${PGHOST}:5432/app -jar app.jar`, true},
+		{"PGHOST", `sh -c until pg_isready -h "$PGHOST"; do sleep 1; done`, false},
+		{"PGHOST", `sh -c until nc -z $PGHOSTADDR 5432; do sleep 1; done`, false},
+	} {
+		if _, got := FindInCommand(c.text, c.key); got != c.want {
+			t.Errorf("%s in %q: found = %v, want %v", c.key, c.text, got, c.want)
+		}
+	}
+}
+
+func TestDeclares(t *testing.T) {
+	manifests := []string{"pom.xml", "build.gradle", "build.gradle.kts"}
+	for _, c := range []struct {
+		name     string
+		files    map[string]string
+		manifest string
+		declared bool
+	}{
+		{"pom without it", map[string]string{"pom.xml": "<project><dependencies><dependency><groupId>org.postgresql</groupId></dependency></dependencies></project>"}, "pom.xml", false},
+		{"pom with it", map[string]string{"pom.xml": "<groupId>com.kohlschutter.junixsocket</groupId>"}, "pom.xml", true},
+		{"gradle kts without it", map[string]string{"app/build.gradle.kts": "dependencies { runtimeOnly(\"org.postgresql:postgresql\") }"}, "app/build.gradle.kts", false},
+		{"a shipped jar", map[string]string{"build.gradle": "dependencies {}", "lib/junixsocket-core-2.10.1.jar": ""}, "build.gradle", true},
+		{"no manifest", map[string]string{"app.jar": ""}, "", false},
+	} {
+		dir := t.TempDir()
+		for name, body := range c.files {
+			write(t, dir, name, body)
+		}
+		m, d := Declares(Scope{ProjectDir: dir, Roots: []string{dir}}, manifests, "junixsocket")
+		if m != c.manifest || d != c.declared {
+			t.Errorf("%s: Declares = %q, %v; want %q, %v", c.name, m, d, c.manifest, c.declared)
+		}
+	}
+}

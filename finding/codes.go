@@ -80,6 +80,8 @@ var codes = withDocs([]Code{
 	{ID: "UDS132", Severity: SevWarning, Title: "socket directories leave out /var/run/postgresql: the official image's first-start init fails"},
 	{ID: "UDS133", Severity: SevWarning, Title: "PGHOST/PGHOSTADDR set on the database service breaks init scripts"},
 	{ID: "UDS134", Severity: SevWarning, Title: "host named the socket file: set to its directory"},
+	{ID: "UDS135", Severity: SevWarning, Title: "JDBC URL left on TCP: the service's build does not declare junixsocket", Manual: true, LeavesTCP: true},
+	{ID: "UDS136", Severity: SevInfo, Title: "socket mounted on a service that reads the migrated connection from a state volume it shares"},
 	{ID: "UDS140", Severity: SevWarning, Title: "extra_hosts maps a database's name elsewhere: left on TCP", LeavesTCP: true},
 	{ID: "UDS141", Severity: SevWarning, Title: "a name reaches two servers on the networks a client shares with them: left on TCP", LeavesTCP: true},
 	{ID: "UDS142", Severity: SevWarning, Title: "network_mode host/service:/container: changes what names mean: left on TCP", LeavesTCP: true},
@@ -100,6 +102,7 @@ var codes = withDocs([]Code{
 	{ID: "UDS171", Severity: SevWarning, Title: "Rails database.yml ERB default edited: every service without the variable gets it"},
 	{ID: "UDS172", Severity: SevWarning, Title: "a path in the project leads outside it through a symbolic link: not read or edited", Manual: true},
 	{ID: "UDS173", Severity: SevWarning, Title: "a configuration file beyond the tool's limits (512 KB, 64 levels of nesting): not read", Manual: true},
+	{ID: "UDS174", Severity: SevWarning, Title: "reverted value keeps the socket form's sslmode=disable: revert cannot know the sslmode it had", Manual: true},
 	{ID: "UDS180", Severity: SevWarning, Title: "a combination of the project's compose files (base alone, base + an override) fails validation after the migration", Manual: true},
 	{ID: "UDS181", Severity: SevWarning, Title: "a connection value in a dotenv file that reaches the container and that the code loads: left on TCP", Manual: true, LeavesTCP: true},
 	{ID: "UDS182", Severity: SevWarning, Title: "a connection inside a configuration document held in one environment variable, where the tool cannot edit it: left on TCP", Manual: true, LeavesTCP: true},
@@ -132,6 +135,7 @@ var codes = withDocs([]Code{
 	{ID: "UDS308", Severity: SevWarning, Title: "app runs as a non-root user: socket directory must be writable by it", Manual: true},
 	{ID: "UDS309", Severity: SevWarning, Title: "edited file is in the build context: rebuild the image", Manual: true},
 	{ID: "UDS310", Severity: SevWarning, Title: "app reached on a second port left on TCP"},
+	{ID: "UDS311", Severity: SevInfo, Title: "proxied service runs its image's own server, not an app server: nginx backend left on TCP"},
 })
 
 // withDocs fills each code's Doc from docs/findings.md.

@@ -2,6 +2,7 @@ package libpq
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -517,8 +518,14 @@ func invalidHost(host string) error {
 // the URL with WHATWG new URL() (Prisma, Umami) reject the empty host
 // ("Invalid URL"); libpq, pgx and node-postgres take the ?host= parameter
 // over the authority host, so the socket is still used (e2e
-// TestAuthorityHostSocket). A URI without a socket ?host= parameter, or
-// with a host already written, is returned unchanged.
+// TestAuthorityHostSocket). A ?port= parameter moves into the authority
+// ("@localhost:5433/db?host=/dir"): the readers that need a host there
+// take the port from the authority only (Prisma: quaint's port() is
+// url.port().unwrap_or(5432), and its query parser has no port; Sequelize
+// 6: the URL's port), and every reader of this form takes it there too
+// (e2e TestURIReaders, the localhost form at a server's own port). A URI
+// without a socket ?host= parameter, or with a host already written, is
+// returned unchanged.
 //
 // Errors: those of ParseURI, and a plain error for a host that is not a
 // plain name (a socket path, a list, a port).
@@ -533,7 +540,14 @@ func WithAuthorityHost(s, host string) (string, error) {
 	if dir, ok := u.Param("host"); !ok || !isUnixSocketPath(dir) || !emptyAuthority(u.Hosts) {
 		return s, nil
 	}
-	u.Hosts = []Host{{Name: host}}
+	h := Host{Name: host}
+	if port, ok := u.Param("port"); ok {
+		if n, err := strconv.Atoi(port); err == nil && checkPortNumber(n) == nil {
+			h.Port = strconv.Itoa(n)
+			u.Params = slices.DeleteFunc(u.Params, func(p Param) bool { return decode(p.Key) == "port" })
+		}
+	}
+	u.Hosts = []Host{h}
 	return u.String(), nil
 }
 

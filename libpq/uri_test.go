@@ -409,11 +409,12 @@ func TestURIFromSocket(t *testing.T) {
 
 func TestWithAuthorityHost(t *testing.T) {
 	for in, want := range map[string]string{
-		"postgresql://u:p@/db?host=/var/run/postgresql":          "postgresql://u:p@localhost/db?host=/var/run/postgresql",
-		"postgres:///db?host=/run/pg&port=5433":                  "postgres://localhost/db?host=/run/pg&port=5433",
-		"postgresql://u:p@localhost/db?host=/var/run/postgresql": "postgresql://u:p@localhost/db?host=/var/run/postgresql",
-		"postgresql://u:p@db/db":                                 "postgresql://u:p@db/db",
-		"postgresql://u:p@/db?host=db":                           "postgresql://u:p@/db?host=db",
+		"postgresql://u:p@/db?host=/var/run/postgresql":           "postgresql://u:p@localhost/db?host=/var/run/postgresql",
+		"postgres:///db?host=/run/pg&port=5433":                   "postgres://localhost:5433/db?host=/run/pg",
+		"postgres://u@/db?port=6543&host=/run/pg&sslmode=disable": "postgres://u@localhost:6543/db?host=/run/pg&sslmode=disable",
+		"postgresql://u:p@localhost/db?host=/var/run/postgresql":  "postgresql://u:p@localhost/db?host=/var/run/postgresql",
+		"postgresql://u:p@db/db":                                  "postgresql://u:p@db/db",
+		"postgresql://u:p@/db?host=db":                            "postgresql://u:p@/db?host=db",
 	} {
 		got, err := WithAuthorityHost(in, "localhost")
 		if err != nil || got != want {

@@ -43,10 +43,25 @@ func (pp *planner) listenOnSocket(a *appSide, sock string) bool {
 		}
 		return true
 	}
+	if svc := pp.p.Model.Services[a.name]; svc.Build == nil && !startsProgram(svc.Command) && !startsProgram(svc.Entrypoint) {
+		// A published image that runs its own server (RabbitMQ's
+		// management UI, NATS monitoring, Jaeger's UI): no app server's
+		// command to change, so no manual step either.
+		pp.note("UDS311", a.name, "image",
+			fmt.Sprintf("nginx reaches %s (image %s) on port %d: the image runs a server of its own, not an app server the tool moves to a socket (gunicorn, uvicorn, puma, uwsgi or unicorn in command: or entrypoint:); it stays on TCP", a.name, svc.Image, o.Port))
+		return false
+	}
 	pp.note("UDS304", a.name, "command",
 		fmt.Sprintf("nginx reaches %s on port %d, but no gunicorn, uvicorn, puma, uwsgi or unicorn command is written in its command: or entrypoint:; it stays on TCP. Make the server listen on %s too (gunicorn --bind unix:%s --umask 0, uvicorn --uds %s, puma -b 'unix://%s?umask=0000', uwsgi --socket %s --chmod-socket=666, unicorn listen \"%s\") and run again",
 			a.name, o.Port, sock, sock, sock, sock, sock, sock))
 	return false
+}
+
+// startsProgram reports whether a command: or entrypoint: names a program
+// to run (node server.js), not only flags for the image's own entrypoint
+// (NATS's ["-m", "8222"]).
+func startsProgram(words []string) bool {
+	return len(words) > 0 && words[0] != "" && !strings.HasPrefix(words[0], "-")
 }
 
 // appNotes reports how the socket becomes connectable (UDS301) and what the

@@ -61,12 +61,21 @@ type planner struct {
 	rep   *finding.Report
 	opts  Options
 	files map[string]*confFile // nginx files read, by host path; nil: not readable
+	res   Result
+}
+
+// Result is what the proxy step did that the run's summary needs.
+type Result struct {
+	// OnTCP are the app services whose every address stays on TCP
+	// because nginx reaches them on more than one port (UDS310).
+	OnTCP []string
 }
 
 // Run is the proxy step of a migration: see planner.run.
-func Run(p *compose.Project, ed *compose.Editor, rep *finding.Report, opts Options) {
+func Run(p *compose.Project, ed *compose.Editor, rep *finding.Report, opts Options) Result {
 	pp := &planner{p: p, ed: ed, rep: rep, opts: opts, files: map[string]*confFile{}}
 	pp.run()
+	return pp.res
 }
 
 // run moves nginx reverse proxies in front of app servers to a Unix
@@ -167,6 +176,7 @@ func (pp *planner) proxyApps(proxies []*proxyService, upstreams map[string]bool,
 			// One socket serves one listener. Migrating one port and not
 			// the other would also not be idempotent: a second run would
 			// see the other port alone and move it to the same socket.
+			pp.res.OnTCP = append(pp.res.OnTCP, a.name)
 			for _, pt := range a.targets {
 				pp.rep.Add("UDS310", finding.Pos{File: pt.file.path, Line: pt.t.Line, Col: pt.t.Col}, pt.proxy, pt.t.Directive,
 					fmt.Sprintf("%s is reached on port %d and on port %d; one socket serves one listener, so every address of %s stays on TCP (%s here)", a.name, a.port, a.otherPorts[0], a.name, pt.t.Arg.Value))

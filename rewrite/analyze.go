@@ -94,6 +94,13 @@ type edge struct {
 	// unset is the code default of a host variable the service leaves
 	// unset: the edge sets the variable (codedefault.go).
 	unset *evidence.Default
+	// adds are variables to write after v once it is rewritten (its
+	// port, variables the catalogue sets with it).
+	adds []envAdd
+	// hostGiven, for PGHOST, are the service's connection values that
+	// name a host and stay on TCP: libpq reads PGHOST only where a
+	// connection string gives no host, so they do not follow it.
+	hostGiven []string
 }
 
 // findDBs lists PostgreSQL services: detected image families plus --db.

@@ -24,28 +24,30 @@ import (
 // Services that already have an edge (connected) are left out: their
 // connection is in the compose file. A variable whose consumer the
 // project does not show stays as it is (UDS131 names the line).
-func (pl *planner) codeDefaultEdges(dbs []*dbService, connected []*edge) []*edge {
+func (cd codeDefaults) edges(connected []*edge) []*edge {
+	cl := cd.cl
 	has := map[string]bool{}
 	for _, e := range connected {
 		has[e.v.Service] = true
 	}
 	var out []*edge
-	for _, name := range pl.clientServices() {
+	for _, name := range cl.clientServices() {
 		if !has[name] {
-			out = append(out, pl.serviceCodeDefaults(name, dbs)...)
+			out = append(out, (codeDefaults{cl}).of(name)...)
 		}
 	}
 	return out
 }
 
 // serviceCodeDefaults is codeDefaultEdges for one service.
-func (pl *planner) serviceCodeDefaults(name string, dbs []*dbService) []*edge {
-	scope := pl.evidenceScope(name)
+func (cd codeDefaults) of(name string) []*edge {
+	cl := cd.cl
+	scope := cl.scopes.of(name)
 	set := map[string]bool{}
-	for _, v := range pl.p.ServiceEnv(name) {
+	for _, v := range cl.p.ServiceEnv(name) {
 		set[v.Key] = true
 	}
-	for _, k := range pl.imageEnvKeys(name) {
+	for _, k := range (codeDefaults{cl}).imageEnvKeys(name) {
 		set[k] = true
 	}
 	var out []*edge
@@ -55,8 +57,8 @@ func (pl *planner) serviceCodeDefaults(name string, dbs []*dbService) []*edge {
 		}
 		set[d.Key] = true // the first default of a key is the one reported
 		v := compose.EnvVar{Service: name, Key: d.Key, Raw: d.Value, Value: d.Value,
-			Pos: Pos{File: pl.p.DisplayPath(filepath.Join(scope.ProjectDir, filepath.FromSlash(d.File))), Line: d.Line, Col: 1}}
-		db := pl.dbAt(dbs, v, d.Value)
+			Pos: Pos{File: cl.p.DisplayPath(filepath.Join(scope.ProjectDir, filepath.FromSlash(d.File))), Line: d.Line, Col: 1}}
+		db := cl.dbAt(v, d.Value)
 		if db == nil || db.noSocket {
 			continue
 		}
@@ -65,10 +67,10 @@ func (pl *planner) serviceCodeDefaults(name string, dbs []*dbService) []*edge {
 			continue
 		}
 		if db.port != 5432 {
-			if p, _ := atoiPort(pl.clientEnv(name, portSibling(d.Key))); p != db.port {
-				pl.rep.Add("UDS120", v.Pos, name, d.Key,
+			if p, _ := atoiPort(cl.p.clientEnv(name, portSibling(d.Key))); p != db.port {
+				cl.note("UDS120", v.Pos, name, d.Key,
 					fmt.Sprintf("%s/%s is unset, so %s falls back to %s over TCP; %s listens on port %d and %s/%s does not say %d, so the driver would open .s.PGSQL.5432 or the code's default port: set %s=%s and %s=%d in %s's environment by hand",
-						name, d.Key, d.At(), d.Value, db.name, db.port, name, portSibling(d.Key), db.port, d.Key, pl.opts.MountPath, portSibling(d.Key), db.port, name))
+						name, d.Key, d.At(), d.Value, db.name, db.port, name, portSibling(d.Key), db.port, d.Key, cl.opts.MountPath, portSibling(d.Key), db.port, name))
 				continue
 			}
 		}
@@ -80,12 +82,13 @@ func (pl *planner) serviceCodeDefaults(name string, dbs []*dbService) []*edge {
 
 // imageEnvKeys lists the variables the Dockerfile of a service built here
 // sets with ENV: inside the image they are not unset.
-func (pl *planner) imageEnvKeys(service string) []string {
-	b := pl.p.Model.Services[service].Build
+func (cd codeDefaults) imageEnvKeys(service string) []string {
+	cl := cd.cl
+	b := cl.p.Model.Services[service].Build
 	if b == nil || b.Context == "" {
 		return nil
 	}
-	data, err := pl.ed.ReadFile(pl.p.DisplayPath(dockerfile.Path(b.Context, b.Dockerfile)))
+	data, err := cl.readFile(cl.p.DisplayPath(dockerfile.Path(b.Context, b.Dockerfile)))
 	if err != nil {
 		return nil
 	}
@@ -95,17 +98,17 @@ func (pl *planner) imageEnvKeys(service string) []string {
 // setUnsetVar writes an unset host variable into the service's
 // environment: (in the file that defines its image) as the socket
 // directory mp, on the evidence the edge carries.
-func (pl *planner) setUnsetVar(e *edge, mp string) {
+func (mg *migration) setUnsetVar(e *edge, mp string) {
 	v, d, b := e.v, e.unset, e.basis
-	home := pl.p.ImageHome(v.Service)
-	if home.Src == nil || !pl.ed.AddServiceEnv(home, v.Service, v.Key, mp) {
+	home := mg.p.ImageHome(v.Service)
+	if home.Src == nil || !mg.ed.AddServiceEnv(home, v.Service, v.Key, mp) {
 		return
 	}
 	kn, _ := yamledit.OwnKey(compose.ServicesMapping(home.Src), v.Service)
 	at := yamledit.NodePos(home.Src, kn)
-	pl.rep.Change(Change{Kind: "value", Pos: at, Service: v.Service, Key: v.Key, Dialect: e.dialect,
+	mg.rep.Change(Change{Kind: "value", Pos: at, Service: v.Service, Key: v.Key, Dialect: e.dialect,
 		After: mp, Reason: edgeReason(e, mp), Basis: b})
-	f := pl.rep.Add("UDS170", at, v.Service, v.Key,
+	f := mg.rep.Add("UDS170", at, v.Service, v.Key,
 		fmt.Sprintf("%s/%s was unset, so %s fell back to %s over TCP: set to the socket directory %s in %s's environment on evidence: %s:%d: %s; %s takes an absolute directory as the socket directory, and the port (%d) names .s.PGSQL.%d",
 			v.Service, v.Key, d.At(), d.Value, mp, v.Service, b.At.File, b.At.Line, b.Detail, b.Name, e.db.port, e.db.port))
 	f.Basis = b

@@ -13,7 +13,6 @@ import (
 	"github.com/uds-migrate/uds-migrate/consumer"
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/evidence"
-	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
 
@@ -32,13 +31,13 @@ type configValue struct {
 	docKey string
 }
 
-// collectConfigEdges returns the TCP connection values in configuration
-// files reaching each client, as edges; socket-form values mark their
-// service as already connected (no UDS131 on a second run).
-func (pl *planner) collectConfigEdges(dbs []*dbService) []*edge {
+// configEdges returns the TCP connection values in configuration files
+// reaching each client, as edges; socket-form values mark their service as
+// already connected (no UDS131 on a second run).
+func (fv fileValues) configEdges() []*edge {
 	var out []*edge
-	for _, s := range configSettings(pl) {
-		if e := pl.configEdge(s.service, s.path, s.data, s.val, dbs); e != nil {
+	for _, s := range fv.settings() {
+		if e := fv.edge(s.service, s.path, s.data, s.val); e != nil {
 			out = append(out, e)
 		}
 	}
@@ -53,19 +52,20 @@ type configSetting struct {
 	val           configfile.Value
 }
 
-// configSettings lists the settings of the configuration files reaching
-// each client (a file bind mount, configs:, secrets:, a COPY into an image
-// built here), in service order; a file beyond the limits is reported
+// settings lists the settings of the configuration files reaching each
+// client (a file bind mount, configs:, secrets:, a COPY into an image
+// built here), in service order; a file beyond the limits is noted
 // (UDS173) and skipped.
-func configSettings(pl *planner) []configSetting {
+func (fv fileValues) settings() []configSetting {
+	cl := fv.cl
 	var out []configSetting
-	clients := pl.clientServices()
+	clients := cl.clientServices()
 	// A file mounted on its own (a file bind mount, configs:) belongs to
 	// that service; another that sees it only inside a mounted directory
 	// does not read it on that account.
 	direct := map[string]bool{}
 	for _, name := range clients {
-		for _, r := range pl.reachingFiles(name) {
+		for _, r := range cl.scopes.reachingFiles(name) {
 			if fi, err := os.Stat(r); err == nil && fi.Mode().IsRegular() {
 				direct[r] = true
 			}
@@ -73,16 +73,16 @@ func configSettings(pl *planner) []configSetting {
 	}
 	for _, name := range clients {
 		own := map[string]bool{}
-		for _, r := range pl.reachingFiles(name) {
+		for _, r := range cl.scopes.reachingFiles(name) {
 			own[r] = true
 		}
-		for _, abs := range pl.evidenceScope(name).Files() {
+		for _, abs := range cl.scopes.of(name).Files() {
 			if direct[abs] && !own[abs] {
 				continue
 			}
-			rel, _ := filepath.Rel(pl.p.Model.WorkingDir, abs)
+			rel, _ := filepath.Rel(cl.p.Model.WorkingDir, abs)
 			format, ok := configfile.For(filepath.ToSlash(rel))
-			secretKey, secret := pl.secretFiles(name)[abs]
+			secretKey, secret := cl.scopes.secretFiles(name)[abs]
 			if secret {
 				// A secret holds the value alone, whatever its name.
 				format, ok = configfile.Format{Name: "secret", Values: configfile.WholeFile}, true
@@ -90,19 +90,19 @@ func configSettings(pl *planner) []configSetting {
 			if !ok {
 				continue
 			}
-			path := pl.p.DisplayPath(abs)
-			data, err := pl.ed.ReadFile(path)
+			path := cl.p.DisplayPath(abs)
+			data, err := cl.readFile(path)
 			if err != nil {
 				continue
 			}
 			if len(data) > evidence.MaxFileSize {
-				pl.configs.overLimit(&pl.rep, Pos{File: path}, name, fmt.Sprintf("%s is larger than %d KB", path, evidence.MaxFileSize>>10))
+				cl.overLimit(Pos{File: path}, name, fmt.Sprintf("%s is larger than %d KB", path, evidence.MaxFileSize>>10))
 				continue
 			}
 			vals, err := format.Values(data)
 			var limit *configfile.LimitError
 			if errors.As(err, &limit) {
-				pl.configs.overLimit(&pl.rep, Pos{File: path, Line: limit.Line, Col: limit.Col}, name, path+" is "+limit.Msg)
+				cl.overLimit(Pos{File: path, Line: limit.Line, Col: limit.Col}, name, path+" is "+limit.Msg)
 				continue
 			}
 			if err != nil {
@@ -123,22 +123,20 @@ func configSettings(pl *planner) []configSetting {
 // not read because it is beyond a limit (README, "Security and limits"):
 // the project's own files are read up to evidence.MaxFileSize, nested up
 // to configfile.MaxDepth.
-func (c *configState) overLimit(rep *finding.Report, at Pos, service, what string) {
-	if c.tooBig[at.File] {
+func (cl *collector) overLimit(at Pos, service, what string) {
+	if cl.tooBig[at.File] {
 		return
 	}
-	if c.tooBig == nil {
-		c.tooBig = map[string]bool{}
-	}
-	c.tooBig[at.File] = true
-	rep.Add("UDS173", at, service, "", fmt.Sprintf("%s, beyond what the tool reads in a configuration file (%d KB, %d levels of nesting): not read; a connection value in it stays as it is", what, evidence.MaxFileSize>>10, configfile.MaxDepth))
+	cl.tooBig[at.File] = true
+	cl.note("UDS173", at, service, "", fmt.Sprintf("%s, beyond what the tool reads in a configuration file (%d KB, %d levels of nesting): not read; a connection value in it stays as it is", what, evidence.MaxFileSize>>10, configfile.MaxDepth))
 }
 
 // configEdge classifies one setting of a configuration file.
-func (pl *planner) configEdge(service, path string, data []byte, v configfile.Value, dbs []*dbService) *edge {
+func (fv fileValues) edge(service, path string, data []byte, v configfile.Value) *edge {
+	cl := fv.cl
 	hosts, dname, socket := dialect.Classify(v.Value)
 	if socket {
-		pl.configs.cfgSocket[service] = fmt.Sprintf("%s:%d", path, v.Line)
+		cl.cfgSocket[service] = fmt.Sprintf("%s:%d", path, v.Line)
 		return nil
 	}
 	if dname == "" {
@@ -147,7 +145,7 @@ func (pl *planner) configEdge(service, path string, data []byte, v configfile.Va
 	ev := compose.EnvVar{Service: service, Key: v.Key, Raw: v.Value, Value: v.Value, Pos: Pos{File: path, Line: v.Line, Col: v.Col}}
 	var hit *dbService
 	for _, h := range hosts {
-		if db := pl.dbAt(dbs, ev, h); db != nil {
+		if db := cl.dbAt(ev, h); db != nil {
 			hit = db
 		}
 	}
@@ -155,13 +153,17 @@ func (pl *planner) configEdge(service, path string, data []byte, v configfile.Va
 		return nil
 	}
 	if len(hosts) > 1 {
-		pl.rep.Add("UDS110", Pos{File: path, Line: v.Line, Col: v.Col}, service, v.Key,
+		cl.note("UDS110", Pos{File: path, Line: v.Line, Col: v.Col}, service, v.Key,
 			fmt.Sprintf("%s reads %s from %s, which lists several hosts for failover; a Unix socket reaches one server and cannot fail over, so the value is left on TCP", service, v.Key, path))
 		return nil
 	}
+	d, _ := dialect.Lookup(dname)
+	if (socketUses{cl}).libraryMissing(ev, d, hit, v.Key+" in "+path) {
+		return nil
+	}
 	e := &edge{v: ev, dialect: dname, db: hit, port: hit.port, cfg: &configValue{path: path, data: data, val: v}, basis: dialect.ReaderOf(dname)}
-	if d, _ := dialect.Lookup(dname); d.ByReader {
-		form, basis, ok := pl.uriConsumer(ev, hit)
+	if d.ByReader {
+		form, basis, ok := (uriReaders{cl}).decide(ev, hit)
 		if !ok {
 			return nil
 		}
@@ -172,9 +174,9 @@ func (pl *planner) configEdge(service, path string, data []byte, v configfile.Va
 
 // clientServices lists the clients (analysis.clients) that are not
 // poolers: the services whose application reads connection values.
-func (pl *planner) clientServices() []string {
+func (cl *collector) clientServices() []string {
 	var out []string
-	for _, c := range pl.top.clients {
+	for _, c := range cl.clients {
 		if !c.pooler {
 			out = append(out, c.name)
 		}
@@ -184,25 +186,25 @@ func (pl *planner) clientServices() []string {
 
 // rewriteConfigEdge writes the socket form of a configuration file value
 // in place. A file mounted on several services is edited once.
-func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
+func (mg *migration) rewriteConfigEdge(e *edge, mp string) {
 	v, cv := e.v, e.cfg
 	d, _ := dialect.Lookup(e.dialect)
-	if d.Needs != nil && !pl.clients.javaWarn[v.Service] {
-		pl.clients.javaWarn[v.Service] = true
+	if d.Needs != nil && !mg.javaWarn[v.Service] {
+		mg.javaWarn[v.Service] = true
 		inFile := v.Key + " in " + v.Pos.File
 		if cv.src != nil {
 			inFile = "" // a compose value: written $$FactoryArg, as in the environment
 		}
-		pl.rep.Add("UDS101", v.Pos, v.Service, v.Key, d.Needs(v.Service, inFile))
+		mg.rep.Add("UDS101", v.Pos, v.Service, v.Key, d.Needs(v.Service, inFile))
 	}
 	key := cv.path + ":" + strconv.Itoa(cv.val.Start)
-	if pl.configs.cfgDone[key] {
+	if mg.cfgDone[key] {
 		return
 	}
-	pl.configs.cfgDone[key] = true
+	mg.cfgDone[key] = true
 	out, notes, err := dialect.ToSocket(e.dialect, v.Value, mp, e.db.port)
 	if err == nil && d.Factory != nil {
-		style := pl.opts.JDBCFactory
+		style := mg.opts.JDBCFactory
 		if style == JDBCFactorySysprop {
 			style = JDBCFactoryArg // the JVM property lives in the compose file, not here
 		}
@@ -212,28 +214,28 @@ func (pl *planner) rewriteConfigEdge(e *edge, mp string) {
 		out, err = libpq.WithAuthorityHost(out, "localhost")
 	}
 	if err != nil {
-		pl.rep.Add("UDS111", v.Pos, v.Service, v.Key,
+		mg.rep.Add("UDS111", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s in %s cannot be rewritten as written (%v); set it to the socket form by hand", v.Key, v.Pos.File, redactErr(err)))
 		return
 	}
 	reads := fmt.Sprintf("a configuration file %s reads; not interpolated by compose", v.Service)
 	if cv.src != nil {
 		// Inside a compose value: compose interpolates, so a $ is $$.
-		pl.ed.YAML(cv.src).Replace(cv.val.Start, cv.val.End, strings.ReplaceAll(cv.val.Render(out), "$", "$$"))
+		mg.ed.YAML(cv.src).Replace(cv.val.Start, cv.val.End, strings.ReplaceAll(cv.val.Render(out), "$", "$$"))
 		reads = fmt.Sprintf("%s of the configuration document in %s/%s", cv.docKey, v.Service, v.Key)
 	} else {
-		pl.ed.EditFile(cv.path, cv.data, cv.val.Start, cv.val.End, cv.val.Render(out))
+		mg.ed.EditFile(cv.path, cv.data, cv.val.Start, cv.val.End, cv.val.Render(out))
 	}
-	pl.noteEvidence(e, mp)
-	pl.noteRailsDefault(e, mp)
+	mg.noteEvidence(e, mp)
+	mg.noteRailsDefault(e, mp)
 	if d.HostInQuery && strings.HasSuffix(cv.path, "database.yml") {
-		pl.rep.Add("UDS123", v.Pos, v.Service, v.Key,
+		mg.rep.Add("UDS123", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s reads url from %s: Rails 7.0 and later read ?host= there; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER@%s/DB)", v.Service, v.Pos.File, strings.ReplaceAll(mp, "/", "%2F")))
 	}
 	for _, n := range notes {
-		pl.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+" "+v.Pos.File+" "+v.Key+": "+n.Message)
+		mg.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+" "+v.Pos.File+" "+v.Key+": "+n.Message)
 	}
-	pl.rep.Change(Change{Kind: "value", Pos: v.Pos,
+	mg.rep.Change(Change{Kind: "value", Pos: v.Pos,
 		Service: v.Service, Key: v.Key, Dialect: e.dialect, Before: dialect.Redact(e.dialect, v.Value), After: dialect.Redact(e.dialect, out),
 		Reason: fmt.Sprintf("reach %s through its socket in %s (%s)", e.db.name, mp, reads), Basis: e.basis})
 }

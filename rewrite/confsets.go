@@ -15,25 +15,25 @@ import (
 // setting key, read as the Odoo image's entrypoint reads odoo.conf
 // (grep -E "^\s*\bKEY\b\s*=", odoo/docker 17.0/entrypoint.sh check_config).
 // at is "file:line" relative to the project directory.
-func (pl *planner) confSets(service, file, key string) (at string, ok bool) {
-	host := pl.mountedSource(service, file)
+func (sc *scopes) confSets(service, file, key string) (at string, ok bool) {
+	host := sc.mountedSource(service, file)
 	if host == "" {
 		return "", false
 	}
 	// Through the project's reader: a regular file of bounded size inside
 	// the project (a FIFO would block, a link out of it is not read).
-	if pl.p.Escapes(host) != nil {
+	if sc.p.Escapes(host) != nil {
 		return "", false
 	}
-	data, err := pl.p.ReadFile(host)
+	data, err := sc.p.ReadFile(host)
 	if err != nil {
 		return "", false
 	}
 	re := regexp.MustCompile(`^\s*\b` + regexp.QuoteMeta(key) + `\b\s*=`)
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for n := 1; sc.Scan(); n++ {
-		if re.MatchString(sc.Text()) {
-			rel, err := filepath.Rel(pl.p.Model.WorkingDir, host)
+	scan := bufio.NewScanner(bytes.NewReader(data))
+	for n := 1; scan.Scan(); n++ {
+		if re.MatchString(scan.Text()) {
+			rel, err := filepath.Rel(sc.p.Model.WorkingDir, host)
 			if err != nil {
 				rel = host
 			}
@@ -45,8 +45,8 @@ func (pl *planner) confSets(service, file, key string) (at string, ok bool) {
 
 // mountedSource returns the host path behind container path file of a
 // service's bind mounts, or "".
-func (pl *planner) mountedSource(service, file string) string {
-	for _, m := range pl.p.Model.Services[service].Volumes {
+func (sc *scopes) mountedSource(service, file string) string {
+	for _, m := range sc.p.Model.Services[service].Volumes {
 		if m.Type != "bind" || m.Source == "" {
 			continue
 		}

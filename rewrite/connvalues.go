@@ -14,15 +14,13 @@ import (
 // invalid %-escape, a '[' without ']', a port out of range, an unencoded
 // '@' in the password. The tool cannot tell which server such a value
 // names, so it is skipped with a warning (UDS163) instead of in silence,
-// and the rest of the project is migrated. Services left out by
-// Only/Exclude are not checked. Messages never hold the value itself (it
-// may carry a password).
-func (p *project) checkConnValues(opts Options) map[string]Finding {
+// and the rest of the project is migrated. Every service is checked (a
+// run that leaves some out by Only/Exclude reports only the others', see
+// badConnFindings). Messages never hold the value itself (it may carry a
+// password).
+func (p *project) checkConnValues() map[string]Finding {
 	out := map[string]Finding{}
 	for _, name := range p.ServiceOrder() {
-		if !opts.selects(name) {
-			continue
-		}
 		for _, v := range p.ServiceEnv(name) {
 			if err := dialect.Malformed(v.Raw, v.Value); err != nil {
 				out[v.Pos.String()] = newFinding("UDS163", v.Pos, name, v.Key, malformedMsg(name+"/"+v.Key, v.Value, err))

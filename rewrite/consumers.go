@@ -3,7 +3,6 @@ package rewrite
 import (
 	"fmt"
 	"maps"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -25,56 +24,64 @@ const BasisReader = finding.BasisReader
 // (consumer.Decide), the image catalogue. ok is false when the value must
 // stay on TCP; a finding then says why (UDS153: its reader takes no
 // socket URI; UDS154: no reader is known).
-func (pl *planner) uriConsumer(v compose.EnvVar, db *dbService) (form consumer.Form, basis *Basis, ok bool) {
-	if f, b, found := pl.userConsumer(v); found {
+func (ur uriReaders) decide(v compose.EnvVar, db *dbService) (form consumer.Form, basis *Basis, ok bool) {
+	cl := ur.cl
+	if f, b, found := (uriReaders{cl}).user(v, db); found {
 		return f, b, true
 	}
-	verdict, found := consumer.Decide(pl.evidenceScope(v.Service), v.Key)
-	if own := append(consumer.FromValue(v.Value), consumer.FromFile(filepath.ToSlash(v.Pos.File))...); len(own) > 0 {
-		for i := range own {
-			own[i].File, own[i].Line = v.Pos.File, v.Pos.Line
-		}
-		verdict, found = consumer.Combine(append(verdict.Uses, own...)), true
-	}
+	verdict, found := consumer.Decide(cl.scopes.of(v.Service), v.Key)
+	verdict, found = consumer.Refine(verdict, found, v.Value, v.Pos.File, v.Pos.Line)
 	if found {
 		u := verdict.Uses[0]
 		b := &Basis{Kind: BasisEvidence, Name: strings.Join(verdict.Readers(), "+"), At: Pos{File: u.File, Line: u.Line},
 			Detail: u.Reader.Reason}
 		if verdict.Form == "" && len(u.Reader.Forms) > 0 {
-			pl.rep.Add("UDS153", v.Pos, v.Service, v.Key,
+			cl.note("UDS153", v.Pos, v.Service, v.Key,
 				fmt.Sprintf("%s/%s reaches %s over TCP and its readers share no socket URI form (%s); left on TCP", v.Service, v.Key, db.name, readersDetail(verdict))).Basis = b
 			return "", nil, false
 		}
 		if verdict.Form == "" {
-			pl.rep.Add("UDS153", v.Pos, v.Service, v.Key,
+			cl.note("UDS153", v.Pos, v.Service, v.Key,
 				fmt.Sprintf("%s/%s reaches %s over TCP and is read by %s (%s:%d %s): %s; left on TCP", v.Service, v.Key, db.name, u.Reader.Name, u.File, u.Line, u.How, u.Reader.Reason)).Basis = b
 			return "", nil, false
 		}
 		if verdict.Form == consumer.Encoded {
-			pl.unknownConsumer(v, db, "its readers ("+strings.Join(verdict.Readers(), ", ")+") share only the percent-encoded form, which the tool does not write")
+			(uriReaders{cl}).unknown(v, db, "its readers ("+strings.Join(verdict.Readers(), ", ")+") share only the percent-encoded form, which the tool does not write")
 			return "", nil, false
 		}
-		if r := portIgnored(verdict); r != nil && db.port != libpq.DefaultPort {
-			pl.rep.Add("UDS153", v.Pos, v.Service, v.Key,
-				fmt.Sprintf("%s/%s reaches %s over TCP and is read by %s (%s:%d %s), which takes ?host= but not ?port=: it would open .s.PGSQL.5432, while %s listens on port %d; left on TCP", v.Service, v.Key, db.name, r.Reader.Name, r.File, r.Line, r.How, db.name, db.port)).Basis = b
+		form := consumer.ChooseAt(verdictReaders(verdict), db.port)
+		if form == "" || form == consumer.Encoded {
+			r := portIgnored(verdict)
+			cl.note("UDS153", v.Pos, v.Service, v.Key,
+				fmt.Sprintf("%s/%s reaches %s over TCP and is read by %s (%s:%d %s), which takes ?host= but not ?port=: the empty form would open .s.PGSQL.5432, while %s listens on port %d, and not every reader takes the localhost form, whose authority holds the port; left on TCP", v.Service, v.Key, db.name, r.Reader.Name, r.File, r.Line, r.How, db.name, db.port)).Basis = b
 			return "", nil, false
 		}
+		verdict.Form = form
 		b.Detail = readersDetail(verdict)
 		return verdict.Form, b, true
 	}
-	if e, cv := pl.catalogueVar(v.Service, v.Key); cv != nil && cv.Role == catalog.RoleURL && cv.Directory {
+	if e, cv := cl.p.catalogueVar(v.Service, v.Key); cv != nil && cv.Role == catalog.RoleURL && cv.Directory {
 		b := catalogueBasis(e, cv.Reason)
 		if cv.URIHost != "" {
 			return consumer.Localhost, &b, true
 		}
 		return consumer.Empty, &b, true
 	}
-	pl.unknownConsumer(v, db, "no code or manifest in the project shows its reader and its image is not catalogued")
+	(uriReaders{cl}).unknown(v, db, "no code or manifest in the project shows its reader and its image is not catalogued")
 	return "", nil, false
 }
 
+// verdictReaders returns the readers of v's uses.
+func verdictReaders(v consumer.Verdict) []*consumer.Reader {
+	var rs []*consumer.Reader
+	for _, u := range v.Uses {
+		rs = append(rs, u.Reader)
+	}
+	return rs
+}
+
 // portIgnored returns the use of a reader of v that takes ?host= but not
-// ?port= (Sequelize), or nil.
+// ?port= (Sequelize, Prisma), or nil.
 func portIgnored(v consumer.Verdict) *consumer.Use {
 	for i, u := range v.Uses {
 		if u.Reader.PortIgnored {
@@ -99,17 +106,22 @@ func readersDetail(v consumer.Verdict) string {
 
 // userConsumer reads --consumer SERVICE/KEY=READER|FORM, or KEY=... for
 // that key in every service; a SERVICE/KEY value wins over a KEY one.
-func (pl *planner) userConsumer(v compose.EnvVar) (consumer.Form, *Basis, bool) {
+func (ur uriReaders) user(v compose.EnvVar, db *dbService) (consumer.Form, *Basis, bool) {
+	cl := ur.cl
 	for _, target := range []string{v.Service + "/" + v.Key, v.Key} {
-		if f, b, ok := pl.userConsumerFor(v, target); ok {
+		if f, b, ok := (uriReaders{cl}).userFor(v, db, target); ok {
 			return f, b, ok
 		}
 	}
 	return "", nil, false
 }
 
-func (pl *planner) userConsumerFor(v compose.EnvVar, want string) (consumer.Form, *Basis, bool) {
-	for _, c := range pl.opts.Consumers {
+// userFor applies --consumer TARGET=READER|FORM for one target; a
+// named reader is held to the limits evidence would hold it to (its
+// forms, and where it reads the port).
+func (ur uriReaders) userFor(v compose.EnvVar, db *dbService, want string) (consumer.Form, *Basis, bool) {
+	cl := ur.cl
+	for _, c := range cl.opts.Consumers {
 		target, name, _ := strings.Cut(c, "=")
 		if target != want {
 			continue
@@ -122,11 +134,17 @@ func (pl *planner) userConsumerFor(v compose.EnvVar, want string) (consumer.Form
 		b.Cite = r.Sources
 		b.Detail += ": " + r.Reason
 		if len(r.Forms) == 0 {
-			pl.rep.Add("UDS153", v.Pos, v.Service, v.Key,
+			cl.note("UDS153", v.Pos, v.Service, v.Key,
 				fmt.Sprintf("%s/%s is read by %s (--consumer): %s; left on TCP", v.Service, v.Key, r.Name, r.Reason)).Basis = b
 			return "", nil, true
 		}
-		return consumer.Choose([]*consumer.Reader{r}), b, true
+		f := consumer.ChooseAt([]*consumer.Reader{r}, db.port)
+		if f == "" || f == consumer.Encoded {
+			cl.note("UDS153", v.Pos, v.Service, v.Key,
+				fmt.Sprintf("%s/%s is read by %s (--consumer), which takes ?host= but not ?port=: the empty form would open .s.PGSQL.5432, while %s listens on port %d; left on TCP", v.Service, v.Key, r.Name, db.name, db.port)).Basis = b
+			return "", nil, true
+		}
+		return f, b, true
 	}
 	return "", nil, false
 }
@@ -134,11 +152,12 @@ func (pl *planner) userConsumerFor(v compose.EnvVar, want string) (consumer.Form
 // unknownConsumer reports a URI left on TCP because its reader is not
 // established, with the exact socket value for each plausible form and the
 // flag that applies it (passwords masked).
-func (pl *planner) unknownConsumer(v compose.EnvVar, db *dbService, why string) {
+func (ur uriReaders) unknown(v compose.EnvVar, db *dbService, why string) {
+	cl := ur.cl
 	who := v.Service + "/" + v.Key
 	var forms []string
 	d := dialect.Recognise(v.Value) // a URI whose socket form depends on its reader (ByReader)
-	if sock, _, err := d.ToSocket(v.Value, pl.opts.MountPath, db.port); err == nil {
+	if sock, _, err := d.ToSocket(v.Value, cl.opts.MountPath, db.port); err == nil {
 		forms = append(forms, fmt.Sprintf("libpq, psycopg, pgx, lib/pq, node-postgres, TypeORM 0.2.29+, asyncpg, SQLAlchemy, Rails, dj-database-url: %s (--consumer %s=empty)", dialect.Redact(d.Name, sock), who))
 		if lh, err := libpq.WithAuthorityHost(sock, "localhost"); err == nil {
 			forms = append(forms, fmt.Sprintf("Prisma, pydantic, PHP parse_url (Doctrine, Laravel), knex, new URL(): %s (--consumer %s=localhost)", dialect.Redact(d.Name, lh), who))
@@ -148,7 +167,7 @@ func (pl *planner) unknownConsumer(v compose.EnvVar, db *dbService, why string) 
 	if len(forms) > 0 {
 		msg += ". If its reader is one of these, apply the form it takes: " + strings.Join(forms, "; ") + "; Ecto, Tortoise, postgres.js and code that parses or appends to the URL take none"
 	}
-	pl.rep.Add("UDS154", v.Pos, v.Service, v.Key, msg)
+	cl.note("UDS154", v.Pos, v.Service, v.Key, msg)
 }
 
 // checkConsumers rejects --consumer values that name no service, no

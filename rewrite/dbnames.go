@@ -66,21 +66,3 @@ func (p *project) dbFor(dbs []*dbService, client, host string) (db *dbService, c
 	}
 	return nil, "", ""
 }
-
-// dbAt returns the database host (written in v) reaches from v's service,
-// warning once at v when the name would reach a database but cannot be
-// followed to exactly one from there: the value stays on TCP.
-func (pl *planner) dbAt(dbs []*dbService, v compose.EnvVar, host string) *dbService {
-	db, code, why := pl.p.dbFor(dbs, v.Service, host)
-	if code == "" {
-		return db
-	}
-	for _, f := range pl.rep.Findings {
-		if f.Code == code && f.File == v.Pos.File && f.Line == v.Pos.Line && f.Col == v.Pos.Col && f.Key == v.Key {
-			return nil
-		}
-	}
-	pl.rep.Add(code, v.Pos, v.Service, v.Key,
-		fmt.Sprintf("%s/%s names the host %s, but %s; left on TCP", v.Service, v.Key, host, why))
-	return nil
-}

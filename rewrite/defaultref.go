@@ -16,8 +16,8 @@ import (
 // maskValue masks v's text for a rewriter. When v is a reference whose
 // default compose uses, the default is what gets rewritten: enclose (non-nil
 // then) puts the reference back around the rewritten text.
-func (pl *planner) maskValue(v compose.EnvVar) (interp.Masked, func(interp.Masked, string) (interp.Masked, string), error) {
-	d, ok := compose.UsedDefault(v.Raw, pl.p.Env)
+func maskValue(p *project, v compose.EnvVar) (interp.Masked, func(interp.Masked, string) (interp.Masked, string), error) {
+	d, ok := compose.UsedDefault(v.Raw, p.Env)
 	if !ok {
 		m, err := interp.Mask(v.Raw)
 		return m, nil, err
@@ -32,8 +32,8 @@ func (pl *planner) maskValue(v compose.EnvVar) (interp.Masked, func(interp.Maske
 // warnDefault says that the rewritten default only applies while the
 // variable is empty or unset. The message quotes no value (a default may
 // hold a password).
-func (pl *planner) warnDefault(v compose.EnvVar) {
-	d, ok := compose.UsedDefault(v.Raw, pl.p.Env)
+func (mg *migration) warnDefault(v compose.EnvVar) {
+	d, ok := compose.UsedDefault(v.Raw, mg.p.Env)
 	if !ok {
 		return
 	}
@@ -41,14 +41,14 @@ func (pl *planner) warnDefault(v compose.EnvVar) {
 	if d.Op == "-" {
 		when = d.Name + " set to anything, even the empty string,"
 	}
-	pl.rep.Add("UDS143", v.Pos, v.Service, v.Key,
+	mg.rep.Add("UDS143", v.Pos, v.Service, v.Key,
 		fmt.Sprintf("%s/%s is ${%s%s...}: the default inside the reference now reaches the socket, but %s in the environment or .env overrides it and stays as it is (on TCP)", v.Service, v.Key, d.Name, d.Op, when))
 }
 
 // redactValue masks passwords in raw for reports, inside the default of a
 // reference too.
-func (pl *planner) redactValue(dname, raw string) string {
-	if d, ok := compose.UsedDefault(raw, pl.p.Env); ok {
+func redactValue(p *project, dname, raw string) string {
+	if d, ok := compose.UsedDefault(raw, p.Env); ok {
 		return "${" + d.Name + d.Op + dialect.Redact(dname, d.Def) + "}"
 	}
 	return dialect.Redact(dname, raw)

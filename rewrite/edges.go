@@ -25,60 +25,53 @@ import (
 // the values that reach one of dbs over TCP. Values already in socket form
 // are left alone (a second run is a no-op); a single-$ $FactoryArg is
 // repaired wherever it appears.
-func (pl *planner) collectEdges(dbs []*dbService) []*edge {
+func (cl *collector) collectEdges() []*edge {
 	var out []*edge
-	for _, c := range pl.top.clients {
+	for _, c := range cl.clients {
 		name := c.name
 		if c.pooler {
-			out = append(out, pl.poolerHop(name, dbs)...)
+			out = append(out, cl.poolerHop(name)...)
 			continue
 		}
-		pl.warnCommand(name, dbs)
-		for _, v := range pl.p.ServiceEnv(name) {
-			if _, bad := pl.p.badConn[v.Pos.String()]; bad {
+		cl.warnCommand(name)
+		for _, v := range cl.p.ServiceEnv(name) {
+			if _, bad := cl.p.badConn[v.Pos.String()]; bad {
 				continue
 			}
-			if db, at := (connTargets{pl}).hostNetwork(name, v, dbs); db != nil {
-				pl.rep.Add("UDS142", v.Pos, name, v.Key,
+			if db, at := (connTargets{cl}).hostNetwork(name, v); db != nil {
+				cl.note("UDS142", v.Pos, name, v.Key,
 					fmt.Sprintf("%s/%s reaches %s through %s, the port it publishes on the host: network_mode: host puts %s on the host's network, where localhost is the host; left on TCP (a socket needs %s's socket volume mounted on %s and %s in socket form, set up by hand)", name, v.Key, db.name, at, name, db.name, name, v.Key))
 				continue
 			}
-			if e, ignores := (inheritedVars{pl}).ignores(name, v.Key); ignores {
+			if e, ignores := (inheritedVars{cl}).ignores(name, v.Key); ignores {
 				if _, dname, _ := dialect.Classify(v.Value); dname != "" || appHostRE.MatchString(v.Key) {
-					(inheritedVars{pl}).note(v, e)
+					(inheritedVars{cl}).note(v, e)
 				}
 				continue
 			}
-			find := func(host string) *dbService { return pl.dbAt(dbs, v, host) }
+			find := func(host string) *dbService { return cl.dbAt(v, host) }
 			if fixed, dname, how := dialect.RepairOf(v.Raw); fixed != v.Raw {
-				m, err := interp.Mask(fixed)
-				if err == nil && pl.ed.SetValue(v, m, m.Value) {
-					pl.rep.Change(Change{Kind: "repair", Pos: v.Pos,
-						Service: name, Key: v.Key, Dialect: dname, Before: dialect.Redact(dname, v.Raw), After: dialect.Redact(dname, fixed),
-						Reason: "write " + how.Fix + " so compose does not interpolate it away"})
-					pl.rep.Add("UDS105", v.Pos, name, v.Key,
-						how.What+" was written with one $: "+how.Why+"; written "+how.Fix)
-				}
+				cl.repairs = append(cl.repairs, repair{v: v, fixed: fixed, dname: dname, how: how})
 				continue
 			}
-			if pl.catalogueKeeps(v, find) || pl.warnUnsetPassthrough(v, dbs) {
+			if cl.catalogueKeeps(v, find) || cl.warnUnsetPassthrough(v) {
 				continue
 			}
 			hosts, dname, socket := dialect.Classify(v.Value)
 			if socket {
-				pl.warnForeignSocket(v, dname, dbs)
+				cl.warnForeignSocket(v, dname)
 				continue
 			}
 			if dname == "" {
-				if es, doc := (envDocs{pl}).edges(v, dbs); doc {
+				if es, doc := (envDocs{cl}).edges(v); doc {
 					out = append(out, es...)
 					continue
 				}
-				if e := pl.splitVar(v, find); e != nil {
+				if e := cl.splitVar(v, find); e != nil {
 					out = append(out, e)
 				} else if db := unknownURL(v.Value, find); db != nil {
-					pl.rep.Add("UDS122", v.Pos, name, v.Key,
-						fmt.Sprintf("%s/%s looks like a connection URL for %s in a form the tool does not know; left unchanged: point it at %s's socket in %s by hand if its driver supports Unix sockets", name, v.Key, db.name, db.name, pl.opts.MountPath))
+					cl.note("UDS122", v.Pos, name, v.Key,
+						fmt.Sprintf("%s/%s looks like a connection URL for %s in a form the tool does not know; left unchanged: point it at %s's socket in %s by hand if its driver supports Unix sockets", name, v.Key, db.name, db.name, cl.opts.MountPath))
 				}
 				continue
 			}
@@ -87,45 +80,48 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 				if db := find(h); db != nil {
 					hit = db
 				}
-				if pooler := pl.poolerFor(name, h); pooler != "" {
+				if pooler := cl.poolerFor(name, h); pooler != "" {
 					hop := ""
-					if up := (connTargets{pl}).poolerUpstream(pooler, dbs); len(up) > 0 {
+					if up := (connTargets{cl}).poolerUpstream(pooler); len(up) > 0 {
 						hop = " (its own connection to PostgreSQL is " + strings.Join(up, ", ") + ")"
 					}
-					pl.rep.Add("UDS121", v.Pos, name, v.Key,
+					cl.note("UDS121", v.Pos, name, v.Key,
 						fmt.Sprintf("%s/%s reaches the pooler %s%s, not PostgreSQL: left on TCP; to move that hop to a socket, name the pooler with --db %s --socket-dir DIR (its unix_socket_dir)", name, v.Key, pooler, hop, pooler))
 				}
 			}
 			if hit == nil {
-				pl.warnNotDB(v, hosts)
+				cl.warnNotDB(v, hosts)
 				continue
 			}
 			if hit.noSocket {
-				pl.rep.Add("UDS161", v.Pos, name, v.Key,
+				cl.note("UDS161", v.Pos, name, v.Key,
 					fmt.Sprintf("%s/%s reaches %s, whose command sets unix_socket_directories empty: that server creates no Unix socket, so the value is left on TCP; give %s a socket directory to migrate it", name, v.Key, hit.name, hit.name))
 				continue
 			}
 			if len(hosts) > 1 {
-				pl.rep.Add("UDS110", v.Pos, name, v.Key,
+				cl.note("UDS110", v.Pos, name, v.Key,
 					fmt.Sprintf("%s/%s lists several hosts for failover; a Unix socket reaches one server on this host and cannot fail over, so the value is left on TCP", name, v.Key))
 				continue
 			}
 			d, _ := dialect.Lookup(dname)
 			if d.Replaces != nil {
 				if what, ok := d.Replaces(v.Value); ok {
-					pl.rep.Add("UDS129", v.Pos, name, v.Key,
+					cl.note("UDS129", v.Pos, name, v.Key,
 						fmt.Sprintf("%s/%s had %s, keep it on TCP with --exclude %s", name, v.Key, what, name))
 				}
 			}
+			if (socketUses{cl}).libraryMissing(v, d, hit, v.Key) {
+				continue
+			}
 			e := &edge{v: v, dialect: dname, db: hit, basis: dialect.ReaderOf(dname)}
 			if d.ByReader {
-				form, basis, ok := pl.uriConsumer(v, hit)
+				form, basis, ok := (uriReaders{cl}).decide(v, hit)
 				if !ok {
 					continue
 				}
 				e.form, e.basis = form, basis
 			}
-			e.port = pl.edgePort(v, dname, hit)
+			e.port = cl.edgePort(v, dname, hit)
 			out = append(out, e)
 		}
 	}
@@ -137,17 +133,17 @@ func (pl *planner) collectEdges(dbs []*dbService) []*edge {
 // port the compose file does not confirm (an image the tool does not know,
 // such as pgbouncer, whose socket is .s.PGSQL.<listen_port>) is the
 // client's: it is the one that worked over TCP.
-func (pl *planner) edgePort(v compose.EnvVar, dname string, db *dbService) int {
+func (cl *collector) edgePort(v compose.EnvVar, dname string, db *dbService) int {
 	p := dialect.URLPort(v.Value, dname)
 	if p == 0 || p == db.port {
 		return db.port
 	}
 	if !db.portSet {
-		pl.rep.Add("UDS128", v.Pos, v.Service, v.Key,
+		cl.note("UDS128", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s/%s names port %d, and the compose file does not show the port %s listens on (its image is not one the tool knows): the socket form keeps port %d (socket file .s.PGSQL.%d), the port that worked over TCP; check that %s's socket is named after it", v.Service, v.Key, p, db.name, p, p, db.name))
 		return p
 	}
-	pl.rep.Add("UDS128", v.Pos, v.Service, v.Key,
+	cl.note("UDS128", v.Pos, v.Service, v.Key,
 		fmt.Sprintf("%s/%s names port %d, but %s listens on %d as far as the compose file says (command, PGPORT): the socket file is named .s.PGSQL.%d; if the server is configured elsewhere (a mounted postgresql.conf, config_file), rerun with the right setup", v.Service, v.Key, p, db.name, db.port, db.port))
 	return db.port
 }
@@ -155,19 +151,19 @@ func (pl *planner) edgePort(v compose.EnvVar, dname string, db *dbService) int {
 // rewriteEdge rewrites one value to reach the database's socket through the
 // client's mount directory mp. Interpolation references in the value are
 // kept as written; literal $ is written $$.
-func (pl *planner) rewriteEdge(e *edge, mp string) {
+func (mg *migration) rewriteEdge(e *edge, mp string) {
 	if e.cfg != nil {
-		pl.rewriteConfigEdge(e, mp)
+		mg.rewriteConfigEdge(e, mp)
 		return
 	}
 	if e.unset != nil {
-		pl.setUnsetVar(e, mp)
+		mg.setUnsetVar(e, mp)
 		return
 	}
 	v := e.v
-	m, enclose, err := pl.maskValue(v)
+	m, enclose, err := maskValue(mg.p, v)
 	if err != nil {
-		pl.rep.Add("UDS111", v.Pos, v.Service, v.Key, err.Error())
+		mg.rep.Add("UDS111", v.Pos, v.Service, v.Key, err.Error())
 		return
 	}
 	d, _ := dialect.Lookup(e.dialect)
@@ -177,13 +173,13 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 	}
 	sysprop := ""
 	if err == nil && d.Factory != nil {
-		style := pl.opts.JDBCFactory
+		style := mg.opts.JDBCFactory
 		file := mp + "/.s.PGSQL." + strconv.Itoa(e.port)
 		if style == JDBCFactorySysprop {
 			// One JVM property per process: a second socket file in the
 			// same service keeps the $FactoryArg form.
-			if prev, ok := pl.clients.sysprop[v.Service]; ok && prev != file {
-				pl.rep.Add("UDS130", v.Pos, v.Service, v.Key,
+			if prev, ok := mg.sysprop[v.Service]; ok && prev != file {
+				mg.rep.Add("UDS130", v.Pos, v.Service, v.Key,
 					fmt.Sprintf("%s already reaches %s through the JVM property; %s keeps the $FactoryArg form for %s", v.Service, prev, v.Key, file))
 				style = JDBCFactoryArg
 			} else {
@@ -203,15 +199,15 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 			// (the shell environment): say what the variable must hold.
 			msg = fmt.Sprintf("%s/%s is %s, set outside the project files; set it to %s", v.Service, v.Key, dialect.Redact(e.dialect, v.Raw), dialect.Redact(e.dialect, want))
 		}
-		pl.rep.Add(code, v.Pos, v.Service, v.Key, msg)
+		mg.rep.Add(code, v.Pos, v.Service, v.Key, msg)
 		return
 	}
-	if pl.clients.keepPGSSLMode[v.Service] && e.cfg == nil {
+	if mg.top.keepPGSSLMode[v.Service] && e.cfg == nil {
 		if d.SSLDisable != nil {
 			out, _ = d.SSLDisable(out)
 		} else if d.PGSSLMode {
 			// PGHOST: no place for an sslmode of its own.
-			pl.clients.pghostOnSocket[v.Service] = true
+			mg.out.pghostOnSocket[v.Service] = true
 		}
 	}
 	if enclose != nil {
@@ -221,40 +217,47 @@ func (pl *planner) rewriteEdge(e *edge, mp string) {
 	if newRaw == v.Raw {
 		return
 	}
-	if !pl.ed.SetValue(v, m, out) {
+	if !mg.ed.SetValue(v, m, out) {
 		return
 	}
-	pl.clients.migratedPos[v.Pos.String()] = true
-	pl.warnDroppedRefs(v, m, out, e.db.name)
-	pl.warnDefault(v)
+	mg.out.migratedPos[v.Pos.String()] = true
+	mg.warnDroppedRefs(v, m, out, e.db.name)
+	mg.warnDefault(v)
 	if d.PGSSLMode {
-		pl.clients.sslClients[v.Service] = true
+		mg.out.sslClients[v.Service] = true
 	}
-	if sysprop != "" && pl.clients.sysprop[v.Service] == "" {
-		pl.clients.sysprop[v.Service] = sysprop
-		pl.setJavaOpt(v, "-D"+d.Property+"="+sysprop)
+	if sysprop != "" && mg.sysprop[v.Service] == "" {
+		mg.sysprop[v.Service] = sysprop
+		mg.setJavaOpt(v, "-D"+d.Property+"="+sysprop)
+	}
+	for _, a := range e.adds {
+		mg.addEnvAfter(v, a.key, a.value, a.reason)
 	}
 	for _, n := range notes {
-		pl.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+"/"+v.Key+": "+n.Message)
+		mg.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+"/"+v.Key+": "+n.Message)
 	}
-	if d.HostInQuery && mentionsRails(pl.p.Model.Services[v.Service]) {
-		pl.rep.Add("UDS123", v.Pos, v.Service, v.Key,
+	if d.HostInQuery && mentionsRails(mg.p.Model.Services[v.Service]) {
+		mg.rep.Add("UDS123", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s looks like a Rails app: Rails 7.0 and later read ?host= from DATABASE_URL; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER:PASSWORD@%s/DB)", v.Service, strings.ReplaceAll(mp, "/", "%2F")))
 	}
-	if d.Needs != nil && !pl.clients.javaWarn[v.Service] {
-		pl.clients.javaWarn[v.Service] = true
-		pl.rep.Add("UDS101", v.Pos, v.Service, v.Key, d.Needs(v.Service, ""))
+	if d.Needs != nil && !mg.javaWarn[v.Service] {
+		mg.javaWarn[v.Service] = true
+		mg.rep.Add("UDS101", v.Pos, v.Service, v.Key, d.Needs(v.Service, ""))
 	}
-	pl.rep.Change(Change{Kind: "value", Pos: v.Pos,
-		Service: v.Service, Key: v.Key, Dialect: e.dialect, Before: pl.redactValue(e.dialect, v.Raw), After: pl.redactValue(e.dialect, newRaw),
+	mg.rep.Change(Change{Kind: "value", Pos: v.Pos,
+		Service: v.Service, Key: v.Key, Dialect: e.dialect, Before: redactValue(mg.p, e.dialect, v.Raw), After: redactValue(mg.p, e.dialect, newRaw),
 		Reason: edgeReason(e, mp), Basis: e.basis})
-	pl.noteEvidence(e, mp)
+	mg.noteEvidence(e, mp)
 }
 
 // edgeReason says why a value changed, and on whose knowledge when a
 // host variable was migrated (plan's text form shows it).
 func edgeReason(e *edge, mp string) string {
 	r := fmt.Sprintf("reach %s through its socket in %s", e.db.name, mp)
+	if len(e.hostGiven) > 0 {
+		r = fmt.Sprintf("reach %s through its socket in %s for the connections that name no host (psql, pg_dump without -h): libpq reads PGHOST only then, and %s name%s a host and stay%s on TCP", e.db.name, mp,
+			strings.Join(e.hostGiven, ", "), map[bool]string{true: "s", false: ""}[len(e.hostGiven) == 1], map[bool]string{true: "s", false: ""}[len(e.hostGiven) == 1])
+	}
 	if e.basis != nil && e.basis.Kind != BasisEvidence { // evidence: UDS170 and the plan's evidence say it
 		r += " (" + e.basis.Citation() + ")"
 	}
@@ -309,13 +312,13 @@ func mentionsRails(svc types.ServiceConfig) bool {
 // warnCommand reports connection strings written into command: or
 // entrypoint: (often inside a shell script): the tool cannot edit them
 // safely, so it says where they are and what to write.
-func (pl *planner) warnCommand(service string, dbs []*dbService) {
-	svc := pl.p.Model.Services[service]
+func (cl *collector) warnCommand(service string) {
+	svc := cl.p.Model.Services[service]
 	find := func(host string) *dbService {
-		db, _, _ := pl.p.dbFor(dbs, service, host)
+		db, _, _ := cl.p.dbFor(cl.dbs, service, host)
 		return db
 	}
-	src, node := pl.p.ServiceNode(service)
+	src, node := cl.p.ServiceNode(service)
 	reported := false // a connection string in the command: no host flag asked for
 	defer func() {
 		for _, key := range []string{"command", "entrypoint"} {
@@ -326,9 +329,9 @@ func (pl *planner) warnCommand(service string, dbs []*dbService) {
 			if reported {
 				return
 			}
-			if warned, via := (commandHosts{pl}).warn(service, key, args, find); warned {
+			if warned, via := (commandHosts{cl}).warn(service, key, args, find); warned {
 				if via != "" {
-					pl.clients.cmdVars[service+"/"+via] = true
+					cl.cmdVars[service+"/"+via] = true
 				}
 				return
 			}
@@ -360,8 +363,8 @@ func (pl *planner) warnCommand(service string, dbs []*dbService) {
 				for _, h := range hosts {
 					if db := find(h); db != nil {
 						kn, _ := yamledit.OwnKey(node, key)
-						pl.rep.Add("UDS127", yamledit.NodePos(src, kn), service, key,
-							fmt.Sprintf("%s's %s holds a connection to %s (%s); the tool does not edit commands: point it at the socket in %s by hand, or move it to environment:", service, key, db.name, dialect.Redact(dname, w), pl.opts.MountPath))
+						cl.commandNote(yamledit.NodePos(src, kn), service, key,
+							fmt.Sprintf("%s's %s holds a connection to %s (%s); the tool does not edit commands: point it at the socket in %s by hand, or move it to environment:", service, key, db.name, dialect.Redact(dname, w), cl.opts.MountPath))
 						reported = true
 						return
 					}
@@ -376,8 +379,8 @@ var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // setJavaOpt adds a JVM option to the service's JAVA_TOOL_OPTIONS (the JVM
 // reads it at start), creating the variable next to v when absent.
-func (pl *planner) setJavaOpt(v compose.EnvVar, opt string) {
-	for _, o := range pl.p.ServiceEnv(v.Service) {
+func (mg *migration) setJavaOpt(v compose.EnvVar, opt string) {
+	for _, o := range mg.p.ServiceEnv(v.Service) {
 		if o.Key != "JAVA_TOOL_OPTIONS" {
 			continue
 		}
@@ -385,20 +388,20 @@ func (pl *planner) setJavaOpt(v compose.EnvVar, opt string) {
 			return
 		}
 		m, err := interp.Mask(o.Raw)
-		if err == nil && pl.ed.SetValue(o, m, strings.TrimSpace(m.Value+" "+opt)) {
+		if err == nil && mg.ed.SetValue(o, m, strings.TrimSpace(m.Value+" "+opt)) {
 			return
 		}
-		pl.rep.Add("UDS111", o.Pos, v.Service, "JAVA_TOOL_OPTIONS", "add "+opt+" to JAVA_TOOL_OPTIONS by hand")
+		mg.rep.Add("UDS111", o.Pos, v.Service, "JAVA_TOOL_OPTIONS", "add "+opt+" to JAVA_TOOL_OPTIONS by hand")
 		return
 	}
-	pl.addEnvAfter(v, "JAVA_TOOL_OPTIONS", opt, "junixsocket's $SystemProperty factory reads the socket path from this JVM property")
+	mg.addEnvAfter(v, "JAVA_TOOL_OPTIONS", opt, "junixsocket's $SystemProperty factory reads the socket path from this JVM property")
 }
 
 // warnDroppedRefs warns (UDS136) about each ${VAR} of the value that the
 // socket form no longer holds (it stood for the host or the port): a
 // deployment that sets VAR elsewhere (--env-file prod.env, the shell) no
 // longer changes where the client connects.
-func (pl *planner) warnDroppedRefs(v compose.EnvVar, m interp.Masked, out, db string) {
+func (mg *migration) warnDroppedRefs(v compose.EnvVar, m interp.Masked, out, db string) {
 	for _, r := range m.Value {
 		ref, ok := m.Ref(r)
 		if !ok || ref == "$" || strings.ContainsRune(out, r) || !hostOrPortAt(m.Value, r) {
@@ -408,7 +411,7 @@ func (pl *planner) warnDroppedRefs(v compose.EnvVar, m interp.Masked, out, db st
 		if n := compose.RefName(ref); n != "" {
 			name = n
 		}
-		pl.rep.Add("UDS164", v.Pos, v.Service, v.Key,
+		mg.rep.Add("UDS164", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s/%s: %s stood for the host or port and is gone from the socket form, which always reaches %s's socket: setting %s elsewhere (--env-file prod.env, the shell) no longer changes where %s connects", v.Service, v.Key, ref, db, name, v.Service))
 	}
 }
@@ -416,19 +419,19 @@ func (pl *planner) warnDroppedRefs(v compose.EnvVar, m interp.Masked, out, db st
 // warnNotDB warns (UDS137) when a connection value names a service of the
 // project that is neither a recognised PostgreSQL server nor a pooler: a
 // custom image or wrapper the tool cannot tell is a server.
-func (pl *planner) warnNotDB(v compose.EnvVar, hosts []string) {
+func (cl *collector) warnNotDB(v compose.EnvVar, hosts []string) {
 	for _, h := range hosts {
-		svc, ok := pl.p.Model.Services[strings.ToLower(h)]
-		if !ok || pgserver.IsPooler(svc.Image) || svc.Name == v.Service || slices.ContainsFunc(pl.dbs, func(d *dbService) bool { return d.name == svc.Name }) {
+		svc, ok := cl.p.Model.Services[strings.ToLower(h)]
+		if !ok || pgserver.IsPooler(svc.Image) || svc.Name == v.Service || slices.ContainsFunc(cl.dbs, func(d *dbService) bool { return d.name == svc.Name }) {
 			continue // a database left on TCP for another reason says why itself
 		}
-		if no, fam := pl.p.serverNo(svc); no != "" {
-			pl.rep.Add("UDS165", v.Pos, v.Service, v.Key,
-				fmt.Sprintf("%s/%s connects to %s, a PostgreSQL server (%s, catalogue family %s) whose socket the tool does not set up: %s; left on TCP; to migrate it anyway, rerun with --db %s --socket-dir %s=DIR", v.Service, v.Key, svc.Name, pl.p.imageText(svc), fam, no, svc.Name, svc.Name))
+		if no, fam := cl.p.serverNo(svc); no != "" {
+			cl.note("UDS165", v.Pos, v.Service, v.Key,
+				fmt.Sprintf("%s/%s connects to %s, a PostgreSQL server (%s, catalogue family %s) whose socket the tool does not set up: %s; left on TCP; to migrate it anyway, rerun with --db %s --socket-dir %s=DIR", v.Service, v.Key, svc.Name, cl.p.imageText(svc), fam, no, svc.Name, svc.Name))
 			return
 		}
-		pl.rep.Add("UDS165", v.Pos, v.Service, v.Key,
-			fmt.Sprintf("%s/%s connects to %s, which the tool does not recognise as a PostgreSQL server (%s): left on TCP; if it is one, rerun with --db %s", v.Service, v.Key, svc.Name, pl.p.imageText(svc), svc.Name))
+		cl.note("UDS165", v.Pos, v.Service, v.Key,
+			fmt.Sprintf("%s/%s connects to %s, which the tool does not recognise as a PostgreSQL server (%s): left on TCP; if it is one, rerun with --db %s", v.Service, v.Key, svc.Name, cl.p.imageText(svc), svc.Name))
 		return
 	}
 }

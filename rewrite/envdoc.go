@@ -30,39 +30,39 @@ import (
 // the connection values inside it, and whether v is a document at all (so
 // the caller does not read it as a host variable too).
 // envDocs reads configuration documents held in environment variables.
-type envDocs struct{ pl *planner }
+type envDocs struct{ cl *collector }
 
-func (d envDocs) edges(v compose.EnvVar, dbs []*dbService) ([]*edge, bool) {
-	pl := d.pl
+func (d envDocs) edges(v compose.EnvVar) ([]*edge, bool) {
+	cl := d.cl
 	vals, doc, err := envDocValues(v)
 	if !doc {
 		return nil, false
 	}
 	if err != nil || len(vals) == 0 {
-		return nil, d.warnLines(v, dbs)
+		return nil, d.warnLines(v)
 	}
 	var out []*edge
 	for _, cv := range vals {
 		hosts, dname, socket := dialect.Classify(cv.Value)
 		if dname == "" && !socket {
-			d.warnHost(v, cv, dbs)
+			d.warnHost(v, cv)
 			continue
 		}
 		at, ok := envDocValueAt(v, cv)
 		if socket {
-			pl.configs.cfgSocket[v.Service] = fmt.Sprintf("%s:%d", v.Pos.File, at.Line)
+			cl.cfgSocket[v.Service] = fmt.Sprintf("%s:%d", v.Pos.File, at.Line)
 			continue
 		}
 		if !ok {
-			if db := d.firstDB(v, hosts, dbs); db != nil {
-				pl.rep.Add("UDS182", docPos(v, at), v.Service, v.Key,
+			if db := d.firstDB(v, hosts); db != nil {
+				cl.note("UDS182", docPos(v, at), v.Service, v.Key,
 					fmt.Sprintf("%s/%s holds a configuration document whose %s (line %d of the value) reaches %s over TCP, written where the tool cannot edit it exactly (a folded scalar, an escape, a ${...} reference): write it in socket form by hand and mount %s's socket volume on %s",
 						v.Service, v.Key, cv.Key, cv.Line, db.name, db.name, v.Service))
 			}
 			continue
 		}
 		at.Key = v.Key
-		if e := pl.configEdge(v.Service, v.Src.Path, v.Src.Data, at, dbs); e != nil {
+		if e := (fileValues{cl}).edge(v.Service, v.Src.Path, v.Src.Data, at); e != nil {
 			e.v.Src, e.cfg.src, e.cfg.docKey = v.Src, v.Src, fmt.Sprintf("%s (line %d of its value)", cv.Key, cv.Line)
 			out = append(out, e)
 		}
@@ -197,10 +197,10 @@ func docPos(v compose.EnvVar, at configfile.Value) Pos {
 
 // firstDB returns the first database one of hosts reaches from v's
 // service, or nil.
-func (d envDocs) firstDB(v compose.EnvVar, hosts []string, dbs []*dbService) *dbService {
-	pl := d.pl
+func (d envDocs) firstDB(v compose.EnvVar, hosts []string) *dbService {
+	cl := d.cl
 	for _, h := range hosts {
-		if db, code, _ := pl.p.dbFor(dbs, v.Service, h); db != nil && code == "" {
+		if db, code, _ := cl.p.dbFor(cl.dbs, v.Service, h); db != nil && code == "" {
 			return db
 		}
 	}
@@ -210,27 +210,28 @@ func (d envDocs) firstDB(v compose.EnvVar, hosts []string, dbs []*dbService) *db
 // warnHost reports a host setting inside a document that names a
 // database (database.host: db): the tool cannot know whether the program
 // reading the document takes a socket directory there.
-func (d envDocs) warnHost(v compose.EnvVar, cv configfile.Value, dbs []*dbService) {
-	pl := d.pl
+func (d envDocs) warnHost(v compose.EnvVar, cv configfile.Value) {
+	cl := d.cl
 	last := cv.Key[strings.LastIndexByte(cv.Key, '.')+1:]
 	if !appHostRE.MatchString(last) && !strings.EqualFold(last, "host") {
 		return
 	}
-	db := d.firstDB(v, []string{strings.TrimSpace(cv.Value)}, dbs)
+	db := d.firstDB(v, []string{strings.TrimSpace(cv.Value)})
 	if db == nil {
 		return
 	}
 	at, _ := envDocValueAt(v, cv)
-	pl.rep.Add("UDS182", docPos(v, at), v.Service, v.Key,
+	cl.note("UDS182", docPos(v, at), v.Service, v.Key,
 		fmt.Sprintf("%s/%s holds a configuration document whose %s (line %d of the value) names %s as the host of a connection the program builds itself; the tool cannot know whether that program takes a socket directory there: if it hands it to libpq, pgx or psycopg, set it to %s and mount %s's socket volume on %s",
-			v.Service, v.Key, cv.Key, cv.Line, db.name, pl.opts.MountPath, db.name, v.Service))
+			v.Service, v.Key, cv.Key, cv.Line, db.name, cl.opts.MountPath, db.name, v.Service))
 }
 
 // warnLines reports a multi-line value the tool cannot read as YAML
 // or JSON (TOML, INI) when one of its lines names a database as a host,
 // naming the variable and the line. It reports whether it warned.
-func (d envDocs) warnLines(v compose.EnvVar, dbs []*dbService) bool {
-	pl := d.pl
+func (d envDocs) warnLines(v compose.EnvVar) bool {
+	cl := d.cl
+	dbs := cl.dbs
 	for _, db := range dbs {
 		var names []string
 		for _, n := range db.names {
@@ -245,9 +246,9 @@ func (d envDocs) warnLines(v compose.EnvVar, dbs []*dbService) bool {
 		if v.Node.Style == yaml.LiteralStyle || v.Node.Style == yaml.FoldedStyle {
 			line += n
 		}
-		pl.rep.Add("UDS182", Pos{File: v.Pos.File, Line: line, Col: 1}, v.Service, v.Key,
+		cl.note("UDS182", Pos{File: v.Pos.File, Line: line, Col: 1}, v.Service, v.Key,
 			fmt.Sprintf("%s/%s holds a configuration document in a format the tool does not read, whose line %d names %s where a connection is configured: point that connection at %s's socket in %s by hand and mount %s's socket volume on %s",
-				v.Service, v.Key, n, db.name, db.name, pl.opts.MountPath, db.name, v.Service))
+				v.Service, v.Key, n, db.name, db.name, cl.opts.MountPath, db.name, v.Service))
 		return true
 	}
 	return false
@@ -256,13 +257,13 @@ func (d envDocs) warnLines(v compose.EnvVar, dbs []*dbService) bool {
 // markSockets notes, for revert, the clients that read a socket from
 // a configuration document in their environment: revert does not edit
 // those values, so their socket mount stays.
-func (d envDocs) markSockets(dbs []*dbService) {
-	pl := d.pl
-	for _, name := range pl.clientServices() {
-		for _, v := range pl.p.ServiceEnv(name) {
+func (d envDocs) markSockets() {
+	cl := d.cl
+	for _, name := range cl.clientServices() {
+		for _, v := range cl.p.ServiceEnv(name) {
 			for _, leaf := range envDocLeaves(v) {
 				if _, _, socket := dialect.Classify(leaf.Value); socket {
-					pl.configs.cfgSocket[name] = fmt.Sprintf("%s:%d", leaf.Pos.File, leaf.Pos.Line)
+					cl.cfgSocket[name] = fmt.Sprintf("%s:%d", leaf.Pos.File, leaf.Pos.Line)
 				}
 			}
 		}

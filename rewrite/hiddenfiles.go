@@ -16,9 +16,10 @@ var connWordRE = regexp.MustCompile(`(?i)host|url|jdbc|postgres|dsn|server|datab
 // connection is configured (a format the tool does not edit, such as
 // Python settings with a literal host). It returns the file as reports
 // use it and the line, or "" when no such line is found.
-func (pl *planner) hiddenConnection(service string, db *dbService) (string, int) {
+func (hc hiddenClients) connection(service string, db *dbService) (string, int) {
+	cl := hc.cl
 	skip := map[string]bool{}
-	for _, src := range pl.p.Sources {
+	for _, src := range cl.p.Sources {
 		if abs, err := filepath.Abs(src.Path); err == nil {
 			skip[abs] = true
 		}
@@ -28,13 +29,13 @@ func (pl *planner) hiddenConnection(service string, db *dbService) (string, int)
 		names = append(names, regexp.QuoteMeta(n))
 	}
 	nameRE := regexp.MustCompile(`(^|[^\w.-])(` + strings.Join(names, "|") + `)([^\w.-]|$)`)
-	for _, abs := range pl.evidenceScope(service).Files() {
+	for _, abs := range cl.scopes.of(service).Files() {
 		base := filepath.Base(abs)
 		if skip[abs] || strings.HasPrefix(base, ".env") || strings.HasSuffix(base, ".env") || base == "Dockerfile" {
 			continue
 		}
-		path := pl.p.DisplayPath(abs)
-		data, err := pl.ed.ReadFile(path)
+		path := cl.p.DisplayPath(abs)
+		data, err := cl.readFile(path)
 		if err != nil || bytes.IndexByte(data, 0) >= 0 {
 			continue
 		}

@@ -14,34 +14,25 @@ import (
 // value is never a directory, so it gets no edge. handled reports that the
 // variable needs no further warning: an edge, or a finding of its own
 // (evidence found, but the port would name the wrong socket file).
-func (pl *planner) hostVarEvidence(v compose.EnvVar, db *dbService, port string) (e *edge, handled bool) {
+func (cl *collector) hostVarEvidence(v compose.EnvVar, db *dbService, port string) (e *edge, handled bool) {
 	if port != "" {
 		return nil, false
 	}
-	verdict, ok := evidence.Find(pl.evidenceScope(v.Service), v.Key)
-	if !ok {
-		return nil, false
-	}
-	if !verdict.Directory && verdict.Advice != "" {
-		pl.rep.Add("UDS120", v.Pos, v.Service, v.Key,
-			fmt.Sprintf("%s/%s names %s, and the project shows a consumer that takes no socket directory: %s:%d: %s. Left unchanged: %s",
-				v.Service, v.Key, db.name, verdict.File, verdict.Line, verdict.Reason, verdict.Advice))
+	if (socketUses{cl}).tcpHost(v, db) {
 		return nil, true
 	}
-	if !verdict.Directory {
-		pl.rep.Add("UDS120", v.Pos, v.Service, v.Key,
-			fmt.Sprintf("%s/%s names %s, and the project shows its consumer: %s:%d: %s. Left unchanged: write that URL in socket form (jdbc:postgresql://localhost:%d/DB?socketFactory=org.newsclub.net.unix.AFUNIXSocketFactory$FactoryArg&socketFactoryArg=%s/.s.PGSQL.%d, a single $ in a file compose does not read) and mount %s's socket volume",
-				v.Service, v.Key, db.name, verdict.File, verdict.Line, verdict.Reason, db.port, pl.opts.MountPath, db.port, db.name))
-		return nil, true
+	verdict, ok := evidence.Find(cl.scopes.of(v.Service), v.Key)
+	if !ok || !verdict.Directory {
+		return nil, false // a use that takes no directory: tcpHost reported it
 	}
 	if db.port != 5432 {
 		// The driver opens .s.PGSQL.<port> with the port the app passes:
 		// the default 5432 unless the sibling port variable says otherwise.
 		portKey := portSibling(v.Key)
-		if p, _ := atoiPort(pl.clientEnv(v.Service, portKey)); p != db.port {
-			pl.rep.Add("UDS120", v.Pos, v.Service, v.Key,
+		if p, _ := atoiPort(cl.p.clientEnv(v.Service, portKey)); p != db.port {
+			cl.note("UDS120", v.Pos, v.Service, v.Key,
 				fmt.Sprintf("%s/%s reaches %s (evidence: %s:%d), but %s listens on port %d and %s/%s does not say %d: the driver would open .s.PGSQL.5432 or the port it is given, so the value is left on TCP; set %s=%d and %s=%s together by hand",
-					v.Service, v.Key, verdict.Driver, verdict.File, verdict.Line, db.name, db.port, v.Service, portKey, db.port, portKey, db.port, v.Key, pl.opts.MountPath))
+					v.Service, v.Key, verdict.Driver, verdict.File, verdict.Line, db.name, db.port, v.Service, portKey, db.port, portKey, db.port, v.Key, cl.opts.MountPath))
 			return nil, true
 		}
 	}
@@ -64,17 +55,17 @@ func portSibling(key string) string {
 
 // noteEvidence says, once the value is rewritten, which evidence the
 // rewrite rests on (UDS170).
-func (pl *planner) noteEvidence(e *edge, mp string) {
+func (mg *migration) noteEvidence(e *edge, mp string) {
 	if e.basis == nil || e.basis.Kind != BasisEvidence || e.railsVar != "" {
 		return // noteRailsDefault says it for an edited ERB default
 	}
 	b := e.basis
 	if d, _ := dialect.Lookup(e.dialect); d.ByReader {
-		pl.rep.Add("UDS155", e.v.Pos, e.v.Service, e.v.Key,
+		mg.rep.Add("UDS155", e.v.Pos, e.v.Service, e.v.Key,
 			fmt.Sprintf("%s/%s written in the %s socket form: %s", e.v.Service, e.v.Key, e.form, b.Detail)).Basis = b
 		return
 	}
-	pl.rep.Add("UDS170", e.v.Pos, e.v.Service, e.v.Key,
+	mg.rep.Add("UDS170", e.v.Pos, e.v.Service, e.v.Key,
 		fmt.Sprintf("%s/%s set to the socket directory %s on evidence: %s:%d: %s; %s takes an absolute directory as the socket directory, and the port (%d) names .s.PGSQL.%d",
 			e.v.Service, e.v.Key, mp, b.At.File, b.At.Line, b.Detail, b.Name, e.db.port, e.db.port))
 }

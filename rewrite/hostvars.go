@@ -26,26 +26,26 @@ type hostVerdict struct {
 // reads a catalogued image's variable (a mounted database.yml of its own)
 // is judged by that. known reports that a source decided v: e is its edge,
 // or nil when it left v on TCP with a finding of its own.
-func (pl *planner) knownHostVar(v compose.EnvVar, db *dbService, port string) (e *edge, known bool) {
-	if hv, ok := userHostVar(pl, v); ok {
-		return pl.applyHostVerdict(v, db, port, hv), true
+func (cl *collector) knownHostVar(v compose.EnvVar, db *dbService, port string) (e *edge, known bool) {
+	if hv, ok := userHostVar(cl, v); ok {
+		return cl.applyHostVerdict(v, db, port, hv), true
 	}
-	_, cv := pl.catalogueVar(v.Service, v.Key)
+	_, cv := cl.p.catalogueVar(v.Service, v.Key)
 	catalogued := cv != nil && cv.Role == catalog.RoleHost
 	if catalogued || appHostRE.MatchString(v.Key) || v.Key == "PGHOST" {
-		if e, handled := pl.hostVarEvidence(v, db, port); handled {
+		if e, handled := cl.hostVarEvidence(v, db, port); handled {
 			return e, true
 		}
 	}
-	if hv, ok := catalogueHostVar(pl, v); ok {
-		return pl.applyHostVerdict(v, db, port, hv), true
+	if hv, ok := catalogueHostVar(cl, v); ok {
+		return cl.applyHostVerdict(v, db, port, hv), true
 	}
 	return nil, false
 }
 
 // userHostVar: --host-var SERVICE/KEY says the variable takes a directory.
-func userHostVar(pl *planner, v compose.EnvVar) (hostVerdict, bool) {
-	if !contains(pl.opts.HostVars, v.Service+"/"+v.Key) {
+func userHostVar(cl *collector, v compose.EnvVar) (hostVerdict, bool) {
+	if !contains(cl.opts.HostVars, v.Service+"/"+v.Key) {
 		return hostVerdict{}, false
 	}
 	return hostVerdict{takesDir: true, basis: Basis{Kind: BasisUser, Name: "--host-var",
@@ -53,20 +53,20 @@ func userHostVar(pl *planner, v compose.EnvVar) (hostVerdict, bool) {
 }
 
 // catalogueHostVar: the service's image is catalogued with v as its host.
-func catalogueHostVar(pl *planner, v compose.EnvVar) (hostVerdict, bool) {
-	e, cv := pl.catalogueVar(v.Service, v.Key)
+func catalogueHostVar(cl *collector, v compose.EnvVar) (hostVerdict, bool) {
+	e, cv := cl.p.catalogueVar(v.Service, v.Key)
 	if cv == nil || cv.Role != catalog.RoleHost {
 		return hostVerdict{}, false
 	}
 	hv := hostVerdict{takesDir: cv.Directory, basis: catalogueBasis(e, cv.Reason), portKey: cv.Port, hostPort: cv.HostPort, also: cv.Also}
 	for _, k := range cv.Unless {
-		if pl.clientEnv(v.Service, k) != "" {
+		if cl.p.clientEnv(v.Service, k) != "" {
 			hv.takesDir = false
 			hv.basis.Detail = fmt.Sprintf("%s is set, and the image then takes the host from %s, not from %s", k, k, v.Key)
 		}
 	}
 	if c := cv.UnlessConf; c != nil && hv.takesDir {
-		if at, ok := pl.confSets(v.Service, c.File, c.Key); ok {
+		if at, ok := cl.scopes.confSets(v.Service, c.File, c.Key); ok {
 			hv.takesDir = false
 			hv.basis.Detail = fmt.Sprintf("%s sets %s, which the image reads instead of %s: set it there by hand (to the socket directory, if the image takes one there too), or drop it so %s applies", at, c.Key, v.Key, v.Key)
 		}
@@ -76,8 +76,8 @@ func catalogueHostVar(pl *planner, v compose.EnvVar) (hostVerdict, bool) {
 
 // catalogueVar returns the catalogue entry of a service's image and its
 // variable key, or nils.
-func (pl *planner) catalogueVar(service, key string) (*catalog.Entry, *catalog.Var) {
-	e := catalog.Lookup(pl.p.Model.Services[service].Image)
+func (p *project) catalogueVar(service, key string) (*catalog.Entry, *catalog.Var) {
+	e := catalog.Lookup(p.Model.Services[service].Image)
 	if e == nil {
 		return nil, nil
 	}
@@ -95,33 +95,33 @@ func catalogueBasis(e *catalog.Entry, detail string) Basis {
 // applyHostVerdict acts on a verdict for v, whose value names db (port is
 // the port written beside the host, if any). It returns the edge to
 // rewrite, or nil when the value stays.
-func (pl *planner) applyHostVerdict(v compose.EnvVar, db *dbService, port string, hv hostVerdict) *edge {
+func (cl *collector) applyHostVerdict(v compose.EnvVar, db *dbService, port string, hv hostVerdict) *edge {
 	who := v.Service + "/" + v.Key
 	if !hv.takesDir {
-		pl.rep.Add("UDS151", v.Pos, v.Service, v.Key,
+		cl.note("UDS151", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s names %s, but %s (%s); left on TCP", who, db.name, hv.basis.Detail, hv.basis.Citation()))
 		return nil
 	}
 	if port != "" && !hv.hostPort {
-		pl.rep.Add("UDS120", v.Pos, v.Service, v.Key,
-			fmt.Sprintf("%s holds host and port together (%s); %s takes a socket directory there only without the port: set it to %s and put the port %d in its own variable", who, dialect.Redact("", v.Value), v.Key, pl.opts.MountPath, db.port))
+		cl.note("UDS120", v.Pos, v.Service, v.Key,
+			fmt.Sprintf("%s holds host and port together (%s); %s takes a socket directory there only without the port: set it to %s and put the port %d in its own variable", who, dialect.Redact("", v.Value), v.Key, cl.opts.MountPath, db.port))
 		return nil
 	}
-	if hv.portKey != "" && pl.clientEnv(v.Service, hv.portKey) == "" && db.port != 5432 {
-		pl.addEnvAfter(v, hv.portKey, fmt.Sprint(db.port),
-			fmt.Sprintf("%s listens on port %d and the port names the socket file (.s.PGSQL.%d)", db.name, db.port, db.port))
+	e := &edge{v: v, dialect: dialect.AppHostVar(port != "").Name, db: db, port: db.port, basis: &hv.basis}
+	if hv.portKey != "" && cl.p.clientEnv(v.Service, hv.portKey) == "" && db.port != 5432 {
+		e.adds = append(e.adds, portAdd(hv.portKey, db))
 	}
 	for _, a := range hv.also {
-		if pl.clientEnv(v.Service, a.Key) != a.Value {
-			pl.addEnvAfter(v, a.Key, a.Value, a.Reason)
+		if cl.p.clientEnv(v.Service, a.Key) != a.Value {
+			e.adds = append(e.adds, envAdd{key: a.Key, value: a.Value, reason: a.Reason})
 		}
 	}
-	code, msg := "UDS150", fmt.Sprintf("%s set to the socket directory %s: %s (%s)", who, pl.opts.MountPath, hv.basis.Detail, hv.basis.Citation())
+	code, msg := "UDS150", fmt.Sprintf("%s set to the socket directory %s: %s (%s)", who, cl.opts.MountPath, hv.basis.Detail, hv.basis.Citation())
 	if hv.basis.Kind == BasisUser {
-		code, msg = "UDS152", fmt.Sprintf("%s set to the socket directory %s on the user's word: --host-var %s vouches that the application hands it to a driver that takes a socket directory as host; the tool has no evidence of its own", who, pl.opts.MountPath, who)
+		code, msg = "UDS152", fmt.Sprintf("%s set to the socket directory %s on the user's word: --host-var %s vouches that the application hands it to a driver that takes a socket directory as host; the tool has no evidence of its own", who, cl.opts.MountPath, who)
 	}
-	pl.rep.Add(code, v.Pos, v.Service, v.Key, msg).Basis = &hv.basis
-	return &edge{v: v, dialect: dialect.AppHostVar(port != "").Name, db: db, port: db.port, basis: &hv.basis}
+	cl.decision(e, code, v.Pos, v.Service, v.Key, msg).Basis = &hv.basis
+	return e
 }
 
 // checkHostVars rejects --host-var values that name no service or no
@@ -153,10 +153,10 @@ func (p *project) checkHostVars(hostVars []string, bad func(string, ...any) erro
 // dirHostVar reports whether a service's variable is a host variable that
 // a migration sets to a socket directory (--host-var, or the catalogue),
 // so that revert sets it back to the server's name.
-func (pl *planner) dirHostVar(service, key string) bool {
-	if contains(pl.opts.HostVars, service+"/"+key) {
+func (p *project) dirHostVar(hostVars []string, service, key string) bool {
+	if contains(hostVars, service+"/"+key) {
 		return true
 	}
-	_, cv := pl.catalogueVar(service, key)
+	_, cv := p.catalogueVar(service, key)
 	return cv != nil && cv.Role == catalog.RoleHost && cv.Directory
 }

@@ -34,12 +34,12 @@ var dotenvTemplates = []string{".example", ".sample", ".template", ".dist", ".de
 // loaders leave a variable the environment sets alone unless told to
 // override it).
 // imageDotenv reports connections carried by dotenv files in containers.
-type imageDotenv struct{ pl *planner }
+type imageDotenv struct{ cl *collector }
 
-func (d imageDotenv) warn(dbs []*dbService) {
-	pl := d.pl
-	for _, name := range pl.clientServices() {
-		scope := pl.evidenceScope(name)
+func (d imageDotenv) warn() {
+	cl := d.cl
+	for _, name := range cl.clientServices() {
+		scope := cl.scopes.of(name)
 		var envFiles []string
 		for _, f := range scope.Files() {
 			if isDotenvFile(filepath.Base(f)) && !d.ignored(name, f) {
@@ -54,11 +54,11 @@ func (d imageDotenv) warn(dbs []*dbService) {
 			continue
 		}
 		set := map[string]bool{}
-		for _, v := range pl.p.ServiceEnv(name) {
+		for _, v := range cl.p.ServiceEnv(name) {
 			set[v.Key] = true
 		}
 		for _, f := range envFiles {
-			d.file(name, f, fmt.Sprintf("%s:%d", loader, line), set, dbs)
+			d.file(name, f, fmt.Sprintf("%s:%d", loader, line), set)
 		}
 	}
 }
@@ -80,7 +80,7 @@ func isDotenvFile(base string) bool {
 // dotenvLoader returns the first file (as reports show it) and line of the
 // scope that loads dotenv files, or "".
 func (d imageDotenv) loader(scope evidence.Scope) (string, int) {
-	pl := d.pl
+	cl := d.cl
 	for _, f := range scope.Files() {
 		if isDotenvFile(filepath.Base(f)) {
 			continue
@@ -92,7 +92,7 @@ func (d imageDotenv) loader(scope evidence.Scope) (string, int) {
 		sc := bufio.NewScanner(bytes.NewReader(data))
 		for n := 1; sc.Scan(); n++ {
 			if dotenvLoaderRE.Match(sc.Bytes()) {
-				return pl.p.DisplayPath(f), n
+				return cl.p.DisplayPath(f), n
 			}
 		}
 	}
@@ -103,12 +103,12 @@ func (d imageDotenv) loader(scope evidence.Scope) (string, int) {
 // left out of its image by the context's .dockerignore. Files outside the
 // context (a bind mount) are never ignored.
 func (d imageDotenv) ignored(service, path string) bool {
-	pl := d.pl
-	b := pl.p.Model.Services[service].Build
+	cl := d.cl
+	b := cl.p.Model.Services[service].Build
 	if b == nil || b.Context == "" {
 		return false
 	}
-	data, err := pl.ed.ReadFile(pl.p.DisplayPath(filepath.Join(b.Context, ".dockerignore")))
+	data, err := cl.readFile(cl.p.DisplayPath(filepath.Join(b.Context, ".dockerignore")))
 	if err != nil {
 		return false
 	}
@@ -116,19 +116,19 @@ func (d imageDotenv) ignored(service, path string) bool {
 }
 
 // warnDotenvFile reports the connection values of one dotenv file (abs).
-func (d imageDotenv) file(service, abs, loader string, set map[string]bool, dbs []*dbService) {
-	pl := d.pl
-	for _, v := range pl.p.EnvFileVars(service, abs) {
+func (d imageDotenv) file(service, abs, loader string, set map[string]bool) {
+	cl := d.cl
+	for _, v := range cl.p.EnvFileVars(service, abs) {
 		if set[v.Key] {
 			continue
 		}
-		db := d.target(service, v.Key, v.Value, dbs)
+		db := d.target(service, v.Key, v.Value)
 		if db == nil {
 			continue
 		}
 		set[v.Key] = true
 		path := v.Pos.File
-		pl.rep.Add("UDS181", v.Pos, service, v.Key,
+		cl.note("UDS181", v.Pos, service, v.Key,
 			fmt.Sprintf("%s/%s is set only in %s, which reaches the container (the build context's COPY or a bind mount) and which the code loads (%s): it reaches %s over TCP from inside the image, where the tool does not edit it; set %s in %s's environment: in the socket form its reader takes (or edit %s and rebuild the image), and mount %s's socket volume on %s",
 				service, v.Key, path, loader, db.name, v.Key, service, path, db.name, service))
 	}
@@ -136,8 +136,8 @@ func (d imageDotenv) file(service, abs, loader string, set map[string]bool, dbs 
 
 // dotenvTarget returns the database a dotenv value connects to (a
 // connection string, or a host variable naming it), or nil.
-func (d imageDotenv) target(service, key, val string, dbs []*dbService) *dbService {
-	pl := d.pl
+func (d imageDotenv) target(service, key, val string) *dbService {
+	cl := d.cl
 	hosts, dname, socket := dialect.Classify(val)
 	if socket {
 		return nil
@@ -146,7 +146,7 @@ func (d imageDotenv) target(service, key, val string, dbs []*dbService) *dbServi
 		hosts = []string{strings.TrimSpace(val)}
 	}
 	for _, h := range hosts {
-		if db, code, _ := pl.p.dbFor(dbs, service, h); db != nil && code == "" {
+		if db, code, _ := cl.p.dbFor(cl.dbs, service, h); db != nil && code == "" {
 			return db
 		}
 	}

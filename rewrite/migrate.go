@@ -9,6 +9,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/proxy"
 )
 
 // Migrate plans and applies the migration of a compose project (one or more
@@ -105,42 +106,46 @@ func migrateLoaded(p *project, opts Options) (*Result, error) {
 	if opts.MountPath == "" {
 		opts.MountPath = DefaultOptions().MountPath
 	}
-	a, err := analyze(p, opts)
+	a, err := analyzeClients(p, opts)
 	if err != nil {
 		return nil, err
 	}
-	pl := newPlanner(p, opts)
-	if err := pl.run(a); err != nil {
-		return nil, err
-	}
-	res, err := pl.result()
+	ps, err := plan(p, opts, a)
 	if err != nil {
 		return nil, err
 	}
-	dbs := pl.dbs
+	res, err := ps.result(resultOf[dbPlans](ps, databasesStep))
+	if err != nil {
+		return nil, err
+	}
 	if !res.Changed() {
-		res.NothingReason = pl.nothingReason(dbs)
+		res.NothingReason = nothingReason(ps)
 	}
 	return res, nil
 }
 
-// nothingReason explains an empty migration.
-func (pl *planner) nothingReason(dbs []*dbService) string {
-	if len(dbs) == 0 {
+// nothingReason explains an empty migration from the analysis: the
+// clients the selection left out, no database, or the values left on TCP.
+func nothingReason(pl *pass) string {
+	a := pl.top
+	if len(a.unselected) > 0 {
+		return fmt.Sprintf("the selection (--only/--exclude) left no client to migrate; without it, %s would be", strings.Join(a.unselected, ", "))
+	}
+	if len(a.dbs) == 0 {
 		proxies := "no reverse proxy reaches an app server over TCP"
-		if pl.hasFinding("UDS310") {
+		if len(resultOf[proxy.Result](pl, proxyStep).OnTCP) > 0 {
 			proxies = "the reverse proxy's addresses stay on TCP (see the warnings above)"
 		}
-		return "no PostgreSQL service found (server images of the catalogue: " + catalog.ServerImages() + "; name others with --db SERVICE), and " + proxies + pl.externalHint()
+		return "no PostgreSQL service found (server images of the catalogue: " + catalog.ServerImages() + "; name others with --db SERVICE), and " + proxies + externalHint(pl.p)
 	}
 	var names []string
-	for _, db := range dbs {
+	for _, db := range a.dbs {
 		names = append(names, db.name)
 	}
 	// A value left on TCP with a warning (a variable nothing vouches
 	// for, a shared env value, a pooler, a value that does not parse) is a
 	// connection, not none: the summary must not contradict the warnings.
-	if left := pl.leftOnTCP(); len(left) > 0 {
+	if left := a.leftOnTCP(pl.p.Sources, false); len(left) > 0 {
 		what := "1 connection value is"
 		if len(left) > 1 {
 			what = fmt.Sprintf("%d connection values are", len(left))
@@ -150,37 +155,16 @@ func (pl *planner) nothingReason(dbs []*dbService) string {
 	return fmt.Sprintf("no service connects to %s over TCP (values already in socket form are left as they are)", strings.Join(names, ", "))
 }
 
-// leftOnTCP lists, as service/key and in finding order, the values the
-// findings leave on TCP.
-func (pl *planner) leftOnTCP() []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, f := range pl.rep.Findings {
-		if c, _ := LookupCode(f.Code); !c.LeavesTCP || f.Service == "" {
-			continue
-		}
-		id := f.Service
-		if f.Key != "" {
-			id += "/" + f.Key
-		}
-		if !seen[id] {
-			seen[id] = true
-			out = append(out, id)
-		}
-	}
-	return out
-}
-
 // externalHint names connection values that point at hosts outside the
 // project: those cannot move to a socket.
-func (pl *planner) externalHint() string {
+func externalHint(p *project) string {
 	var hits []string
-	for _, name := range pl.p.ServiceOrder() {
-		for _, v := range pl.p.ServiceEnv(name) {
+	for _, name := range p.ServiceOrder() {
+		for _, v := range p.ServiceEnv(name) {
 			if hosts, dname, socket := dialect.Classify(v.Value); dname != "" && !socket && len(hosts) > 0 {
 				where := "outside this project"
 				for _, h := range hosts {
-					if _, ok := pl.p.Model.Services[h]; ok {
+					if _, ok := p.Model.Services[h]; ok {
 						where = fmt.Sprintf("the service %s, whose image is not a PostgreSQL image the tool knows: name it with --db %s (and --socket-dir when its socket is not in /var/run/postgresql)", h, h)
 					}
 				}
@@ -253,8 +237,9 @@ func (e *ValidationError) Error() string {
 }
 
 // result applies the planned edits to every file (compose files, files
-// named by extends, env and config files) and gathers the report.
-func (pl *planner) result() (*Result, error) {
+// named by extends, env and config files) and gathers the report; plans
+// are the databases' socket volumes (none for revert).
+func (pl *pass) result(plans dbPlans) (*Result, error) {
 	sortFindings(pl.p.Sources, pl.rep.Findings)
 	res := &Result{Changes: pl.rep.Changes, Findings: pl.rep.Findings}
 	files, err := pl.ed.Files()
@@ -262,9 +247,9 @@ func (pl *planner) result() (*Result, error) {
 		return nil, err
 	}
 	res.Files = files
-	for _, db := range pl.dbs {
+	for _, db := range pl.top.dbs {
 		info := DBInfo{Service: db.name, Family: db.family, SocketDir: db.configDir, Port: db.port, Names: db.names}
-		if dp := pl.dbPlans[db]; dp != nil { // a migration; revert plans no volume
+		if dp := plans[db]; dp != nil { // a migration; revert plans no volume
 			info.SocketDir, info.Volume = db.socketDir, dp.volume
 		}
 		res.DBs = append(res.DBs, info)
@@ -295,14 +280,4 @@ func carriedFindings(ctx context.Context, inputs []Input, opts Options) []Findin
 		}
 	}
 	return out
-}
-
-// hasFinding reports whether the plan holds a finding of code.
-func (pl *planner) hasFinding(code string) bool {
-	for _, f := range pl.rep.Findings {
-		if f.Code == code {
-			return true
-		}
-	}
-	return false
 }

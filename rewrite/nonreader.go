@@ -22,21 +22,21 @@ import (
 // that envsubst fills).
 // inheritedVars tells the variables a service only inherits and does not
 // read.
-type inheritedVars struct{ pl *planner }
+type inheritedVars struct{ cl *collector }
 
 func (iv inheritedVars) ignores(service, key string) (catalogued *catalog.Entry, ignores bool) {
-	pl := iv.pl
-	svc := pl.p.Model.Services[service]
+	cl := iv.cl
+	svc := cl.p.Model.Services[service]
 	e := catalog.Lookup(svc.Image)
 	if e == nil || !e.NotAClient || svc.Build != nil {
 		return nil, false
 	}
-	for _, v := range pl.p.ServiceEnv(service) {
+	for _, v := range cl.p.ServiceEnv(service) {
 		if v.Key == key && (v.EnvFile == nil || v.Ref != "") {
 			return nil, false
 		}
 	}
-	scope := pl.evidenceScope(service)
+	scope := cl.scopes.of(service)
 	for _, f := range scope.Files() {
 		if data, err := scope.ReadFile(f); err == nil && bytes.Contains(data, []byte(key)) {
 			return nil, false
@@ -48,9 +48,9 @@ func (iv inheritedVars) ignores(service, key string) (catalogued *catalog.Entry,
 // note says (UDS183) that a service inherits a connection value it
 // does not read, and so gets no socket mount.
 func (iv inheritedVars) note(v compose.EnvVar, e *catalog.Entry) {
-	pl := iv.pl
+	cl := iv.cl
 	b := catalogueBasis(e, "its programs read no application connection variable")
-	pl.rep.Add("UDS183", v.Pos, v.Service, v.Key,
+	cl.note("UDS183", v.Pos, v.Service, v.Key,
 		fmt.Sprintf("%s inherits %s from %s, which its image (%s) does not read: %s gets no socket mount (under the official image's trust authentication the mount would be a superuser login) (%s)",
 			v.Service, v.Key, v.Pos.File, e.Family, v.Service, b.Citation())).Basis = &b
 }

@@ -41,10 +41,35 @@ func (p *project) tcpValues(service string, migrated map[string]bool) []compose.
 	return out
 }
 
+// notePGHOSTShadows records, on each PGHOST edge, the service's other
+// connection values that name a host and stay on TCP (edges are the
+// values the migration is about to rewrite): PGHOST is libpq's default
+// host, used only by a connection that names none, so the plan must not
+// say the service now reaches the socket through it (Plane's api, whose
+// DATABASE_URL names plane-db).
+func notePGHOSTShadows(p *project, edges []*edge) {
+	migrated := map[string]bool{}
+	for _, e := range edges {
+		if e.cfg == nil {
+			migrated[e.v.Pos.String()] = true
+		}
+	}
+	for _, e := range edges {
+		if e.cfg != nil || e.v.Key != "PGHOST" {
+			continue
+		}
+		for _, v := range p.tcpValues(e.v.Service, migrated) {
+			if v.Key != "PGHOST" && v.Key != "PGHOSTADDR" {
+				e.hostGiven = append(e.hostGiven, v.Service+"/"+v.Key)
+			}
+		}
+	}
+}
+
 // failingPGSSLMode returns service's PGSSLMODE when some driver fails with
 // it over a socket.
-func (pl *planner) failingPGSSLMode(service string) (compose.EnvVar, bool) {
-	for _, v := range pl.p.ServiceEnv(service) {
+func (p *project) failingPGSSLMode(service string) (compose.EnvVar, bool) {
+	for _, v := range p.ServiceEnv(service) {
 		if v.Key != "PGSSLMODE" {
 			continue
 		}
@@ -58,33 +83,35 @@ func (pl *planner) failingPGSSLMode(service string) (compose.EnvVar, bool) {
 	return compose.EnvVar{}, false
 }
 
-// planKeepPGSSLMode marks the services whose failing PGSSLMODE must stay
+// keepPGSSLMode lists the services whose failing PGSSLMODE must stay
 // because a value of theirs stays on TCP; edges are the values the
 // migration is about to rewrite.
-func (pl *planner) planKeepPGSSLMode(edges []*edge) {
+func keepPGSSLMode(p *project, edges []*edge) map[string]bool {
+	keep := map[string]bool{}
 	migrated := map[string]bool{}
 	for _, e := range edges {
 		if e.cfg == nil {
 			migrated[e.v.Pos.String()] = true
 		}
 	}
-	for _, name := range pl.p.ServiceOrder() {
-		if _, fails := pl.failingPGSSLMode(name); fails && len(pl.p.tcpValues(name, migrated)) > 0 {
-			pl.clients.keepPGSSLMode[name] = true
+	for _, name := range p.ServiceOrder() {
+		if _, fails := p.failingPGSSLMode(name); fails && len(p.tcpValues(name, migrated)) > 0 {
+			keep[name] = true
 		}
 	}
+	return keep
 }
 
 // warnKeptPGSSLMode explains a PGSSLMODE left as it is (UDS114): which
 // values keep relying on it over TCP, and what the socket values got.
-func (pl *planner) warnKeptPGSSLMode(name string, pgssl compose.EnvVar, tcp []compose.EnvVar) {
+func warnKeptPGSSLMode(pl *pass, clients clientResult, name string, pgssl compose.EnvVar, tcp []compose.EnvVar) {
 	var keys []string
 	for _, v := range tcp {
 		keys = append(keys, name+"/"+v.Key)
 	}
 	sort.Strings(keys)
 	socketNote := "the socket values of " + name + " set sslmode=disable themselves, which wins over PGSSLMODE"
-	if pl.clients.pghostOnSocket[name] {
+	if clients.pghostOnSocket[name] {
 		socketNote += "; PGHOST on the socket has no sslmode of its own: libpq, pgx and psycopg ignore PGSSLMODE there, but node pg and sqlx fail with it (\"The server does not support SSL connections\"), so such a client needs a connection URL with sslmode=disable instead"
 	}
 	pl.rep.Add("UDS114", pgssl.Pos, name, pgssl.Key,

@@ -10,60 +10,53 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
-	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/pgserver"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
-// planner decides the edits and findings for one project. Its steps (see
-// steps) edit through one compose.Editor and append to one report; the
-// state only one kind of step needs is grouped by that owner.
-type planner struct {
-	p    *project
-	opts Options
-	dbs  []*dbService
-	top  analysis // what analyze found; only read
-	// dbPlans are what planning decides per database (the analysis, dbs,
-	// is not written).
-	dbPlans dbPlans
-	rep     finding.Report  // findings and changes, in the order they are made
-	ed      *compose.Editor // the only way the plan changes bytes
-
-	clients clientState // client values: what the client steps decided per service
-	configs configState // connection values in application configuration files
-}
-
-// clientState is what the client steps decided per service.
-type clientState struct {
+// migration is the step that moves each database and its clients to the
+// socket (migrateStep): the socket volume on the database, each client
+// value rewritten, and the client's mount. It owns what it decides per
+// client on the way; out is its result.
+type migration struct {
+	*pass
+	plans       dbPlans             // the databases step's result, only read
 	clientPaths map[string][]string // socket mount paths given to each client in this run
 	sysprop     map[string]string   // --jdbc-factory sysprop: the socket file per service
-	sslClients  map[string]bool     // services with a libpq socket value (PGSSLMODE applies)
 	javaWarn    map[string]bool     // services already told about junixsocket (UDS101)
-	// keepPGSSLMode: services whose PGSSLMODE stays because some value of
-	// theirs stays on TCP (pgsslmode.go); pghostOnSocket: of those, the
-	// ones whose PGHOST moved to the socket.
-	keepPGSSLMode, pghostOnSocket map[string]bool
-	migratedPos                   map[string]bool // Pos.String() of every environment value rewritten to socket form
-	cmdVars                       map[string]bool // "service/KEY" host variables a command builds its URL from (UDS127)
+	cfgDone     map[string]bool     // configuration file values edited ("path:offset")
+	own         dbPlans             // this step's copies of the plans (plan)
+	out         clientResult
 }
 
-// configState is what the configuration-file steps found.
-type configState struct {
-	scopeFiles   map[string][]string // project files reaching each service (evidenceScope)
-	evidenceRoot string              // the repository holding the project (evidenceRoot)
-	cfgSocket    map[string]string   // service → "file:line" of a socket-form value it reads from a configuration file
-	cfgDone      map[string]bool     // configuration file values edited ("path:offset")
-	tooBig       map[string]bool     // configuration files reported with UDS173 (overLimit)
+// clientResult is what the migration did to the clients, for PGSSLMODE.
+type clientResult struct {
+	sslClients map[string]bool // services with a libpq value rewritten to the socket
+	// pghostOnSocket: services whose PGSSLMODE stays (analysis.keepPGSSLMode)
+	// and whose PGHOST moved to the socket.
+	pghostOnSocket map[string]bool
+	migratedPos    map[string]bool // Pos.String() of every environment value rewritten to socket form
 }
 
-func newPlanner(p *project, opts Options) *planner {
-	pl := &planner{p: p, opts: opts, dbPlans: dbPlans{},
-		clients: clientState{clientPaths: map[string][]string{}, sysprop: map[string]string{}, sslClients: map[string]bool{}, javaWarn: map[string]bool{},
-			keepPGSSLMode: map[string]bool{}, pghostOnSocket: map[string]bool{}, migratedPos: map[string]bool{}, cmdVars: map[string]bool{}},
-		configs: configState{cfgSocket: map[string]string{}, cfgDone: map[string]bool{}}}
-	pl.ed = compose.NewEditor(p.Project, &pl.rep)
-	return pl
+func newMigration(ps *pass, plans dbPlans) *migration {
+	return &migration{pass: ps, plans: plans, clientPaths: map[string][]string{}, sysprop: map[string]string{},
+		javaWarn: map[string]bool{}, cfgDone: map[string]bool{}, own: dbPlans{},
+		out: clientResult{sslClients: map[string]bool{}, pghostOnSocket: map[string]bool{}, migratedPos: map[string]bool{}}}
+}
+
+// plan is this step's copy of db's plan: the databases step's result is
+// only read, and replacing a tmpfs by the socket volume gives the copy its
+// existing mount (dropTmpfs).
+func (mg *migration) plan(db *dbService) *dbPlan {
+	if mg.own[db] == nil {
+		c := dbPlan{}
+		if dp := mg.plans[db]; dp != nil {
+			c = *dp
+		}
+		mg.own[db] = &c
+	}
+	return mg.own[db]
 }
 
 // dbPlan is what planning decides about one database: its socket volume
@@ -87,11 +80,19 @@ func (m dbPlans) of(db *dbService) *dbPlan {
 	return m[db]
 }
 
+// prepareDBs is the databases step: each database's plan (dbPlans).
+func prepareDBs(ps *pass) (any, error) {
+	plans := dbPlans{}
+	for _, db := range ps.top.dbs {
+		prepareDB(ps, plans.of(db), db)
+	}
+	return plans, nil
+}
+
 // prepareDB picks the socket volume (the one already mounted at the socket
 // directory, the flags', or a fresh name) and repairs what would stop the
 // server from creating its socket.
-func (pl *planner) prepareDB(db *dbService) {
-	dp := pl.dbPlans.of(db)
+func prepareDB(pl *pass, dp *dbPlan, db *dbService) {
 	dp.volume = pl.opts.Volume
 	if pl.opts.BindMount != "" {
 		dp.volume, dp.bind = pl.opts.BindMount, true
@@ -109,7 +110,7 @@ func (pl *planner) prepareDB(db *dbService) {
 		m := db.sockMounts[i]
 		dp.existing, dp.volume, dp.bind = &db.sockMounts[i], m.Source, m.Bind
 		if m.ReadOnly {
-			pl.makeWritable(db, m)
+			makeWritable(pl, db, m)
 		}
 		if m.Bind {
 			pl.rep.Add("UDS106", yamledit.NodePos(m.Src, m.Node), db.name, "volumes",
@@ -117,13 +118,13 @@ func (pl *planner) prepareDB(db *dbService) {
 		}
 	}
 	if dp.volume == "" {
-		dp.volume, dp.renamedVolume = pl.ed.SocketVolumeName(db.name+"-socket", pl.socketTarget)
+		dp.volume, dp.renamedVolume = pl.ed.SocketVolumeName(db.name+"-socket", socketTarget(pl.opts.MountPath))
 	}
 }
 
 // makeWritable drops :ro / read_only from the database's socket mount:
 // Postgres must create its socket and lock file there.
-func (pl *planner) makeWritable(db *dbService, m compose.Mount) {
+func makeWritable(pl *pass, db *dbService, m compose.Mount) {
 	n := yamledit.Deref(m.Node)
 	var target *yaml.Node
 	var newVal string
@@ -160,60 +161,60 @@ func (pl *planner) makeWritable(db *dbService, m compose.Mount) {
 
 // migrateDB adds the socket volume to the database and its clients and
 // rewrites each client value.
-func (pl *planner) migrateDB(db *dbService, edges []*edge) {
-	home := pl.p.ImageHome(db.name)
+func (mg *migration) migrateDB(db *dbService, edges []*edge) {
+	home := mg.p.ImageHome(db.name)
 	dbSrc, dbNode := home.Src, home.Node
-	if pl.dbPlans.of(db).existing == nil {
-		for _, d := range pl.p.ServiceDefs(db.name) {
-			pl.dropTmpfs(db, d, d == home)
+	if mg.plan(db).existing == nil {
+		for _, d := range mg.p.ServiceDefs(db.name) {
+			mg.dropTmpfs(db, d, d == home)
 		}
 	}
-	if pl.dbPlans.of(db).existing == nil {
-		pl.ed.AddMount(dbSrc, dbNode, db.name, pl.dbPlans.of(db).volume+":"+db.socketDir,
+	if mg.plan(db).existing == nil {
+		mg.ed.AddMount(dbSrc, dbNode, db.name, mg.plan(db).volume+":"+db.socketDir,
 			"read-write: Postgres creates its socket in "+db.socketDir)
-		if pl.dbPlans.of(db).bind {
-			kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
-			pl.rep.Add("UDS106", yamledit.NodePos(dbSrc, kn), db.name, "volumes",
-				fmt.Sprintf("--bind-mount: the socket directory %s is the host folder %s: it must exist and be writable by the postgres user of the image (uid 999 in the official image; a root-owned folder makes Postgres fail with \"could not create lock file\"), and Docker Desktop on macOS cannot pass sockets through it; a named volume avoids both", db.socketDir, pl.dbPlans.of(db).volume))
+		if mg.plan(db).bind {
+			kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(dbSrc)), db.name)
+			mg.rep.Add("UDS106", yamledit.NodePos(dbSrc, kn), db.name, "volumes",
+				fmt.Sprintf("--bind-mount: the socket directory %s is the host folder %s: it must exist and be writable by the postgres user of the image (uid 999 in the official image; a root-owned folder makes Postgres fail with \"could not create lock file\"), and Docker Desktop on macOS cannot pass sockets through it; a named volume avoids both", db.socketDir, mg.plan(db).volume))
 		}
 	}
-	if !pl.dbPlans.of(db).bind {
-		pl.ed.EnsureTopVolume(dbSrc, pl.dbPlans.of(db).volume)
+	if !mg.plan(db).bind {
+		mg.ed.EnsureTopVolume(dbSrc, mg.plan(db).volume)
 	}
-	if pl.dbPlans.of(db).renamedVolume {
-		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
-		pl.rep.Add("UDS112", yamledit.NodePos(dbSrc, kn), db.name, "volumes",
-			fmt.Sprintf("the project already has a volume named %s-socket for something else: the socket volume is %s instead (mounting that volume would hand its files to every client); name it with --volume", db.name, pl.dbPlans.of(db).volume))
+	if mg.plan(db).renamedVolume {
+		kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(dbSrc)), db.name)
+		mg.rep.Add("UDS112", yamledit.NodePos(dbSrc, kn), db.name, "volumes",
+			fmt.Sprintf("the project already has a volume named %s-socket for something else: the socket volume is %s instead (mounting that volume would hand its files to every client); name it with --volume", db.name, mg.plan(db).volume))
 	}
-	if db.family == catalog.EntrypointBitnami && pl.dbPlans.of(db).existing == nil {
-		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
-		pl.rep.Add("UDS109", yamledit.NodePos(dbSrc, kn), db.name, "volumes",
+	if db.family == catalog.EntrypointBitnami && mg.plan(db).existing == nil {
+		kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(dbSrc)), db.name)
+		mg.rep.Add("UDS109", yamledit.NodePos(dbSrc, kn), db.name, "volumes",
 			"Bitnami images keep the socket in /tmp and run as uid 1001: the socket volume is mounted over /tmp (a new named volume copies /tmp's mode 1777, so uid 1001 can write it); anything else the server puts in /tmp is shared with the clients too")
-	} else if db.server != nil && path.Clean(db.socketDir) == "/tmp" && pl.dbPlans.of(db).existing == nil {
-		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
-		pl.rep.Add("UDS109", yamledit.NodePos(dbSrc, kn), db.name, "volumes",
+	} else if db.server != nil && path.Clean(db.socketDir) == "/tmp" && mg.plan(db).existing == nil {
+		kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(dbSrc)), db.name)
+		mg.rep.Add("UDS109", yamledit.NodePos(dbSrc, kn), db.name, "volumes",
 			fmt.Sprintf("the %s image keeps its socket in /tmp (%s): the socket volume is mounted over /tmp (a new named volume copies /tmp's mode 1777); anything else the server puts in /tmp is shared with the clients too", db.server.Family, db.server.Sources[0].Cite()))
 	}
 	switch {
-	case db.trustLocal && db.family == catalog.EntrypointOfficial && pl.opts.AuthLocal != "":
-		pl.setAuthLocal(db, dbSrc, dbNode)
+	case db.trustLocal && db.family == catalog.EntrypointOfficial && mg.opts.AuthLocal != "":
+		mg.setAuthLocal(db, dbSrc, dbNode)
 	case db.trustLocal && db.family == catalog.EntrypointOfficial:
 		// The official entrypoint or a copy of it: POSTGRES_INITDB_ARGS
 		// reaches initdb.
-		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
-		pl.rep.Add("UDS102", yamledit.NodePos(dbSrc, kn), db.name, "",
-			"the official image trusts local socket connections: any container that mounts "+pl.dbPlans.of(db).volume+" can log in as any database user, superuser included, without a password; set POSTGRES_INITDB_ARGS=--auth-local=scram-sha-256 (applies to a new data directory only) or add a pg_hba.conf local line")
+		kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(dbSrc)), db.name)
+		mg.rep.Add("UDS102", yamledit.NodePos(dbSrc, kn), db.name, "",
+			"the official image trusts local socket connections: any container that mounts "+mg.plan(db).volume+" can log in as any database user, superuser included, without a password; set POSTGRES_INITDB_ARGS=--auth-local=scram-sha-256 (applies to a new data directory only) or add a pg_hba.conf local line")
 	case db.trustLocal:
-		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
-		pl.rep.Add("UDS102", yamledit.NodePos(dbSrc, kn), db.name, "",
-			fmt.Sprintf("the %s image trusts local socket connections (%s): any container that mounts %s can log in as any database user, superuser included, without a password; change the local line of pg_hba.conf in its data directory to scram-sha-256", db.server.Family, db.server.Server.Local, pl.dbPlans.of(db).volume))
+		kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(dbSrc)), db.name)
+		mg.rep.Add("UDS102", yamledit.NodePos(dbSrc, kn), db.name, "",
+			fmt.Sprintf("the %s image trusts local socket connections (%s): any container that mounts %s can log in as any database user, superuser included, without a password; change the local line of pg_hba.conf in its data directory to scram-sha-256", db.server.Family, db.server.Server.Local, mg.plan(db).volume))
 	}
 	if db.family == pgserver.Unknown && !pgserver.IsPooler(db.svc.Image) {
-		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(dbSrc)), db.name)
-		pl.rep.Add("UDS113", yamledit.NodePos(dbSrc, kn), db.name, "",
-			fmt.Sprintf("the tool does not know how the image %q authenticates socket connections: its pg_hba.conf local lines decide, not the host lines the clients used over TCP; peer fails across containers (a client runs as another user), trust lets any container that mounts %s in as any database user; check them before relying on the socket", db.svc.Image, pl.dbPlans.of(db).volume))
+		kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(dbSrc)), db.name)
+		mg.rep.Add("UDS113", yamledit.NodePos(dbSrc, kn), db.name, "",
+			fmt.Sprintf("the tool does not know how the image %q authenticates socket connections: its pg_hba.conf local lines decide, not the host lines the clients used over TCP; peer fails across containers (a client runs as another user), trust lets any container that mounts %s in as any database user; check them before relying on the socket", db.svc.Image, mg.plan(db).volume))
 	}
-	pl.warnPlacement(db.name)
+	mg.warnPlacement(db.name)
 	byService := map[string][]*edge{}
 	for _, e := range edges {
 		byService[e.v.Service] = append(byService[e.v.Service], e)
@@ -222,20 +223,31 @@ func (pl *planner) migrateDB(db *dbService, edges []*edge) {
 	for s := range byService {
 		mounting[s] = true
 	}
-	defer pl.ed.Mounting(mounting)()
+	for _, sh := range mg.top.shares {
+		if sh.db == db {
+			mounting[sh.service] = true
+		}
+	}
+	defer mg.ed.Mounting(mounting)()
 	mountPath := map[string]string{}
 	for _, e := range edges {
 		mp, ok := mountPath[e.v.Service]
 		if !ok {
-			pl.warnPlacement(e.v.Service)
-			mp = pl.clientMount(db, e.v.Service, pl.p.mountHomes(e.v.Service, byService[e.v.Service]))
+			mg.warnPlacement(e.v.Service)
+			mp = mg.clientMount(db, e.v.Service, mg.p.mountHomes(e.v.Service, byService[e.v.Service]))
 			mountPath[e.v.Service] = mp
 		}
-		pl.rewriteEdge(e, mp)
+		mg.rewriteEdge(e, mp)
+	}
+	for _, sh := range mg.top.shares {
+		if h := mg.p.ImageHome(sh.service); sh.db == db && h.Src != nil {
+			mg.warnPlacement(sh.service)
+			mg.clientMount(db, sh.service, []compose.ServiceDef{h})
+		}
 	}
 }
 
-func (pl *planner) servicesNode(src *Source) *yaml.Node {
+func (mg *migration) servicesNode(src *Source) *yaml.Node {
 	_, n := yamledit.OwnKey(src.Root, "services")
 	return n
 }
@@ -243,34 +255,34 @@ func (pl *planner) servicesNode(src *Source) *yaml.Node {
 // clientMount makes sure client mounts the database's socket volume, in
 // each of homes (see mountHomes), and returns the directory where it sees
 // the socket.
-func (pl *planner) clientMount(db *dbService, client string, homes []compose.ServiceDef) string {
-	ms := pl.p.ServiceMounts(client)
+func (mg *migration) clientMount(db *dbService, client string, homes []compose.ServiceDef) string {
+	ms := mg.p.ServiceMounts(client)
 	taken := map[string]bool{}
 	for _, m := range ms {
-		if m.Source == pl.dbPlans.of(db).volume {
+		if m.Source == mg.plan(db).volume {
 			return m.Target
 		}
 		taken[pgserver.Dir(m.Target)] = true
 	}
-	for _, t := range pl.p.Model.Services[client].Tmpfs {
+	for _, t := range mg.p.Model.Services[client].Tmpfs {
 		d, _, _ := strings.Cut(t, ":")
 		taken[pgserver.Dir(d)] = true
 	}
 	// Mounts this run already gave the client (a client of two databases
 	// needs two directories: one path cannot hold two volumes).
-	for _, t := range pl.clients.clientPaths[client] {
+	for _, t := range mg.clientPaths[client] {
 		taken[pgserver.Dir(t)] = true
 	}
-	mp := path.Clean(pl.opts.MountPath)
+	mp := path.Clean(mg.opts.MountPath)
 	if taken[pgserver.Dir(mp)] {
 		mp = mp + "-" + db.name
 	}
-	pl.clients.clientPaths[client] = append(pl.clients.clientPaths[client], mp)
+	mg.clientPaths[client] = append(mg.clientPaths[client], mp)
 	for _, h := range homes {
-		pl.ed.AddMount(h.Src, h.Node, client, pl.dbPlans.of(db).volume+":"+mp+":ro",
+		mg.ed.AddMount(h.Src, h.Node, client, mg.plan(db).volume+":"+mp+":ro",
 			"read-only is enough to connect to "+db.name+"'s socket")
-		if !pl.dbPlans.of(db).bind {
-			pl.ed.EnsureTopVolume(h.Src, pl.dbPlans.of(db).volume)
+		if !mg.plan(db).bind {
+			mg.ed.EnsureTopVolume(h.Src, mg.plan(db).volume)
 		}
 	}
 	return mp
@@ -283,9 +295,9 @@ func contains(list []string, s string) bool { return slices.Contains(list, s) }
 // container, so clients could never see the socket. The socket volume
 // takes its place; in the mapping that defines the image (home), it is the
 // database's socket mount.
-func (pl *planner) dropTmpfs(db *dbService, d compose.ServiceDef, home bool) {
+func (mg *migration) dropTmpfs(db *dbService, d compose.ServiceDef, home bool) {
 	src, node := d.Src, d.Node
-	_, ms := pl.p.Mounts(src, node)
+	_, ms := mg.p.Mounts(src, node)
 	dir := path.Clean(db.socketDir)
 	found := false
 	written := dir // the tmpfs's path as written (/run/postgresql for /var/run/postgresql)
@@ -295,9 +307,9 @@ func (pl *planner) dropTmpfs(db *dbService, d compose.ServiceDef, home bool) {
 		if m.Source == "" && pgserver.Dir(m.Target) == pgserver.Dir(dir) && yamledit.Deref(m.Node).Kind == yaml.MappingNode && seq != nil {
 			written = m.Target
 			// The tmpfs entry becomes the socket volume, in place.
-			if pl.ed.YAML(src).ReplaceItem(seq, yamledit.Deref(m.Node), pl.dbPlans.of(db).volume+":"+db.socketDir) == nil {
+			if mg.ed.YAML(src).ReplaceItem(seq, yamledit.Deref(m.Node), mg.plan(db).volume+":"+db.socketDir) == nil {
 				if home {
-					pl.dbPlans.of(db).existing = &ms[i]
+					mg.plan(db).existing = &ms[i]
 				}
 				found = true
 			}
@@ -315,15 +327,15 @@ func (pl *planner) dropTmpfs(db *dbService, d compose.ServiceDef, home bool) {
 		}
 		switch {
 		case v.Kind == yaml.ScalarNode && isDir(v.Value):
-			pl.ed.YAML(src).DeleteLines(kn.Line, src.BlockEnd(kn.Line, kn.Column, true))
+			mg.ed.YAML(src).DeleteLines(kn.Line, src.BlockEnd(kn.Line, kn.Column, true))
 			found = true
 		case v.Kind == yaml.SequenceNode && v.Style&yaml.FlowStyle == 0:
 			for _, it := range v.Content {
 				if it.Kind == yaml.ScalarNode && isDir(it.Value) {
 					if len(v.Content) == 1 {
-						pl.ed.YAML(src).DeleteLines(kn.Line, src.BlockEnd(kn.Line, kn.Column, true))
+						mg.ed.YAML(src).DeleteLines(kn.Line, src.BlockEnd(kn.Line, kn.Column, true))
 					} else {
-						pl.ed.YAML(src).DeleteLines(it.Line, src.BlockEnd(it.Line, v.Column, false))
+						mg.ed.YAML(src).DeleteLines(it.Line, src.BlockEnd(it.Line, v.Column, false))
 					}
 					found = true
 				}
@@ -331,10 +343,10 @@ func (pl *planner) dropTmpfs(db *dbService, d compose.ServiceDef, home bool) {
 		}
 	}
 	if found {
-		kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(src)), db.name)
-		pl.rep.Add("UDS108", yamledit.NodePos(src, kn), db.name, "tmpfs",
+		kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(src)), db.name)
+		mg.rep.Add("UDS108", yamledit.NodePos(src, kn), db.name, "tmpfs",
 			fmt.Sprintf("the tmpfs on %s is private to the %s container, so clients could never see the socket: replaced by the socket volume", tmpfsWhere(written, db.socketDir), db.name))
-		pl.rep.Change(Change{Kind: "repair", Pos: Pos{File: src.Path}, Service: db.name, Key: "tmpfs", Before: db.socketDir, After: "socket volume", Reason: "a tmpfs is not shared between containers"})
+		mg.rep.Change(Change{Kind: "repair", Pos: Pos{File: src.Path}, Service: db.name, Key: "tmpfs", Before: db.socketDir, After: "socket volume", Reason: "a tmpfs is not shared between containers"})
 	}
 }
 
@@ -342,37 +354,37 @@ func (pl *planner) dropTmpfs(db *dbService, d compose.ServiceDef, home bool) {
 // for local connections (POSTGRES_INITDB_ARGS=--auth-local=METHOD), so the
 // socket volume does not hand out trust. initdb runs only on an empty data
 // directory, which the finding says.
-func (pl *planner) setAuthLocal(db *dbService, src *Source, node *yaml.Node) {
-	arg := "--auth-local=" + pl.opts.AuthLocal
-	kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(src)), db.name)
-	for _, v := range pl.p.ServiceEnv(db.name) {
+func (mg *migration) setAuthLocal(db *dbService, src *Source, node *yaml.Node) {
+	arg := "--auth-local=" + mg.opts.AuthLocal
+	kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(src)), db.name)
+	for _, v := range mg.p.ServiceEnv(db.name) {
 		if v.Key == "POSTGRES_INITDB_ARGS" {
 			m, err := interp.Mask(v.Raw)
-			if err != nil || !pl.ed.SetValue(v, m, strings.TrimSpace(m.Value+" "+arg)) {
+			if err != nil || !mg.ed.SetValue(v, m, strings.TrimSpace(m.Value+" "+arg)) {
 				return
 			}
 			goto done
 		}
 	}
-	if !pl.ed.AddServiceEnv(compose.ServiceDef{Src: src, Node: node}, db.name, "POSTGRES_INITDB_ARGS", arg) {
+	if !mg.ed.AddServiceEnv(compose.ServiceDef{Src: src, Node: node}, db.name, "POSTGRES_INITDB_ARGS", arg) {
 		return
 	}
 done:
-	pl.rep.Change(Change{Kind: "value", Pos: yamledit.NodePos(src, kn), Service: db.name, Key: "POSTGRES_INITDB_ARGS", After: arg,
+	mg.rep.Change(Change{Kind: "value", Pos: yamledit.NodePos(src, kn), Service: db.name, Key: "POSTGRES_INITDB_ARGS", After: arg,
 		Reason: "local (socket) connections need a password instead of the image's default trust"})
-	pl.rep.Add("UDS125", yamledit.NodePos(src, kn), db.name, "POSTGRES_INITDB_ARGS",
-		"POSTGRES_INITDB_ARGS="+arg+" takes effect only when the data directory is created: an existing cluster keeps trust for local connections until pg_hba.conf is changed (local all all "+pl.opts.AuthLocal+") and the server reloads")
+	mg.rep.Add("UDS125", yamledit.NodePos(src, kn), db.name, "POSTGRES_INITDB_ARGS",
+		"POSTGRES_INITDB_ARGS="+arg+" takes effect only when the data directory is created: an existing cluster keeps trust for local connections until pg_hba.conf is changed (local all all "+mg.opts.AuthLocal+") and the server reloads")
 }
 
 // warnPlacement reports a service that Swarm may schedule on several
 // nodes: a Unix socket in a local volume reaches processes on one host only.
-func (pl *planner) warnPlacement(service string) {
-	d := pl.p.Model.Services[service].Deploy
+func (mg *migration) warnPlacement(service string) {
+	d := mg.p.Model.Services[service].Deploy
 	if d == nil || (d.Mode != "global" && len(d.Placement.Constraints) == 0 && len(d.Placement.Preferences) == 0) {
 		return
 	}
-	src, _ := pl.p.ServiceNode(service)
-	kn, _ := yamledit.OwnKey(yamledit.Deref(pl.servicesNode(src)), service)
-	pl.rep.Add("UDS126", yamledit.NodePos(src, kn), service, "deploy",
+	src, _ := mg.p.ServiceNode(service)
+	kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(src)), service)
+	mg.rep.Add("UDS126", yamledit.NodePos(src, kn), service, "deploy",
 		service+" has Swarm placement (deploy.mode global or placement constraints): a Unix socket in a local volume reaches only containers on the same node, so keep the database and its clients on one node or stay on TCP")
 }

@@ -17,19 +17,19 @@ import (
 // --host-var. Any other pooler configuration is in the image's terms
 // (pgbouncer.ini, entrypoint parsing) and stays as it is. The pooler's
 // clients stay on TCP to it (UDS121).
-func (pl *planner) poolerHop(name string, dbs []*dbService) []*edge {
-	e := catalog.Lookup(pl.p.Model.Services[name].Image)
+func (cl *collector) poolerHop(name string) []*edge {
+	e := catalog.Lookup(cl.p.Model.Services[name].Image)
 	var out []*edge
-	for _, v := range pl.p.ServiceEnv(name) {
-		known := contains(pl.opts.HostVars, name+"/"+v.Key)
+	for _, v := range cl.p.ServiceEnv(name) {
+		known := contains(cl.opts.HostVars, name+"/"+v.Key)
 		if e != nil && e.Var(v.Key) != nil {
 			known = true
 		}
-		find := func(host string) *dbService { return pl.dbAt(dbs, v, host) }
-		if !known || pl.catalogueKeeps(v, find) {
+		find := func(host string) *dbService { return cl.dbAt(v, host) }
+		if !known || cl.catalogueKeeps(v, find) {
 			continue
 		}
-		if ed := pl.splitVar(v, find); ed != nil {
+		if ed := cl.splitVar(v, find); ed != nil {
 			out = append(out, ed)
 		}
 	}
@@ -40,12 +40,12 @@ func (pl *planner) poolerHop(name string, dbs []*dbService) []*edge {
 // service's catalogued image cannot take in socket form (or only with a
 // library it does not ship and nothing adds: extension_dir), when it
 // reaches one of dbs; such a value stays on TCP.
-func (pl *planner) catalogueKeeps(v compose.EnvVar, find func(host string) *dbService) bool {
-	e, cv := pl.catalogueVar(v.Service, v.Key)
+func (cl *collector) catalogueKeeps(v compose.EnvVar, find func(host string) *dbService) bool {
+	e, cv := cl.p.catalogueVar(v.Service, v.Key)
 	if cv == nil || cv.Role != catalog.RoleURL {
 		return false
 	}
-	missingLib := cv.Directory && cv.ExtensionDir != "" && !pl.extensionReaches(v.Service, cv.ExtensionDir)
+	missingLib := cv.Directory && cv.ExtensionDir != "" && !cl.extensionReaches(v.Service, cv.ExtensionDir)
 	if cv.Directory && !cv.NoQueryPort && !missingLib {
 		return false
 	}
@@ -71,7 +71,7 @@ func (pl *planner) catalogueKeeps(v compose.EnvVar, find func(host string) *dbSe
 		}
 		b.Detail = fmt.Sprintf("the image's driver takes the socket directory from ?host= and ignores ?port= (it opens .s.PGSQL.5432), while %s listens on %d", db.name, db.port)
 	}
-	pl.rep.Add("UDS151", v.Pos, v.Service, v.Key,
+	cl.note("UDS151", v.Pos, v.Service, v.Key,
 		fmt.Sprintf("%s/%s names %s, but %s (%s); left on TCP", v.Service, v.Key, db.name, b.Detail, b.Citation())).Basis = &b
 	return true
 }
@@ -79,8 +79,8 @@ func (pl *planner) catalogueKeeps(v compose.EnvVar, find func(host string) *dbSe
 // extensionReaches reports whether a service can have the library its
 // catalogued image lacks: it builds its own image, or mounts something at,
 // under or above dir (the image's extension directory).
-func (pl *planner) extensionReaches(service, dir string) bool {
-	svc := pl.p.Model.Services[service]
+func (cl *collector) extensionReaches(service, dir string) bool {
+	svc := cl.p.Model.Services[service]
 	if svc.Build != nil {
 		return true
 	}

@@ -53,11 +53,11 @@ func commandHost(words []string, env func(string) string) (host, shown, viaVar s
 // second, vaguer warning of its own).
 // commandHosts reports connections a command makes by a host flag or a
 // URL it builds.
-type commandHosts struct{ pl *planner }
+type commandHosts struct{ cl *collector }
 
 func (c commandHosts) warn(service, key string, args []string, find func(string) *dbService) (warned bool, viaVar string) {
-	pl := c.pl
-	env := func(k string) string { return pl.clientEnv(service, k) }
+	cl := c.cl
+	env := func(k string) string { return cl.p.clientEnv(service, k) }
 	var words []string // the arguments, and the words of a shell string among them
 	for _, a := range args {
 		words = append(words, strings.FieldsFunc(a, func(r rune) bool { return r == ' ' || r == '"' || r == '\'' || r == '\n' })...)
@@ -72,14 +72,14 @@ func (c commandHosts) warn(service, key string, args []string, find func(string)
 		if db == nil {
 			continue
 		}
-		src, node := pl.p.ServiceNode(service)
+		src, node := cl.p.ServiceNode(service)
 		kn, _ := yamledit.OwnKey(node, key)
-		what, form := "connects to "+db.name+" with "+shown+" (a host flag)", fmt.Sprintf("for a libpq tool (psql, pg_dump, pg_isready) or a flag handed to libpq, pgx or psycopg, write -h %s", pl.opts.MountPath)
+		what, form := "connects to "+db.name+" with "+shown+" (a host flag)", fmt.Sprintf("for a libpq tool (psql, pg_dump, pg_isready) or a flag handed to libpq, pgx or psycopg, write -h %s", cl.opts.MountPath)
 		if via != "" {
 			what = fmt.Sprintf("builds a connection URL for %s from %s (%s)", db.name, via, shown)
-			form = fmt.Sprintf("write the URL with an empty host and the directory as a parameter, postgres://USER:PASSWORD@/DB?host=%s%s (setting %s to the directory would give @%s:PORT, which no driver reads)", pl.opts.MountPath, portParam(db), via, pl.opts.MountPath)
+			form = fmt.Sprintf("write the URL with an empty host and the directory as a parameter, postgres://USER:PASSWORD@/DB?host=%s%s (setting %s to the directory would give @%s:PORT, which no driver reads)", cl.opts.MountPath, portParam(db), via, cl.opts.MountPath)
 		}
-		pl.rep.Add("UDS127", yamledit.NodePos(src, kn), service, key,
+		cl.commandNote(yamledit.NodePos(src, kn), service, key,
 			fmt.Sprintf("%s's %s %s; the tool does not edit commands: %s, and mount %s's socket volume on %s", service, key, what, form, db.name, service))
 		return true, via
 	}
@@ -98,18 +98,18 @@ func portParam(db *dbService) string {
 // service/KEY.
 // connTargets names what a value reaches beyond the compose names: a
 // pooler's own upstream, a port published on the host.
-type connTargets struct{ pl *planner }
+type connTargets struct{ cl *collector }
 
-func (ct connTargets) poolerUpstream(pooler string, dbs []*dbService) []string {
-	pl := ct.pl
+func (ct connTargets) poolerUpstream(pooler string) []string {
+	cl := ct.cl
 	var out []string
-	for _, v := range pl.p.ServiceEnv(pooler) {
+	for _, v := range cl.p.ServiceEnv(pooler) {
 		hosts, _, _ := dialect.Classify(v.Value)
 		if len(hosts) == 0 {
 			hosts = []string{strings.TrimSpace(v.Value)}
 		}
 		for _, h := range hosts {
-			if db, code, _ := pl.p.dbFor(dbs, pooler, h); db != nil && code == "" {
+			if db, code, _ := cl.p.dbFor(cl.dbs, pooler, h); db != nil && code == "" {
 				out = append(out, pooler+"/"+v.Key)
 				break
 			}
@@ -145,9 +145,10 @@ func manualForm(file string, db *dbService, dir string) string {
 // hostNetwork names, for a service under network_mode: host, the value
 // that reaches a database through the port it publishes on the host
 // (localhost:5432 is the host's port there), or "".
-func (ct connTargets) hostNetwork(service string, v compose.EnvVar, dbs []*dbService) (*dbService, string) {
-	pl := ct.pl
-	svc := pl.p.Model.Services[service]
+func (ct connTargets) hostNetwork(service string, v compose.EnvVar) (*dbService, string) {
+	cl := ct.cl
+	dbs := cl.dbs
+	svc := cl.p.Model.Services[service]
 	if svc.NetworkMode != "host" {
 		return nil, ""
 	}
@@ -160,7 +161,7 @@ func (ct connTargets) hostNetwork(service string, v compose.EnvVar, dbs []*dbSer
 	}
 	port := dialect.URLPort(v.Value, dname)
 	if dname == "" {
-		port, _ = atoiPort(pl.clientEnv(service, portSibling(v.Key)))
+		port, _ = atoiPort(cl.p.clientEnv(service, portSibling(v.Key)))
 	}
 	if port == 0 {
 		port = 5432
@@ -170,7 +171,7 @@ func (ct connTargets) hostNetwork(service string, v compose.EnvVar, dbs []*dbSer
 			continue
 		}
 		for _, db := range dbs {
-			for _, p := range pl.p.Model.Services[db.name].Ports {
+			for _, p := range cl.p.Model.Services[db.name].Ports {
 				if p.Published == fmt.Sprint(port) && int(p.Target) == db.port {
 					return db, fmt.Sprintf("%s:%d", h, port)
 				}

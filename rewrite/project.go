@@ -32,7 +32,7 @@ func load(ctx context.Context, inputs []Input, opts Options) (*project, error) {
 		return nil, err
 	}
 	p := &project{Project: cp}
-	p.badConn = p.checkConnValues(opts)
+	p.badConn = p.checkConnValues()
 	return p, nil
 }
 

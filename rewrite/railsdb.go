@@ -18,19 +18,20 @@ import (
 // directory, edited in place with the ERB tag, anchors and merges kept.
 // A service that sets the variable is the host variable path's
 // (hostVarEvidence), not this one.
-func (pl *planner) railsEdges(dbs []*dbService) []*edge {
+func (fv fileValues) rails() []*edge {
+	cl := fv.cl
 	var out []*edge
-	for _, name := range pl.clientServices() {
-		scope := pl.evidenceScope(name)
+	for _, name := range cl.clientServices() {
+		scope := cl.scopes.of(name)
 		for _, abs := range scope.Files() {
-			rel, _ := filepath.Rel(pl.p.Model.WorkingDir, abs)
+			rel, _ := filepath.Rel(cl.p.Model.WorkingDir, abs)
 			if rel = filepath.ToSlash(rel); rel != "config/database.yml" && !strings.HasSuffix(rel, "/config/database.yml") {
 				continue
 			}
-			if e := pl.railsEdge(name, abs, scope.Env, dbs); e != nil {
+			if e := (fileValues{cl}).railsHost(name, abs, scope.Env); e != nil {
 				out = append(out, e)
 			}
-			if e := pl.railsURLEdge(name, abs, scope.Env, dbs); e != nil {
+			if e := (fileValues{cl}).railsURL(name, abs, scope.Env); e != nil {
 				out = append(out, e)
 			}
 		}
@@ -39,9 +40,10 @@ func (pl *planner) railsEdges(dbs []*dbService) []*edge {
 }
 
 // railsEdge reads one database.yml for one service.
-func (pl *planner) railsEdge(service, abs string, env map[string]string, dbs []*dbService) *edge {
-	path := pl.p.DisplayPath(abs)
-	data, err := pl.ed.ReadFile(path)
+func (fv fileValues) railsHost(service, abs string, env map[string]string) *edge {
+	cl := fv.cl
+	path := cl.p.DisplayPath(abs)
+	data, err := cl.readFile(path)
 	if err != nil {
 		return nil
 	}
@@ -55,11 +57,11 @@ func (pl *planner) railsEdge(service, abs string, env map[string]string, dbs []*
 		return nil
 	}
 	if strings.HasPrefix(v.Value, "/") {
-		pl.configs.cfgSocket[service] = fmt.Sprintf("%s:%d", path, v.Line)
+		cl.cfgSocket[service] = fmt.Sprintf("%s:%d", path, v.Line)
 		return nil
 	}
 	ev := compose.EnvVar{Service: service, Key: "host", Raw: v.Value, Value: v.Value, Pos: Pos{File: path, Line: v.Line, Col: v.Col}}
-	db := pl.dbAt(dbs, ev, v.Value)
+	db := cl.dbAt(ev, v.Value)
 	if db == nil {
 		return nil
 	}
@@ -83,21 +85,22 @@ func railsEnvOf(env map[string]string) string {
 }
 
 // noteRailsDefault says what editing a shared ERB default does (UDS171).
-func (pl *planner) noteRailsDefault(e *edge, mp string) {
+func (mg *migration) noteRailsDefault(e *edge, mp string) {
 	if e.railsVar == "" {
 		return
 	}
 	v := e.v
-	pl.rep.Add("UDS171", v.Pos, v.Service, e.railsVar,
+	mg.rep.Add("UDS171", v.Pos, v.Service, e.railsVar,
 		fmt.Sprintf("%s does not set %s, so its host is the ERB default in %s:%d (%q), which the pg gem hands to libpq: the default is now the socket directory %s. Every service that reads this file without %s gets the socket directory too (one that sets %s keeps its own value)",
 			v.Service, e.railsVar, v.Pos.File, v.Pos.Line, v.Value, mp, e.railsVar, e.railsVar))
 }
 
 // railsURLEdge handles a literal `url:` in database.yml: a libpq URI that
 // ActiveRecord merges over the other settings.
-func (pl *planner) railsURLEdge(service, abs string, env map[string]string, dbs []*dbService) *edge {
-	path := pl.p.DisplayPath(abs)
-	data, err := pl.ed.ReadFile(path)
+func (fv fileValues) railsURL(service, abs string, env map[string]string) *edge {
+	cl := fv.cl
+	path := cl.p.DisplayPath(abs)
+	data, err := cl.readFile(path)
 	if err != nil {
 		return nil
 	}
@@ -105,5 +108,5 @@ func (pl *planner) railsURLEdge(service, abs string, env map[string]string, dbs 
 	if err != nil || !ok {
 		return nil
 	}
-	return pl.configEdge(service, path, data, v, dbs)
+	return (fileValues{cl}).edge(service, path, data, v)
 }

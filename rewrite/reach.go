@@ -12,15 +12,30 @@ import (
 	"github.com/uds-migrate/uds-migrate/internal/dockerfile"
 )
 
+// scopes are what evidence readers may look at for each service of a
+// project (evidence.Scope): the files that reach its container, walked
+// once per service, read through read.
+type scopes struct {
+	p      *project
+	read   func(path string) ([]byte, error) // a file as reports show its path
+	refuse func(path string, err error)      // a file left unread: it leads out of the project
+	root   string                            // evidenceRoot, once found
+	files  map[string][]string               // the files reaching each service
+}
+
+func newScopes(p *project, read func(string) ([]byte, error), refuse func(string, error)) *scopes {
+	return &scopes{p: p, read: read, refuse: refuse, files: map[string][]string{}}
+}
+
 // reachingFiles lists the project's files and directories (absolute) that
 // reach a service's container: the COPY/ADD sources of a Dockerfile built
 // here, bind-mount sources, file-based configs: and secrets:. Paths outside the
 // project directory are left out: they are not the project's to read.
-func (pl *planner) reachingFiles(service string) []string {
-	svc := pl.p.Model.Services[service]
+func (sc *scopes) reachingFiles(service string) []string {
+	svc := sc.p.Model.Services[service]
 	var out []string
 	if b := svc.Build; b != nil {
-		out = append(out, pl.copySources(b.Context, b.Dockerfile)...)
+		out = append(out, sc.copySources(b.Context, b.Dockerfile)...)
 	}
 	for _, v := range svc.Volumes {
 		if v.Type == "bind" && v.Source != "" {
@@ -28,11 +43,11 @@ func (pl *planner) reachingFiles(service string) []string {
 		}
 	}
 	for _, c := range svc.Configs {
-		if cfg, ok := pl.p.Model.Configs[c.Source]; ok && cfg.File != "" {
+		if cfg, ok := sc.p.Model.Configs[c.Source]; ok && cfg.File != "" {
 			out = append(out, cfg.File)
 		}
 	}
-	secrets := pl.secretFiles(service)
+	secrets := sc.secretFiles(service)
 	return append(out, slices.Sorted(maps.Keys(secrets))...)
 }
 
@@ -40,11 +55,11 @@ func (pl *planner) reachingFiles(service string) []string {
 // (secrets: NAME, file: ./secrets/x.txt) to the variable that names the
 // secret's path in the container (DATABASE_URL_FILE=/run/secrets/NAME), or
 // to "secret NAME" when no variable does.
-func (pl *planner) secretFiles(service string) map[string]string {
-	svc := pl.p.Model.Services[service]
+func (sc *scopes) secretFiles(service string) map[string]string {
+	svc := sc.p.Model.Services[service]
 	out := map[string]string{}
 	for _, ref := range svc.Secrets {
-		sec, ok := pl.p.Model.Secrets[ref.Source]
+		sec, ok := sc.p.Model.Secrets[ref.Source]
 		if !ok || sec.File == "" {
 			continue
 		}
@@ -68,11 +83,11 @@ func (pl *planner) secretFiles(service string) map[string]string {
 
 // copySources reads the Dockerfile of a build context and returns the
 // sources its COPY/ADD instructions take from the context.
-func (pl *planner) copySources(context, df string) []string {
+func (sc *scopes) copySources(context, df string) []string {
 	if context == "" {
 		return nil
 	}
-	data, err := pl.ed.ReadFile(pl.p.DisplayPath(dockerfile.Path(context, df)))
+	data, err := sc.read(sc.p.DisplayPath(dockerfile.Path(context, df)))
 	if err != nil {
 		return nil
 	}
@@ -89,11 +104,11 @@ func (pl *planner) copySources(context, df string) []string {
 // .git), so that a build context above the compose file's folder
 // (context: .., as docker builds it) counts; without a repository, the
 // project directory itself.
-func (pl *planner) evidenceRoot() string {
-	if pl.configs.evidenceRoot != "" {
-		return pl.configs.evidenceRoot
+func (sc *scopes) evidenceRoot() string {
+	if sc.root != "" {
+		return sc.root
 	}
-	dir := pl.p.Model.WorkingDir
+	dir := sc.p.Model.WorkingDir
 	root := dir
 	for d := dir; ; {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
@@ -106,7 +121,7 @@ func (pl *planner) evidenceRoot() string {
 		}
 		d = parent
 	}
-	pl.configs.evidenceRoot = root
+	sc.root = root
 	return root
 }
 
@@ -116,9 +131,9 @@ func (pl *planner) evidenceRoot() string {
 // or ../api beside the compose folder, with or without a .git), so the code
 // it copies is the service's own. A context whose common directory with the
 // project is the filesystem root (an unrelated tree) does not widen it.
-func (pl *planner) serviceEvidenceRoot(service string) string {
-	root := pl.evidenceRoot()
-	b := pl.p.Model.Services[service].Build
+func (sc *scopes) serviceEvidenceRoot(service string) string {
+	root := sc.evidenceRoot()
+	b := sc.p.Model.Services[service].Build
 	if b == nil || !filepath.IsAbs(b.Context) || confine.Within(root, b.Context) {
 		return root
 	}
@@ -132,30 +147,27 @@ func (pl *planner) serviceEvidenceRoot(service string) string {
 	return common
 }
 
-// evidenceScope is what evidence readers may look at for a service.
-func (pl *planner) evidenceScope(service string) evidence.Scope {
+// of is what evidence readers may look at for a service.
+func (sc *scopes) of(service string) evidence.Scope {
 	env := map[string]string{}
-	for _, v := range pl.p.ServiceEnv(service) {
+	for _, v := range sc.p.ServiceEnv(service) {
 		env[v.Key] = v.Value
 	}
 	s := evidence.Scope{
-		ProjectDir: pl.serviceEvidenceRoot(service),
-		Roots:      pl.reachingFiles(service),
+		ProjectDir: sc.serviceEvidenceRoot(service),
+		Roots:      sc.reachingFiles(service),
 		Env:        env,
-		Read:       func(p string) ([]byte, error) { return pl.ed.ReadFile(pl.p.DisplayPath(p)) },
-		Refused:    pl.ed.Refuse,
+		Read:       func(p string) ([]byte, error) { return sc.read(sc.p.DisplayPath(p)) },
+		Refused:    sc.refuse,
 	}
 	// The walk is done once per service: several readers ask for it.
-	if pl.configs.scopeFiles == nil {
-		pl.configs.scopeFiles = map[string][]string{}
-	}
-	list, ok := pl.configs.scopeFiles[service]
+	list, ok := sc.files[service]
 	if !ok {
 		list = s.Files()
 		if list == nil {
 			list = []string{}
 		}
-		pl.configs.scopeFiles[service] = list
+		sc.files[service] = list
 	}
 	s.List = list
 	return s

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/compose"
@@ -26,21 +27,23 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err
 	if err != nil {
 		return nil, err
 	}
-	pl := newPlanner(p, opts)
 	a, err := analyze(p, opts)
 	if err != nil {
 		return nil, err
 	}
 	dbs := a.dbs
-	pl.dbs, pl.top = dbs, a
+	ps := newPass(p, opts, a)
 	dropTop := map[*Source][]string{} // top-level volumes to remove, per file
 	// Configuration files are not reverted: note which clients read a
 	// socket value from one, so their mount stays.
-	pl.collectConfigEdges(dbs)
-	pl.railsEdges(dbs)
-	(envDocs{pl}).markSockets(dbs)
+	cl := newCollector(p, opts, a)
+	(fileValues{cl}).configEdges()
+	(fileValues{cl}).rails()
+	(envDocs{cl}).markSockets()
+	addNotes(ps, cl.notes)
+	rv := &reverter{pass: ps, socketReaders: cl.cfgSocket}
 	for _, db := range dbs {
-		if vol := pl.revertDB(db); vol != "" {
+		if vol := rv.revertDB(db); vol != "" {
 			// Every file's declaration: a migration of several files
 			// declares the volume in each file that mounts it without
 			// the base.
@@ -50,12 +53,12 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err
 		}
 	}
 	for _, src := range p.Sources {
-		pl.ed.RemoveTopVolumes(src, dropTop[src])
+		ps.ed.RemoveTopVolumes(src, dropTop[src])
 	}
-	if err := pl.ed.Flush(); err != nil {
+	if err := ps.ed.Flush(); err != nil {
 		return nil, err
 	}
-	res, err = pl.result()
+	res, err = ps.result(nil)
 	if err != nil {
 		return nil, err
 	}
@@ -91,10 +94,18 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err
 	return res, nil
 }
 
+// reverter brings the clients of a project's databases back to TCP, over
+// one pass; socketReaders are the clients that read a socket value from a
+// configuration file, which revert does not edit (service → "file:line").
+type reverter struct {
+	*pass
+	socketReaders map[string]string
+}
+
 // revertDB brings db's clients back to TCP and removes the socket mounts
 // nothing uses any more; when the socket volume goes too, it returns its
 // name, for RemoveTopVolumes.
-func (pl *planner) revertDB(db *dbService) string {
+func (pl *reverter) revertDB(db *dbService) string {
 	ms := pl.p.ServiceMounts(db.name)
 	var sock *compose.Mount
 	for i, m := range ms {
@@ -114,7 +125,7 @@ func (pl *planner) revertDB(db *dbService) string {
 			if m.Source != sock.Source {
 				continue
 			}
-			if at := pl.configs.cfgSocket[name]; at != "" {
+			if at := pl.socketReaders[name]; at != "" {
 				file, line := splitAt(at)
 				pl.rep.Add("UDS111", Pos{File: file, Line: line, Col: 1}, name, file,
 					fmt.Sprintf("%s reads the socket from %s, a configuration file revert does not edit: its socket mount stays; point that value back at %s:%d by hand, then remove the mount", name, at, db.name, db.port))
@@ -139,11 +150,11 @@ func (pl *planner) revertDB(db *dbService) string {
 
 // revertClient rewrites the values of one client that use the socket in
 // mount m; it reports whether the mount is now unused by that client.
-func (pl *planner) revertClient(service string, m compose.Mount, db *dbService) bool {
+func (pl *reverter) revertClient(service string, m compose.Mount, db *dbService) bool {
 	unused := true
 	for _, ent := range pl.p.ServiceEnv(service) {
 		raw, val := ent.Raw, ent.Value
-		if dir, tcp := revertHost(val, db.name); (ent.Key == "PGHOST" || pl.dirHostVar(service, ent.Key) || appHostRE.MatchString(ent.Key)) && path.Clean(dir) == m.Target {
+		if dir, tcp := revertHost(val, db.name); (ent.Key == "PGHOST" || pl.p.dirHostVar(pl.opts.HostVars, service, ent.Key) || appHostRE.MatchString(ent.Key)) && path.Clean(dir) == m.Target {
 			mk, _ := interp.Mask(raw)
 			if pl.ed.SetValue(ent, mk, tcp) {
 				pl.rep.Change(Change{Kind: "value", Pos: ent.Pos, Service: service, Key: ent.Key,
@@ -172,7 +183,7 @@ func (pl *planner) revertClient(service string, m compose.Mount, db *dbService) 
 		}
 		// A ${VAR:-default} whose default compose uses had its default
 		// rewritten (UDS143): revert the default, inside the reference.
-		mk, enclose, err := pl.maskValue(ent)
+		mk, enclose, err := maskValue(pl.p, ent)
 		if err != nil {
 			unused = false
 			continue
@@ -189,13 +200,20 @@ func (pl *planner) revertClient(service string, m compose.Mount, db *dbService) 
 		newRaw := mk.Unmask(out)
 		if pl.ed.SetValue(ent, mk, out) {
 			pl.rep.Change(Change{Kind: "value", Pos: ent.Pos, Service: service, Key: ent.Key,
-				Dialect: dname, Before: pl.redactValue(dname, raw), After: pl.redactValue(dname, newRaw), Reason: "reach " + db.name + " over TCP"})
+				Dialect: dname, Before: redactValue(pl.p, dname, raw), After: redactValue(pl.p, dname, newRaw), Reason: "reach " + db.name + " over TCP"})
+			if sslDisableRE.MatchString(out) {
+				pl.rep.Add("UDS174", ent.Pos, service, ent.Key,
+					fmt.Sprintf("%s/%s goes back to TCP with sslmode=disable, the socket form's sslmode: the migration writes disable for whatever the value had (require, verify-full: UDS104 said which), and revert cannot know it, so the connection to %s is now unencrypted; set the sslmode it had by hand", service, ent.Key, db.name))
+			}
 		} else {
 			unused = false
 		}
 	}
 	return unused
 }
+
+// sslDisableRE finds sslmode=disable in a URI, conninfo or JDBC URL.
+var sslDisableRE = regexp.MustCompile(`(?i)(^|[?&;\s])sslmode=disable($|[&;\s])`)
 
 // revertHost splits a host variable's socket value (DIR, or DIR:port as
 // Gitea writes it) into the directory and the TCP value that replaces it.

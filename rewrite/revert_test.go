@@ -30,6 +30,7 @@ var revertExceptions = map[string]string{
 	"17-sslmode-by-driver.txtar":          "sslmode was set to disable (TLS does not apply on a socket) and is not restored",
 	"18-host-values-validate.txtar":       "the input was not TCP",
 	"rw-nodepg.txtar":                     "PGPORT, added because the server listens on 5433, stays",
+	"host-port-beside-host.txtar":         "PGPORT, added because the server listens on 5433, stays",
 	"14-network-scoped-names.txtar":       "batch reached reporting by its alias db; revert writes the service name reporting",
 	"hostname-domainname.txtar":           "api reached db by its hostname pg-primary; revert writes the service name db",
 	"network-names.txtar":                 "linked reached archive by its links alias history; revert writes the service name archive",

@@ -2,9 +2,17 @@ package rewrite
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/uds-migrate/uds-migrate/catalog"
+	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/pgserver"
 )
 
 // keepSharedEnv drops the edges whose value is an env file line that
@@ -12,12 +20,15 @@ import (
 // socket volume (a command of a job, an excluded service or one outside the
 // selected --profile), in build.args (a build has no volumes), or an
 // env_file loaded by such a service. Rewriting that line would move them to
-// a socket they cannot reach. Each dropped value gets UDS132.
-func (pl *planner) keepSharedEnv(edges []*edge) []*edge {
+// a socket they cannot reach. Each dropped value gets UDS160. followed are
+// the commands ("service/key") that reach the database only through a
+// kept value's variable.
+func (se sharedEnv) keep(edges []*edge) ([]*edge, map[string]bool) {
+	cl := se.cl
 	for changed := true; changed; {
 		changed = false
 		mounted := map[string]bool{}
-		for _, db := range pl.dbs {
+		for _, db := range cl.dbs {
 			mounted[db.name] = true // a server mounts the volume and ignores client variables
 		}
 		for _, e := range edges {
@@ -25,9 +36,8 @@ func (pl *planner) keepSharedEnv(edges []*edge) []*edge {
 		}
 		var kept []*edge
 		for _, e := range edges {
-			if other := pl.otherUses(e, mounted); len(other) > 0 {
-				pl.withdrawDecision(e)
-				pl.warnShared(e, other)
+			if other := (sharedEnv{cl}).otherUses(e, mounted); len(other) > 0 {
+				(sharedEnv{cl}).warn(e, other)
 				changed = true
 				continue
 			}
@@ -35,49 +45,43 @@ func (pl *planner) keepSharedEnv(edges []*edge) []*edge {
 		}
 		edges = kept
 	}
-	pl.dropFollowedCommands(edges)
-	return edges
+	return edges, (sharedEnv{cl}).followed(edges)
 }
 
-// withdrawDecision removes the note that a host variable was set to the
-// socket directory (UDS150, UDS152, UDS170) when its value stays on TCP
-// after all: the note would contradict the UDS160 that replaces it.
-func (pl *planner) withdrawDecision(e *edge) {
-	pl.rep.Findings = slices.DeleteFunc(pl.rep.Findings, func(f Finding) bool {
-		return f.Service == e.v.Service && f.Key == e.v.Key && (f.Code == "UDS150" || f.Code == "UDS152" || f.Code == "UDS170")
-	})
-}
-
-// dropFollowedCommands withdraws UDS127 ("edit the command by hand") for a
-// command or entrypoint that reaches the database only through a ${VAR}
-// whose env file line is rewritten: it follows the variable.
-func (pl *planner) dropFollowedCommands(edges []*edge) {
-	followed := map[[2]string]bool{}
+// followedCommands are the commands and entrypoints ("service/key") that
+// reach the database only through a ${VAR} whose env file line is
+// rewritten: they follow the variable, so they need no manual step
+// (UDS127).
+func (se sharedEnv) followed(edges []*edge) map[string]bool {
+	cl := se.cl
+	followed := map[string]bool{}
 	for _, e := range edges {
 		if e.v.EnvFile == nil || e.v.Ref == "" {
 			continue
 		}
-		for _, u := range pl.p.VarUses(e.v.Ref) {
+		for _, u := range cl.p.VarUses(e.v.Ref) {
 			key, _, _ := strings.Cut(u.Path, ".")
 			if key == "command" || key == "entrypoint" {
-				followed[[2]string{u.Service, key}] = true
+				followed[u.Service+"/"+key] = true
 			}
 		}
 	}
-	pl.rep.Findings = slices.DeleteFunc(pl.rep.Findings, func(f Finding) bool {
-		return f.Code == "UDS127" && followed[[2]string{f.Service, f.Key}]
-	})
+	return followed
 }
 
 // otherUses lists the uses of e's env file line that would break if it
 // were rewritten, given the services that get the socket volume.
-func (pl *planner) otherUses(e *edge, mounted map[string]bool) []string {
-	if e.v.EnvFile == nil {
+func (se sharedEnv) otherUses(e *edge, mounted map[string]bool) []string {
+	cl := se.cl
+	if e.cfg != nil || e.unset != nil || e.railsVar != "" {
 		return nil
+	}
+	if e.v.EnvFile == nil {
+		return sharedNode(cl.p, e.v, mounted)
 	}
 	var out []string
 	if e.v.Ref != "" {
-		for _, u := range pl.p.VarUses(e.v.Ref) {
+		for _, u := range cl.p.VarUses(e.v.Ref) {
 			if !mounted[u.Service] || u.Path == "build" || strings.HasPrefix(u.Path, "build.") {
 				out = append(out, u.String())
 			}
@@ -85,11 +89,12 @@ func (pl *planner) otherUses(e *edge, mounted map[string]bool) []string {
 		return out
 	}
 	abs, _ := filepath.Abs(e.v.EnvFile.Path)
-	for _, name := range pl.p.ServiceOrder() {
-		if _, ignores := (inheritedVars{pl}).ignores(name, e.v.Key); mounted[name] || ignores {
+	out = append(out, standaloneUses(cl, e.v, abs)...)
+	for _, name := range cl.p.ServiceOrder() {
+		if _, ignores := (inheritedVars{cl}).ignores(name, e.v.Key); mounted[name] || ignores {
 			continue
 		}
-		for _, f := range pl.p.Model.Services[name].EnvFiles {
+		for _, f := range cl.p.Model.Services[name].EnvFiles {
 			if f.Path == abs || f.Path == e.v.EnvFile.Path {
 				out = append(out, fmt.Sprintf("%s's env_file", name))
 			}
@@ -98,12 +103,129 @@ func (pl *planner) otherUses(e *edge, mounted map[string]bool) []string {
 	return slices.Compact(out)
 }
 
-func (pl *planner) warnShared(e *edge, other []string) {
+// standaloneUses lists the services of the compose files beside the env
+// file (docker-compose.migrate.yml beside docker-compose.yml) that the run
+// does not load and that read v from it when run alone: ${KEY} in a value,
+// when the env file is that folder's .env (compose's interpolation file),
+// or the file in their env_file. Such a project has no socket mount
+// (nestjs-prisma-starter's npm run docker:migrate runs
+// docker-compose.migrate.yml alone). PostgreSQL servers, poolers and
+// images that read no connection variable do not count.
+func standaloneUses(cl *collector, v compose.EnvVar, envAbs string) []string {
+	dir := filepath.Dir(envAbs)
+	loaded := map[string]bool{}
+	for _, s := range append(slices.Clone(cl.p.Sources), cl.p.ExtSources...) {
+		if a, err := filepath.Abs(s.Path); err == nil {
+			loaded[a] = true
+		}
+	}
+	ref := regexp.MustCompile(`\$\{?` + regexp.QuoteMeta(v.Key) + `\b`)
+	var out []string
+	for _, pat := range append(slices.Clone(defaultComposeNames), overridePatterns...) {
+		files, _ := filepath.Glob(filepath.Join(dir, pat))
+		for _, f := range files {
+			if loaded[f] {
+				continue
+			}
+			data, err := cl.readFile(cl.p.DisplayPath(f))
+			if err != nil {
+				continue
+			}
+			var doc struct {
+				Services map[string]struct {
+					Image       string `yaml:"image"`
+					Environment any    `yaml:"environment"`
+					EnvFile     any    `yaml:"env_file"`
+				} `yaml:"services"`
+			}
+			if yaml.Unmarshal(data, &doc) != nil {
+				continue
+			}
+			for _, name := range slices.Sorted(maps.Keys(doc.Services)) {
+				svc := doc.Services[name]
+				if _, server := pgserver.FamilyOf(svc.Image); server || pgserver.IsPooler(svc.Image) {
+					continue
+				}
+				if c := catalog.Lookup(svc.Image); c != nil && c.NotAClient {
+					continue
+				}
+				env, _ := yaml.Marshal(svc.Environment)
+				interp := filepath.Base(envAbs) == ".env" && ref.Match(env)
+				if interp || namesEnvFile(svc.EnvFile, dir, envAbs) {
+					out = append(out, fmt.Sprintf("%s's %s (run alone)", filepath.Base(f), name))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// namesEnvFile reports whether an env_file: value (a string, a list of
+// strings or of {path: ...}) names the file abs, relative to dir.
+func namesEnvFile(v any, dir, abs string) bool {
+	var paths []string
+	switch x := v.(type) {
+	case string:
+		paths = []string{x}
+	case []any:
+		for _, it := range x {
+			switch y := it.(type) {
+			case string:
+				paths = append(paths, y)
+			case map[string]any:
+				if p, ok := y["path"].(string); ok {
+					paths = append(paths, p)
+				}
+			}
+		}
+	}
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		if filepath.Clean(p) == abs {
+			return true
+		}
+	}
+	return false
+}
+
+// sharedNode lists the services without the socket volume that read v's
+// YAML node too: an anchor merged into several services (<<: *env), an
+// alias, or a service extends copies it from. They get whatever the node
+// says, mount or not (docker compose config shows the rewritten value on
+// each). A catalogued image that reads no connection variable (redis,
+// nginx: not_a_client) and is not built here does not count.
+func sharedNode(p *project, v compose.EnvVar, mounted map[string]bool) []string {
+	var out []string
+	for _, name := range p.ServiceOrder() {
+		if name == v.Service || mounted[name] {
+			continue
+		}
+		svc := p.Model.Services[name]
+		if c := catalog.Lookup(svc.Image); c != nil && c.NotAClient && svc.Build == nil {
+			continue
+		}
+		for _, o := range p.ServiceEnv(name) {
+			if o.EnvFile == nil && o.Pos == v.Pos {
+				out = append(out, name)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func (se sharedEnv) warn(e *edge, other []string) {
+	cl := se.cl
 	v := e.v
 	what := v.Key + " in " + v.Pos.File
-	if v.Ref != "" {
+	switch {
+	case v.Ref != "":
 		what = v.Ref + " in " + v.Pos.File
+	case v.EnvFile == nil:
+		what = fmt.Sprintf("%s at %s:%d, a line an anchor, alias or extends shares", v.Key, v.Pos.File, v.Pos.Line)
 	}
-	pl.rep.Add("UDS160", v.Pos, v.Service, v.Key,
+	cl.note("UDS160", v.Pos, v.Service, v.Key,
 		fmt.Sprintf("%s/%s comes from %s, which is also used by %s without the socket volume: rewriting it would break them, so %s/%s is left on TCP; give %s its own value in environment: to migrate it", v.Service, v.Key, what, strings.Join(other, ", "), v.Service, v.Key, v.Service))
 }

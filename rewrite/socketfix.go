@@ -12,25 +12,28 @@ import (
 // its directory (libpq: "Not a directory"), and an sslmode some driver
 // fails on over a socket becomes disable (libpq.SocketSSLMode). Pooler
 // services are included: their host variables take a directory too. The
-// services holding a libpq socket value are remembered for PGSSLMODE.
-func (pl *planner) repairSocketValues() {
-	for _, c := range pl.top.clients {
-		for _, v := range pl.p.ServiceEnv(c.name) {
-			pl.repairSocketValue(v)
+// services holding a libpq socket value are the step's result, for
+// PGSSLMODE (sslClients).
+func repairSocketValues(ps *pass) (any, error) {
+	ssl := map[string]bool{}
+	for _, c := range ps.top.clients {
+		for _, v := range ps.p.ServiceEnv(c.name) {
+			repairSocketValue(ps, ssl, v)
 		}
 	}
+	return ssl, nil
 }
 
-func (pl *planner) repairSocketValue(v compose.EnvVar) {
+func repairSocketValue(pl *pass, ssl map[string]bool, v compose.EnvVar) {
 	m, err := interp.Mask(v.Raw)
 	if err != nil {
 		return
 	}
 	out, dname, notes, socket := dialect.SocketRepair(v.Key, isHostVar(v.Key), m.Value)
 	if socket && dname != "" {
-		pl.clients.sslClients[v.Service] = true
+		ssl[v.Service] = true
 	}
-	if _, cv := pl.catalogueVar(v.Service, v.Key); refusesSocket(cv, m.Value) {
+	if _, cv := pl.p.catalogueVar(v.Service, v.Key); refusesSocket(cv, m.Value) {
 		return // no socket form works there: validate's UDS221, carried
 	}
 	if out == "" || out == m.Value || !pl.ed.SetValue(v, m, out) {
@@ -51,15 +54,18 @@ func isHostVar(key string) bool {
 
 // fixPGSSLMode applies the socket sslmode rule to PGSSLMODE, a connection
 // setting like the URL parameter (libpq §34.15; node pg reads it too), in
-// every service that reaches PostgreSQL through a libpq socket value.
-func (pl *planner) fixPGSSLMode() {
+// every service that reaches PostgreSQL through a libpq socket value
+// (written before, or by this migration).
+func fixPGSSLMode(pl *pass) (any, error) {
+	ssl := resultOf[map[string]bool](pl, socketValuesStep)
+	clients := resultOf[clientResult](pl, migrateStep)
 	for _, name := range pl.p.ServiceOrder() {
-		if !pl.clients.sslClients[name] {
+		if !ssl[name] && !clients.sslClients[name] {
 			continue
 		}
-		if pgssl, fails := pl.failingPGSSLMode(name); fails {
-			if tcp := pl.p.tcpValues(name, pl.clients.migratedPos); pl.clients.keepPGSSLMode[name] || len(tcp) > 0 {
-				pl.warnKeptPGSSLMode(name, pgssl, tcp)
+		if pgssl, fails := pl.p.failingPGSSLMode(name); fails {
+			if tcp := pl.p.tcpValues(name, clients.migratedPos); pl.top.keepPGSSLMode[name] || len(tcp) > 0 {
+				warnKeptPGSSLMode(pl, clients, name, pgssl, tcp)
 				continue
 			}
 		}
@@ -85,4 +91,5 @@ func (pl *planner) fixPGSSLMode() {
 				Before: v.Value, After: libpq.SocketSSLMode, Reason: "TLS does not apply on a Unix socket", Basis: dialect.ReaderOf(env.Name)})
 		}
 	}
+	return nil, nil
 }

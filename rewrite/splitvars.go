@@ -20,8 +20,8 @@ var appHostRE = regexp.MustCompile(`(?i)(^|_)(HOST|HOSTNAME|SERVER|ADDR|ADDRESS)
 // database becomes an edge (libpq accepts the socket directory there);
 // application-specific host variables get a warning with the manual step,
 // since only the application knows whether it accepts a directory.
-func (pl *planner) splitVar(v compose.EnvVar, find func(host string) *dbService) *edge {
-	if pl.clients.cmdVars[v.Service+"/"+v.Key] && !contains(pl.opts.HostVars, v.Service+"/"+v.Key) {
+func (cl *collector) splitVar(v compose.EnvVar, find func(host string) *dbService) *edge {
+	if cl.cmdVars[v.Service+"/"+v.Key] && !contains(cl.opts.HostVars, v.Service+"/"+v.Key) {
 		return nil // a command builds a URL from it: UDS127 says how to write it
 	}
 	val := strings.TrimSpace(v.Value)
@@ -37,17 +37,20 @@ func (pl *planner) splitVar(v compose.EnvVar, find func(host string) *dbService)
 		return nil
 	}
 	if v.Key == "PGHOST" && port == "" {
-		if _, ok := atoiPort(pl.clientEnv(v.Service, "PGPORT")); !ok && db.port != 5432 {
-			pl.addEnvAfter(v, "PGPORT", fmt.Sprint(db.port),
-				fmt.Sprintf("%s listens on port %d and the port names the socket file (.s.PGSQL.%d)", db.name, db.port, db.port))
-		}
-		if pl.clientEnv(v.Service, "PGHOSTADDR") != "" {
-			pl.rep.Add("UDS120", v.Pos, v.Service, v.Key, "PGHOSTADDR forces TCP whatever PGHOST says: remove it from "+v.Service)
+		if _, ok := userHostVar(cl, v); !ok && (socketUses{cl}).tcpHost(v, db) {
+			return nil
 		}
 		pg := dialect.HostVar("PGHOST")
-		return &edge{v: v, dialect: pg.Name, db: db, port: db.port, basis: dialect.ReaderOf(pg.Name)}
+		e := &edge{v: v, dialect: pg.Name, db: db, port: db.port, basis: dialect.ReaderOf(pg.Name)}
+		if _, ok := atoiPort(cl.p.clientEnv(v.Service, "PGPORT")); !ok && db.port != 5432 {
+			e.adds = append(e.adds, portAdd("PGPORT", db))
+		}
+		if cl.p.clientEnv(v.Service, "PGHOSTADDR") != "" {
+			cl.note("UDS120", v.Pos, v.Service, v.Key, "PGHOSTADDR forces TCP whatever PGHOST says: remove it from "+v.Service)
+		}
+		return e
 	}
-	if e, known := pl.knownHostVar(v, db, port); known {
+	if e, known := cl.knownHostVar(v, db, port); known {
 		return e
 	}
 	if !appHostRE.MatchString(v.Key) && v.Key != "PGHOST" {
@@ -57,15 +60,15 @@ func (pl *planner) splitVar(v compose.EnvVar, find func(host string) *dbService)
 	if port != "" {
 		extra = fmt.Sprintf(" It holds host and port together (%s): an application that pastes it into a URL must not end up with @/var/run/postgresql:%s/.", dialect.Redact("", val), port)
 	}
-	pl.rep.Add("UDS120", v.Pos, v.Service, v.Key,
+	cl.note("UDS120", v.Pos, v.Service, v.Key,
 		fmt.Sprintf("%s/%s names %s for the application to build its own connection; the tool cannot know whether the application accepts a socket directory. If it hands the value to libpq, pgx or psycopg as host, set it to %s (port %d picks .s.PGSQL.%d); otherwise build the connection URL in socket form yourself. No evidence in the project shows its consumer (the tool reads the code of images built here and of mounted sources: Django, SQLAlchemy/psycopg, Rails database.yml, node-postgres, pgx, lib/pq); to vouch for it yourself, rerun with --host-var %s/%s.%s",
-			v.Service, v.Key, db.name, pl.opts.MountPath, db.port, db.port, v.Service, v.Key, extra))
+			v.Service, v.Key, db.name, cl.opts.MountPath, db.port, db.port, v.Service, v.Key, extra))
 	return nil
 }
 
 // clientEnv returns the effective value of a client's variable.
-func (pl *planner) clientEnv(service, key string) string {
-	for _, v := range pl.p.ServiceEnv(service) {
+func (p *project) clientEnv(service, key string) string {
+	for _, v := range p.ServiceEnv(service) {
 		if v.Key == key {
 			return v.Value
 		}
@@ -74,24 +77,31 @@ func (pl *planner) clientEnv(service, key string) string {
 }
 
 // poolerFor returns the pooler service a host name reaches, or "".
-func (pl *planner) poolerFor(client, host string) string {
-	for _, name := range pl.p.Resolve(client, host).Services {
-		if pgserver.IsPooler(pl.p.Model.Services[name].Image) && !contains(pl.opts.DBs, name) {
+func (cl *collector) poolerFor(client, host string) string {
+	for _, name := range cl.p.Resolve(client, host).Services {
+		if pgserver.IsPooler(cl.p.Model.Services[name].Image) && !contains(cl.opts.DBs, name) {
 			return name
 		}
 	}
 	return ""
 }
 
+// portAdd is key=db's port, written beside a host variable that moves to
+// the socket directory: the port names the socket file.
+func portAdd(key string, db *dbService) envAdd {
+	return envAdd{key: key, value: fmt.Sprint(db.port),
+		reason: fmt.Sprintf("%s listens on port %d and the port names the socket file (.s.PGSQL.%d)", db.name, db.port, db.port)}
+}
+
 // addEnvAfter adds KEY=value right after the variable v
 // (compose.Editor.AddEnvAfter) and records the change: the variables it
 // adds (PGPORT, a catalogued port variable, JAVA_TOOL_OPTIONS) are read by
 // the client's libpq or JVM.
-func (pl *planner) addEnvAfter(v compose.EnvVar, key, value, reason string) {
-	if pl.ed.AddEnvAfter(v, key, value, reason) {
+func (mg *migration) addEnvAfter(v compose.EnvVar, key, value, reason string) {
+	if mg.ed.AddEnvAfter(v, key, value, reason) {
 		// The variables it adds are read by the client's libpq (PGPORT, a
 		// port variable) or JVM: recorded in libpq's environment form.
 		env := dialect.HostVar("PGHOST")
-		pl.rep.Change(Change{Kind: "value", Pos: v.Pos, Service: v.Service, Key: key, Dialect: env.Name, After: value, Reason: reason, Basis: dialect.ReaderOf(env.Name)})
+		mg.rep.Change(Change{Kind: "value", Pos: v.Pos, Service: v.Service, Key: key, Dialect: env.Name, After: value, Reason: reason, Basis: dialect.ReaderOf(env.Name)})
 	}
 }

@@ -2,148 +2,147 @@ package rewrite
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 
-	"github.com/uds-migrate/uds-migrate/pgserver"
+	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/finding"
+	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/proxy"
 )
 
-// analysis is what a loaded project holds before anything is planned: its
-// PostgreSQL services and the connection values that do not parse.
-type analysis struct {
-	dbs     []*dbService
-	clients []client  // the services whose connections the run migrates
-	badConn []Finding // UDS163, in "file:line:col" order
+// A migration plan is a list of steps run in order over one pass, as
+// go/analysis runs analyzers: each step reads the analysis (computed once,
+// never written), edits through the one editor, appends to the one
+// report, and returns a result that the steps requiring it read. A step
+// keeps its own state; it reads no other step's, and no finding.
+
+// pass is what every step of one plan works with.
+type pass struct {
+	p    *project
+	opts Options
+	top  analysis        // only read
+	ed   *compose.Editor // the only way the plan changes bytes
+	rep  *finding.Report // findings and changes, in the order they are made
+	// results are the results of the steps run so far.
+	results map[*step]any
 }
 
-// client is a service whose connection values the run migrates: one the
-// selection (--only, --exclude) keeps that is not a database. A pooler's
-// own connection to PostgreSQL is only its host variables (poolerHop).
-type client struct {
-	name   string
-	pooler bool
-}
-
-// analyze finds the databases of a loaded project and the connection
-// values every command skips; the error is a --db or --socket-dir that
-// names no usable service.
-func analyze(p *project, opts Options) (analysis, error) {
-	dbs, err := p.findDBs(opts)
-	if err != nil {
-		return analysis{}, err
-	}
-	a := analysis{dbs: dbs, badConn: p.badConnFindings()}
-	isDB := a.isDB()
-	for _, name := range p.ServiceOrder() {
-		if !isDB[name] && opts.selects(name) {
-			a.clients = append(a.clients, client{name: name, pooler: pgserver.IsPooler(p.Model.Services[name].Image)})
-		}
-	}
-	return a, nil
-}
-
-// selects reports whether the selection (--only, --exclude) keeps a
-// service: the one rule every client filter uses.
-func (o Options) selects(name string) bool {
-	return (len(o.Only) == 0 || contains(o.Only, name)) && !contains(o.Exclude, name)
-}
-
-// badConnFindings are the findings of the connection values that do not
-// parse, in "file:line:col" order.
-func (p *project) badConnFindings() []Finding {
-	var out []Finding
-	for _, k := range slices.Sorted(maps.Keys(p.badConn)) {
-		out = append(out, p.badConn[k])
-	}
-	return out
-}
-
-// isDB is the set of database service names.
-func (a analysis) isDB() map[string]bool {
-	out := map[string]bool{}
-	for _, db := range a.dbs {
-		out[db.name] = true
-	}
-	return out
-}
-
-// step is one named part of a migration plan.
+// step is one named part of a migration plan: run returns its result.
 type step struct {
-	name string
-	run  func() error
+	name     string
+	requires []*step
+	run      func(*pass) (any, error)
 }
 
-// steps lists the parts of a migration plan in the order they run; each
-// reads the analysis and what the steps before it planned.
-func (pl *planner) steps(a analysis) []step {
-	var edges []*edge // the clients' connection values, found by "clients"
-	return []step{
-		{"databases: socket directories and their repairs", func() error {
-			for _, db := range a.dbs {
-				pl.prepareDB(db)
+// resultOf returns the result of s, a step the running one requires.
+func resultOf[T any](ps *pass, s *step) T { return ps.results[s].(T) }
+
+// The steps of a migration, in the order they run. The order is part of
+// the output: edits at one offset apply in the order they were made.
+var (
+	databasesStep = &step{name: "databases: socket directories and their repairs",
+		run: prepareDBs} // → dbPlans
+	socketValuesStep = &step{name: "socket values already written: repairs",
+		run: repairSocketValues} // → sslClients
+	notesStep = &step{name: "clients: what the analysis found (notes and repairs)",
+		run: reportAnalysis}
+	migrateStep = &step{name: "databases: socket volumes, client values and mounts",
+		requires: []*step{databasesStep}, run: migrateDBs} // → clientResult
+	sslModeStep = &step{name: "PGSSLMODE beside socket values",
+		requires: []*step{socketValuesStep, migrateStep}, run: fixPGSSLMode}
+	proxyStep = &step{name: "nginx reverse proxies to app servers",
+		run: proxyApps} // → proxy.Result
+	// volumes: keys and top-level declarations, the files other than the
+	// compose files, the env files refused
+	flushStep = &step{name: "edits that wait for all others",
+		run: func(ps *pass) (any, error) { return nil, ps.ed.Flush() }}
+)
+
+// steps lists the parts of a migration plan in the order they run.
+func steps() []*step {
+	return []*step{databasesStep, socketValuesStep, notesStep, migrateStep, sslModeStep, proxyStep, flushStep}
+}
+
+// newPass starts a pass over a loaded project and its analysis a.
+func newPass(p *project, opts Options, a analysis) *pass {
+	ps := &pass{p: p, opts: opts, top: a, rep: &finding.Report{}, results: map[*step]any{}}
+	ps.ed = compose.NewEditor(p.Project, ps.rep)
+	return ps
+}
+
+// plan runs every step of a migration over the analysis a.
+func plan(p *project, opts Options, a analysis) (*pass, error) {
+	ps := newPass(p, opts, a)
+	ps.rep.Findings = append(ps.rep.Findings, a.badConn...)
+	if len(a.dbs) > 1 && opts.Volume != "" {
+		return nil, fmt.Errorf("--volume names one socket volume, but the project has %d PostgreSQL services; two servers must not share a socket directory", len(a.dbs))
+	}
+	for _, s := range steps() {
+		for _, r := range s.requires {
+			if _, ok := ps.results[r]; !ok {
+				return nil, fmt.Errorf("internal error: step %q runs before %q, which it requires", s.name, r.name)
 			}
-			return nil
-		}},
-		{"socket values already written: repairs", func() error {
-			pl.repairSocketValues()
-			return nil
-		}},
-		{"clients: connection values", func() error {
-			edges = append(pl.keepSharedEnv(pl.collectEdges(a.dbs)), pl.collectConfigEdges(a.dbs)...)
-			edges = append(edges, pl.railsEdges(a.dbs)...)
-			edges = append(edges, pl.codeDefaultEdges(a.dbs, edges)...)
-			(imageDotenv{pl}).warn(a.dbs)
-			pl.warnHidden(a.dbs, edges)
-			pl.planKeepPGSSLMode(edges)
-			return nil
-		}},
-		{"databases: socket volumes, client values and mounts", func() error {
-			pl.migrateDBs(a.dbs, edges)
-			return nil
-		}},
-		{"PGSSLMODE beside socket values", func() error {
-			pl.fixPGSSLMode()
-			return nil
-		}},
-		{"nginx reverse proxies to app servers", func() error {
-			proxy.Run(pl.p.Project, pl.ed, &pl.rep, proxy.Options{DropTCP: pl.opts.DropTCP, SocketTarget: pl.socketTarget})
-			return nil
-		}},
-		// volumes: keys and top-level declarations, the files other than
-		// the compose files, the env files refused
-		{"edits that wait for all others", pl.ed.Flush},
+		}
+		res, err := s.run(ps)
+		if err != nil {
+			return nil, err
+		}
+		ps.results[s] = res
 	}
+	return ps, nil
 }
 
-// run plans the whole migration: each step in order over the analysis a,
-// which it only reads.
-func (pl *planner) run(a analysis) error {
-	pl.dbs, pl.top = a.dbs, a
-	pl.rep.Findings = append(pl.rep.Findings, a.badConn...)
-	if len(a.dbs) > 1 && pl.opts.Volume != "" {
-		return fmt.Errorf("--volume names one socket volume, but the project has %d PostgreSQL services; two servers must not share a socket directory", len(a.dbs))
-	}
-	for _, s := range pl.steps(a) {
-		if err := s.run(); err != nil {
-			return err
+// reportAnalysis reports the analysis' notes, in the order it made them
+// (the editor reports a refused file, once per path however often it is
+// met), and makes the edits it found certain, in its order: values
+// compose would break as written.
+func reportAnalysis(ps *pass) (any, error) {
+	addNotes(ps, ps.top.notes)
+	for _, r := range ps.top.repairs {
+		v := r.v
+		m, err := interp.Mask(r.fixed)
+		if err == nil && ps.ed.SetValue(v, m, m.Value) {
+			ps.rep.Change(Change{Kind: "repair", Pos: v.Pos,
+				Service: v.Service, Key: v.Key, Dialect: r.dname, Before: dialect.Redact(r.dname, v.Raw), After: dialect.Redact(r.dname, r.fixed),
+				Reason: "write " + r.how.Fix + " so compose does not interpolate it away"})
+			ps.rep.Add("UDS105", v.Pos, v.Service, v.Key,
+				r.how.What+" was written with one $: "+r.how.Why+"; written "+r.how.Fix)
 		}
 	}
-	return nil
+	return nil, nil
+}
+
+// addNotes reports notes of the analysis, in order; the editor reports a
+// refused file, once per path.
+func addNotes(ps *pass, notes []note) {
+	for _, n := range notes {
+		if n.refused != nil {
+			ps.ed.Refuse(n.refused.path, n.refused.err)
+			continue
+		}
+		ps.rep.Findings = append(ps.rep.Findings, n.f)
+	}
 }
 
 // migrateDBs migrates each database with the connection values that reach
-// it.
-func (pl *planner) migrateDBs(dbs []*dbService, edges []*edge) {
-	for _, db := range dbs {
+// it: the step's result is what it did to the clients (clientResult).
+func migrateDBs(ps *pass) (any, error) {
+	mg := newMigration(ps, resultOf[dbPlans](ps, databasesStep))
+	for _, db := range ps.top.dbs {
 		var mine []*edge
-		for _, e := range edges {
+		for _, e := range ps.top.edges {
 			if e.db == db {
 				mine = append(mine, e)
 			}
 		}
 		if len(mine) > 0 {
-			pl.migrateDB(db, mine)
+			mg.migrateDB(db, mine)
 		}
 	}
+	return mg.out, nil
+}
+
+// proxyApps is the nginx → app server migration (package proxy).
+func proxyApps(ps *pass) (any, error) {
+	return proxy.Run(ps.p.Project, ps.ed, ps.rep, proxy.Options{DropTCP: ps.opts.DropTCP, SocketTarget: socketTarget(ps.opts.MountPath)}), nil
 }

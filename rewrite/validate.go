@@ -41,21 +41,22 @@ type validator struct {
 	opts     Options
 	findings finding.List
 	dbMount  map[string]*dbService // socket volume source → db
-	pl       *planner              // for what a service reads (reads)
+	cl       *collector            // for what a service reads (reads)
 }
 
-// reads returns a planner over the validated project, for the questions
-// validate shares with migrate (which variables a service reads).
-func (v *validator) reads() *planner {
-	if v.pl == nil {
-		v.pl = newPlanner(v.p, v.opts)
+// reads returns the collector over the validated project's analysis (set
+// by runOn), for the questions validate shares with migrate: which
+// variables a service reads, which configuration files reach its clients.
+func (v *validator) reads() *collector {
+	if v.cl == nil {
+		v.cl = newCollector(v.p, v.opts, analysis{})
 	}
-	return v.pl
+	return v.cl
 }
 
 func (v *validator) run() {
 	a, err := analyze(v.p, v.opts)
-	v.findings = append(v.findings, v.p.badConnFindings()...)
+	v.findings = append(v.findings, v.p.badConnFindings(v.opts)...)
 	if err != nil {
 		return
 	}
@@ -64,6 +65,7 @@ func (v *validator) run() {
 
 // runOn checks the project over its analysis a, which it only reads.
 func (v *validator) runOn(a analysis) {
+	v.cl = newCollector(v.p, v.opts, a)
 	dbs := a.dbs
 	v.dbMount = map[string]*dbService{}
 	isDB := map[string]bool{}
@@ -131,7 +133,7 @@ func (v *validator) runOn(a analysis) {
 		}
 		v.checkPGSSLMode(name)
 	}
-	v.checkConfigFiles(a)
+	v.checkConfigFiles()
 }
 
 // sourceKey identifies a mount source: a volume name, or a bind path
@@ -225,21 +227,23 @@ func foreignSocketMsg(what, source, dir string) string {
 // warnForeignSocket warns (UDS134) about a socket-form value whose directory
 // is a client's bind mount of a host directory that no database of the
 // project mounts: a server outside the project, left as it is.
-func (pl *planner) warnForeignSocket(v compose.EnvVar, dname string, dbs []*dbService) {
+func (cl *collector) warnForeignSocket(v compose.EnvVar, dname string) {
+	dbs := cl.dbs
 	sp := dialect.SocketDirOf(v.Value, dname)
 	if !path.IsAbs(sp) {
 		return
 	}
-	for _, m := range pl.p.ServiceMounts(v.Service) {
+	for _, m := range cl.p.ServiceMounts(v.Service) {
 		if !m.Bind || m.Target != path.Clean(sp) {
 			continue
 		}
 		for _, db := range dbs {
-			if ex := pl.dbPlans.of(db).existing; ex != nil && ex.Bind && ex.Source == m.Source {
+			// The mount that carries db's socket is its last socket mount.
+			if n := len(db.sockMounts); n > 0 && db.sockMounts[n-1].Bind && db.sockMounts[n-1].Source == m.Source {
 				return
 			}
 		}
-		pl.rep.Add("UDS162", v.Pos, v.Service, v.Key, foreignSocketMsg(v.Service+"/"+v.Key, m.Source, m.Target))
+		cl.note("UDS162", v.Pos, v.Service, v.Key, foreignSocketMsg(v.Service+"/"+v.Key, m.Source, m.Target))
 	}
 }
 

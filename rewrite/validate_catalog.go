@@ -34,7 +34,7 @@ func refusesSocket(cv *catalog.Var, val string) bool {
 // catalogued image takes none, and whether it did: the other checks of
 // the value's shape would advise a socket form the image rejects too.
 func (v *validator) checkCatalogued(at func(code, msg string), service, key, val string, ms []compose.Mount) bool {
-	e, cv := v.reads().catalogueVar(service, key)
+	e, cv := v.p.catalogueVar(service, key)
 	if !refusesSocket(cv, val) {
 		return false
 	}

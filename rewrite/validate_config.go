@@ -7,10 +7,8 @@ import "github.com/uds-migrate/uds-migrate/dialect"
 // bind-mounted, in configs: or copied into an image built here) as it
 // checks environment values, but as written: nothing interpolates such a
 // file, so junixsocket's $FactoryArg has one $ there (trial 5, D5).
-func (v *validator) checkConfigFiles(a analysis) {
-	pl := v.reads()
-	pl.dbs, pl.top = a.dbs, a // the clients whose files are read
-	for _, s := range configSettings(pl) {
+func (v *validator) checkConfigFiles() {
+	for _, s := range (fileValues{v.reads()}).settings() {
 		if _, _, socket := dialect.Classify(s.val.Value); !socket {
 			continue
 		}

@@ -2,12 +2,10 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -127,7 +125,6 @@ func migrateAction(c *cli.Context, d *docRun, stdout, stderr io.Writer) error {
 	}
 	for _, r := range runs {
 		r.res.Findings = keepFindings(c, d, r.res.Findings, r.inputs)
-		explainSelection(r.inputs, r.opts, r.res)
 	}
 	all := summarize(c, results(runs), "migrate", d)
 	if c.Bool("smoke") {
@@ -250,28 +247,6 @@ func deliver(c *cli.Context, res *rewrite.Result, verb string, stdout io.Writer,
 	}
 	_, err := stdout.Write(res.Files[0].After)
 	return err
-}
-
-// explainSelection rewrites the reason of an empty migration when
-// --only/--exclude is what left nothing: rewrite's reason ("no service
-// connects over TCP") is then false. It migrates again without the
-// selection to name the clients it left out.
-func explainSelection(inputs []rewrite.Input, opts rewrite.Options, res *rewrite.Result) {
-	if res.NothingReason == "" || (len(opts.Only) == 0 && len(opts.Exclude) == 0) {
-		return
-	}
-	opts.Only, opts.Exclude = nil, nil
-	all, err := rewrite.Migrate(context.Background(), inputs, opts)
-	if err != nil || !all.Changed() {
-		return
-	}
-	var left []string
-	for _, ch := range all.Changes {
-		if ch.Kind == "value" && ch.Service != "" && !slices.Contains(left, ch.Service) {
-			left = append(left, ch.Service)
-		}
-	}
-	res.NothingReason = fmt.Sprintf("the selection (--only/--exclude) left no client to migrate; without it, %s would be", strings.Join(left, ", "))
 }
 
 // diffName is the path a diff header names a file by: relative to the

@@ -35,7 +35,6 @@ position (exit status still 2).`,
 				return failInput(err)
 			}
 			res.Findings = keepFindings(c, d, res.Findings, proj.inputs)
-			explainSelection(proj.inputs, proj.opts, res)
 			p := report.FromResult("plan", reportInput(res))
 			d.plan, d.text = &p, report.StyledText
 			return nil
