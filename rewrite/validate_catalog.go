@@ -10,32 +10,39 @@ import (
 	"github.com/uds-migrate/uds-migrate/dialect"
 )
 
-// refusesSocket reports whether cv, a variable of a catalogued image that
-// takes no socket (directory: false), holds one anyway: a host variable
-// an absolute path (a directory or the socket file), a URL variable a
-// socket-form URL. The image never starts with it (bitnami/pgbouncer
-// resolves POSTGRESQL_HOST as a network host name first), so no repair of
-// the path helps either.
-func refusesSocket(cv *catalog.Var, val string) bool {
-	if cv == nil || cv.Directory {
-		return false
+// refusesSocket returns the catalogue entry and variable of service's
+// key when the image takes no socket there at all (no_socket: its
+// entrypoint resolves the value as a network host name and exits) and the
+// value holds one anyway: a host variable an absolute path (the socket
+// directory or file), a URL variable a socket-form URL. No repair of the
+// path helps there either. A variable the image ignores because another
+// is set (unless:) refuses nothing.
+func refusesSocket(p *project, service, key, val string) (*catalog.Entry, *catalog.Var, bool) {
+	e, cv := p.catalogueVar(service, key)
+	if cv == nil || !cv.NoSocket {
+		return nil, nil, false
+	}
+	for _, k := range cv.Unless {
+		if p.clientEnv(service, k) != "" {
+			return nil, nil, false
+		}
 	}
 	switch cv.Role {
 	case catalog.RoleHost:
-		return strings.HasPrefix(strings.TrimSpace(val), "/")
+		return e, cv, strings.HasPrefix(strings.TrimSpace(val), "/")
 	case catalog.RoleURL:
 		_, _, socket := dialect.Classify(val)
-		return socket
+		return e, cv, socket
 	}
-	return false
+	return nil, nil, false
 }
 
 // checkCatalogued reports (UDS221) a socket value in a variable whose
 // catalogued image takes none, and whether it did: the other checks of
 // the value's shape would advise a socket form the image rejects too.
 func (v *validator) checkCatalogued(at func(code, msg string), service, key, val string, ms []compose.Mount) bool {
-	e, cv := v.p.catalogueVar(service, key)
-	if !refusesSocket(cv, val) {
+	e, cv, refused := refusesSocket(v.p, service, key, val)
+	if !refused {
 		return false
 	}
 	db := "the database's service name"
@@ -47,8 +54,13 @@ func (v *validator) checkCatalogued(at func(code, msg string), service, key, val
 			}
 		}
 	}
+	what, fix := "the socket path "+val, "set it to "+db
+	if cv.Role == catalog.RoleURL {
+		_, dname, _ := dialect.Classify(val)
+		what, fix = "the socket-form URL "+dialect.Redact(dname, val), "name "+db+" as its host"
+	}
 	b := catalogueBasis(e, cv.Reason)
-	at("UDS221", fmt.Sprintf("%s/%s is the socket path %s, but %s takes no socket there: %s (%s); set it to %s and keep %s on TCP",
-		service, key, dialect.Redact("", val), e.Family, cv.Reason, b.Citation(), db, service))
+	at("UDS221", fmt.Sprintf("%s/%s is %s, but %s takes no socket there: %s (%s); %s and keep %s on TCP",
+		service, key, what, e.Family, cv.Reason, b.Citation(), fix, service))
 	return true
 }
