@@ -152,9 +152,7 @@ func (v *validator) sourceKey(m compose.Mount) string {
 // checkValue checks one environment value that uses a Unix socket.
 func (v *validator) checkValue(service string, ent compose.EnvVar, ms []compose.Mount) {
 	raw := ent.Raw
-	at := func(code, msg string) {
-		v.findings.Add(code, ent.Pos, service, ent.Key, msg)
-	}
+	at := v.valueAt(ent.Pos, service, ent.Key)
 	if fixed, _, how := dialect.RepairOf(raw); fixed != raw {
 		at("UDS201", how.What+" is written with one $: "+how.Why+"; write "+how.Fix)
 		raw = fixed
@@ -164,6 +162,20 @@ func (v *validator) checkValue(service string, ent compose.EnvVar, ms []compose.
 		return
 	}
 	v.checkPlainValue(at, service, ent.Key, val, ms)
+}
+
+// valueAt returns the report function of the checks of one value, at pos:
+// each message opens with the value's service/key, as the text, gcc and
+// SARIF outputs carry no fields of their own to name it (trial 5 D8), unless
+// it opens with them already ("app/DB_HOST names the socket file ...").
+func (v *validator) valueAt(pos Pos, service, key string) func(code, msg string) {
+	name := service + "/" + key
+	return func(code, msg string) {
+		if !strings.HasPrefix(msg, name) {
+			msg = name + ": " + msg
+		}
+		v.findings.Add(code, pos, service, key, msg)
+	}
 }
 
 // checkPlainValue checks a value as its reader gets it (interpolated, or

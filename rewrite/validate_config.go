@@ -12,8 +12,7 @@ func (v *validator) checkConfigFiles() {
 		if _, _, socket := dialect.Classify(s.val.Value); !socket {
 			continue
 		}
-		pos := Pos{File: s.path, Line: s.val.Line, Col: s.val.Col}
-		at := func(code, msg string) { v.findings.Add(code, pos, s.service, s.val.Key, msg) }
+		at := v.valueAt(Pos{File: s.path, Line: s.val.Line, Col: s.val.Col}, s.service, s.val.Key)
 		v.checkPlainValue(at, s.service, s.val.Key, s.val.Value, v.p.ServiceMounts(s.service))
 	}
 }
