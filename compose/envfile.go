@@ -410,7 +410,7 @@ func (e *Editor) SetValue(v EnvVar, m interp.Masked, out string) bool {
 	}
 	text, err := envFileText(v.EnvFile, m, out)
 	if err != nil {
-		e.rep.Add("UDS111", v.Pos, v.Service, v.Key, err.Error())
+		e.rep.Add("UDS111", v.Pos, v.Service, v.Key, v.Service+"/"+v.Key+": "+err.Error())
 		return false
 	}
 	if err := e.p.Escapes(v.EnvFile.Path); err != nil {

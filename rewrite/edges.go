@@ -189,14 +189,18 @@ func (cl *collector) edgePort(v compose.EnvVar, dname string, db *dbService) int
 }
 
 // rewriteEdge rewrites one value to reach the database's socket through the
-// client's mount directory mp. Interpolation references in the value are
-// kept as written; literal $ is written $$.
-func (mg *migration) rewriteEdge(e *edge, mp string) {
+// client's mount directory mp; mount adds the client's socket mount, and
+// is called once the value is written (a value left as it was gets none).
+// Interpolation references in the value are kept as written; literal $ is
+// written $$.
+func (mg *migration) rewriteEdge(e *edge, mp string, mount func()) {
 	if e.cfg != nil {
+		mount()
 		mg.rewriteConfigEdge(e, mp)
 		return
 	}
 	if e.unset != nil {
+		mount()
 		mg.setUnsetVar(e, mp)
 		return
 	}
@@ -236,8 +240,10 @@ func (mg *migration) rewriteEdge(e *edge, mp string) {
 		msg := fmt.Sprintf("%s/%s cannot be rewritten as written (%v); set it to the socket form by hand", v.Service, v.Key, redactErr(err))
 		if want, _, err2 := dialect.ToSocket(e.dialect, v.Value, mp, e.port); err2 == nil && code == "UDS111" {
 			// The text is made of references set outside the project files
-			// (the shell environment): say what the variable must hold.
+			// (the shell environment): say what the variable must hold. The
+			// project's half is the mount, which the service gets.
 			msg = fmt.Sprintf("%s/%s is %s, set outside the project files; set it to %s", v.Service, v.Key, dialect.Redact(e.dialect, v.Raw), dialect.Redact(e.dialect, want))
+			mount()
 		}
 		mg.rep.Add(code, v.Pos, v.Service, v.Key, msg)
 		return
@@ -255,11 +261,13 @@ func (mg *migration) rewriteEdge(e *edge, mp string) {
 	}
 	newRaw := m.Unmask(out)
 	if newRaw == v.Raw {
+		mount()
 		return
 	}
 	if !mg.ed.SetValue(v, m, out) {
 		return
 	}
+	mount()
 	mg.out.migratedPos[v.Pos.String()] = true
 	mg.warnDroppedRefs(v, m, out, e.db.name)
 	mg.warnDefault(v)
