@@ -12,6 +12,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/yamledit"
+	"gopkg.in/yaml.v3"
 )
 
 // Validate checks a compose project that already uses Unix sockets (migrated
@@ -83,8 +84,12 @@ func (v *validator) runOn(a analysis) {
 			v.dbMount[key] = db
 			v.checkTmpfsOverSocket(db, m.Target)
 			if m.ReadOnly {
+				fix := "drop :ro"
+				if n.Kind == yaml.MappingNode {
+					fix = "remove read_only: true"
+				}
 				v.findings.Add("UDS208", yamledit.NodePos(m.Src, n), db.name, "volumes",
-					fmt.Sprintf("%s mounts its socket directory %s read-only: Postgres cannot create its socket (\"Read-only file system\"); drop :ro", db.name, m.Target))
+					fmt.Sprintf("%s mounts its socket directory %s read-only: Postgres cannot create its socket (\"Read-only file system\"); %s", db.name, m.Target, fix))
 			}
 			if m.Bind {
 				v.findings.Add("UDS209", yamledit.NodePos(m.Src, n), db.name, "volumes",
