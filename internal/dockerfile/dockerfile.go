@@ -9,6 +9,7 @@ package dockerfile
 import (
 	"bytes"
 	"encoding/json"
+	"iter"
 	"path"
 	"path/filepath"
 	"strings"
@@ -81,6 +82,18 @@ func Instructions(data []byte) []string {
 	return out
 }
 
+// instructionWords yields each instruction with an argument and its words
+// (the instruction's name first).
+func instructionWords(data []byte) iter.Seq2[string, []string] {
+	return func(yield func(string, []string) bool) {
+		for _, ins := range Instructions(data) {
+			if f := strings.Fields(ins); len(f) >= 2 && !yield(ins, f) {
+				return
+			}
+		}
+	}
+}
+
 // Path is the Dockerfile a compose build reads: dockerfile (default
 // "Dockerfile") in the build context, unless it is absolute.
 func Path(context, dockerfile string) string {
@@ -116,11 +129,7 @@ func From(data []byte) string {
 // User returns the last USER of a Dockerfile's final stage and whether a
 // RUN of that stage runs mkdir on dir.
 func User(data []byte, dir string) (user string, makesDir bool) {
-	for _, ins := range Instructions(data) {
-		f := strings.Fields(ins)
-		if len(f) < 2 {
-			continue
-		}
+	for ins, f := range instructionWords(data) {
 		switch strings.ToUpper(f[0]) {
 		case "FROM":
 			user, makesDir = "", false
@@ -149,11 +158,7 @@ func User(data []byte, dir string) (user string, makesDir bool) {
 func Workdir(data []byte, target string) string {
 	stages := map[string]string{} // stage name (lower case) → its workdir
 	dir, last := "", ""
-	for _, ins := range Instructions(data) {
-		f := strings.Fields(ins)
-		if len(f) < 2 {
-			continue
-		}
+	for ins, f := range instructionWords(data) {
 		switch strings.ToUpper(f[0]) {
 		case "FROM":
 			args := f[1:]
