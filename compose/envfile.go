@@ -209,8 +209,10 @@ func (p *Project) followRef(service, key, raw string) (EnvVar, bool) {
 	return EnvVar{}, false
 }
 
-// DisplayPath turns an absolute path inside the project into the form the
-// user wrote the compose file path in (relative stays relative).
+// DisplayPath turns an absolute path into the form the user wrote the
+// compose file path in: relative stays relative, to the compose file's
+// folder as given (a file of a build context above it is ../stuff/x.json,
+// as every other finding's path), absolute stays absolute.
 func (p *Project) DisplayPath(abs string) string {
 	dir := filepath.Dir(p.Sources[0].Path)
 	absDir, err := filepath.Abs(dir)
@@ -218,7 +220,7 @@ func (p *Project) DisplayPath(abs string) string {
 		return abs
 	}
 	rel, err := filepath.Rel(absDir, abs)
-	if err != nil || strings.HasPrefix(rel, "..") || filepath.IsAbs(p.Sources[0].Path) {
+	if err != nil || filepath.IsAbs(p.Sources[0].Path) {
 		return abs
 	}
 	return filepath.Join(dir, rel)

@@ -140,7 +140,9 @@ func (cl *collector) resolve(edges []*edge, followed map[string]bool) {
 func (cl *collector) reported() map[string]bool {
 	out := map[string]bool{}
 	for _, n := range cl.notes {
-		if n.refused == nil {
+		// A file beyond the read limits (UDS173, an icon set's JSON)
+		// says nothing about the service's connection.
+		if n.refused == nil && n.f.Code != "UDS173" {
 			out[n.f.Service] = true
 		}
 	}
