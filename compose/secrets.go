@@ -1,6 +1,7 @@
 package compose
 
 import (
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -74,6 +75,16 @@ func (p *Project) Secrets() []string {
 		secretsIn(string(src.Data), set)
 		text.Write(src.Data)
 	}
+	// The env files are read as the compose files are: a password that is
+	// also written there as the user and the database name
+	// (POSTGRES_USER=hello_flask, POSTGRES_PASSWORD=hello_flask,
+	// POSTGRES_DB=hello_flask_prod) is a name as well, which masking by
+	// text would hide; the redactors still mask it where it stands as a
+	// password.
+	for _, data := range p.envFileTexts() {
+		secretsIn(string(data), set)
+		text.Write(data)
+	}
 	extra := map[string]int{}
 	addVar := func(k, v string) {
 		secretsIn(v, extra)
@@ -106,6 +117,36 @@ func (p *Project) Secrets() []string {
 		}
 	}
 	return secretList(set, text.String())
+}
+
+// envFileTexts are the contents of the project's env files: the
+// interpolation files (.env, --env-file) and every service's env_file:,
+// each once.
+func (p *Project) envFileTexts() [][]byte {
+	var paths []string
+	for _, f := range p.Origin {
+		paths = append(paths, f)
+	}
+	if p.Model != nil {
+		for _, svc := range p.Model.Services {
+			for _, ef := range svc.EnvFiles {
+				paths = append(paths, p.DisplayPath(ef.Path))
+			}
+		}
+	}
+	seen := map[string]bool{}
+	var out [][]byte
+	for _, f := range paths {
+		abs, err := filepath.Abs(f)
+		if err != nil || seen[abs] || p.Escapes(f) != nil {
+			continue
+		}
+		seen[abs] = true
+		if data, err := p.ReadFile(f); err == nil {
+			out = append(out, data)
+		}
+	}
+	return out
 }
 
 // InputSecrets lists the passwords written in the input files (for errors
