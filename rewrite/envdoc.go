@@ -2,6 +2,9 @@ package rewrite
 
 import (
 	"fmt"
+	"path"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -9,6 +12,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/configfile"
 	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/evidence"
 )
 
 // A configuration document in one environment variable (issue #21):
@@ -220,6 +224,13 @@ func (d envDocs) warnHost(v compose.EnvVar, cv configfile.Value) {
 		return
 	}
 	at, _ := envDocValueAt(v, cv)
+	if abs, line := crystalPG(cl.scopes.of(v.Service)); abs != "" {
+		file := cl.p.DisplayPath(abs)
+		cl.note("UDS182", docPos(v, at), v.Service, v.Key,
+			fmt.Sprintf("%s/%s holds a configuration document whose %s (line %d of the value) names %s as the host of a connection the program builds itself, and %s:%d declares crystal-pg, which takes no socket directory: it opens a host starting with / as the socket file itself (UNIXSocket.new, will/crystal-pg src/pq/connection.cr) and, for an empty host, looks for %s (ConnInfo#default_host, src/pq/conninfo.cr); %s",
+				v.Service, v.Key, cv.Key, cv.Line, db.name, file, line, strings.Join(crystalPGSockets, ", "), crystalPGStep(db, cl.opts.MountPath, v.Service)))
+		return
+	}
 	cl.note("UDS182", docPos(v, at), v.Service, v.Key,
 		fmt.Sprintf("%s/%s holds a configuration document whose %s (line %d of the value) names %s as the host of a connection the program builds itself; the tool cannot know whether that program takes a socket directory there: if it hands it to libpq, pgx or psycopg, set it to %s and mount %s's socket volume on %s",
 			v.Service, v.Key, cv.Key, cv.Line, db.name, cl.opts.MountPath, db.name, v.Service))
@@ -262,4 +273,57 @@ func (d envDocs) markSockets() {
 			}
 		}
 	}
+}
+
+// crystalPGSockets are the socket files crystal-pg (will/crystal-pg,
+// src/pq/conninfo.cr SOCKET_SEARCH, v0.28.0 and main) tries, in order,
+// when the host is empty and PGHOST unset: the port is always 5432.
+var crystalPGSockets = []string{"/run/postgresql/.s.PGSQL.5432", "/tmp/.s.PGSQL.5432", "/var/run/postgresql/.s.PGSQL.5432"}
+
+// crystalPGMarkers name the crystal-pg shard in shard.yml (github:
+// will/crystal-pg) and shard.lock (git: https://github.com/will/crystal-pg.git).
+var crystalPGMarkers = []string{"will/crystal-pg"}
+
+// crystalPG returns the shard manifest (absolute) and line that
+// declares crystal-pg among the files reaching a service, or "":
+// shard.yml's, else shard.lock's.
+func crystalPG(s evidence.Scope) (string, int) {
+	files := s.Files()
+	for _, manifest := range []string{"shard.yml", "shard.lock"} {
+		if file, line := crystalPGIn(s, files, manifest); file != "" {
+			return file, line
+		}
+	}
+	return "", 0
+}
+
+func crystalPGIn(s evidence.Scope, files []string, manifest string) (string, int) {
+	for _, f := range files {
+		if filepath.Base(f) != manifest {
+			continue
+		}
+		data, err := s.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		for n, line := range strings.Split(string(data), "\n") {
+			for _, m := range crystalPGMarkers {
+				if strings.Contains(line, m) {
+					return f, n + 1
+				}
+			}
+		}
+	}
+	return "", 0
+}
+
+// crystalPGStep is the manual step for a crystal-pg host: an empty host
+// when the socket volume is mounted where crystal-pg looks and the port is
+// 5432, else the socket file itself.
+func crystalPGStep(db *dbService, mount, service string) string {
+	file := path.Join(mount, fmt.Sprintf(".s.PGSQL.%d", db.port))
+	if slices.Contains(crystalPGSockets, file) {
+		return fmt.Sprintf("set it to \"\" (an empty string) and mount %s's socket volume at %s on %s; where the program hands the host to crystal-pg unchanged, the socket file %s works too", db.name, mount, service, file)
+	}
+	return fmt.Sprintf("crystal-pg finds no socket of port %d at %s by itself: where the program hands the host to crystal-pg unchanged, set it to the socket file %s, and mount %s's socket volume at %s on %s", db.port, mount, file, db.name, mount, service)
 }
