@@ -101,7 +101,7 @@ var connectorRules = []rule{
 	{reader: "sqlalchemy", files: pyFiles, re: regexp.MustCompile(`\bcreate_(?:async_)?engine\(|\bSQLALCHEMY_DATABASE_URI\b`)},
 	{reader: "dj-database-url", files: pyFiles, re: regexp.MustCompile(`\bdj_database_url\.(?:config|parse)\(|\benv\.db(?:_url)?\(`)},
 	{reader: "tortoise", files: pyFiles, re: regexp.MustCompile(`\bTortoise\.init\(|\bregister_tortoise\(|\bTORTOISE_ORM\b`)},
-	{reader: "encode-databases", files: pyFiles, re: regexp.MustCompile(`\bfrom\s+databases\s+import\b`)},
+	{reader: "encode-databases", files: pyFiles, re: regexp.MustCompile(`\bfrom\s+databases\s+import\b|^\s*import\s+databases\b|\bdatabases\.Database\(`)},
 	{reader: "node-postgres", files: jsFiles, re: regexp.MustCompile(`new\s+(?:pg\.)?(?:Pool|Client)\s*\(`), also: regexp.MustCompile(`require\(\s*["']pg["']\s*\)|from\s+["']pg["']`)},
 	{reader: "knex", files: jsFiles, re: regexp.MustCompile(`\bknex\s*\(|require\(\s*["']knex["']\s*\)\s*\(`)},
 	{reader: "prisma", files: jsFiles, re: regexp.MustCompile(`new\s+PrismaClient\s*\(`)},

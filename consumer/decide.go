@@ -124,6 +124,7 @@ func Decide(s evidence.Scope, key string) (v Verdict, ok bool) {
 			fileUses = append(fileUses, conns...)
 		}
 	}
+	manifestUses = slices.DeleteFunc(manifestUses, func(m Use) bool { return unused(m.Reader, code, scopeUses) })
 	// The value handed on through local variables and parameters counts
 	// as if read inline (flow.go).
 	for _, h := range flows(code, key) {
@@ -175,6 +176,21 @@ func Decide(s evidence.Scope, key string) (v Verdict, ok bool) {
 		uses = append(uses, m)
 	}
 	return Combine(gateVersions(uses, manifestUses)), true
+}
+
+// langFiles are the code files of a reader's Lang, for Reader.Imported.
+var langFiles = map[string]func(string) bool{"python": pyFiles, "node": jsFiles, "go": goFiles, "ruby": rbFiles, "elixir": exFiles}
+
+// unused reports whether a reader that only reads where code builds it
+// (Reader.Imported) is declared but not used: code of its language is in
+// view and no connector of it shows (fastapi-realworld declares databases
+// and connects with asyncpg.create_pool).
+func unused(r *Reader, code []codeText, scopeUses []Use) bool {
+	files := langFiles[r.Lang]
+	if !r.Imported || files == nil || slices.ContainsFunc(scopeUses, func(u Use) bool { return u.Reader == r }) {
+		return false
+	}
+	return slices.ContainsFunc(code, func(c codeText) bool { return files(c.rel) })
 }
 
 // ownConfig names the readers that read a connection URI from a file of

@@ -98,6 +98,18 @@ func TestDecide(t *testing.T) {
 			"app/config.py":    "import os\nURL = os.getenv(\"PG_URL\")\n",
 			"requirements.txt": "SQLAlchemy[asyncio]>=2.0\nasyncpg==0.29.0\n"},
 			"PG_URL", true, Empty, "sqlalchemy,asyncpg", "requirements.txt:1"},
+		// Trial 7 (nsidnev/fastapi-realworld-example-app): databases is
+		// declared but never imported; pydantic and asyncpg read the URL,
+		// and share no socket form.
+		{"declared databases nobody imports", map[string]string{
+			"app/core/settings/app.py": "from pydantic import PostgresDsn\nfrom pydantic import BaseSettings\n\nclass AppSettings(BaseSettings):\n    database_url: PostgresDsn\n",
+			"app/db/events.py":         "import asyncpg\n\nasync def connect_to_db(app, settings):\n    app.state.pool = await asyncpg.create_pool(str(settings.database_url))\n",
+			"pyproject.toml":           "[tool.poetry.dependencies]\npydantic = \"^1.9\"\ndatabases = \"^0.6.1\"\nasyncpg = \"^0.26.0\"\n"},
+			"DATABASE_URL", true, "", "pydantic,asyncpg", "app/core/settings/app.py:5"},
+		{"databases imported", map[string]string{
+			"app/db.py":      "import databases\nimport os\n\ndatabase = databases.Database(os.environ[\"DATABASE_URL\"])\n",
+			"pyproject.toml": "[tool.poetry.dependencies]\ndatabases = \"^0.6.1\"\nasyncpg = \"^0.26.0\"\n"},
+			"DATABASE_URL", true, "", "encode-databases,asyncpg", "app/db.py:1"},
 		{"library declared, variable never read", map[string]string{"requirements.txt": "psycopg2==2.9\n", "README.md": "Set DATABASE_URL to your database.\n"},
 			"DATABASE_URL", false, "", "", ""},
 		{"rails reads DATABASE_URL implicitly", map[string]string{"Gemfile": "source \"https://rubygems.org\"\ngem \"rails\", \"~> 7.1\"\ngem \"pg\"\n"},

@@ -61,6 +61,13 @@ type Reader struct {
 	// Since.Version on; Decide takes an older version, or one no manifest
 	// gives, as taking no socket URI, for the reason Since.Before.
 	Since *Since `yaml:"since"`
+	// Imported: the package reads a URL only where the code builds its
+	// client (databases.Database(url)), never on its own (no CLI, no
+	// driver under another library). A manifest entry then brings the
+	// reader only when code of its Lang in view uses it (a connector rule
+	// matches) or no such code is in view: a declared package nobody
+	// imports reads nothing.
+	Imported bool `yaml:"imported"`
 	// Params are URI query parameters only this reader takes: a URI that
 	// carries one and works over TCP today is read by it.
 	Params []string `yaml:"params"`
