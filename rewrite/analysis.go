@@ -3,6 +3,7 @@ package rewrite
 import (
 	"maps"
 	"slices"
+	"sort"
 
 	"github.com/uds-migrate/uds-migrate/pgserver"
 )
@@ -11,7 +12,7 @@ import (
 // PostgreSQL services and the connection values that do not parse.
 type analysis struct {
 	dbs     []*dbService
-	clients []client  // the services whose connections the run migrates
+	clients []Client  // the services whose connections the run migrates
 	badConn []Finding // UDS163, in "file:line:col" order
 
 	// What the collection found over the clients (analyzeClients; validate
@@ -31,10 +32,10 @@ type analysis struct {
 	unselected []string
 }
 
-// client is a service whose connection values the run migrates: one the
+// Client is a service whose connection values the run migrates: one the
 // selection (--only, --exclude) keeps that is not a database. A pooler's
 // own connection to PostgreSQL is only its host variables (poolerHop).
-type client struct {
+type Client struct {
 	name   string
 	pooler bool
 }
@@ -51,7 +52,7 @@ func analyze(p *project, opts Options) (analysis, error) {
 	isDB := a.isDB()
 	for _, name := range p.ServiceOrder() {
 		if !isDB[name] && opts.selects(name) {
-			a.clients = append(a.clients, client{name: name, pooler: pgserver.IsPooler(p.Model.Services[name].Image)})
+			a.clients = append(a.clients, Client{name: name, pooler: pgserver.IsPooler(p.Model.Services[name].Image)})
 		}
 	}
 	return a, nil
@@ -86,7 +87,7 @@ func unselectedClients(p *project, opts Options, a analysis, sc *scopes) []strin
 	isDB := a.isDB()
 	for _, name := range p.ServiceOrder() {
 		if !isDB[name] {
-			every.clients = append(every.clients, client{name: name, pooler: pgserver.IsPooler(p.Model.Services[name].Image)})
+			every.clients = append(every.clients, Client{name: name, pooler: pgserver.IsPooler(p.Model.Services[name].Image)})
 		}
 	}
 	cl := newCollector(p, all, every)
@@ -142,7 +143,7 @@ func (a analysis) leftOnTCP(srcs []*Source, edited bool) []string {
 // selects reports whether the selection (--only, --exclude) keeps a
 // service: the one rule every client filter uses.
 func (o Options) selects(name string) bool {
-	return (len(o.Only) == 0 || contains(o.Only, name)) && !contains(o.Exclude, name)
+	return (len(o.Only) == 0 || slices.Contains(o.Only, name)) && !slices.Contains(o.Exclude, name)
 }
 
 // badConnFindings are the findings of the connection values that do not
@@ -164,4 +165,29 @@ func (a analysis) isDB() map[string]bool {
 		out[db.name] = true
 	}
 	return out
+}
+
+// sortFindings orders findings as a reviewer reads: by file, then position.
+func sortFindings(srcs []*Source, fs []Finding) {
+	rank := map[string]int{}
+	for i, s := range srcs {
+		rank[s.Path] = i
+	}
+	// Other files (env files, nginx and app server configs) follow the
+	// compose files, in the order they first appear.
+	for _, f := range fs {
+		if _, ok := rank[f.File]; !ok {
+			rank[f.File] = len(rank)
+		}
+	}
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if rank[a.File] != rank[b.File] {
+			return rank[a.File] < rank[b.File]
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
 }

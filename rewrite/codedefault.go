@@ -8,7 +8,6 @@ import (
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/evidence"
 	"github.com/uds-migrate/uds-migrate/internal/dockerfile"
-	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
 // A host that is only a code default (issue #21): the program reads
@@ -93,23 +92,4 @@ func (cd codeDefaults) imageEnvKeys(service string) []string {
 		return nil
 	}
 	return evidence.EnvKeys(data)
-}
-
-// setUnsetVar writes an unset host variable into the service's
-// environment: (in the file that defines its image) as the socket
-// directory mp, on the evidence the edge carries.
-func (mg *migration) setUnsetVar(e *edge, mp string) {
-	v, d, b := e.v, e.unset, e.basis
-	home := mg.p.ImageHome(v.Service)
-	if home.Src == nil || !mg.ed.AddServiceEnv(home, v.Service, v.Key, mp) {
-		return
-	}
-	kn, _ := yamledit.OwnKey(compose.ServicesMapping(home.Src), v.Service)
-	at := yamledit.NodePos(home.Src, kn)
-	mg.rep.Change(Change{Kind: "value", Pos: at, Service: v.Service, Key: v.Key, Dialect: e.dialect,
-		After: mp, Reason: edgeReason(e, mp), Basis: b})
-	f := mg.rep.Add("UDS170", at, v.Service, v.Key,
-		fmt.Sprintf("%s/%s was unset, so %s fell back to %s over TCP: set to the socket directory %s in %s's environment on evidence: %s:%d: %s; %s takes an absolute directory as the socket directory, and the port (%d) names .s.PGSQL.%d",
-			v.Service, v.Key, d.At(), d.Value, mp, v.Service, b.At.File, b.At.Line, b.Detail, b.Name, e.db.port, e.db.port))
-	f.Basis = b
 }

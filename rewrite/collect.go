@@ -17,7 +17,7 @@ type collector struct {
 	p       *project
 	opts    Options
 	dbs     []*dbService
-	clients []client
+	clients []Client
 	badConn []Finding // the values that do not parse (UDS163)
 	scopes  *scopes   // what evidence readers may look at, per service
 

@@ -10,15 +10,6 @@ import (
 	"github.com/uds-migrate/uds-migrate/compose"
 )
 
-// defaultComposeNames are the files docker compose reads when no -f is
-// given; in their folder, compose.*.yml and docker-compose.*.yml are the
-// project's overrides (compose.override.yml, compose.prod.yml).
-var defaultComposeNames = []string{"compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml"}
-
-// overridePatterns are the override files of a folder that holds a default
-// compose file.
-var overridePatterns = []string{"compose.*.yaml", "compose.*.yml", "docker-compose.*.yaml", "docker-compose.*.yml"}
-
 // combinations lists the other sets of compose files the project is run
 // as, besides the run's own (inputs): the first file alone, and the first
 // file with each other -f file and, when the first is a default compose
@@ -33,8 +24,8 @@ func combinations(inputs []Input) [][]string {
 	for _, in := range inputs[1:] {
 		others = append(others, in.Path)
 	}
-	if slices.Contains(defaultComposeNames, filepath.Base(base)) {
-		for _, pat := range overridePatterns {
+	if slices.Contains(compose.DefaultFileNames, filepath.Base(base)) {
+		for _, pat := range compose.OverridePatterns {
 			m, _ := filepath.Glob(filepath.Join(filepath.Dir(base), pat))
 			for _, f := range m {
 				if !slices.Contains(others, f) && f != base && !slices.ContainsFunc(others, func(o string) bool { return sameFile(o, f) }) {

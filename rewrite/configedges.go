@@ -5,15 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/configfile"
-	"github.com/uds-migrate/uds-migrate/consumer"
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/evidence"
-	"github.com/uds-migrate/uds-migrate/libpq"
 )
 
 // configValue is a connection value written in a configuration file of
@@ -162,60 +158,4 @@ func (cl *collector) clientServices() []string {
 		}
 	}
 	return out
-}
-
-// rewriteConfigEdge writes the socket form of a configuration file value
-// in place. A file mounted on several services is edited once.
-func (mg *migration) rewriteConfigEdge(e *edge, mp string) {
-	v, cv := e.v, e.cfg
-	d, _ := dialect.Lookup(e.dialect)
-	if d.Needs != nil && !mg.javaWarn[v.Service] {
-		mg.javaWarn[v.Service] = true
-		inFile := v.Key + " in " + v.Pos.File
-		if cv.src != nil {
-			inFile = "" // a compose value: written $$FactoryArg, as in the environment
-		}
-		mg.rep.Add("UDS101", v.Pos, v.Service, v.Key, d.Needs(v.Service, inFile))
-	}
-	key := cv.path + ":" + strconv.Itoa(cv.val.Start)
-	if mg.cfgDone[key] {
-		return
-	}
-	mg.cfgDone[key] = true
-	out, notes, err := dialect.ToSocket(e.dialect, v.Value, mp, e.db.port)
-	if err == nil && d.Factory != nil {
-		style := mg.opts.JDBCFactory
-		if style == JDBCFactorySysprop {
-			style = JDBCFactoryArg // the JVM property lives in the compose file, not here
-		}
-		out, err = d.Factory(out, style)
-	}
-	if err == nil && e.form == consumer.Localhost {
-		out, err = libpq.WithAuthorityHost(out, "localhost")
-	}
-	if err != nil {
-		mg.rep.Add("UDS111", v.Pos, v.Service, v.Key,
-			fmt.Sprintf("%s in %s cannot be rewritten as written (%v); set it to the socket form by hand", v.Key, v.Pos.File, redactErr(err)))
-		return
-	}
-	reads := fmt.Sprintf("a configuration file %s reads; not interpolated by compose", v.Service)
-	if cv.src != nil {
-		// Inside a compose value: compose interpolates, so a $ is $$.
-		mg.ed.YAML(cv.src).Replace(cv.val.Start, cv.val.End, strings.ReplaceAll(cv.val.Render(out), "$", "$$"))
-		reads = fmt.Sprintf("%s of the configuration document in %s/%s", cv.docKey, v.Service, v.Key)
-	} else {
-		mg.ed.EditFile(cv.path, cv.data, cv.val.Start, cv.val.End, cv.val.Render(out))
-	}
-	mg.noteEvidence(e, mp)
-	mg.noteRailsDefault(e, mp)
-	if d.HostInQuery && strings.HasSuffix(cv.path, "database.yml") {
-		mg.rep.Add("UDS123", v.Pos, v.Service, v.Key,
-			fmt.Sprintf("%s reads url from %s: Rails 7.0 and later read ?host= there; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER@%s/DB)", v.Service, v.Pos.File, strings.ReplaceAll(mp, "/", "%2F")))
-	}
-	for _, n := range notes {
-		mg.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+" "+v.Pos.File+" "+v.Key+": "+n.Message)
-	}
-	mg.rep.Change(Change{Kind: "value", Pos: v.Pos,
-		Service: v.Service, Key: v.Key, Dialect: e.dialect, Before: dialect.Redact(e.dialect, v.Value), After: dialect.Redact(e.dialect, out),
-		Reason: fmt.Sprintf("reach %s through its socket in %s (%s)", e.db.name, mp, reads), Basis: e.basis})
 }

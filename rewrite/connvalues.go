@@ -42,7 +42,7 @@ func malformedMsg(what, value string, err error) string {
 	case jdbc.IsJDBC(value) && atsBeforeQuery(value) > 0:
 		return fmt.Sprintf("%s writes USER:PASSWORD@ before the host, a syntax pgjdbc does not have: left unchanged; move them to ?user=...&password=... and rerun", what)
 	}
-	return fmt.Sprintf("%s is not a valid connection string (%s): left unchanged; fix it and rerun", what, redactErr(err))
+	return fmt.Sprintf("%s is not a valid connection string (%s): left unchanged; fix it and rerun", what, dialect.RedactErr(err))
 }
 
 // atsBeforeQuery counts the '@' of a URL before its query: more than one

@@ -1,8 +1,6 @@
 package rewrite
 
 import (
-	"fmt"
-
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
@@ -27,22 +25,6 @@ func maskValue(p *project, v compose.EnvVar) (interp.Masked, func(interp.Masked,
 		return m.Enclose(out, "${"+d.Name+d.Op, "}")
 	}
 	return m, enclose, err
-}
-
-// warnDefault says that the rewritten default only applies while the
-// variable is empty or unset. The message quotes no value (a default may
-// hold a password).
-func (mg *migration) warnDefault(v compose.EnvVar) {
-	d, ok := compose.UsedDefault(v.Raw, mg.p.Env)
-	if !ok {
-		return
-	}
-	when := "a non-empty " + d.Name
-	if d.Op == "-" {
-		when = d.Name + " set to anything, even the empty string,"
-	}
-	mg.rep.Add("UDS143", v.Pos, v.Service, v.Key,
-		fmt.Sprintf("%s/%s is ${%s%s...}: the default inside the reference now reaches the socket, but %s in the environment or .env overrides it and stays as it is (on TCP)", v.Service, v.Key, d.Name, d.Op, when))
 }
 
 // redactValue masks passwords in raw for reports, inside the default of a

@@ -1,22 +1,15 @@
 package rewrite
 
 import (
-	"errors"
 	"fmt"
 	"net"
+	"path"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
-	"github.com/compose-spec/compose-go/v2/types"
-
 	"github.com/uds-migrate/uds-migrate/compose"
-	"github.com/uds-migrate/uds-migrate/consumer"
 	"github.com/uds-migrate/uds-migrate/dialect"
-	"github.com/uds-migrate/uds-migrate/internal/interp"
-	"github.com/uds-migrate/uds-migrate/jdbc"
-	"github.com/uds-migrate/uds-migrate/libpq"
 	"github.com/uds-migrate/uds-migrate/pgserver"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
@@ -148,127 +141,6 @@ func (cl *collector) edgePort(v compose.EnvVar, dname string, db *dbService) int
 	return db.port
 }
 
-// rewriteEdge rewrites one value to reach the database's socket through the
-// client's mount directory mp. Interpolation references in the value are
-// kept as written; literal $ is written $$.
-func (mg *migration) rewriteEdge(e *edge, mp string) {
-	if e.cfg != nil {
-		mg.rewriteConfigEdge(e, mp)
-		return
-	}
-	if e.unset != nil {
-		mg.setUnsetVar(e, mp)
-		return
-	}
-	v := e.v
-	m, enclose, err := maskValue(mg.p, v)
-	if err != nil {
-		mg.rep.Add("UDS111", v.Pos, v.Service, v.Key, err.Error())
-		return
-	}
-	d, _ := dialect.Lookup(e.dialect)
-	out, notes, err := dialect.ToSocket(e.dialect, m.Value, mp, e.port)
-	if err == nil && e.form == consumer.Localhost {
-		out, err = libpq.WithAuthorityHost(out, "localhost")
-	}
-	sysprop := ""
-	if err == nil && d.Factory != nil {
-		style := mg.opts.JDBCFactory
-		file := mp + "/.s.PGSQL." + strconv.Itoa(e.port)
-		if style == JDBCFactorySysprop {
-			// One JVM property per process: a second socket file in the
-			// same service keeps the $FactoryArg form.
-			if prev, ok := mg.sysprop[v.Service]; ok && prev != file {
-				mg.rep.Add("UDS130", v.Pos, v.Service, v.Key,
-					fmt.Sprintf("%s already reaches %s through the JVM property; %s keeps the $FactoryArg form for %s", v.Service, prev, v.Key, file))
-				style = JDBCFactoryArg
-			} else {
-				sysprop = file
-			}
-		}
-		out, err = d.Factory(out, style)
-	}
-	if err != nil {
-		code := "UDS111"
-		if errors.Is(err, jdbc.ErrMultiHost) || errors.Is(err, libpq.ErrMultiHost) {
-			code = "UDS110"
-		}
-		msg := fmt.Sprintf("%s/%s cannot be rewritten as written (%v); set it to the socket form by hand", v.Service, v.Key, redactErr(err))
-		if want, _, err2 := dialect.ToSocket(e.dialect, v.Value, mp, e.port); err2 == nil && code == "UDS111" {
-			// The text is made of references set outside the project files
-			// (the shell environment): say what the variable must hold.
-			msg = fmt.Sprintf("%s/%s is %s, set outside the project files; set it to %s", v.Service, v.Key, dialect.Redact(e.dialect, v.Raw), dialect.Redact(e.dialect, want))
-		}
-		mg.rep.Add(code, v.Pos, v.Service, v.Key, msg)
-		return
-	}
-	if mg.top.keepPGSSLMode[v.Service] && e.cfg == nil {
-		if d.SSLDisable != nil {
-			out, _ = d.SSLDisable(out)
-		} else if d.PGSSLMode {
-			// PGHOST: no place for an sslmode of its own.
-			mg.out.pghostOnSocket[v.Service] = true
-		}
-	}
-	if enclose != nil {
-		m, out = enclose(m, out)
-	}
-	newRaw := m.Unmask(out)
-	if newRaw == v.Raw {
-		return
-	}
-	if !mg.ed.SetValue(v, m, out) {
-		return
-	}
-	mg.out.migratedPos[v.Pos.String()] = true
-	mg.warnDroppedRefs(v, m, out, e.db.name)
-	mg.warnDefault(v)
-	if d.PGSSLMode {
-		mg.out.sslClients[v.Service] = true
-	}
-	if sysprop != "" && mg.sysprop[v.Service] == "" {
-		mg.sysprop[v.Service] = sysprop
-		mg.setJavaOpt(v, "-D"+d.Property+"="+sysprop)
-	}
-	for _, a := range e.adds {
-		mg.addEnvAfter(v, a.key, a.value, a.reason)
-	}
-	for _, n := range notes {
-		mg.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+"/"+v.Key+": "+n.Message)
-	}
-	if d.HostInQuery && mentionsRails(mg.p.Model.Services[v.Service]) {
-		mg.rep.Add("UDS123", v.Pos, v.Service, v.Key,
-			fmt.Sprintf("%s looks like a Rails app: Rails 7.0 and later read ?host= from DATABASE_URL; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER:PASSWORD@%s/DB)", v.Service, strings.ReplaceAll(mp, "/", "%2F")))
-	}
-	if d.Needs != nil && !mg.javaWarn[v.Service] {
-		mg.javaWarn[v.Service] = true
-		mg.rep.Add("UDS101", v.Pos, v.Service, v.Key, d.Needs(v.Service, ""))
-	}
-	mg.rep.Change(Change{Kind: "value", Pos: v.Pos,
-		Service: v.Service, Key: v.Key, Dialect: e.dialect, Before: redactValue(mg.p, e.dialect, v.Raw), After: redactValue(mg.p, e.dialect, newRaw),
-		Reason: edgeReason(e, mp), Basis: e.basis})
-	mg.noteEvidence(e, mp)
-}
-
-// edgeReason says why a value changed, and on whose knowledge when a
-// host variable was migrated (plan's text form shows it).
-func edgeReason(e *edge, mp string) string {
-	r := fmt.Sprintf("reach %s through its socket in %s", e.db.name, mp)
-	if len(e.hostGiven) > 0 {
-		r = fmt.Sprintf("reach %s through its socket in %s for the connections that name no host (psql, pg_dump without -h): libpq reads PGHOST only then, and %s name%s a host and stay%s on TCP", e.db.name, mp,
-			strings.Join(e.hostGiven, ", "), map[bool]string{true: "s", false: ""}[len(e.hostGiven) == 1], map[bool]string{true: "s", false: ""}[len(e.hostGiven) == 1])
-	}
-	if e.basis != nil && e.basis.Kind != BasisEvidence { // evidence: UDS170 and the plan's evidence say it
-		r += " (" + e.basis.Citation() + ")"
-	}
-	return r
-}
-
-// redactErr keeps parser errors from echoing a password back.
-func redactErr(err error) string {
-	return libpq.Redact(jdbc.Redact(err.Error()))
-}
-
 // unknownURL returns the database a URL-shaped value names when no dialect
 // rewriter knows its scheme (celery's db+postgresql://, a vendor scheme).
 func unknownURL(val string, find func(host string) *dbService) *dbService {
@@ -293,20 +165,6 @@ func unknownURL(val string, find func(host string) *dbService) *dbService {
 		}
 	}
 	return nil
-}
-
-// mentionsRails guesses a Rails app from its image or command.
-func mentionsRails(svc types.ServiceConfig) bool {
-	text := strings.ToLower(svc.Image + " " + strings.Join(svc.Command, " ") + " " + strings.Join(svc.Entrypoint, " "))
-	if strings.Contains(text, "rails") {
-		return true
-	}
-	for _, k := range []string{"RAILS_ENV", "RAILS_MASTER_KEY", "RAILS_LOG_TO_STDOUT"} {
-		if _, ok := svc.Environment[k]; ok {
-			return true
-		}
-	}
-	return false
 }
 
 // warnCommand reports connection strings written into command: or
@@ -377,45 +235,6 @@ func (cl *collector) warnCommand(service string) {
 // envNameRE matches a shell variable assignment's name (NAME=value).
 var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// setJavaOpt adds a JVM option to the service's JAVA_TOOL_OPTIONS (the JVM
-// reads it at start), creating the variable next to v when absent.
-func (mg *migration) setJavaOpt(v compose.EnvVar, opt string) {
-	for _, o := range mg.p.ServiceEnv(v.Service) {
-		if o.Key != "JAVA_TOOL_OPTIONS" {
-			continue
-		}
-		if strings.Contains(o.Value, opt) {
-			return
-		}
-		m, err := interp.Mask(o.Raw)
-		if err == nil && mg.ed.SetValue(o, m, strings.TrimSpace(m.Value+" "+opt)) {
-			return
-		}
-		mg.rep.Add("UDS111", o.Pos, v.Service, "JAVA_TOOL_OPTIONS", "add "+opt+" to JAVA_TOOL_OPTIONS by hand")
-		return
-	}
-	mg.addEnvAfter(v, "JAVA_TOOL_OPTIONS", opt, "junixsocket's $SystemProperty factory reads the socket path from this JVM property")
-}
-
-// warnDroppedRefs warns (UDS136) about each ${VAR} of the value that the
-// socket form no longer holds (it stood for the host or the port): a
-// deployment that sets VAR elsewhere (--env-file prod.env, the shell) no
-// longer changes where the client connects.
-func (mg *migration) warnDroppedRefs(v compose.EnvVar, m interp.Masked, out, db string) {
-	for _, r := range m.Value {
-		ref, ok := m.Ref(r)
-		if !ok || ref == "$" || strings.ContainsRune(out, r) || !hostOrPortAt(m.Value, r) {
-			continue
-		}
-		name := ref
-		if n := compose.RefName(ref); n != "" {
-			name = n
-		}
-		mg.rep.Add("UDS164", v.Pos, v.Service, v.Key,
-			fmt.Sprintf("%s/%s: %s stood for the host or port and is gone from the socket form, which always reaches %s's socket: setting %s elsewhere (--env-file prod.env, the shell) no longer changes where %s connects", v.Service, v.Key, ref, db, name, v.Service))
-	}
-}
-
 // warnNotDB warns (UDS137) when a connection value names a service of the
 // project that is neither a recognised PostgreSQL server nor a pooler: a
 // custom image or wrapper the tool cannot tell is a server.
@@ -436,23 +255,29 @@ func (cl *collector) warnNotDB(v compose.EnvVar, hosts []string) {
 	}
 }
 
-// hostOrPortAt reports whether placeholder r of masked value v stands
-// where a host or port is written: after "//", "@", "," or ":" in a URL, or
-// as the value of host/port (Host/Server/Port in Npgsql) in a keyword
-// string.
-func hostOrPortAt(v string, r rune) bool {
-	i := strings.IndexRune(v, r)
-	if i < 0 {
-		return false
+func foreignSocketMsg(what, source, dir string) string {
+	return fmt.Sprintf("%s uses the socket in %s, the host directory %s bind-mounted, which no PostgreSQL service of this project serves (a server outside the project, such as the host's): left as it is", what, dir, source)
+}
+
+// warnForeignSocket warns (UDS134) about a socket-form value whose directory
+// is a client's bind mount of a host directory that no database of the
+// project mounts: a server outside the project, left as it is.
+func (cl *collector) warnForeignSocket(v compose.EnvVar, dname string) {
+	dbs := cl.dbs
+	sp := dialect.SocketDirOf(v.Value, dname)
+	if !path.IsAbs(sp) {
+		return
 	}
-	before := strings.ToLower(v[:i])
-	if q := strings.IndexByte(before, '?'); q >= 0 && strings.Contains(before[:q], "://") {
-		return false // a URL query parameter
-	}
-	for _, suffix := range []string{"//", "@", ":", ",", "host=", "port=", "server=", "hostaddr="} {
-		if strings.HasSuffix(before, suffix) {
-			return true
+	for _, m := range cl.p.ServiceMounts(v.Service) {
+		if !m.Bind || m.Target != path.Clean(sp) {
+			continue
 		}
+		for _, db := range dbs {
+			// The mount that carries db's socket is its last socket mount.
+			if n := len(db.sockMounts); n > 0 && db.sockMounts[n-1].Bind && db.sockMounts[n-1].Source == m.Source {
+				return
+			}
+		}
+		cl.note("UDS162", v.Pos, v.Service, v.Key, foreignSocketMsg(v.Service+"/"+v.Key, m.Source, m.Target))
 	}
-	return false
 }

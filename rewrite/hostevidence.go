@@ -53,23 +53,6 @@ func portSibling(key string) string {
 	return key[:i] + port + key[i+4:]
 }
 
-// noteEvidence says, once the value is rewritten, which evidence the
-// rewrite rests on (UDS170).
-func (mg *migration) noteEvidence(e *edge, mp string) {
-	if e.basis == nil || e.basis.Kind != BasisEvidence || e.railsVar != "" {
-		return // noteRailsDefault says it for an edited ERB default
-	}
-	b := e.basis
-	if d, _ := dialect.Lookup(e.dialect); d.ByReader {
-		mg.rep.Add("UDS155", e.v.Pos, e.v.Service, e.v.Key,
-			fmt.Sprintf("%s/%s written in the %s socket form: %s", e.v.Service, e.v.Key, e.form, b.Detail)).Basis = b
-		return
-	}
-	mg.rep.Add("UDS170", e.v.Pos, e.v.Service, e.v.Key,
-		fmt.Sprintf("%s/%s set to the socket directory %s on evidence: %s:%d: %s; %s takes an absolute directory as the socket directory, and the port (%d) names .s.PGSQL.%d",
-			e.v.Service, e.v.Key, mp, b.At.File, b.At.Line, b.Detail, b.Name, e.db.port, e.db.port))
-}
-
 // evidenceBasis is the basis of a host variable trusted on evidence in
 // the project: the file and line, the driver it implies, and why.
 func evidenceBasis(file string, line int, driver, reason string) *Basis {

@@ -45,7 +45,7 @@ func (cl *collector) knownHostVar(v compose.EnvVar, db *dbService, port string) 
 
 // userHostVar: --host-var SERVICE/KEY says the variable takes a directory.
 func userHostVar(cl *collector, v compose.EnvVar) (hostVerdict, bool) {
-	if !contains(cl.opts.HostVars, v.Service+"/"+v.Key) {
+	if !slices.Contains(cl.opts.HostVars, v.Service+"/"+v.Key) {
 		return hostVerdict{}, false
 	}
 	return hostVerdict{takesDir: true, basis: Basis{Kind: BasisUser, Name: "--host-var",
@@ -154,7 +154,7 @@ func (p *project) checkHostVars(hostVars []string, bad func(string, ...any) erro
 // a migration sets to a socket directory (--host-var, or the catalogue),
 // so that revert sets it back to the server's name.
 func (p *project) dirHostVar(hostVars []string, service, key string) bool {
-	if contains(hostVars, service+"/"+key) {
+	if slices.Contains(hostVars, service+"/"+key) {
 		return true
 	}
 	_, cv := p.catalogueVar(service, key)

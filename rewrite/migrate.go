@@ -3,7 +3,6 @@ package rewrite
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
@@ -186,31 +185,6 @@ func firstDiffLine(a, b []byte) string {
 		}
 	}
 	return fmt.Sprintf("line %d", len(al)+1)
-}
-
-// sortFindings orders findings as a reviewer reads: by file, then position.
-func sortFindings(srcs []*Source, fs []Finding) {
-	rank := map[string]int{}
-	for i, s := range srcs {
-		rank[s.Path] = i
-	}
-	// Other files (env files, nginx and app server configs) follow the
-	// compose files, in the order they first appear.
-	for _, f := range fs {
-		if _, ok := rank[f.File]; !ok {
-			rank[f.File] = len(rank)
-		}
-	}
-	sort.SliceStable(fs, func(i, j int) bool {
-		a, b := fs[i], fs[j]
-		if rank[a.File] != rank[b.File] {
-			return rank[a.File] < rank[b.File]
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Col < b.Col
-	})
 }
 
 // ValidationError is returned when the migrated output would still be a

@@ -1,8 +1,6 @@
 package rewrite
 
 import (
-	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/compose"
@@ -100,20 +98,4 @@ func keepPGSSLMode(p *project, edges []*edge) map[string]bool {
 		}
 	}
 	return keep
-}
-
-// warnKeptPGSSLMode explains a PGSSLMODE left as it is (UDS114): which
-// values keep relying on it over TCP, and what the socket values got.
-func warnKeptPGSSLMode(pl *pass, clients clientResult, name string, pgssl compose.EnvVar, tcp []compose.EnvVar) {
-	var keys []string
-	for _, v := range tcp {
-		keys = append(keys, name+"/"+v.Key)
-	}
-	sort.Strings(keys)
-	socketNote := "the socket values of " + name + " set sslmode=disable themselves, which wins over PGSSLMODE"
-	if clients.pghostOnSocket[name] {
-		socketNote += "; PGHOST on the socket has no sslmode of its own: libpq, pgx and psycopg ignore PGSSLMODE there, but node pg and sqlx fail with it (\"The server does not support SSL connections\"), so such a client needs a connection URL with sslmode=disable instead"
-	}
-	pl.rep.Add("UDS114", pgssl.Pos, name, pgssl.Key,
-		fmt.Sprintf("%s/PGSSLMODE=%s is left as it is for the values that stay on TCP and rely on it for TLS (%s); %s", name, pgssl.Value, strings.Join(keys, ", "), socketNote))
 }

@@ -98,7 +98,7 @@ func prepareDB(pl *pass, dp *dbPlan, db *dbService) {
 		dp.volume, dp.bind = pl.opts.BindMount, true
 	}
 	for _, ent := range pl.p.ServiceEnv(db.name) {
-		if contains(serverClientVars, ent.Key) {
+		if slices.Contains(serverClientVars, ent.Key) {
 			pl.rep.Add("UDS133", ent.Pos, db.name, ent.Key, serverEnvProblem(db.name, ent.Key))
 		}
 	}
@@ -234,7 +234,7 @@ func (mg *migration) migrateDB(db *dbService, edges []*edge) {
 		mp, ok := mountPath[e.v.Service]
 		if !ok {
 			mg.warnPlacement(e.v.Service)
-			mp = mg.clientMount(db, e.v.Service, mg.p.mountHomes(e.v.Service, byService[e.v.Service]))
+			mp = mg.clientMount(db, e.v.Service, mountHomes(mg.p, e.v.Service, byService[e.v.Service]))
 			mountPath[e.v.Service] = mp
 		}
 		mg.rewriteEdge(e, mp)
@@ -287,8 +287,6 @@ func (mg *migration) clientMount(db *dbService, client string, homes []compose.S
 	}
 	return mp
 }
-
-func contains(list []string, s string) bool { return slices.Contains(list, s) }
 
 // dropTmpfs removes a tmpfs on the database's socket directory (common with
 // read_only: true) from one of its mappings: a tmpfs belongs to one
@@ -387,4 +385,13 @@ func (mg *migration) warnPlacement(service string) {
 	kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(src)), service)
 	mg.rep.Add("UDS126", yamledit.NodePos(src, kn), service, "deploy",
 		service+" has Swarm placement (deploy.mode global or placement constraints): a Unix socket in a local volume reaches only containers on the same node, so keep the database and its clients on one node or stay on TCP")
+}
+
+// tmpfsWhere names a tmpfs on the socket directory as written, with the
+// link that makes it the socket directory when the paths differ.
+func tmpfsWhere(tmpfs, socketDir string) string {
+	if tmpfs == path.Clean(socketDir) {
+		return tmpfs
+	}
+	return fmt.Sprintf("%s (the socket directory %s: /var/run is a symbolic link to /run in the server's image)", tmpfs, socketDir)
 }

@@ -3,6 +3,7 @@ package rewrite
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
@@ -21,7 +22,7 @@ func (cl *collector) poolerHop(name string) []*edge {
 	e := catalog.Lookup(cl.p.Model.Services[name].Image)
 	var out []*edge
 	for _, v := range cl.p.ServiceEnv(name) {
-		known := contains(cl.opts.HostVars, name+"/"+v.Key)
+		known := slices.Contains(cl.opts.HostVars, name+"/"+v.Key)
 		if e != nil && e.Var(v.Key) != nil {
 			known = true
 		}

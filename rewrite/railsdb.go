@@ -84,17 +84,6 @@ func railsEnvOf(env map[string]string) string {
 	return "development"
 }
 
-// noteRailsDefault says what editing a shared ERB default does (UDS171).
-func (mg *migration) noteRailsDefault(e *edge, mp string) {
-	if e.railsVar == "" {
-		return
-	}
-	v := e.v
-	mg.rep.Add("UDS171", v.Pos, v.Service, e.railsVar,
-		fmt.Sprintf("%s does not set %s, so its host is the ERB default in %s:%d (%q), which the pg gem hands to libpq: the default is now the socket directory %s. Every service that reads this file without %s gets the socket directory too (one that sets %s keeps its own value)",
-			v.Service, e.railsVar, v.Pos.File, v.Pos.Line, v.Value, mp, e.railsVar, e.railsVar))
-}
-
 // railsURLEdge handles a literal `url:` in database.yml: a libpq URI that
 // ActiveRecord merges over the other settings.
 func (fv fileValues) railsURL(service, abs string, env map[string]string) *edge {

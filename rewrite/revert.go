@@ -178,7 +178,7 @@ func (pl *reverter) revertClient(service string, m compose.Mount, db *dbService)
 		}
 		out, err := dialect.FromSocket(dname, mk.Value, db.name, db.port)
 		if err != nil {
-			pl.rep.Add("UDS111", ent.Pos, service, ent.Key, fmt.Sprintf("%s/%s cannot be reverted as written (%s): the mount of %s stays; point it at %s:%d by hand, then remove the mount", service, ent.Key, redactErr(err), m.Source, db.name, db.port))
+			pl.rep.Add("UDS111", ent.Pos, service, ent.Key, fmt.Sprintf("%s/%s cannot be reverted as written (%s): the mount of %s stays; point it at %s:%d by hand, then remove the mount", service, ent.Key, dialect.RedactErr(err), m.Source, db.name, db.port))
 			unused = false
 			continue
 		}

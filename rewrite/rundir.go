@@ -50,12 +50,3 @@ func tmpfsOverSocketMsg(service, tmpfs, sock string) string {
 	}
 	return fmt.Sprintf("%s has a tmpfs on its socket directory: %s %s one directory in the server's image (/var/run is a symbolic link to /run), and %s; drop the tmpfs", service, sock, same, effect)
 }
-
-// tmpfsWhere names a tmpfs on the socket directory as written, with the
-// link that makes it the socket directory when the paths differ.
-func tmpfsWhere(tmpfs, socketDir string) string {
-	if tmpfs == path.Clean(socketDir) {
-		return tmpfs
-	}
-	return fmt.Sprintf("%s (the socket directory %s: /var/run is a symbolic link to /run in the server's image)", tmpfs, socketDir)
-}

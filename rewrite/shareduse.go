@@ -121,7 +121,7 @@ func standaloneUses(cl *collector, v compose.EnvVar, envAbs string) []string {
 	}
 	ref := regexp.MustCompile(`\$\{?` + regexp.QuoteMeta(v.Key) + `\b`)
 	var out []string
-	for _, pat := range append(slices.Clone(defaultComposeNames), overridePatterns...) {
+	for _, pat := range append(slices.Clone(compose.DefaultFileNames), compose.OverridePatterns...) {
 		files, _ := filepath.Glob(filepath.Join(dir, pat))
 		for _, f := range files {
 			if loaded[f] {

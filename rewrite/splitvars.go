@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"regexp"
+	"slices"
 
 	"strings"
 
@@ -21,7 +22,7 @@ var appHostRE = regexp.MustCompile(`(?i)(^|_)(HOST|HOSTNAME|SERVER|ADDR|ADDRESS)
 // application-specific host variables get a warning with the manual step,
 // since only the application knows whether it accepts a directory.
 func (cl *collector) splitVar(v compose.EnvVar, find func(host string) *dbService) *edge {
-	if cl.cmdVars[v.Service+"/"+v.Key] && !contains(cl.opts.HostVars, v.Service+"/"+v.Key) {
+	if cl.cmdVars[v.Service+"/"+v.Key] && !slices.Contains(cl.opts.HostVars, v.Service+"/"+v.Key) {
 		return nil // a command builds a URL from it: UDS127 says how to write it
 	}
 	val := strings.TrimSpace(v.Value)
@@ -79,7 +80,7 @@ func (p *project) clientEnv(service, key string) string {
 // poolerFor returns the pooler service a host name reaches, or "".
 func (cl *collector) poolerFor(client, host string) string {
 	for _, name := range cl.p.Resolve(client, host).Services {
-		if pgserver.IsPooler(cl.p.Model.Services[name].Image) && !contains(cl.opts.DBs, name) {
+		if pgserver.IsPooler(cl.p.Model.Services[name].Image) && !slices.Contains(cl.opts.DBs, name) {
 			return name
 		}
 	}
@@ -91,17 +92,4 @@ func (cl *collector) poolerFor(client, host string) string {
 func portAdd(key string, db *dbService) envAdd {
 	return envAdd{key: key, value: fmt.Sprint(db.port),
 		reason: fmt.Sprintf("%s listens on port %d and the port names the socket file (.s.PGSQL.%d)", db.name, db.port, db.port)}
-}
-
-// addEnvAfter adds KEY=value right after the variable v
-// (compose.Editor.AddEnvAfter) and records the change: the variables it
-// adds (PGPORT, a catalogued port variable, JAVA_TOOL_OPTIONS) are read by
-// the client's libpq or JVM.
-func (mg *migration) addEnvAfter(v compose.EnvVar, key, value, reason string) {
-	if mg.ed.AddEnvAfter(v, key, value, reason) {
-		// The variables it adds are read by the client's libpq (PGPORT, a
-		// port variable) or JVM: recorded in libpq's environment form.
-		env := dialect.HostVar("PGHOST")
-		mg.rep.Change(Change{Kind: "value", Pos: v.Pos, Service: v.Service, Key: key, Dialect: env.Name, After: value, Reason: reason, Basis: dialect.ReaderOf(env.Name)})
-	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -114,7 +115,7 @@ func (v *validator) runOn(a analysis) {
 		}
 		if isDB[name] {
 			for _, ent := range v.p.ServiceEnv(name) {
-				if contains(serverClientVars, ent.Key) {
+				if slices.Contains(serverClientVars, ent.Key) {
 					v.findings.Add("UDS133", ent.Pos, name, ent.Key, serverEnvProblem(name, ent.Key))
 				}
 			}
@@ -208,33 +209,6 @@ func (v *validator) checkSocketPath(at func(code, msg string), what, sockFile st
 	if path.Base(sockFile) != want && db.portSet {
 		at("UDS207",
 			fmt.Sprintf("%s listens on port %d, so its socket is %s/%s, not %s", db.name, db.port, dir, want, sockFile))
-	}
-}
-
-func foreignSocketMsg(what, source, dir string) string {
-	return fmt.Sprintf("%s uses the socket in %s, the host directory %s bind-mounted, which no PostgreSQL service of this project serves (a server outside the project, such as the host's): left as it is", what, dir, source)
-}
-
-// warnForeignSocket warns (UDS134) about a socket-form value whose directory
-// is a client's bind mount of a host directory that no database of the
-// project mounts: a server outside the project, left as it is.
-func (cl *collector) warnForeignSocket(v compose.EnvVar, dname string) {
-	dbs := cl.dbs
-	sp := dialect.SocketDirOf(v.Value, dname)
-	if !path.IsAbs(sp) {
-		return
-	}
-	for _, m := range cl.p.ServiceMounts(v.Service) {
-		if !m.Bind || m.Target != path.Clean(sp) {
-			continue
-		}
-		for _, db := range dbs {
-			// The mount that carries db's socket is its last socket mount.
-			if n := len(db.sockMounts); n > 0 && db.sockMounts[n-1].Bind && db.sockMounts[n-1].Source == m.Source {
-				return
-			}
-		}
-		cl.note("UDS162", v.Pos, v.Service, v.Key, foreignSocketMsg(v.Service+"/"+v.Key, m.Source, m.Target))
 	}
 }
 

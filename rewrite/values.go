@@ -1,0 +1,367 @@
+package rewrite
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/compose-spec/compose-go/v2/types"
+
+	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/consumer"
+	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/internal/interp"
+	"github.com/uds-migrate/uds-migrate/jdbc"
+	"github.com/uds-migrate/uds-migrate/libpq"
+	"github.com/uds-migrate/uds-migrate/yamledit"
+)
+
+// rewriteEdge rewrites one value to reach the database's socket through the
+// client's mount directory mp. Interpolation references in the value are
+// kept as written; literal $ is written $$.
+func (mg *migration) rewriteEdge(e *edge, mp string) {
+	if e.cfg != nil {
+		mg.rewriteConfigEdge(e, mp)
+		return
+	}
+	if e.unset != nil {
+		mg.setUnsetVar(e, mp)
+		return
+	}
+	v := e.v
+	m, enclose, err := maskValue(mg.p, v)
+	if err != nil {
+		mg.rep.Add("UDS111", v.Pos, v.Service, v.Key, err.Error())
+		return
+	}
+	d, _ := dialect.Lookup(e.dialect)
+	out, notes, err := dialect.ToSocket(e.dialect, m.Value, mp, e.port)
+	if err == nil && e.form == consumer.Localhost {
+		out, err = libpq.WithAuthorityHost(out, "localhost")
+	}
+	sysprop := ""
+	if err == nil && d.Factory != nil {
+		style := mg.opts.JDBCFactory
+		file := mp + "/.s.PGSQL." + strconv.Itoa(e.port)
+		if style == JDBCFactorySysprop {
+			// One JVM property per process: a second socket file in the
+			// same service keeps the $FactoryArg form.
+			if prev, ok := mg.sysprop[v.Service]; ok && prev != file {
+				mg.rep.Add("UDS130", v.Pos, v.Service, v.Key,
+					fmt.Sprintf("%s already reaches %s through the JVM property; %s keeps the $FactoryArg form for %s", v.Service, prev, v.Key, file))
+				style = JDBCFactoryArg
+			} else {
+				sysprop = file
+			}
+		}
+		out, err = d.Factory(out, style)
+	}
+	if err != nil {
+		code := "UDS111"
+		if errors.Is(err, jdbc.ErrMultiHost) || errors.Is(err, libpq.ErrMultiHost) {
+			code = "UDS110"
+		}
+		msg := fmt.Sprintf("%s/%s cannot be rewritten as written (%v); set it to the socket form by hand", v.Service, v.Key, dialect.RedactErr(err))
+		if want, _, err2 := dialect.ToSocket(e.dialect, v.Value, mp, e.port); err2 == nil && code == "UDS111" {
+			// The text is made of references set outside the project files
+			// (the shell environment): say what the variable must hold.
+			msg = fmt.Sprintf("%s/%s is %s, set outside the project files; set it to %s", v.Service, v.Key, dialect.Redact(e.dialect, v.Raw), dialect.Redact(e.dialect, want))
+		}
+		mg.rep.Add(code, v.Pos, v.Service, v.Key, msg)
+		return
+	}
+	if mg.top.keepPGSSLMode[v.Service] && e.cfg == nil {
+		if d.SSLDisable != nil {
+			out, _ = d.SSLDisable(out)
+		} else if d.PGSSLMode {
+			// PGHOST: no place for an sslmode of its own.
+			mg.out.pghostOnSocket[v.Service] = true
+		}
+	}
+	if enclose != nil {
+		m, out = enclose(m, out)
+	}
+	newRaw := m.Unmask(out)
+	if newRaw == v.Raw {
+		return
+	}
+	if !mg.ed.SetValue(v, m, out) {
+		return
+	}
+	mg.out.migratedPos[v.Pos.String()] = true
+	mg.warnDroppedRefs(v, m, out, e.db.name)
+	mg.warnDefault(v)
+	if d.PGSSLMode {
+		mg.out.sslClients[v.Service] = true
+	}
+	if sysprop != "" && mg.sysprop[v.Service] == "" {
+		mg.sysprop[v.Service] = sysprop
+		mg.setJavaOpt(v, "-D"+d.Property+"="+sysprop)
+	}
+	for _, a := range e.adds {
+		mg.addEnvAfter(v, a.key, a.value, a.reason)
+	}
+	for _, n := range notes {
+		mg.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+"/"+v.Key+": "+n.Message)
+	}
+	if d.HostInQuery && mentionsRails(mg.p.Model.Services[v.Service]) {
+		mg.rep.Add("UDS123", v.Pos, v.Service, v.Key,
+			fmt.Sprintf("%s looks like a Rails app: Rails 7.0 and later read ?host= from DATABASE_URL; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER:PASSWORD@%s/DB)", v.Service, strings.ReplaceAll(mp, "/", "%2F")))
+	}
+	if d.Needs != nil && !mg.javaWarn[v.Service] {
+		mg.javaWarn[v.Service] = true
+		mg.rep.Add("UDS101", v.Pos, v.Service, v.Key, d.Needs(v.Service, ""))
+	}
+	mg.rep.Change(Change{Kind: "value", Pos: v.Pos,
+		Service: v.Service, Key: v.Key, Dialect: e.dialect, Before: redactValue(mg.p, e.dialect, v.Raw), After: redactValue(mg.p, e.dialect, newRaw),
+		Reason: edgeReason(e, mp), Basis: e.basis})
+	mg.noteEvidence(e, mp)
+}
+
+// edgeReason says why a value changed, and on whose knowledge when a
+// host variable was migrated (plan's text form shows it).
+func edgeReason(e *edge, mp string) string {
+	r := fmt.Sprintf("reach %s through its socket in %s", e.db.name, mp)
+	if len(e.hostGiven) > 0 {
+		r = fmt.Sprintf("reach %s through its socket in %s for the connections that name no host (psql, pg_dump without -h): libpq reads PGHOST only then, and %s name%s a host and stay%s on TCP", e.db.name, mp,
+			strings.Join(e.hostGiven, ", "), map[bool]string{true: "s", false: ""}[len(e.hostGiven) == 1], map[bool]string{true: "s", false: ""}[len(e.hostGiven) == 1])
+	}
+	if e.basis != nil && e.basis.Kind != BasisEvidence { // evidence: UDS170 and the plan's evidence say it
+		r += " (" + e.basis.Citation() + ")"
+	}
+	return r
+}
+
+// mentionsRails guesses a Rails app from its image or command.
+func mentionsRails(svc types.ServiceConfig) bool {
+	text := strings.ToLower(svc.Image + " " + strings.Join(svc.Command, " ") + " " + strings.Join(svc.Entrypoint, " "))
+	if strings.Contains(text, "rails") {
+		return true
+	}
+	for _, k := range []string{"RAILS_ENV", "RAILS_MASTER_KEY", "RAILS_LOG_TO_STDOUT"} {
+		if _, ok := svc.Environment[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// setJavaOpt adds a JVM option to the service's JAVA_TOOL_OPTIONS (the JVM
+// reads it at start), creating the variable next to v when absent.
+func (mg *migration) setJavaOpt(v compose.EnvVar, opt string) {
+	for _, o := range mg.p.ServiceEnv(v.Service) {
+		if o.Key != "JAVA_TOOL_OPTIONS" {
+			continue
+		}
+		if strings.Contains(o.Value, opt) {
+			return
+		}
+		m, err := interp.Mask(o.Raw)
+		if err == nil && mg.ed.SetValue(o, m, strings.TrimSpace(m.Value+" "+opt)) {
+			return
+		}
+		mg.rep.Add("UDS111", o.Pos, v.Service, "JAVA_TOOL_OPTIONS", "add "+opt+" to JAVA_TOOL_OPTIONS by hand")
+		return
+	}
+	mg.addEnvAfter(v, "JAVA_TOOL_OPTIONS", opt, "junixsocket's $SystemProperty factory reads the socket path from this JVM property")
+}
+
+// warnDroppedRefs warns (UDS136) about each ${VAR} of the value that the
+// socket form no longer holds (it stood for the host or the port): a
+// deployment that sets VAR elsewhere (--env-file prod.env, the shell) no
+// longer changes where the client connects.
+func (mg *migration) warnDroppedRefs(v compose.EnvVar, m interp.Masked, out, db string) {
+	for _, r := range m.Value {
+		ref, ok := m.Ref(r)
+		if !ok || ref == "$" || strings.ContainsRune(out, r) || !hostOrPortAt(m.Value, r) {
+			continue
+		}
+		name := ref
+		if n := compose.RefName(ref); n != "" {
+			name = n
+		}
+		mg.rep.Add("UDS164", v.Pos, v.Service, v.Key,
+			fmt.Sprintf("%s/%s: %s stood for the host or port and is gone from the socket form, which always reaches %s's socket: setting %s elsewhere (--env-file prod.env, the shell) no longer changes where %s connects", v.Service, v.Key, ref, db, name, v.Service))
+	}
+}
+
+// hostOrPortAt reports whether placeholder r of masked value v stands
+// where a host or port is written: after "//", "@", "," or ":" in a URL, or
+// as the value of host/port (Host/Server/Port in Npgsql) in a keyword
+// string.
+func hostOrPortAt(v string, r rune) bool {
+	i := strings.IndexRune(v, r)
+	if i < 0 {
+		return false
+	}
+	before := strings.ToLower(v[:i])
+	if q := strings.IndexByte(before, '?'); q >= 0 && strings.Contains(before[:q], "://") {
+		return false // a URL query parameter
+	}
+	for _, suffix := range []string{"//", "@", ":", ",", "host=", "port=", "server=", "hostaddr="} {
+		if strings.HasSuffix(before, suffix) {
+			return true
+		}
+	}
+	return false
+}
+
+// rewriteConfigEdge writes the socket form of a configuration file value
+// in place. A file mounted on several services is edited once.
+func (mg *migration) rewriteConfigEdge(e *edge, mp string) {
+	v, cv := e.v, e.cfg
+	d, _ := dialect.Lookup(e.dialect)
+	if d.Needs != nil && !mg.javaWarn[v.Service] {
+		mg.javaWarn[v.Service] = true
+		inFile := v.Key + " in " + v.Pos.File
+		if cv.src != nil {
+			inFile = "" // a compose value: written $$FactoryArg, as in the environment
+		}
+		mg.rep.Add("UDS101", v.Pos, v.Service, v.Key, d.Needs(v.Service, inFile))
+	}
+	key := cv.path + ":" + strconv.Itoa(cv.val.Start)
+	if mg.cfgDone[key] {
+		return
+	}
+	mg.cfgDone[key] = true
+	out, notes, err := dialect.ToSocket(e.dialect, v.Value, mp, e.db.port)
+	if err == nil && d.Factory != nil {
+		style := mg.opts.JDBCFactory
+		if style == JDBCFactorySysprop {
+			style = JDBCFactoryArg // the JVM property lives in the compose file, not here
+		}
+		out, err = d.Factory(out, style)
+	}
+	if err == nil && e.form == consumer.Localhost {
+		out, err = libpq.WithAuthorityHost(out, "localhost")
+	}
+	if err != nil {
+		mg.rep.Add("UDS111", v.Pos, v.Service, v.Key,
+			fmt.Sprintf("%s in %s cannot be rewritten as written (%v); set it to the socket form by hand", v.Key, v.Pos.File, dialect.RedactErr(err)))
+		return
+	}
+	reads := fmt.Sprintf("a configuration file %s reads; not interpolated by compose", v.Service)
+	if cv.src != nil {
+		// Inside a compose value: compose interpolates, so a $ is $$.
+		mg.ed.YAML(cv.src).Replace(cv.val.Start, cv.val.End, strings.ReplaceAll(cv.val.Render(out), "$", "$$"))
+		reads = fmt.Sprintf("%s of the configuration document in %s/%s", cv.docKey, v.Service, v.Key)
+	} else {
+		mg.ed.EditFile(cv.path, cv.data, cv.val.Start, cv.val.End, cv.val.Render(out))
+	}
+	mg.noteEvidence(e, mp)
+	mg.noteRailsDefault(e, mp)
+	if d.HostInQuery && strings.HasSuffix(cv.path, "database.yml") {
+		mg.rep.Add("UDS123", v.Pos, v.Service, v.Key,
+			fmt.Sprintf("%s reads url from %s: Rails 7.0 and later read ?host= there; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER@%s/DB)", v.Service, v.Pos.File, strings.ReplaceAll(mp, "/", "%2F")))
+	}
+	for _, n := range notes {
+		mg.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+" "+v.Pos.File+" "+v.Key+": "+n.Message)
+	}
+	mg.rep.Change(Change{Kind: "value", Pos: v.Pos,
+		Service: v.Service, Key: v.Key, Dialect: e.dialect, Before: dialect.Redact(e.dialect, v.Value), After: dialect.Redact(e.dialect, out),
+		Reason: fmt.Sprintf("reach %s through its socket in %s (%s)", e.db.name, mp, reads), Basis: e.basis})
+}
+
+// setUnsetVar writes an unset host variable into the service's
+// environment: (in the file that defines its image) as the socket
+// directory mp, on the evidence the edge carries.
+func (mg *migration) setUnsetVar(e *edge, mp string) {
+	v, d, b := e.v, e.unset, e.basis
+	home := mg.p.ImageHome(v.Service)
+	if home.Src == nil || !mg.ed.AddServiceEnv(home, v.Service, v.Key, mp) {
+		return
+	}
+	kn, _ := yamledit.OwnKey(compose.ServicesMapping(home.Src), v.Service)
+	at := yamledit.NodePos(home.Src, kn)
+	mg.rep.Change(Change{Kind: "value", Pos: at, Service: v.Service, Key: v.Key, Dialect: e.dialect,
+		After: mp, Reason: edgeReason(e, mp), Basis: b})
+	f := mg.rep.Add("UDS170", at, v.Service, v.Key,
+		fmt.Sprintf("%s/%s was unset, so %s fell back to %s over TCP: set to the socket directory %s in %s's environment on evidence: %s:%d: %s; %s takes an absolute directory as the socket directory, and the port (%d) names .s.PGSQL.%d",
+			v.Service, v.Key, d.At(), d.Value, mp, v.Service, b.At.File, b.At.Line, b.Detail, b.Name, e.db.port, e.db.port))
+	f.Basis = b
+}
+
+// noteEvidence says, once the value is rewritten, which evidence the
+// rewrite rests on (UDS170).
+func (mg *migration) noteEvidence(e *edge, mp string) {
+	if e.basis == nil || e.basis.Kind != BasisEvidence || e.railsVar != "" {
+		return // noteRailsDefault says it for an edited ERB default
+	}
+	b := e.basis
+	if d, _ := dialect.Lookup(e.dialect); d.ByReader {
+		mg.rep.Add("UDS155", e.v.Pos, e.v.Service, e.v.Key,
+			fmt.Sprintf("%s/%s written in the %s socket form: %s", e.v.Service, e.v.Key, e.form, b.Detail)).Basis = b
+		return
+	}
+	mg.rep.Add("UDS170", e.v.Pos, e.v.Service, e.v.Key,
+		fmt.Sprintf("%s/%s set to the socket directory %s on evidence: %s:%d: %s; %s takes an absolute directory as the socket directory, and the port (%d) names .s.PGSQL.%d",
+			e.v.Service, e.v.Key, mp, b.At.File, b.At.Line, b.Detail, b.Name, e.db.port, e.db.port))
+}
+
+// noteRailsDefault says what editing a shared ERB default does (UDS171).
+func (mg *migration) noteRailsDefault(e *edge, mp string) {
+	if e.railsVar == "" {
+		return
+	}
+	v := e.v
+	mg.rep.Add("UDS171", v.Pos, v.Service, e.railsVar,
+		fmt.Sprintf("%s does not set %s, so its host is the ERB default in %s:%d (%q), which the pg gem hands to libpq: the default is now the socket directory %s. Every service that reads this file without %s gets the socket directory too (one that sets %s keeps its own value)",
+			v.Service, e.railsVar, v.Pos.File, v.Pos.Line, v.Value, mp, e.railsVar, e.railsVar))
+}
+
+// addEnvAfter adds KEY=value right after the variable v
+// (compose.Editor.AddEnvAfter) and records the change: the variables it
+// adds (PGPORT, a catalogued port variable, JAVA_TOOL_OPTIONS) are read by
+// the client's libpq or JVM.
+func (mg *migration) addEnvAfter(v compose.EnvVar, key, value, reason string) {
+	if mg.ed.AddEnvAfter(v, key, value, reason) {
+		// The variables it adds are read by the client's libpq (PGPORT, a
+		// port variable) or JVM: recorded in libpq's environment form.
+		env := dialect.HostVar("PGHOST")
+		mg.rep.Change(Change{Kind: "value", Pos: v.Pos, Service: v.Service, Key: key, Dialect: env.Name, After: value, Reason: reason, Basis: dialect.ReaderOf(env.Name)})
+	}
+}
+
+// warnDefault says that the rewritten default only applies while the
+// variable is empty or unset. The message quotes no value (a default may
+// hold a password).
+func (mg *migration) warnDefault(v compose.EnvVar) {
+	d, ok := compose.UsedDefault(v.Raw, mg.p.Env)
+	if !ok {
+		return
+	}
+	when := "a non-empty " + d.Name
+	if d.Op == "-" {
+		when = d.Name + " set to anything, even the empty string,"
+	}
+	mg.rep.Add("UDS143", v.Pos, v.Service, v.Key,
+		fmt.Sprintf("%s/%s is ${%s%s...}: the default inside the reference now reaches the socket, but %s in the environment or .env overrides it and stays as it is (on TCP)", v.Service, v.Key, d.Name, d.Op, when))
+}
+
+// mountHomes are the mappings where a client's socket mount goes: the
+// mapping in the file that holds each edited value (a value in an env file
+// or an application's configuration file counts for imageHome), reduced to
+// one when a file loaded in every combination is among them.
+func mountHomes(p *project, service string, edges []*edge) []compose.ServiceDef {
+	var homes []compose.ServiceDef
+	for _, e := range edges {
+		h := p.ImageHome(service)
+		if (e.cfg == nil || e.cfg.src != nil) && e.v.EnvFile == nil && e.v.Src != nil {
+			if _, n := yamledit.OwnKey(compose.ServicesMapping(e.v.Src), service); n != nil {
+				h = compose.ServiceDef{Src: e.v.Src, Node: yamledit.Deref(n)}
+			}
+		}
+		if h.Src == nil {
+			continue
+		}
+		if p.AlwaysLoaded(h.Src) {
+			return []compose.ServiceDef{h}
+		}
+		if !slices.Contains(homes, h) {
+			homes = append(homes, h)
+		}
+	}
+	return homes
+}
