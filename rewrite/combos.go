@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/analyze"
 	"github.com/uds-migrate/uds-migrate/compose"
 )
 
@@ -75,13 +76,13 @@ func checkCombinations(ctx context.Context, inputs []Input, res *Result, opts Op
 		if !ok {
 			continue
 		}
-		pb, err := load(ctx, before, opts)
+		pb, err := analyze.Load(ctx, before, opts)
 		if err != nil {
 			continue
 		}
 		migrated, _ := comboInputs(inputs, combo, after)
 		name := strings.Join(combo, " + ")
-		pa, err := load(ctx, migrated, optsAfter)
+		pa, err := analyze.Load(ctx, migrated, optsAfter)
 		if err != nil {
 			out = append(out, newFinding("UDS180", Pos{File: combo[len(combo)-1]}, "", "",
 				fmt.Sprintf("%s: this combination of compose files no longer loads after the migration (%s); the migration cannot keep it valid", name, compose.HideValues(err.Error()))))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/sirupsen/logrus"
+
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )

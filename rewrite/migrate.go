@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/analyze"
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
@@ -30,7 +31,7 @@ func Migrate(ctx context.Context, inputs []Input, opts Options) (res *Result, er
 	// One load of the output serves both checks: it must pass `validate`
 	// (never print a socket setup that cannot work), and migrating it again
 	// must change nothing.
-	out, err := load(ctx, again, opts2)
+	out, err := analyze.Load(ctx, again, opts2)
 	if err != nil {
 		return nil, fmt.Errorf("internal error: the migrated output does not load: %w", err)
 	}
@@ -46,7 +47,7 @@ func Migrate(ctx context.Context, inputs []Input, opts Options) (res *Result, er
 	}
 	if carried && len(bad) == 0 {
 		res.Findings = append(res.Findings, carriedFindings(ctx, inputs, opts)...)
-		sortFindings(out.Sources, res.Findings)
+		analyze.SortFindings(out.Sources, res.Findings)
 	}
 	if len(bad) > 0 {
 		// Say whether the input already had these problems: then it is the
@@ -84,7 +85,7 @@ func Migrate(ctx context.Context, inputs []Input, opts Options) (res *Result, er
 	}
 	if combos := checkCombinations(ctx, inputs, res, opts); len(combos) > 0 {
 		res.Findings = append(res.Findings, combos...)
-		sortFindings(out.Sources, res.Findings)
+		analyze.SortFindings(out.Sources, res.Findings)
 	}
 	return res, nil
 }
@@ -93,7 +94,7 @@ func migrateOnce(ctx context.Context, inputs []Input, opts Options) (*Result, er
 	if opts.MountPath == "" {
 		opts.MountPath = DefaultOptions().MountPath
 	}
-	p, err := load(ctx, inputs, opts)
+	p, err := analyze.Load(ctx, inputs, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -101,11 +102,11 @@ func migrateOnce(ctx context.Context, inputs []Input, opts Options) (*Result, er
 }
 
 // migrateLoaded plans and applies the migration of a loaded project.
-func migrateLoaded(p *project, opts Options) (*Result, error) {
+func migrateLoaded(p *analyze.Project, opts Options) (*Result, error) {
 	if opts.MountPath == "" {
 		opts.MountPath = DefaultOptions().MountPath
 	}
-	a, err := analyzeClients(p, opts)
+	a, err := analyze.Analyze(p, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -127,10 +128,10 @@ func migrateLoaded(p *project, opts Options) (*Result, error) {
 // clients the selection left out, no database, or the values left on TCP.
 func nothingReason(pl *pass) string {
 	a := pl.top
-	if len(a.unselected) > 0 {
-		return fmt.Sprintf("the selection (--only/--exclude) left no client to migrate; without it, %s would be", strings.Join(a.unselected, ", "))
+	if len(a.Unselected) > 0 {
+		return fmt.Sprintf("the selection (--only/--exclude) left no client to migrate; without it, %s would be", strings.Join(a.Unselected, ", "))
 	}
-	if len(a.dbs) == 0 {
+	if len(a.DBs) == 0 {
 		proxies := "no reverse proxy reaches an app server over TCP"
 		if len(resultOf[proxy.Result](pl, proxyStep).OnTCP) > 0 {
 			proxies = "the reverse proxy's addresses stay on TCP (see the warnings above)"
@@ -138,13 +139,13 @@ func nothingReason(pl *pass) string {
 		return "no PostgreSQL service found (server images of the catalogue: " + catalog.ServerImages() + "; name others with --db SERVICE), and " + proxies + externalHint(pl.p)
 	}
 	var names []string
-	for _, db := range a.dbs {
-		names = append(names, db.name)
+	for _, db := range a.DBs {
+		names = append(names, db.Name)
 	}
 	// A value left on TCP with a warning (a variable nothing vouches
 	// for, a shared env value, a pooler, a value that does not parse) is a
 	// connection, not none: the summary must not contradict the warnings.
-	if left := a.leftOnTCP(pl.p.Sources, false); len(left) > 0 {
+	if left := a.LeftOnTCP(pl.p.Sources, false); len(left) > 0 {
 		what := "1 connection value is"
 		if len(left) > 1 {
 			what = fmt.Sprintf("%d connection values are", len(left))
@@ -156,7 +157,7 @@ func nothingReason(pl *pass) string {
 
 // externalHint names connection values that point at hosts outside the
 // project: those cannot move to a socket.
-func externalHint(p *project) string {
+func externalHint(p *analyze.Project) string {
 	var hits []string
 	for _, name := range p.ServiceOrder() {
 		for _, v := range p.ServiceEnv(name) {
@@ -214,17 +215,17 @@ func (e *ValidationError) Error() string {
 // named by extends, env and config files) and gathers the report; plans
 // are the databases' socket volumes (none for revert).
 func (pl *pass) result(plans dbPlans) (*Result, error) {
-	sortFindings(pl.p.Sources, pl.rep.Findings)
+	analyze.SortFindings(pl.p.Sources, pl.rep.Findings)
 	res := &Result{Changes: pl.rep.Changes, Findings: pl.rep.Findings}
 	files, err := pl.ed.Files()
 	if err != nil {
 		return nil, err
 	}
 	res.Files = files
-	for _, db := range pl.top.dbs {
-		info := DBInfo{Service: db.name, Family: db.family, SocketDir: db.configDir, Port: db.port, Names: db.names}
+	for _, db := range pl.top.DBs {
+		info := DBInfo{Service: db.Name, Family: db.Family, SocketDir: db.ConfigDir, Port: db.Port, Names: db.Names}
 		if dp := plans[db]; dp != nil { // a migration; revert plans no volume
-			info.SocketDir, info.Volume = db.socketDir, dp.volume
+			info.SocketDir, info.Volume = db.SocketDir, dp.volume
 		}
 		res.DBs = append(res.DBs, info)
 	}

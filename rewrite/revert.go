@@ -8,9 +8,11 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/analyze"
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
+	"github.com/uds-migrate/uds-migrate/pgserver"
 )
 
 // Revert is the inverse migration, for moving to Kubernetes or to separate
@@ -22,25 +24,22 @@ import (
 // them).
 func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err error) {
 	defer func() { err = ScrubErr(err, compose.InputSecrets(inputs)) }()
-	p, err := load(ctx, inputs, opts)
+	p, err := analyze.Load(ctx, inputs, opts)
 	if err != nil {
 		return nil, err
 	}
-	a, err := analyze(p, opts)
+	a, err := analyze.Databases(p, opts)
 	if err != nil {
 		return nil, err
 	}
-	dbs := a.dbs
+	dbs := a.DBs
 	ps := newPass(p, opts, a)
 	dropTop := map[*Source][]string{} // top-level volumes to remove, per file
 	// Configuration files are not reverted: note which clients read a
 	// socket value from one, so their mount stays.
-	cl := newCollector(p, opts, a)
-	(fileValues{cl}).configEdges()
-	(fileValues{cl}).rails()
-	(envDocs{cl}).markSockets()
-	addNotes(ps, cl.notes)
-	rv := &reverter{pass: ps, socketReaders: cl.cfgSocket}
+	readers, notes := analyze.SocketReaders(p, opts, a)
+	addNotes(ps, notes)
+	rv := &reverter{pass: ps, socketReaders: readers}
 	for _, db := range dbs {
 		if vol := rv.revertDB(db); vol != "" {
 			// Every file's declaration: a migration of several files
@@ -71,7 +70,7 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err
 		}
 		opts2 := opts
 		opts2.ReadFile = compose.Overlay(res.Files[len(inputs):], opts.ReadFile)
-		out, err := load(ctx, again, opts2)
+		out, err := analyze.Load(ctx, again, opts2)
 		if err != nil {
 			return nil, fmt.Errorf("internal error: the reverted output does not load: %w", err)
 		}
@@ -93,11 +92,11 @@ type reverter struct {
 // revertDB brings db's clients back to TCP and removes the socket mounts
 // nothing uses any more; when the socket volume goes too, it returns its
 // name, for RemoveTopVolumes.
-func (pl *reverter) revertDB(db *dbService) string {
-	ms := pl.p.ServiceMounts(db.name)
+func (pl *reverter) revertDB(db *analyze.DB) string {
+	ms := pl.p.ServiceMounts(db.Name)
 	var sock *compose.Mount
 	for i, m := range ms {
-		if db.listensIn(db.configDir, m.Target) && m.Source != "" && !m.Bind {
+		if db.ListensIn(db.ConfigDir, m.Target) && m.Source != "" && !m.Bind {
 			sock = &ms[i]
 		}
 	}
@@ -106,7 +105,7 @@ func (pl *reverter) revertDB(db *dbService) string {
 	}
 	users := 0
 	for _, name := range pl.p.ServiceOrder() {
-		if name == db.name {
+		if name == db.Name {
 			continue
 		}
 		for _, m := range pl.p.ServiceMounts(name) {
@@ -116,7 +115,7 @@ func (pl *reverter) revertDB(db *dbService) string {
 			if at := pl.socketReaders[name]; at != "" {
 				file, line := splitAt(at)
 				pl.rep.Add("UDS111", Pos{File: file, Line: line, Col: 1}, name, file,
-					fmt.Sprintf("%s reads the socket from %s, a configuration file revert does not edit: its socket mount stays; point that value back at %s:%d by hand, then remove the mount", name, at, db.name, db.port))
+					fmt.Sprintf("%s reads the socket from %s, a configuration file revert does not edit: its socket mount stays; point that value back at %s:%d by hand, then remove the mount", name, at, db.Name, db.Port))
 				users++
 				continue
 			}
@@ -132,21 +131,21 @@ func (pl *reverter) revertDB(db *dbService) string {
 		// driver): it was there before the migration, so it stays.
 		return ""
 	}
-	pl.ed.RemoveMount(db.name, *sock)
+	pl.ed.RemoveMount(db.Name, *sock)
 	return sock.Source
 }
 
 // revertClient rewrites the values of one client that use the socket in
 // mount m; it reports whether the mount is now unused by that client.
-func (pl *reverter) revertClient(service string, m compose.Mount, db *dbService) bool {
+func (pl *reverter) revertClient(service string, m compose.Mount, db *analyze.DB) bool {
 	unused := true
 	for _, ent := range pl.p.ServiceEnv(service) {
 		raw, val := ent.Raw, ent.Value
-		if dir, tcp := revertHost(val, db.name); (ent.Key == "PGHOST" || pl.p.dirHostVar(pl.opts.HostVars, service, ent.Key) || appHostRE.MatchString(ent.Key)) && path.Clean(dir) == m.Target {
+		if dir, tcp := revertHost(val, db.Name); (analyze.IsHostVar(ent.Key) || pl.p.DirHostVar(pl.opts.HostVars, service, ent.Key)) && path.Clean(dir) == m.Target {
 			mk, _ := interp.Mask(raw)
 			if pl.ed.SetValue(ent, mk, tcp) {
 				pl.rep.Change(Change{Kind: "value", Pos: ent.Pos, Service: service, Key: ent.Key,
-					Dialect: dialect.HostVar(ent.Key).Name, Before: raw, After: tcp, Reason: "reach " + db.name + " over TCP"})
+					Dialect: dialect.HostVar(ent.Key).Name, Before: raw, After: tcp, Reason: "reach " + db.Name + " over TCP"})
 			}
 			continue
 		}
@@ -160,7 +159,7 @@ func (pl *reverter) revertClient(service string, m compose.Mount, db *dbService)
 		spRaw := dialect.SocketPathOf(val, dname)
 		if spRaw == "" {
 			pl.rep.Add("UDS111", ent.Pos, service, ent.Key,
-				fmt.Sprintf("%s/%s is in socket form, and revert cannot tell which socket it uses: the mount of %s stays; point it at %s:%d by hand, then remove the mount", service, ent.Key, m.Source, db.name, db.port))
+				fmt.Sprintf("%s/%s is in socket form, and revert cannot tell which socket it uses: the mount of %s stays; point it at %s:%d by hand, then remove the mount", service, ent.Key, m.Source, db.Name, db.Port))
 			unused = false
 			continue
 		}
@@ -171,14 +170,14 @@ func (pl *reverter) revertClient(service string, m compose.Mount, db *dbService)
 		}
 		// A ${VAR:-default} whose default compose uses had its default
 		// rewritten (UDS143): revert the default, inside the reference.
-		mk, enclose, err := maskValue(pl.p, ent)
+		mk, enclose, err := analyze.MaskValue(pl.p, ent)
 		if err != nil {
 			unused = false
 			continue
 		}
-		out, err := dialect.FromSocket(dname, mk.Value, db.name, db.port)
+		out, err := dialect.FromSocket(dname, mk.Value, db.Name, db.Port)
 		if err != nil {
-			pl.rep.Add("UDS111", ent.Pos, service, ent.Key, fmt.Sprintf("%s/%s cannot be reverted as written (%s): the mount of %s stays; point it at %s:%d by hand, then remove the mount", service, ent.Key, dialect.RedactErr(err), m.Source, db.name, db.port))
+			pl.rep.Add("UDS111", ent.Pos, service, ent.Key, fmt.Sprintf("%s/%s cannot be reverted as written (%s): the mount of %s stays; point it at %s:%d by hand, then remove the mount", service, ent.Key, dialect.RedactErr(err), m.Source, db.Name, db.Port))
 			unused = false
 			continue
 		}
@@ -188,10 +187,10 @@ func (pl *reverter) revertClient(service string, m compose.Mount, db *dbService)
 		newRaw := mk.Unmask(out)
 		if pl.ed.SetValue(ent, mk, out) {
 			pl.rep.Change(Change{Kind: "value", Pos: ent.Pos, Service: service, Key: ent.Key,
-				Dialect: dname, Before: redactValue(pl.p, dname, raw), After: redactValue(pl.p, dname, newRaw), Reason: "reach " + db.name + " over TCP"})
+				Dialect: dname, Before: analyze.RedactValue(pl.p, dname, raw), After: analyze.RedactValue(pl.p, dname, newRaw), Reason: "reach " + db.Name + " over TCP"})
 			if sslDisableRE.MatchString(out) {
 				pl.rep.Add("UDS174", ent.Pos, service, ent.Key,
-					fmt.Sprintf("%s/%s goes back to TCP with sslmode=disable, the socket form's sslmode: the migration writes disable for whatever the value had (require, verify-full: UDS104 said which), and revert cannot know it, so the connection to %s is now unencrypted; set the sslmode it had by hand", service, ent.Key, db.name))
+					fmt.Sprintf("%s/%s goes back to TCP with sslmode=disable, the socket form's sslmode: the migration writes disable for whatever the value had (require, verify-full: UDS104 said which), and revert cannot know it, so the connection to %s is now unencrypted; set the sslmode it had by hand", service, ent.Key, db.Name))
 			}
 		} else {
 			unused = false
@@ -232,6 +231,6 @@ func newErrors(before, after []Finding) []Finding {
 // splitAt splits "file:line".
 func splitAt(at string) (string, int) {
 	i := strings.LastIndexByte(at, ':')
-	n, _ := atoiPort(at[i+1:])
+	n, _ := pgserver.ParsePort(at[i+1:])
 	return at[:i], n
 }

@@ -5,6 +5,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/analyze"
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/pgserver"
 	"github.com/uds-migrate/uds-migrate/yamledit"
@@ -14,22 +15,22 @@ import (
 // dir shares its directory with a tmpfs of the same container (tmpfs: or a
 // volumes: entry of type tmpfs), written the same way or through the
 // /var/run link: one of them hides the other.
-func (v *validator) checkTmpfsOverSocket(db *dbService, sock string) {
-	for _, t := range v.p.Model.Services[db.name].Tmpfs {
+func (v *validator) checkTmpfsOverSocket(db *analyze.DB, sock string) {
+	for _, t := range v.p.Model.Services[db.Name].Tmpfs {
 		d, _, _ := strings.Cut(t, ":")
 		if pgserver.Dir(d) != pgserver.Dir(sock) {
 			continue
 		}
-		src, node := v.p.ServiceNode(db.name)
+		src, node := v.p.ServiceNode(db.Name)
 		kn, _ := yamledit.OwnKey(node, "tmpfs")
 		if kn == nil {
-			kn, _ = yamledit.OwnKey(compose.ServicesMapping(src), db.name)
+			kn, _ = yamledit.OwnKey(compose.ServicesMapping(src), db.Name)
 		}
-		v.findings.Add("UDS220", yamledit.NodePos(src, kn), db.name, "tmpfs", tmpfsOverSocketMsg(db.name, path.Clean(d), sock))
+		v.findings.Add("UDS220", yamledit.NodePos(src, kn), db.Name, "tmpfs", tmpfsOverSocketMsg(db.Name, path.Clean(d), sock))
 	}
-	for _, m := range v.p.ServiceMounts(db.name) {
+	for _, m := range v.p.ServiceMounts(db.Name) {
 		if m.Source == "" && m.Target != path.Clean(sock) && pgserver.Dir(m.Target) == pgserver.Dir(sock) {
-			v.findings.Add("UDS220", yamledit.NodePos(m.Src, yamledit.Deref(m.Node)), db.name, "volumes", tmpfsOverSocketMsg(db.name, m.Target, sock))
+			v.findings.Add("UDS220", yamledit.NodePos(m.Src, yamledit.Deref(m.Node)), db.Name, "volumes", tmpfsOverSocketMsg(db.Name, m.Target, sock))
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/analyze"
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
@@ -20,8 +21,8 @@ import (
 // PGSSLMODE (sslClients).
 func repairSocketValues(ps *pass) (any, error) {
 	ssl := map[string]bool{}
-	for _, c := range ps.top.clients {
-		for _, v := range ps.p.ServiceEnv(c.name) {
+	for _, c := range ps.top.Clients {
+		for _, v := range ps.p.ServiceEnv(c.Name) {
 			repairSocketValue(ps, ssl, v)
 		}
 	}
@@ -33,7 +34,7 @@ func repairSocketValue(pl *pass, ssl map[string]bool, v compose.EnvVar) {
 	if err != nil {
 		return
 	}
-	out, dname, notes, socket := dialect.SocketRepair(v.Key, isHostVar(v.Key), m.Value)
+	out, dname, notes, socket := dialect.SocketRepair(v.Key, analyze.IsHostVar(v.Key), m.Value)
 	if socket && dname != "" {
 		ssl[v.Service] = true
 	}
@@ -47,12 +48,6 @@ func repairSocketValue(pl *pass, ssl map[string]bool, v compose.EnvVar) {
 		Before: dialect.Redact(dname, v.Raw), After: dialect.Redact(dname, m.Unmask(out)), Reason: "a socket value every driver accepts"})
 }
 
-// isHostVar reports whether an environment variable holds a database host:
-// PGHOST, or an application host variable (DB_HOST, POSTGRESQL_HOST ...).
-func isHostVar(key string) bool {
-	return key == "PGHOST" || appHostRE.MatchString(key)
-}
-
 // fixPGSSLMode applies the socket sslmode rule to PGSSLMODE, a connection
 // setting like the URL parameter (libpq §34.15; node pg reads it too), in
 // every service that reaches PostgreSQL through a libpq socket value
@@ -64,8 +59,8 @@ func fixPGSSLMode(pl *pass) (any, error) {
 		if !ssl[name] && !clients.sslClients[name] {
 			continue
 		}
-		if pgssl, fails := pl.p.failingPGSSLMode(name); fails {
-			if tcp := pl.p.tcpValues(name, clients.migratedPos); pl.top.keepPGSSLMode[name] || len(tcp) > 0 {
+		if pgssl, fails := pl.p.FailingPGSSLMode(name); fails {
+			if tcp := pl.p.TCPValues(name, clients.migratedPos); pl.top.KeepPGSSLMode[name] || len(tcp) > 0 {
 				warnKeptPGSSLMode(pl, clients, name, pgssl, tcp)
 				continue
 			}

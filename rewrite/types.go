@@ -10,7 +10,22 @@
 // that everything the migration does not change stays byte-identical.
 package rewrite
 
-import "github.com/uds-migrate/uds-migrate/compose"
+import (
+	"github.com/uds-migrate/uds-migrate/analyze"
+	"github.com/uds-migrate/uds-migrate/compose"
+)
+
+// Options selects what Migrate, Validate and Revert do (analyze.Options).
+type Options = analyze.Options
+
+// DefaultOptions returns the options the CLI starts from.
+func DefaultOptions() Options { return analyze.DefaultOptions() }
+
+// Result is what Migrate and Revert return (analyze.Result).
+type Result = analyze.Result
+
+// DBInfo describes one PostgreSQL service found (analyze.DBInfo).
+type DBInfo = analyze.DBInfo
 
 // FileResult is the migrated content of one file (compose.FileResult).
 type FileResult = compose.FileResult
@@ -30,5 +45,5 @@ func ReadInputs(paths []string) ([]Input, error) { return compose.ReadInputs(pat
 // InterpolationEnv is compose's interpolation environment for a project
 // directory (compose.InterpolationEnv).
 func InterpolationEnv(dir string, opts Options) (map[string]string, error) {
-	return compose.InterpolationEnv(dir, opts.loadOptions())
+	return compose.InterpolationEnv(dir, opts.LoadOptions())
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/analyze"
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/finding"
@@ -21,7 +22,7 @@ import (
 // Errors are SevError; risks (a host bind mount) are SevWarning. The error
 // return is for input that cannot be read as a compose project.
 func Validate(ctx context.Context, inputs []Input, opts Options) ([]Finding, error) {
-	p, err := load(ctx, inputs, opts)
+	p, err := analyze.Load(ctx, inputs, opts)
 	if err != nil {
 		return nil, ScrubErr(err, compose.InputSecrets(inputs))
 	}
@@ -29,34 +30,35 @@ func Validate(ctx context.Context, inputs []Input, opts Options) ([]Finding, err
 }
 
 // validateLoaded runs the checks on a loaded project.
-func validateLoaded(p *project, opts Options) []Finding {
+func validateLoaded(p *analyze.Project, opts Options) []Finding {
 	v := &validator{p: p, opts: opts}
 	v.run()
-	sortFindings(p.Sources, v.findings)
+	analyze.SortFindings(p.Sources, v.findings)
 	compose.ScrubFindings(v.findings, p.Secrets())
 	return v.findings
 }
 
 type validator struct {
-	p        *project
+	p        *analyze.Project
 	opts     Options
 	findings finding.List
-	dbMount  map[string]*dbService // socket volume source → db
-	cl       *collector            // for what a service reads (reads)
+	dbMount  map[string]*analyze.DB // socket volume source → db
+	r        *analyze.Reads         // what a service reads (reads)
 }
 
-// reads returns a collector over the validated project, for the questions
+// reads returns the answers over the validated project to the questions
 // validate shares with migrate (which variables a service reads).
-func (v *validator) reads() *collector {
-	if v.cl == nil {
-		v.cl = newCollector(v.p, v.opts, analysis{})
+func (v *validator) reads() *analyze.Reads {
+	if v.r == nil {
+		r := analyze.NewReads(v.p, v.opts)
+		v.r = &r
 	}
-	return v.cl
+	return v.r
 }
 
 func (v *validator) run() {
-	a, err := analyze(v.p, v.opts)
-	v.findings = append(v.findings, v.p.badConnFindings(v.opts)...)
+	a, err := analyze.Databases(v.p, v.opts)
+	v.findings = append(v.findings, v.p.BadConnFindings(v.opts)...)
 	if err != nil {
 		return
 	}
@@ -64,31 +66,31 @@ func (v *validator) run() {
 }
 
 // runOn checks the project over its analysis a, which it only reads.
-func (v *validator) runOn(a analysis) {
-	dbs := a.dbs
-	v.dbMount = map[string]*dbService{}
+func (v *validator) runOn(a analyze.Topology) {
+	dbs := a.DBs
+	v.dbMount = map[string]*analyze.DB{}
 	isDB := map[string]bool{}
 	for _, db := range dbs {
-		isDB[db.name] = true
-		if msg := initSocketProblem(db); msg != "" {
-			s, kn := v.p.settingsNode(db.name)
-			v.findings.Add("UDS132", yamledit.NodePos(s, kn), db.name, "command", msg)
+		isDB[db.Name] = true
+		if msg := analyze.InitSocketProblem(db); msg != "" {
+			s, kn := v.p.SettingsNode(db.Name)
+			v.findings.Add("UDS132", yamledit.NodePos(s, kn), db.Name, "command", msg)
 		}
-		for _, m := range db.sockMounts {
+		for _, m := range db.SocketMounts {
 			key := v.sourceKey(m)
 			n := yamledit.Deref(m.Node)
 			if other, ok := v.dbMount[key]; ok {
-				v.findings.Add("UDS210", yamledit.NodePos(m.Src, n), db.name, "volumes",
-					fmt.Sprintf("%s and %s share the socket volume %s: both servers would create .s.PGSQL.<port> in one directory; give each its own volume", other.name, db.name, m.Source))
+				v.findings.Add("UDS210", yamledit.NodePos(m.Src, n), db.Name, "volumes",
+					fmt.Sprintf("%s and %s share the socket volume %s: both servers would create .s.PGSQL.<port> in one directory; give each its own volume", other.Name, db.Name, m.Source))
 			}
 			v.dbMount[key] = db
 			v.checkTmpfsOverSocket(db, m.Target)
 			if m.ReadOnly {
-				v.findings.Add("UDS208", yamledit.NodePos(m.Src, n), db.name, "volumes",
-					fmt.Sprintf("%s mounts its socket directory %s read-only: Postgres cannot create its socket (\"Read-only file system\"); drop :ro", db.name, m.Target))
+				v.findings.Add("UDS208", yamledit.NodePos(m.Src, n), db.Name, "volumes",
+					fmt.Sprintf("%s mounts its socket directory %s read-only: Postgres cannot create its socket (\"Read-only file system\"); drop :ro", db.Name, m.Target))
 			}
 			if m.Bind {
-				v.findings.Add("UDS209", yamledit.NodePos(m.Src, n), db.name, "volumes",
+				v.findings.Add("UDS209", yamledit.NodePos(m.Src, n), db.Name, "volumes",
 					fmt.Sprintf("the socket directory %s is a host bind mount (%s): root-owned, so Postgres may fail to create its lock file (rootless Docker, user:), and Docker Desktop on macOS cannot pass sockets through it; use a named volume", m.Target, m.Source))
 			}
 		}
@@ -122,11 +124,11 @@ func (v *validator) runOn(a analysis) {
 			continue
 		}
 		for _, ent := range v.p.ServiceEnv(name) {
-			if _, ignores := (inheritedVars{v.reads()}).ignores(name, ent.Key); ignores {
+			if v.reads().Ignores(name, ent.Key) {
 				continue
 			}
 			v.checkValue(name, ent, ms)
-			for _, leaf := range envDocLeaves(ent) {
+			for _, leaf := range analyze.EnvDocLeaves(ent) {
 				v.checkValue(name, leaf, ms)
 			}
 		}
@@ -164,7 +166,7 @@ func (v *validator) checkValue(service string, ent compose.EnvVar, ms []compose.
 	if v.checkHostShape(at, service, ent.Key, val, ms) {
 		return
 	}
-	if _, _, _, socket := dialect.SocketRepair(ent.Key, isHostVar(ent.Key), val); socket || dialect.NpgsqlSSLProblem(val) {
+	if _, _, _, socket := dialect.SocketRepair(ent.Key, analyze.IsHostVar(ent.Key), val); socket || dialect.NpgsqlSSLProblem(val) {
 		checkSSLMode(at, service, ent.Key, val)
 	}
 	sockFile := dialect.CheckSocket(checker{v: v, service: service, at: at}, ent.Key, val)
@@ -195,7 +197,7 @@ func (v *validator) checkSocketPath(at func(code, msg string), what, sockFile st
 	}
 	db, ok := v.dbMount[v.sourceKey(*hold)]
 	if !ok && hold.Bind && dir == hold.Target {
-		at("UDS162", foreignSocketMsg(what, hold.Source, dir))
+		at("UDS162", analyze.ForeignSocketMsg(what, hold.Source, dir))
 		return
 	}
 	if !ok || dir != hold.Target {
@@ -203,12 +205,12 @@ func (v *validator) checkSocketPath(at func(code, msg string), what, sockFile st
 			fmt.Sprintf("%s is not a database's socket directory: no PostgreSQL service mounts %s at its socket directory", dir, hold.Source))
 		return
 	}
-	want := ".s.PGSQL." + strconv.Itoa(db.port)
+	want := ".s.PGSQL." + strconv.Itoa(db.Port)
 	// An image the tool does not know (a pooler) names its socket after a
 	// port only the client shows: nothing to compare against.
-	if path.Base(sockFile) != want && db.portSet {
+	if path.Base(sockFile) != want && db.PortSet {
 		at("UDS207",
-			fmt.Sprintf("%s listens on port %d, so its socket is %s/%s, not %s", db.name, db.port, dir, want, sockFile))
+			fmt.Sprintf("%s listens on port %d, so its socket is %s/%s, not %s", db.Name, db.Port, dir, want, sockFile))
 	}
 }
 

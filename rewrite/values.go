@@ -9,6 +9,7 @@ import (
 
 	"github.com/compose-spec/compose-go/v2/types"
 
+	"github.com/uds-migrate/uds-migrate/analyze"
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/consumer"
 	"github.com/uds-migrate/uds-migrate/dialect"
@@ -21,30 +22,30 @@ import (
 // rewriteEdge rewrites one value to reach the database's socket through the
 // client's mount directory mp. Interpolation references in the value are
 // kept as written; literal $ is written $$.
-func (mg *migration) rewriteEdge(e *edge, mp string) {
-	if e.cfg != nil {
+func (mg *migration) rewriteEdge(e *analyze.Edge, mp string) {
+	if e.InFile != nil {
 		mg.rewriteConfigEdge(e, mp)
 		return
 	}
-	if e.unset != nil {
+	if e.Unset != nil {
 		mg.setUnsetVar(e, mp)
 		return
 	}
-	v := e.v
-	m, enclose, err := maskValue(mg.p, v)
+	v := e.Var
+	m, enclose, err := analyze.MaskValue(mg.p, v)
 	if err != nil {
 		mg.rep.Add("UDS111", v.Pos, v.Service, v.Key, err.Error())
 		return
 	}
-	d, _ := dialect.Lookup(e.dialect)
-	out, notes, err := dialect.ToSocket(e.dialect, m.Value, mp, e.port)
-	if err == nil && e.form == consumer.Localhost {
+	d, _ := dialect.Lookup(e.Dialect)
+	out, notes, err := dialect.ToSocket(e.Dialect, m.Value, mp, e.Port)
+	if err == nil && e.Form == consumer.Localhost {
 		out, err = libpq.WithAuthorityHost(out, "localhost")
 	}
 	sysprop := ""
 	if err == nil && d.Factory != nil {
 		style := mg.opts.JDBCFactory
-		file := mp + "/.s.PGSQL." + strconv.Itoa(e.port)
+		file := mp + "/.s.PGSQL." + strconv.Itoa(e.Port)
 		if style == JDBCFactorySysprop {
 			// One JVM property per process: a second socket file in the
 			// same service keeps the $FactoryArg form.
@@ -64,15 +65,15 @@ func (mg *migration) rewriteEdge(e *edge, mp string) {
 			code = "UDS110"
 		}
 		msg := fmt.Sprintf("%s/%s cannot be rewritten as written (%v); set it to the socket form by hand", v.Service, v.Key, dialect.RedactErr(err))
-		if want, _, err2 := dialect.ToSocket(e.dialect, v.Value, mp, e.port); err2 == nil && code == "UDS111" {
+		if want, _, err2 := dialect.ToSocket(e.Dialect, v.Value, mp, e.Port); err2 == nil && code == "UDS111" {
 			// The text is made of references set outside the project files
 			// (the shell environment): say what the variable must hold.
-			msg = fmt.Sprintf("%s/%s is %s, set outside the project files; set it to %s", v.Service, v.Key, dialect.Redact(e.dialect, v.Raw), dialect.Redact(e.dialect, want))
+			msg = fmt.Sprintf("%s/%s is %s, set outside the project files; set it to %s", v.Service, v.Key, dialect.Redact(e.Dialect, v.Raw), dialect.Redact(e.Dialect, want))
 		}
 		mg.rep.Add(code, v.Pos, v.Service, v.Key, msg)
 		return
 	}
-	if mg.top.keepPGSSLMode[v.Service] && e.cfg == nil {
+	if mg.top.KeepPGSSLMode[v.Service] && e.InFile == nil {
 		if d.SSLDisable != nil {
 			out, _ = d.SSLDisable(out)
 		} else if d.PGSSLMode {
@@ -91,7 +92,7 @@ func (mg *migration) rewriteEdge(e *edge, mp string) {
 		return
 	}
 	mg.out.migratedPos[v.Pos.String()] = true
-	mg.warnDroppedRefs(v, m, out, e.db.name)
+	mg.warnDroppedRefs(v, m, out, e.DB.Name)
 	mg.warnDefault(v)
 	if d.PGSSLMode {
 		mg.out.sslClients[v.Service] = true
@@ -100,8 +101,8 @@ func (mg *migration) rewriteEdge(e *edge, mp string) {
 		mg.sysprop[v.Service] = sysprop
 		mg.setJavaOpt(v, "-D"+d.Property+"="+sysprop)
 	}
-	for _, a := range e.adds {
-		mg.addEnvAfter(v, a.key, a.value, a.reason)
+	for _, a := range e.Adds {
+		mg.addEnvAfter(v, a.Key, a.Value, a.Reason)
 	}
 	for _, n := range notes {
 		mg.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+"/"+v.Key+": "+n.Message)
@@ -115,21 +116,21 @@ func (mg *migration) rewriteEdge(e *edge, mp string) {
 		mg.rep.Add("UDS101", v.Pos, v.Service, v.Key, d.Needs(v.Service, ""))
 	}
 	mg.rep.Change(Change{Kind: "value", Pos: v.Pos,
-		Service: v.Service, Key: v.Key, Dialect: e.dialect, Before: redactValue(mg.p, e.dialect, v.Raw), After: redactValue(mg.p, e.dialect, newRaw),
-		Reason: edgeReason(e, mp), Basis: e.basis})
+		Service: v.Service, Key: v.Key, Dialect: e.Dialect, Before: analyze.RedactValue(mg.p, e.Dialect, v.Raw), After: analyze.RedactValue(mg.p, e.Dialect, newRaw),
+		Reason: edgeReason(e, mp), Basis: e.Basis})
 	mg.noteEvidence(e, mp)
 }
 
 // edgeReason says why a value changed, and on whose knowledge when a
 // host variable was migrated (plan's text form shows it).
-func edgeReason(e *edge, mp string) string {
-	r := fmt.Sprintf("reach %s through its socket in %s", e.db.name, mp)
-	if len(e.hostGiven) > 0 {
-		r = fmt.Sprintf("reach %s through its socket in %s for the connections that name no host (psql, pg_dump without -h): libpq reads PGHOST only then, and %s name%s a host and stay%s on TCP", e.db.name, mp,
-			strings.Join(e.hostGiven, ", "), map[bool]string{true: "s", false: ""}[len(e.hostGiven) == 1], map[bool]string{true: "s", false: ""}[len(e.hostGiven) == 1])
+func edgeReason(e *analyze.Edge, mp string) string {
+	r := fmt.Sprintf("reach %s through its socket in %s", e.DB.Name, mp)
+	if len(e.HostGiven) > 0 {
+		r = fmt.Sprintf("reach %s through its socket in %s for the connections that name no host (psql, pg_dump without -h): libpq reads PGHOST only then, and %s name%s a host and stay%s on TCP", e.DB.Name, mp,
+			strings.Join(e.HostGiven, ", "), map[bool]string{true: "s", false: ""}[len(e.HostGiven) == 1], map[bool]string{true: "s", false: ""}[len(e.HostGiven) == 1])
 	}
-	if e.basis != nil && e.basis.Kind != BasisEvidence { // evidence: UDS170 and the plan's evidence say it
-		r += " (" + e.basis.Citation() + ")"
+	if e.Basis != nil && e.Basis.Kind != BasisEvidence { // evidence: UDS170 and the plan's evidence say it
+		r += " (" + e.Basis.Citation() + ")"
 	}
 	return r
 }
@@ -210,23 +211,23 @@ func hostOrPortAt(v string, r rune) bool {
 
 // rewriteConfigEdge writes the socket form of a configuration file value
 // in place. A file mounted on several services is edited once.
-func (mg *migration) rewriteConfigEdge(e *edge, mp string) {
-	v, cv := e.v, e.cfg
-	d, _ := dialect.Lookup(e.dialect)
+func (mg *migration) rewriteConfigEdge(e *analyze.Edge, mp string) {
+	v, cv := e.Var, e.InFile
+	d, _ := dialect.Lookup(e.Dialect)
 	if d.Needs != nil && !mg.javaWarn[v.Service] {
 		mg.javaWarn[v.Service] = true
 		inFile := v.Key + " in " + v.Pos.File
-		if cv.src != nil {
+		if cv.Src != nil {
 			inFile = "" // a compose value: written $$FactoryArg, as in the environment
 		}
 		mg.rep.Add("UDS101", v.Pos, v.Service, v.Key, d.Needs(v.Service, inFile))
 	}
-	key := cv.path + ":" + strconv.Itoa(cv.val.Start)
+	key := cv.Path + ":" + strconv.Itoa(cv.Value.Start)
 	if mg.cfgDone[key] {
 		return
 	}
 	mg.cfgDone[key] = true
-	out, notes, err := dialect.ToSocket(e.dialect, v.Value, mp, e.db.port)
+	out, notes, err := dialect.ToSocket(e.Dialect, v.Value, mp, e.DB.Port)
 	if err == nil && d.Factory != nil {
 		style := mg.opts.JDBCFactory
 		if style == JDBCFactorySysprop {
@@ -234,7 +235,7 @@ func (mg *migration) rewriteConfigEdge(e *edge, mp string) {
 		}
 		out, err = d.Factory(out, style)
 	}
-	if err == nil && e.form == consumer.Localhost {
+	if err == nil && e.Form == consumer.Localhost {
 		out, err = libpq.WithAuthorityHost(out, "localhost")
 	}
 	if err != nil {
@@ -243,16 +244,16 @@ func (mg *migration) rewriteConfigEdge(e *edge, mp string) {
 		return
 	}
 	reads := fmt.Sprintf("a configuration file %s reads; not interpolated by compose", v.Service)
-	if cv.src != nil {
+	if cv.Src != nil {
 		// Inside a compose value: compose interpolates, so a $ is $$.
-		mg.ed.YAML(cv.src).Replace(cv.val.Start, cv.val.End, strings.ReplaceAll(cv.val.Render(out), "$", "$$"))
-		reads = fmt.Sprintf("%s of the configuration document in %s/%s", cv.docKey, v.Service, v.Key)
+		mg.ed.YAML(cv.Src).Replace(cv.Value.Start, cv.Value.End, strings.ReplaceAll(cv.Value.Render(out), "$", "$$"))
+		reads = fmt.Sprintf("%s of the configuration document in %s/%s", cv.DocKey, v.Service, v.Key)
 	} else {
-		mg.ed.EditFile(cv.path, cv.data, cv.val.Start, cv.val.End, cv.val.Render(out))
+		mg.ed.EditFile(cv.Path, cv.Data, cv.Value.Start, cv.Value.End, cv.Value.Render(out))
 	}
 	mg.noteEvidence(e, mp)
 	mg.noteRailsDefault(e, mp)
-	if d.HostInQuery && strings.HasSuffix(cv.path, "database.yml") {
+	if d.HostInQuery && strings.HasSuffix(cv.Path, "database.yml") {
 		mg.rep.Add("UDS123", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s reads url from %s: Rails 7.0 and later read ?host= there; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER@%s/DB)", v.Service, v.Pos.File, strings.ReplaceAll(mp, "/", "%2F")))
 	}
@@ -260,55 +261,55 @@ func (mg *migration) rewriteConfigEdge(e *edge, mp string) {
 		mg.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+" "+v.Pos.File+" "+v.Key+": "+n.Message)
 	}
 	mg.rep.Change(Change{Kind: "value", Pos: v.Pos,
-		Service: v.Service, Key: v.Key, Dialect: e.dialect, Before: dialect.Redact(e.dialect, v.Value), After: dialect.Redact(e.dialect, out),
-		Reason: fmt.Sprintf("reach %s through its socket in %s (%s)", e.db.name, mp, reads), Basis: e.basis})
+		Service: v.Service, Key: v.Key, Dialect: e.Dialect, Before: dialect.Redact(e.Dialect, v.Value), After: dialect.Redact(e.Dialect, out),
+		Reason: fmt.Sprintf("reach %s through its socket in %s (%s)", e.DB.Name, mp, reads), Basis: e.Basis})
 }
 
 // setUnsetVar writes an unset host variable into the service's
 // environment: (in the file that defines its image) as the socket
 // directory mp, on the evidence the edge carries.
-func (mg *migration) setUnsetVar(e *edge, mp string) {
-	v, d, b := e.v, e.unset, e.basis
+func (mg *migration) setUnsetVar(e *analyze.Edge, mp string) {
+	v, d, b := e.Var, e.Unset, e.Basis
 	home := mg.p.ImageHome(v.Service)
 	if home.Src == nil || !mg.ed.AddServiceEnv(home, v.Service, v.Key, mp) {
 		return
 	}
 	kn, _ := yamledit.OwnKey(compose.ServicesMapping(home.Src), v.Service)
 	at := yamledit.NodePos(home.Src, kn)
-	mg.rep.Change(Change{Kind: "value", Pos: at, Service: v.Service, Key: v.Key, Dialect: e.dialect,
+	mg.rep.Change(Change{Kind: "value", Pos: at, Service: v.Service, Key: v.Key, Dialect: e.Dialect,
 		After: mp, Reason: edgeReason(e, mp), Basis: b})
 	f := mg.rep.Add("UDS170", at, v.Service, v.Key,
 		fmt.Sprintf("%s/%s was unset, so %s fell back to %s over TCP: set to the socket directory %s in %s's environment on evidence: %s:%d: %s; %s takes an absolute directory as the socket directory, and the port (%d) names .s.PGSQL.%d",
-			v.Service, v.Key, d.At(), d.Value, mp, v.Service, b.At.File, b.At.Line, b.Detail, b.Name, e.db.port, e.db.port))
+			v.Service, v.Key, d.At(), d.Value, mp, v.Service, b.At.File, b.At.Line, b.Detail, b.Name, e.DB.Port, e.DB.Port))
 	f.Basis = b
 }
 
 // noteEvidence says, once the value is rewritten, which evidence the
 // rewrite rests on (UDS170).
-func (mg *migration) noteEvidence(e *edge, mp string) {
-	if e.basis == nil || e.basis.Kind != BasisEvidence || e.railsVar != "" {
+func (mg *migration) noteEvidence(e *analyze.Edge, mp string) {
+	if e.Basis == nil || e.Basis.Kind != BasisEvidence || e.RailsVar != "" {
 		return // noteRailsDefault says it for an edited ERB default
 	}
-	b := e.basis
-	if d, _ := dialect.Lookup(e.dialect); d.ByReader {
-		mg.rep.Add("UDS155", e.v.Pos, e.v.Service, e.v.Key,
-			fmt.Sprintf("%s/%s written in the %s socket form: %s", e.v.Service, e.v.Key, e.form, b.Detail)).Basis = b
+	b := e.Basis
+	if d, _ := dialect.Lookup(e.Dialect); d.ByReader {
+		mg.rep.Add("UDS155", e.Var.Pos, e.Var.Service, e.Var.Key,
+			fmt.Sprintf("%s/%s written in the %s socket form: %s", e.Var.Service, e.Var.Key, e.Form, b.Detail)).Basis = b
 		return
 	}
-	mg.rep.Add("UDS170", e.v.Pos, e.v.Service, e.v.Key,
+	mg.rep.Add("UDS170", e.Var.Pos, e.Var.Service, e.Var.Key,
 		fmt.Sprintf("%s/%s set to the socket directory %s on evidence: %s:%d: %s; %s takes an absolute directory as the socket directory, and the port (%d) names .s.PGSQL.%d",
-			e.v.Service, e.v.Key, mp, b.At.File, b.At.Line, b.Detail, b.Name, e.db.port, e.db.port))
+			e.Var.Service, e.Var.Key, mp, b.At.File, b.At.Line, b.Detail, b.Name, e.DB.Port, e.DB.Port))
 }
 
 // noteRailsDefault says what editing a shared ERB default does (UDS171).
-func (mg *migration) noteRailsDefault(e *edge, mp string) {
-	if e.railsVar == "" {
+func (mg *migration) noteRailsDefault(e *analyze.Edge, mp string) {
+	if e.RailsVar == "" {
 		return
 	}
-	v := e.v
-	mg.rep.Add("UDS171", v.Pos, v.Service, e.railsVar,
+	v := e.Var
+	mg.rep.Add("UDS171", v.Pos, v.Service, e.RailsVar,
 		fmt.Sprintf("%s does not set %s, so its host is the ERB default in %s:%d (%q), which the pg gem hands to libpq: the default is now the socket directory %s. Every service that reads this file without %s gets the socket directory too (one that sets %s keeps its own value)",
-			v.Service, e.railsVar, v.Pos.File, v.Pos.Line, v.Value, mp, e.railsVar, e.railsVar))
+			v.Service, e.RailsVar, v.Pos.File, v.Pos.Line, v.Value, mp, e.RailsVar, e.RailsVar))
 }
 
 // addEnvAfter adds KEY=value right after the variable v
@@ -342,15 +343,15 @@ func (mg *migration) warnDefault(v compose.EnvVar) {
 
 // mountHomes are the mappings where a client's socket mount goes: the
 // mapping in the file that holds each edited value (a value in an env file
-// or an application's configuration file counts for imageHome), reduced to
+// or an application's configuration file counts for its ImageHome), reduced to
 // one when a file loaded in every combination is among them.
-func mountHomes(p *project, service string, edges []*edge) []compose.ServiceDef {
+func mountHomes(p *analyze.Project, service string, edges []*analyze.Edge) []compose.ServiceDef {
 	var homes []compose.ServiceDef
 	for _, e := range edges {
 		h := p.ImageHome(service)
-		if (e.cfg == nil || e.cfg.src != nil) && e.v.EnvFile == nil && e.v.Src != nil {
-			if _, n := yamledit.OwnKey(compose.ServicesMapping(e.v.Src), service); n != nil {
-				h = compose.ServiceDef{Src: e.v.Src, Node: yamledit.Deref(n)}
+		if (e.InFile == nil || e.InFile.Src != nil) && e.Var.EnvFile == nil && e.Var.Src != nil {
+			if _, n := yamledit.OwnKey(compose.ServicesMapping(e.Var.Src), service); n != nil {
+				h = compose.ServiceDef{Src: e.Var.Src, Node: yamledit.Deref(n)}
 			}
 		}
 		if h.Src == nil {

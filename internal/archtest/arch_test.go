@@ -32,8 +32,12 @@ var allowed = map[string][]string{
 	"internal/dockerfile": {},
 	"proxy":               {"appserver", "catalog", "compose", "finding", "internal/dockerfile", "internal/textedit", "nginx", "yamledit"},
 	"report":              {"docs", "finding"},
-	"rewrite": {"catalog", "compose", "configfile", "consumer", "dialect", "evidence", "finding", "internal/confine",
-		"internal/dockerfile", "internal/interp", "jdbc", "libpq", "pgserver", "proxy", "yamledit"},
+	// The analysis reads the project with every knowledge package; it
+	// edits nothing, so it imports no editor but yamledit's positions.
+	"analyze": {"catalog", "compose", "configfile", "consumer", "dialect", "evidence", "finding", "internal/confine",
+		"internal/dockerfile", "internal/interp", "jdbc", "libpq", "pgserver", "yamledit"},
+	"rewrite": {"analyze", "catalog", "compose", "consumer", "dialect", "finding", "internal/interp", "jdbc", "libpq",
+		"pgserver", "proxy", "yamledit"},
 }
 
 // mayUseRewrite are the packages above the pipeline: the CLI and the

@@ -1,0 +1,174 @@
+package analyze
+
+import (
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/uds-migrate/uds-migrate/evidence"
+	"github.com/uds-migrate/uds-migrate/internal/confine"
+	"github.com/uds-migrate/uds-migrate/internal/dockerfile"
+)
+
+// scopes are what evidence readers may look at for each service of a
+// project (evidence.Scope): the files that reach its container, walked
+// once per service, read through read.
+type scopes struct {
+	p      *Project
+	read   func(path string) ([]byte, error) // a file as reports show its path
+	refuse func(path string, err error)      // a file left unread: it leads out of the project
+	root   string                            // evidenceRoot, once found
+	files  map[string][]string               // the files reaching each service
+}
+
+func newScopes(p *Project, read func(string) ([]byte, error), refuse func(string, error)) *scopes {
+	return &scopes{p: p, read: read, refuse: refuse, files: map[string][]string{}}
+}
+
+// reachingFiles lists the project's files and directories (absolute) that
+// reach a service's container: the COPY/ADD sources of a Dockerfile built
+// here, bind-mount sources, file-based configs: and secrets:. Paths outside the
+// project directory are left out: they are not the project's to read.
+func (sc *scopes) reachingFiles(service string) []string {
+	svc := sc.p.Model.Services[service]
+	var out []string
+	if b := svc.Build; b != nil {
+		out = append(out, sc.copySources(b.Context, b.Dockerfile)...)
+	}
+	for _, v := range svc.Volumes {
+		if v.Type == "bind" && v.Source != "" {
+			out = append(out, v.Source)
+		}
+	}
+	for _, c := range svc.Configs {
+		if cfg, ok := sc.p.Model.Configs[c.Source]; ok && cfg.File != "" {
+			out = append(out, cfg.File)
+		}
+	}
+	secrets := sc.secretFiles(service)
+	return append(out, slices.Sorted(maps.Keys(secrets))...)
+}
+
+// secretFiles maps the files of the compose secrets a service reads
+// (secrets: NAME, file: ./secrets/x.txt) to the variable that names the
+// secret's path in the container (DATABASE_URL_FILE=/run/secrets/NAME), or
+// to "secret NAME" when no variable does.
+func (sc *scopes) secretFiles(service string) map[string]string {
+	svc := sc.p.Model.Services[service]
+	out := map[string]string{}
+	for _, ref := range svc.Secrets {
+		sec, ok := sc.p.Model.Secrets[ref.Source]
+		if !ok || sec.File == "" {
+			continue
+		}
+		target := ref.Target
+		if target == "" {
+			target = ref.Source
+		}
+		if !strings.HasPrefix(target, "/") {
+			target = "/run/secrets/" + target
+		}
+		key := "secret " + ref.Source
+		for k, v := range svc.Environment {
+			if v != nil && *v == target {
+				key = k
+			}
+		}
+		out[sec.File] = key
+	}
+	return out
+}
+
+// copySources reads the Dockerfile of a build context and returns the
+// sources its COPY/ADD instructions take from the context.
+func (sc *scopes) copySources(context, df string) []string {
+	if context == "" {
+		return nil
+	}
+	data, err := sc.read(sc.p.DisplayPath(dockerfile.Path(context, df)))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, s := range dockerfile.CopySources(data) {
+		m, _ := filepath.Glob(filepath.Join(context, s))
+		out = append(out, m...)
+	}
+	return out
+}
+
+// evidenceRoot is the directory whose files evidence may come from: the
+// repository that holds the project directory (its nearest parent with a
+// .git), so that a build context above the compose file's folder
+// (context: .., as docker builds it) counts; without a repository, the
+// project directory itself.
+func (sc *scopes) evidenceRoot() string {
+	if sc.root != "" {
+		return sc.root
+	}
+	dir := sc.p.Model.WorkingDir
+	root := dir
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			root = d
+			break
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	sc.root = root
+	return root
+}
+
+// serviceEvidenceRoot is evidenceRoot widened, for a service built here,
+// to the nearest directory that also holds its build context: docker sends
+// that context to the builder whatever the repository layout (context: ..,
+// or ../api beside the compose folder, with or without a .git), so the code
+// it copies is the service's own. A context whose common directory with the
+// project is the filesystem root (an unrelated tree) does not widen it.
+func (sc *scopes) serviceEvidenceRoot(service string) string {
+	root := sc.evidenceRoot()
+	b := sc.p.Model.Services[service].Build
+	if b == nil || !filepath.IsAbs(b.Context) || confine.Within(root, b.Context) {
+		return root
+	}
+	common := filepath.Clean(b.Context)
+	for !confine.Within(common, root) {
+		common = filepath.Dir(common)
+	}
+	if filepath.Dir(common) == common {
+		return root
+	}
+	return common
+}
+
+// of is what evidence readers may look at for a service.
+func (sc *scopes) of(service string) evidence.Scope {
+	env := map[string]string{}
+	for _, v := range sc.p.ServiceEnv(service) {
+		env[v.Key] = v.Value
+	}
+	s := evidence.Scope{
+		ProjectDir: sc.serviceEvidenceRoot(service),
+		Roots:      sc.reachingFiles(service),
+		Env:        env,
+		Read:       func(p string) ([]byte, error) { return sc.read(sc.p.DisplayPath(p)) },
+		Refused:    sc.refuse,
+	}
+	// The walk is done once per service: several readers ask for it.
+	list, ok := sc.files[service]
+	if !ok {
+		list = s.Files()
+		if list == nil {
+			list = []string{}
+		}
+		sc.files[service] = list
+	}
+	s.List = list
+	return s
+}
