@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/uds-migrate/uds-migrate/analyze"
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
@@ -86,8 +88,12 @@ func (v *validator) runOn(a analyze.Topology) {
 			v.dbMount[key] = db
 			v.checkTmpfsOverSocket(db, m.Target)
 			if m.ReadOnly {
+				fix := "drop :ro"
+				if n.Kind == yaml.MappingNode {
+					fix = "remove read_only: true"
+				}
 				v.findings.Add("UDS208", yamledit.NodePos(m.Src, n), db.Name, "volumes",
-					fmt.Sprintf("%s mounts its socket directory %s read-only: Postgres cannot create its socket (\"Read-only file system\"); drop :ro", db.Name, m.Target))
+					fmt.Sprintf("%s mounts its socket directory %s read-only: Postgres cannot create its socket (\"Read-only file system\"); %s", db.Name, m.Target, fix))
 			}
 			if m.Bind {
 				v.findings.Add("UDS209", yamledit.NodePos(m.Src, n), db.Name, "volumes",

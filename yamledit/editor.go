@@ -70,6 +70,11 @@ func (e *Editor) ReplaceScalar(n *yaml.Node, v string, inFlow bool) error {
 	}
 	e.edited[n] = true
 	text := RenderScalar(v, n.Style, inFlow)
+	// A plain boolean or number (read_only: true) stays one: quoting the
+	// new value would turn compose's boolean into a string.
+	if n.Style == 0 && n.Tag != "!!str" && n.Tag != "" && PlainTag(v, inFlow) == n.Tag {
+		text = v
+	}
 	// An empty value (KEY: with nothing after it, compose's "from the
 	// shell") starts right after the colon: a value needs a space there.
 	if sp.Start == sp.End && sp.Start > 0 && e.src.Data[sp.Start-1] == ':' {

@@ -168,6 +168,31 @@ func plainSafe(v string, inFlow bool) bool {
 	return val.Kind == yaml.ScalarNode && val.Tag == "!!str" && val.Value == v
 }
 
+// PlainTag returns the tag YAML resolves v to when v is written as a plain
+// scalar ("!!bool" for false, "!!int" for 5432, "!!str" for db), or "" when
+// v cannot be written plain.
+func PlainTag(v string, inFlow bool) string {
+	doc := "k: " + v
+	if inFlow {
+		doc = "k: [" + v + "]"
+	}
+	var n yaml.Node
+	if v == "" || strings.ContainsAny(v, "\n\r#") || yaml.Unmarshal([]byte(doc), &n) != nil || len(n.Content) == 0 {
+		return ""
+	}
+	val := n.Content[0].Content[1]
+	if inFlow {
+		if len(val.Content) != 1 {
+			return ""
+		}
+		val = val.Content[0]
+	}
+	if val.Kind != yaml.ScalarNode || val.Value != v {
+		return ""
+	}
+	return val.Tag
+}
+
 // ScalarItems returns the items of a list as YAML text, when all are
 // short-syntax scalars.
 func ScalarItems(seq *yaml.Node) ([]string, bool) {

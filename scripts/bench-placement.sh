@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Issue 24: the default pgx bench and the interleaved pgx,pgbench bench
+# disagreed on one quiet machine (docs/runs/2026-12-01-quiet: five default
+# runs 0.908-0.987, the interleaved run's pgx 1.084). This runs, back to
+# back and with 20 rounds each, the variations that separate the causes:
+#   default        uds-migrate bench (pgx)
+#   interleaved    --client pgx,pgbench
+#   one-cpu        taskset -c 0 (client and the throwaway server on one
+#                  CPU: no wake-up crosses CPUs)
+#   gomaxprocs1    GOMAXPROCS=1 (one Go scheduler P: no hand-off of the
+#                  P to a second thread while a read blocks)
+#   default-again  the first run repeated, for drift
+# Raw JSON/stderr and machine.log go to $OUT (default docs/runs/DATE-placement).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-$PWD/docs/runs/$(date -u +%F)-placement}
+mkdir -p "$OUT"
+go build -o "$OUT/../.uds-migrate-placement" ./cmd/uds-migrate
+bin=$OUT/../.uds-migrate-placement
+log() { printf '%s %s: %s; load average %s\n' "$1" "$2" "$(date -u +%FT%TZ)" "$(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/machine.log"; }
+run() {
+	local name=$1
+	shift
+	echo "$*" >"$OUT/$name.cmd"
+	log "$name" before
+	"$@" --format json --rounds 20 >"$OUT/$name.json" 2>"$OUT/$name.err" || echo "exit $?" >>"$OUT/$name.err"
+	log "$name" after
+}
+run default "$bin" bench
+run interleaved "$bin" bench --client pgx,pgbench
+run one-cpu taskset -c 0 "$bin" bench
+run gomaxprocs1 env GOMAXPROCS=1 "$bin" bench
+run default-again "$bin" bench
+rm -f "$bin"
+for f in "$OUT"/*.json; do
+	python3 - "$f" <<'PY'
+import json, sys, os
+d = json.load(open(sys.argv[1]))
+fl = d.get("floor") or {}
+for c in d["clients"]:
+    r = c["ratio"]
+    q = {t["transport"]: round(t["queriesPerSecond"]) for t in c["transports"]}
+    print(f'{os.path.basename(sys.argv[1]):22} {c["client"]:8} tcp {q.get("tcp")} socket {q.get("socket")} ratio {r["estimate"]:.3f} ({r["low"]:.3f}-{r["high"]:.3f}) {c["verdict"]}; floor tcp {fl.get("tcpRoundTripUs", 0):.1f} socket {fl.get("socketRoundTripUs", 0):.1f} µs; otherCores {d["machine"].get("otherCores")}')
+PY
+done | tee "$OUT/summary.txt"
