@@ -22,16 +22,10 @@ func Migrate(ctx context.Context, inputs []Input, opts Options) (res *Result, er
 	if err != nil {
 		return res, err
 	}
-	var again []Input
-	for _, f := range res.Files[:len(inputs)] {
-		again = append(again, Input{Path: f.Path, Data: f.After})
-	}
-	opts2 := opts
-	opts2.ReadFile = compose.Overlay(res.Files[len(inputs):], opts.ReadFile)
 	// One load of the output serves both checks: it must pass `validate`
 	// (never print a socket setup that cannot work), and migrating it again
 	// must change nothing.
-	out, err := analyze.Load(ctx, again, opts2)
+	out, opts2, err := analyze.Reload(ctx, inputs, res, opts)
 	if err != nil {
 		return nil, fmt.Errorf("internal error: the migrated output does not load: %w", err)
 	}
@@ -114,7 +108,7 @@ func migrateLoaded(p *analyze.Project, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := ps.result(resultOf[dbPlans](ps, databasesStep))
+	res, err := analyze.NewResult(p, a.DBs, ps.ed, ps.rep, resultOf[dbPlans](ps, databasesStep).volume)
 	if err != nil {
 		return nil, err
 	}
@@ -209,30 +203,6 @@ func (e *ValidationError) Error() string {
 		b.WriteString("\n" + f.String())
 	}
 	return b.String()
-}
-
-// result applies the planned edits to every file (compose files, files
-// named by extends, env and config files) and gathers the report; plans
-// are the databases' socket volumes (none for revert).
-func (pl *pass) result(plans dbPlans) (*Result, error) {
-	analyze.SortFindings(pl.p.Sources, pl.rep.Findings)
-	res := &Result{Changes: pl.rep.Changes, Findings: pl.rep.Findings}
-	files, err := pl.ed.Files()
-	if err != nil {
-		return nil, err
-	}
-	res.Files = files
-	for _, db := range pl.top.DBs {
-		info := DBInfo{Service: db.Name, Family: db.Family, SocketDir: db.ConfigDir, Port: db.Port, Names: db.Names}
-		if dp := plans[db]; dp != nil { // a migration; revert plans no volume
-			info.SocketDir, info.Volume = db.SocketDir, dp.volume
-		}
-		res.DBs = append(res.DBs, info)
-	}
-	secrets := pl.p.Secrets()
-	compose.ScrubFindings(res.Findings, secrets)
-	compose.ScrubChanges(res.Changes, secrets)
-	return res, nil
 }
 
 // carriedAs is the severity migrate gives a validate error of code it

@@ -81,6 +81,14 @@ func (m dbPlans) of(db *analyze.DB) *dbPlan {
 	return m[db]
 }
 
+// volume is the socket volume planned for db (analyze.NewResult).
+func (m dbPlans) volume(db *analyze.DB) string {
+	if dp := m[db]; dp != nil {
+		return dp.volume
+	}
+	return ""
+}
+
 // prepareDBs is the databases step: each database's plan (dbPlans).
 func prepareDBs(ps *pass) (any, error) {
 	plans := dbPlans{}

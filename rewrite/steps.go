@@ -98,7 +98,7 @@ func plan(p *analyze.Project, opts Options, a analyze.Topology) (*pass, error) {
 // met), and makes the edits it found certain, in its order: values
 // compose would break as written.
 func reportAnalysis(ps *pass) (any, error) {
-	addNotes(ps, ps.top.Notes)
+	analyze.ReportNotes(ps.top.Notes, ps.ed, ps.rep)
 	for _, r := range ps.top.Repairs {
 		v := r.Var
 		m, err := interp.Mask(r.Fixed)
@@ -111,18 +111,6 @@ func reportAnalysis(ps *pass) (any, error) {
 		}
 	}
 	return nil, nil
-}
-
-// addNotes reports notes of the analysis, in order; the editor reports a
-// refused file, once per path.
-func addNotes(ps *pass, notes []analyze.Note) {
-	for _, n := range notes {
-		if n.Refused != nil {
-			ps.ed.Refuse(n.Refused.Path, n.Refused.Err)
-			continue
-		}
-		ps.rep.Findings = append(ps.rep.Findings, n.Finding)
-	}
 }
 
 // migrateDBs migrates each database with the connection values that reach

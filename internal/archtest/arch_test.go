@@ -36,8 +36,11 @@ var allowed = map[string][]string{
 	// edits nothing, so it imports no editor but yamledit's positions.
 	"analyze": {"catalog", "compose", "configfile", "consumer", "dialect", "evidence", "finding", "internal/confine",
 		"internal/dockerfile", "internal/interp", "jdbc", "libpq", "pgserver", "yamledit"},
+	// revert reads the analysis and edits through its own editor: it
+	// shares the migration's knowledge, not its plan.
+	"revert": {"analyze", "compose", "dialect", "finding", "internal/interp", "pgserver"},
 	"rewrite": {"analyze", "catalog", "compose", "consumer", "dialect", "finding", "internal/interp", "jdbc", "libpq",
-		"pgserver", "proxy", "yamledit"},
+		"pgserver", "proxy", "revert", "yamledit"},
 }
 
 // mayUseRewrite are the packages above the pipeline: the CLI and the
