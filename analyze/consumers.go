@@ -23,7 +23,9 @@ import (
 func (ur uriReaders) decide(v compose.EnvVar, db *DB) (form consumer.Form, basis *finding.Basis, ok bool) {
 	cl := ur.cl
 	if f, b, found := (uriReaders{cl}).user(v, db); found {
-		return f, b, true
+		// The user's reader decides, also when it takes no socket form
+		// (UDS153 said so): then the value stays.
+		return f, b, f != ""
 	}
 	verdict, found := consumer.Decide(cl.scopes.of(v.Service), v.Key)
 	verdict, found = consumer.Refine(verdict, found, v.Value, v.Pos.File, v.Pos.Line)
