@@ -7,6 +7,7 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/finding"
+	"github.com/uds-migrate/uds-migrate/hostvar"
 	"github.com/uds-migrate/uds-migrate/pgserver"
 )
 
@@ -82,7 +83,7 @@ func Analyze(p *Project, opts Options) (Topology, error) {
 // leaves out whose connection values a migration without it would rewrite:
 // the collection over every service but the databases (its notes are
 // not this run's). sc holds the evidence walks already done.
-func unselectedClients(p *Project, opts Options, a Topology, sc *scopes) []string {
+func unselectedClients(p *Project, opts Options, a Topology, sc *hostvar.Scopes) []string {
 	all := opts
 	all.Only, all.Exclude = nil, nil
 	every := Topology{DBs: a.DBs, BadConn: p.BadConnFindings(all)}
@@ -93,7 +94,7 @@ func unselectedClients(p *Project, opts Options, a Topology, sc *scopes) []strin
 		}
 	}
 	cl := newCollector(p, all, every)
-	cl.scopes.root, cl.scopes.files = sc.root, sc.files
+	cl.scopes.Reuse(sc)
 	has := map[string]bool{}
 	for _, e := range cl.collect() {
 		has[e.Var.Service] = true

@@ -8,6 +8,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/evidence"
 	"github.com/uds-migrate/uds-migrate/finding"
+	"github.com/uds-migrate/uds-migrate/hostvar"
 	"github.com/uds-migrate/uds-migrate/internal/dockerfile"
 )
 
@@ -42,7 +43,7 @@ func (cd codeDefaults) edges(connected []*Edge) []*Edge {
 // serviceCodeDefaults is codeDefaultEdges for one service.
 func (cd codeDefaults) of(name string) []*Edge {
 	cl := cd.cl
-	scope := cl.scopes.of(name)
+	scope := cl.scopes.Of(name)
 	set := map[string]bool{}
 	for _, v := range cl.p.ServiceEnv(name) {
 		set[v.Key] = true
@@ -52,7 +53,7 @@ func (cd codeDefaults) of(name string) []*Edge {
 	}
 	var out []*Edge
 	for _, d := range evidence.Defaults(scope) {
-		if set[d.Key] || !appHostRE.MatchString(d.Key) {
+		if set[d.Key] || !hostvar.IsAppHostKey(d.Key) {
 			continue
 		}
 		set[d.Key] = true // the first default of a key is the one reported
@@ -67,15 +68,15 @@ func (cd codeDefaults) of(name string) []*Edge {
 			continue
 		}
 		if db.Port != 5432 {
-			if p, _ := atoiPort(cl.p.clientEnv(name, portSibling(d.Key))); p != db.Port {
+			if p, _ := atoiPort(cl.p.clientEnv(name, hostvar.PortSibling(d.Key))); p != db.Port {
 				cl.note("UDS120", v.Pos, name, d.Key,
 					fmt.Sprintf("%s/%s is unset, so %s falls back to %s over TCP; %s listens on port %d and %s/%s does not say %d, so the driver would open .s.PGSQL.5432 or the code's default port: set %s=%s and %s=%d in %s's environment by hand",
-						name, d.Key, d.At(), d.Value, db.Name, db.Port, name, portSibling(d.Key), db.Port, d.Key, cl.opts.MountPath, portSibling(d.Key), db.Port, name))
+						name, d.Key, d.At(), d.Value, db.Name, db.Port, name, hostvar.PortSibling(d.Key), db.Port, d.Key, cl.opts.MountPath, hostvar.PortSibling(d.Key), db.Port, name))
 				continue
 			}
 		}
 		out = append(out, &Edge{Var: v, Dialect: dialect.AppHostVar(false).Name, DB: db, Port: db.Port, Unset: &d,
-			Basis: evidenceBasis(verdict.File, verdict.Line, verdict.Driver, verdict.Reason)})
+			Basis: hostvar.EvidenceBasis(verdict.File, verdict.Line, verdict.Driver, verdict.Reason)})
 	}
 	return out
 }

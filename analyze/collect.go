@@ -6,6 +6,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/finding"
+	"github.com/uds-migrate/uds-migrate/hostvar"
 )
 
 // collector finds, over an analysis' databases and clients, the
@@ -19,7 +20,7 @@ type collector struct {
 	dbs     []*DB
 	clients []Client
 	badConn []finding.Finding // the values that do not parse (UDS163)
-	scopes  *scopes           // what evidence readers may look at, per service
+	scopes  *hostvar.Scopes   // what evidence readers may look at, per service
 
 	notes   []Note
 	repairs []Repair
@@ -79,7 +80,7 @@ type EnvAdd struct {
 func newCollector(p *Project, opts Options, a Topology) *collector {
 	cl := &collector{p: p, opts: opts, dbs: a.DBs, clients: a.Clients, badConn: a.BadConn,
 		warned: map[string]bool{}, cmdVars: map[string]bool{}, cfgSocket: map[string]string{}, tooBig: map[string]bool{}}
-	cl.scopes = newScopes(p, cl.readFile, cl.refuse)
+	cl.scopes = hostvar.NewScopes(p.Project, cl.readFile, cl.refuse)
 	return cl
 }
 
@@ -193,8 +194,6 @@ type (
 	hiddenClients struct{ cl *collector }
 	// sharedEnv are env file lines that other uses need unchanged.
 	sharedEnv struct{ cl *collector }
-	// uriReaders decide the reader of a connection URI, and so its form.
-	uriReaders struct{ cl *collector }
 )
 
 // SocketReaders reads the configuration files of top's clients (and Rails'

@@ -40,7 +40,7 @@ func (fv fileValues) configEdges() []*Edge {
 	// does not read it on that account.
 	direct := map[string]bool{}
 	for _, name := range clients {
-		for _, r := range cl.scopes.reachingFiles(name) {
+		for _, r := range cl.scopes.ReachingFiles(name) {
 			if fi, err := os.Stat(r); err == nil && fi.Mode().IsRegular() {
 				direct[r] = true
 			}
@@ -48,16 +48,16 @@ func (fv fileValues) configEdges() []*Edge {
 	}
 	for _, name := range clients {
 		own := map[string]bool{}
-		for _, r := range cl.scopes.reachingFiles(name) {
+		for _, r := range cl.scopes.ReachingFiles(name) {
 			own[r] = true
 		}
-		for _, abs := range cl.scopes.of(name).Files() {
+		for _, abs := range cl.scopes.Of(name).Files() {
 			if direct[abs] && !own[abs] {
 				continue
 			}
 			rel, _ := filepath.Rel(cl.p.Model.WorkingDir, abs)
 			format, ok := configfile.For(filepath.ToSlash(rel))
-			secretKey, secret := cl.scopes.secretFiles(name)[abs]
+			secretKey, secret := cl.scopes.SecretFiles(name)[abs]
 			if secret {
 				// A secret holds the value alone, whatever its name.
 				format, ok = configfile.Format{Name: "secret", Values: configfile.WholeFile}, true
@@ -140,7 +140,7 @@ func (fv fileValues) edge(service, path string, data []byte, v configfile.Value)
 	}
 	e := &Edge{Var: ev, Dialect: dname, DB: hit, Port: hit.Port, InFile: &ConfigValue{Path: path, Data: data, Value: v}, Basis: dialect.ReaderOf(dname)}
 	if d.ByReader {
-		form, basis, ok := (uriReaders{cl}).decide(ev, hit)
+		form, basis, ok := (decisions{cl}).reader(ev, hit)
 		if !ok {
 			return nil
 		}

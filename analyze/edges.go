@@ -10,6 +10,7 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/hostvar"
 	"github.com/uds-migrate/uds-migrate/pgserver"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
@@ -37,7 +38,7 @@ func (cl *collector) collectEdges() []*Edge {
 				continue
 			}
 			if e, ignores := (inheritedVars{cl}).ignores(name, v.Key); ignores {
-				if _, dname, _ := dialect.Classify(v.Value); dname != "" || appHostRE.MatchString(v.Key) {
+				if _, dname, _ := dialect.Classify(v.Value); dname != "" || hostvar.IsAppHostKey(v.Key) {
 					(inheritedVars{cl}).note(v, e)
 				}
 				continue
@@ -108,7 +109,7 @@ func (cl *collector) collectEdges() []*Edge {
 			}
 			e := &Edge{Var: v, Dialect: dname, DB: hit, Basis: dialect.ReaderOf(dname)}
 			if d.ByReader {
-				form, basis, ok := (uriReaders{cl}).decide(v, hit)
+				form, basis, ok := (decisions{cl}).reader(v, hit)
 				if !ok {
 					continue
 				}

@@ -11,6 +11,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/configfile"
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/finding"
+	"github.com/uds-migrate/uds-migrate/hostvar"
 )
 
 // A configuration document in one environment variable (issue #21):
@@ -214,7 +215,7 @@ func (d envDocs) firstDB(v compose.EnvVar, hosts []string) *DB {
 func (d envDocs) warnHost(v compose.EnvVar, cv configfile.Value) {
 	cl := d.cl
 	last := cv.Key[strings.LastIndexByte(cv.Key, '.')+1:]
-	if !appHostRE.MatchString(last) && !strings.EqualFold(last, "host") {
+	if !hostvar.IsAppHostKey(last) && !strings.EqualFold(last, "host") {
 		return
 	}
 	db := d.firstDB(v, []string{strings.TrimSpace(cv.Value)})

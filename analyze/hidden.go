@@ -11,6 +11,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/finding"
+	"github.com/uds-migrate/uds-migrate/hostvar"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -66,13 +67,13 @@ func (hc hiddenClients) warn(edges []*Edge) {
 				fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it: %s", name, key, dep.Name, name, hint))
 			continue
 		}
-		if len(cl.scopes.reachingFiles(name)) == 0 {
+		if len(cl.scopes.ReachingFiles(name)) == 0 {
 			cl.note("UDS131", yamledit.NodePos(src, kn), name, key,
 				fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it, and no file of the project reaches it (no build context here, no mounted source): the connection is baked into the image %s or built by a script; write it as %s and add the socket volume by hand", name, key, dep.Name, name, svc.Image, manualForm("", dep, cl.opts.MountPath)))
 			continue
 		}
 		where := "a mounted config file"
-		if secrets := cl.scopes.secretFiles(name); len(secrets) > 0 {
+		if secrets := cl.scopes.SecretFiles(name); len(secrets) > 0 {
 			var files []string
 			for _, f := range slices.Sorted(maps.Keys(secrets)) {
 				files = append(files, cl.p.DisplayPath(f)+" ("+secrets[f]+")")
@@ -94,7 +95,7 @@ func (hc hiddenClients) usesSocket(service string) bool {
 		if _, _, socket := dialect.Classify(v.Value); socket {
 			return true
 		}
-		if (v.Key == "PGHOST" || appHostRE.MatchString(v.Key) || cl.p.DirHostVar(cl.opts.HostVars, service, v.Key)) && strings.HasPrefix(v.Value, "/") {
+		if hostvar.SetToDir(cl.p.Project, cl.opts.HostVars, service, v.Key) && strings.HasPrefix(v.Value, "/") {
 			return true
 		}
 	}
@@ -166,7 +167,7 @@ func (hc hiddenClients) catalogueHint(service, db string) string {
 		if v.Role != catalog.RoleHost || cl.p.clientEnv(service, v.Key) != "" || (hiddenClients{cl}).anySet(service, v.Unless) {
 			continue
 		}
-		b := catalogueBasis(e, v.Reason)
+		b := hostvar.CatalogueBasis(e, v.Reason)
 		if !v.Directory {
 			return fmt.Sprintf("the image reads its host from %s, which is unset here, and %s takes no socket directory: %s (%s)", v.Key, v.Key, v.Reason, b.Citation())
 		}

@@ -29,7 +29,7 @@ func (hc hiddenClients) connection(service string, db *DB) (string, int) {
 		names = append(names, regexp.QuoteMeta(n))
 	}
 	nameRE := regexp.MustCompile(`(^|[^\w.-])(` + strings.Join(names, "|") + `)([^\w.-]|$)`)
-	for _, abs := range cl.scopes.of(service).Files() {
+	for _, abs := range cl.scopes.Of(service).Files() {
 		base := filepath.Base(abs)
 		if skip[abs] || strings.HasPrefix(base, ".env") || strings.HasSuffix(base, ".env") || base == "Dockerfile" {
 			continue

@@ -2,162 +2,90 @@ package analyze
 
 import (
 	"fmt"
-	"maps"
-	"slices"
-	"strings"
 
-	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/consumer"
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/finding"
+	"github.com/uds-migrate/uds-migrate/hostvar"
 )
 
-// hostVerdict is what one source of knowledge says about a host variable.
-type hostVerdict struct {
-	takesDir bool
-	basis    finding.Basis
-	portKey  string         // the variable holding the port beside it, if known
-	hostPort bool           // the value may be DIR:port
-	also     []catalog.Also // variables to set with it
+// decisions act on what package hostvar decides about a value: edges,
+// notes.
+type decisions struct{ cl *collector }
+
+// query asks package hostvar about v, whose value names db.
+func (d decisions) query(v compose.EnvVar, db *DB) hostvar.Query {
+	cl := d.cl
+	return hostvar.Query{Project: cl.p.Project, Scopes: cl.scopes, Var: v, DB: db.Name, DBPort: db.Port,
+		MountPath: cl.opts.MountPath, HostVars: cl.opts.HostVars, Consumers: cl.opts.Consumers}
 }
 
-// knownHostVar asks the sources of knowledge about host variable v in
-// the order: the user's word (--host-var), then evidence in the
-// project, then the image catalogue, so that a project that shows how it
-// reads a catalogued image's variable (a mounted database.yml of its own)
-// is judged by that. known reports that a source decided v: e is its edge,
-// or nil when it left v on TCP with a finding of its own.
-func (cl *collector) knownHostVar(v compose.EnvVar, db *DB, port string) (e *Edge, known bool) {
-	if hv, ok := userHostVar(cl, v); ok {
-		return cl.applyHostVerdict(v, db, port, hv), true
-	}
-	_, cv := cl.p.catalogueVar(v.Service, v.Key)
-	catalogued := cv != nil && cv.Role == catalog.RoleHost
-	if catalogued || appHostRE.MatchString(v.Key) || v.Key == "PGHOST" {
-		if e, handled := cl.hostVarEvidence(v, db, port); handled {
-			return e, true
-		}
-	}
-	if hv, ok := catalogueHostVar(cl, v); ok {
-		return cl.applyHostVerdict(v, db, port, hv), true
-	}
-	return nil, false
+// stay notes why v stays on TCP.
+func (d decisions) stay(v compose.EnvVar, s *hostvar.Stay) {
+	d.cl.note(s.Code, v.Pos, v.Service, v.Key, s.Msg).Basis = s.Basis
 }
 
-// userHostVar: --host-var SERVICE/KEY says the variable takes a directory.
-func userHostVar(cl *collector, v compose.EnvVar) (hostVerdict, bool) {
-	if !slices.Contains(cl.opts.HostVars, v.Service+"/"+v.Key) {
-		return hostVerdict{}, false
+// knownHostVar acts on what the sources of knowledge say about host
+// variable v (hostvar.Query.HostVar). known reports that a source decided
+// v: e is its edge, or nil when it left v on TCP with a finding of its own.
+func (d decisions) knownHostVar(v compose.EnvVar, db *DB, port string) (e *Edge, known bool) {
+	hv, ok := d.query(v, db).HostVar(port)
+	switch {
+	case !ok:
+		return nil, false
+	case hv.Stay != nil:
+		d.stay(v, hv.Stay)
+		return nil, true
+	case hv.Basis.Kind == finding.BasisEvidence:
+		// Once the value is rewritten, UDS170 says which evidence it
+		// rests on.
+		return &Edge{Var: v, Dialect: dialect.AppHostVar(false).Name, DB: db, Port: db.Port, Basis: &hv.Basis}, true
 	}
-	return hostVerdict{takesDir: true, basis: finding.Basis{Kind: finding.BasisUser, Name: "--host-var",
-		Detail: "the user vouched (--host-var " + v.Service + "/" + v.Key + ") that the application hands " + v.Key + " to a driver that takes a socket directory as host"}}, true
+	return d.applyHostVerdict(v, db, port, hv), true
 }
 
-// catalogueHostVar: the service's image is catalogued with v as its host.
-func catalogueHostVar(cl *collector, v compose.EnvVar) (hostVerdict, bool) {
-	e, cv := cl.p.catalogueVar(v.Service, v.Key)
-	if cv == nil || cv.Role != catalog.RoleHost {
-		return hostVerdict{}, false
-	}
-	hv := hostVerdict{takesDir: cv.Directory, basis: catalogueBasis(e, cv.Reason), portKey: cv.Port, hostPort: cv.HostPort, also: cv.Also}
-	for _, k := range cv.Unless {
-		if cl.p.clientEnv(v.Service, k) != "" {
-			hv.takesDir = false
-			hv.basis.Detail = fmt.Sprintf("%s is set, and the image then takes the host from %s, not from %s", k, k, v.Key)
-		}
-	}
-	if c := cv.UnlessConf; c != nil && hv.takesDir {
-		if at, ok := cl.scopes.confSets(v.Service, c.File, c.Key); ok {
-			hv.takesDir = false
-			hv.basis.Detail = fmt.Sprintf("%s sets %s, which the image reads instead of %s: set it there by hand (to the socket directory, if the image takes one there too), or drop it so %s applies", at, c.Key, v.Key, v.Key)
-		}
-	}
-	return hv, true
-}
-
-// catalogueVar returns the catalogue entry of a service's image and its
-// variable key, or nils.
-func (p *Project) catalogueVar(service, key string) (*catalog.Entry, *catalog.Var) {
-	e := catalog.Lookup(p.Model.Services[service].Image)
-	if e == nil {
-		return nil, nil
-	}
-	return e, e.Var(key)
-}
-
-func catalogueBasis(e *catalog.Entry, detail string) finding.Basis {
-	var cites []string
-	for _, s := range e.Sources {
-		cites = append(cites, s.Cite())
-	}
-	return finding.Basis{Kind: finding.BasisCatalogue, Name: e.Family, Cite: cites, Detail: detail}
-}
-
-// applyHostVerdict acts on a verdict for v, whose value names db (port is
-// the port written beside the host, if any). It returns the edge to
-// rewrite, or nil when the value stays.
-func (cl *collector) applyHostVerdict(v compose.EnvVar, db *DB, port string, hv hostVerdict) *Edge {
+// applyHostVerdict acts on the user's or the catalogue's verdict for v,
+// whose value names db (port is the port written beside the host, if
+// any). It returns the edge to rewrite, or nil when the value stays.
+func (d decisions) applyHostVerdict(v compose.EnvVar, db *DB, port string, hv hostvar.Verdict) *Edge {
+	cl := d.cl
 	who := v.Service + "/" + v.Key
-	if !hv.takesDir {
+	if !hv.TakesDir {
 		cl.note("UDS151", v.Pos, v.Service, v.Key,
-			fmt.Sprintf("%s names %s, but %s (%s); left on TCP", who, db.Name, hv.basis.Detail, hv.basis.Citation()))
+			fmt.Sprintf("%s names %s, but %s (%s); left on TCP", who, db.Name, hv.Basis.Detail, hv.Basis.Citation()))
 		return nil
 	}
-	if port != "" && !hv.hostPort {
+	if port != "" && !hv.HostPort {
 		cl.note("UDS120", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s holds host and port together (%s); %s takes a socket directory there only without the port: set it to %s and put the port %d in its own variable", who, dialect.Redact("", v.Value), v.Key, cl.opts.MountPath, db.Port))
 		return nil
 	}
-	e := &Edge{Var: v, Dialect: dialect.AppHostVar(port != "").Name, DB: db, Port: db.Port, Basis: &hv.basis}
-	if hv.portKey != "" && cl.p.clientEnv(v.Service, hv.portKey) == "" && db.Port != 5432 {
-		e.Adds = append(e.Adds, portAdd(hv.portKey, db))
+	e := &Edge{Var: v, Dialect: dialect.AppHostVar(port != "").Name, DB: db, Port: db.Port, Basis: &hv.Basis}
+	if hv.PortKey != "" && cl.p.clientEnv(v.Service, hv.PortKey) == "" && db.Port != 5432 {
+		e.Adds = append(e.Adds, portAdd(hv.PortKey, db))
 	}
-	for _, a := range hv.also {
+	for _, a := range hv.Also {
 		if cl.p.clientEnv(v.Service, a.Key) != a.Value {
 			e.Adds = append(e.Adds, EnvAdd{Key: a.Key, Value: a.Value, Reason: a.Reason})
 		}
 	}
-	code, msg := "UDS150", fmt.Sprintf("%s set to the socket directory %s: %s (%s)", who, cl.opts.MountPath, hv.basis.Detail, hv.basis.Citation())
-	if hv.basis.Kind == finding.BasisUser {
+	code, msg := "UDS150", fmt.Sprintf("%s set to the socket directory %s: %s (%s)", who, cl.opts.MountPath, hv.Basis.Detail, hv.Basis.Citation())
+	if hv.Basis.Kind == finding.BasisUser {
 		code, msg = "UDS152", fmt.Sprintf("%s set to the socket directory %s on the user's word: --host-var %s vouches that the application hands it to a driver that takes a socket directory as host; the tool has no evidence of its own", who, cl.opts.MountPath, who)
 	}
-	cl.decision(e, code, v.Pos, v.Service, v.Key, msg).Basis = &hv.basis
+	cl.decision(e, code, v.Pos, v.Service, v.Key, msg).Basis = &hv.Basis
 	return e
 }
 
-// checkHostVars rejects --host-var values that name no service or no
-// variable of that service.
-func (p *Project) checkHostVars(hostVars []string, bad func(string, ...any) error) error {
-	for _, hv := range hostVars {
-		service, key, ok := strings.Cut(hv, "/")
-		if !ok || service == "" || key == "" {
-			return bad("--host-var %q: want SERVICE/KEY (a service and one of its environment variables)", hv)
-		}
-		if _, ok := p.Model.Services[service]; !ok {
-			return bad("--host-var %s: no such service (services: %s)", hv, strings.Join(slices.Sorted(maps.Keys(p.Model.Services)), ", "))
-		}
-		var keys []string
-		for _, v := range p.ServiceEnv(service) {
-			if v.Key == key {
-				keys = nil
-				break
-			}
-			keys = append(keys, v.Key)
-		}
-		if keys != nil || len(p.ServiceEnv(service)) == 0 {
-			return bad("--host-var %s: %s has no environment variable %s (it has: %s)", hv, service, key, strings.Join(slices.Sorted(slices.Values(keys)), ", "))
-		}
+// reader decides the socket form of connection URI v, which reaches db,
+// by its reader (hostvar.Query.Reader); ok is false when the value stays
+// on TCP, with a note that says why.
+func (d decisions) reader(v compose.EnvVar, db *DB) (form consumer.Form, basis *finding.Basis, ok bool) {
+	form, basis, s := d.query(v, db).Reader()
+	if s != nil {
+		d.stay(v, s)
+		return "", nil, false
 	}
-	return nil
-}
-
-// DirHostVar reports whether a service's variable is a host variable that
-// a migration sets to a socket directory (--host-var, or the catalogue),
-// so that revert sets it back to the server's name.
-func (p *Project) DirHostVar(hostVars []string, service, key string) bool {
-	if slices.Contains(hostVars, service+"/"+key) {
-		return true
-	}
-	_, cv := p.catalogueVar(service, key)
-	return cv != nil && cv.Role == catalog.RoleHost && cv.Directory
+	return form, basis, true
 }

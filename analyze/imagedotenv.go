@@ -10,6 +10,7 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/evidence"
+	"github.com/uds-migrate/uds-migrate/hostvar"
 	"github.com/uds-migrate/uds-migrate/internal/dockerfile"
 )
 
@@ -39,7 +40,7 @@ type imageDotenv struct{ cl *collector }
 func (d imageDotenv) warn() {
 	cl := d.cl
 	for _, name := range cl.clientServices() {
-		scope := cl.scopes.of(name)
+		scope := cl.scopes.Of(name)
 		var envFiles []string
 		for _, f := range scope.Files() {
 			if isDotenvFile(filepath.Base(f)) && !d.ignored(name, f) {
@@ -142,7 +143,7 @@ func (d imageDotenv) target(service, key, val string) *DB {
 	if socket {
 		return nil
 	}
-	if dname == "" && appHostRE.MatchString(key) {
+	if dname == "" && hostvar.IsAppHostKey(key) {
 		hosts = []string{strings.TrimSpace(val)}
 	}
 	for _, h := range hosts {

@@ -2,85 +2,18 @@ package analyze
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/evidence"
-	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
-// socketUses judges the uses of a client's value, seen in its service
-// and the project files that reach it, that a socket form would break: a
-// TCP dial of a host variable, a library the form needs that the build
-// does not declare. Each method reports what it finds and says whether
+// socketUses judges the uses of a client's value, seen in the project
+// files that reach it, that a socket form would break: a library the form
+// needs that the build does not declare (a TCP dial of a host variable is
+// hostvar.Query.TCPUse). Each method notes what it finds and says whether
 // the value must stay on TCP.
 type socketUses struct{ cl *collector }
-
-// tcpHost reports (UDS120) a host variable that something in the
-// service dials as a TCP host name or pastes into a pgjdbc URL: its own
-// compose command, entrypoint or healthcheck test (`until nc -z $$PGHOST
-// 5432`), or a file of the project that reaches its container (an
-// entrypoint's wait, application.properties). A socket directory there
-// breaks that use whatever driver also reads the variable, so PGHOST,
-// which libpq reads, is held to it as any application's host variable is.
-func (u socketUses) tcpHost(v compose.EnvVar, db *DB) bool {
-	verdict, at, ok := u.command(v.Service, v.Key)
-	if !ok {
-		verdict, ok = evidence.Find(u.cl.scopes.of(v.Service), v.Key)
-		if !ok || verdict.Directory {
-			return false
-		}
-		at = fmt.Sprintf("%s:%d", verdict.File, verdict.Line)
-	}
-	if verdict.Advice != "" {
-		u.cl.note("UDS120", v.Pos, v.Service, v.Key,
-			fmt.Sprintf("%s/%s names %s, and the project shows a consumer that takes no socket directory: %s: %s. Left unchanged: %s",
-				v.Service, v.Key, db.Name, at, verdict.Reason, verdict.Advice))
-		return true
-	}
-	u.cl.note("UDS120", v.Pos, v.Service, v.Key,
-		fmt.Sprintf("%s/%s names %s, and the project shows its consumer: %s: %s. Left unchanged: write that URL in socket form (jdbc:postgresql://localhost:%d/DB?socketFactory=org.newsclub.net.unix.AFUNIXSocketFactory$FactoryArg&socketFactoryArg=%s/.s.PGSQL.%d, a single $ in a file compose does not read) and mount %s's socket volume",
-			v.Service, v.Key, db.Name, at, verdict.Reason, db.Port, u.cl.opts.MountPath, db.Port, db.Name))
-	return true
-}
-
-// command returns the verdict of the service's own command,
-// entrypoint or healthcheck test about key (evidence.FindInCommand), and
-// where that key is written ("compose.yml:9 (command)").
-func (u socketUses) command(service, key string) (evidence.Verdict, string, bool) {
-	svc := u.cl.p.Model.Services[service]
-	texts := []struct {
-		key   string
-		words []string
-	}{{"command", svc.Command}, {"entrypoint", svc.Entrypoint}}
-	if svc.HealthCheck != nil {
-		texts = append(texts, struct {
-			key   string
-			words []string
-		}{"healthcheck", svc.HealthCheck.Test})
-	}
-	src, node := u.cl.p.ServiceNode(service)
-	for _, t := range texts {
-		verdict, ok := evidence.FindInCommand(strings.Join(t.words, " "), key)
-		if !ok {
-			continue
-		}
-		at := service + "'s " + t.key
-		if src != nil {
-			n := node
-			if kn, _ := yamledit.OwnKey(node, t.key); kn != nil {
-				n = kn
-			}
-			pos := yamledit.NodePos(src, n)
-			at = fmt.Sprintf("%s:%d (%s's %s)", pos.File, pos.Line, service, t.key)
-		}
-		verdict.Reason = strings.Replace(verdict.Reason, "by a script", "by the service's "+t.key, 1)
-		verdict.Advice = strings.Replace(verdict.Advice, "make the script wait", "make the "+t.key+" wait", 1)
-		return verdict, at, true
-	}
-	return evidence.Verdict{}, "", false
-}
 
 // libraryMissing reports (UDS135) a value whose socket form needs a
 // library in the client (pgjdbc's socket factory, junixsocket) when the
@@ -96,7 +29,7 @@ func (u socketUses) libraryMissing(v compose.EnvVar, d *dialect.Dialect, db *DB,
 		return false
 	}
 	lib := d.Library
-	manifest, declared := evidence.Declares(u.cl.scopes.of(v.Service), lib.Manifests, lib.Marker)
+	manifest, declared := evidence.Declares(u.cl.scopes.Of(v.Service), lib.Manifests, lib.Marker)
 	if manifest == "" || declared {
 		return false
 	}

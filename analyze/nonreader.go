@@ -6,6 +6,7 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/hostvar"
 )
 
 // The socket mount goes only on services that read the value (issue #21).
@@ -36,7 +37,7 @@ func (iv inheritedVars) ignores(service, key string) (catalogued *catalog.Entry,
 			return nil, false
 		}
 	}
-	scope := cl.scopes.of(service)
+	scope := cl.scopes.Of(service)
 	for _, f := range scope.Files() {
 		if data, err := scope.ReadFile(f); err == nil && bytes.Contains(data, []byte(key)) {
 			return nil, false
@@ -49,7 +50,7 @@ func (iv inheritedVars) ignores(service, key string) (catalogued *catalog.Entry,
 // does not read, and so gets no socket mount.
 func (iv inheritedVars) note(v compose.EnvVar, e *catalog.Entry) {
 	cl := iv.cl
-	b := catalogueBasis(e, "its programs read no application connection variable")
+	b := hostvar.CatalogueBasis(e, "its programs read no application connection variable")
 	cl.note("UDS183", v.Pos, v.Service, v.Key,
 		fmt.Sprintf("%s inherits %s from %s, which its image (%s) does not read: %s gets no socket mount (under the official image's trust authentication the mount would be a superuser login) (%s)",
 			v.Service, v.Key, v.Pos.File, e.Family, v.Service, b.Citation())).Basis = &b

@@ -9,6 +9,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/hostvar"
 )
 
 // poolerHop returns the edges of a pooler's own connection to PostgreSQL.
@@ -42,7 +43,7 @@ func (cl *collector) poolerHop(name string) []*Edge {
 // library it does not ship and nothing adds: extension_dir), when it
 // reaches one of dbs; such a value stays on TCP.
 func (cl *collector) catalogueKeeps(v compose.EnvVar, find func(host string) *DB) bool {
-	e, cv := cl.p.catalogueVar(v.Service, v.Key)
+	e, cv := hostvar.CatalogueVar(cl.p.Project, v.Service, v.Key)
 	if cv == nil || cv.Role != catalog.RoleURL {
 		return false
 	}
@@ -63,7 +64,7 @@ func (cl *collector) catalogueKeeps(v compose.EnvVar, find func(host string) *DB
 	if db == nil {
 		return false
 	}
-	b := catalogueBasis(e, cv.Reason)
+	b := hostvar.CatalogueBasis(e, cv.Reason)
 	if cv.Directory && !missingLib {
 		// The driver takes ?host= but not ?port=: only a server on 5432
 		// is reached through the socket form.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/hostvar"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -153,7 +154,7 @@ func (ct connTargets) hostNetwork(service string, v compose.EnvVar) (*DB, string
 		return nil, ""
 	}
 	hosts, dname, socket := dialect.Classify(v.Value)
-	if socket || (dname == "" && !appHostRE.MatchString(v.Key)) {
+	if socket || (dname == "" && !hostvar.IsAppHostKey(v.Key)) {
 		return nil, ""
 	}
 	if dname == "" {
@@ -161,7 +162,7 @@ func (ct connTargets) hostNetwork(service string, v compose.EnvVar) (*DB, string
 	}
 	port := dialect.URLPort(v.Value, dname)
 	if dname == "" {
-		port, _ = atoiPort(cl.p.clientEnv(service, portSibling(v.Key)))
+		port, _ = atoiPort(cl.p.clientEnv(service, hostvar.PortSibling(v.Key)))
 	}
 	if port == 0 {
 		port = 5432

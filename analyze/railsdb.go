@@ -9,6 +9,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/configfile"
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/finding"
+	"github.com/uds-migrate/uds-migrate/hostvar"
 )
 
 // railsEdges finds Rails clients whose config/database.yml (reaching the
@@ -18,12 +19,12 @@ import (
 // adapter hands host to libpq (pg gem), so it becomes the socket
 // directory, edited in place with the ERB tag, anchors and merges kept.
 // A service that sets the variable is the host variable path's
-// (hostVarEvidence), not this one.
+// (hostvar.Query.HostVar), not this one.
 func (fv fileValues) rails() []*Edge {
 	cl := fv.cl
 	var out []*Edge
 	for _, name := range cl.clientServices() {
-		scope := cl.scopes.of(name)
+		scope := cl.scopes.Of(name)
 		for _, abs := range scope.Files() {
 			rel, _ := filepath.Rel(cl.p.Model.WorkingDir, abs)
 			if rel = filepath.ToSlash(rel); rel != "config/database.yml" && !strings.HasSuffix(rel, "/config/database.yml") {
@@ -67,7 +68,7 @@ func (fv fileValues) railsHost(service, abs string, env map[string]string) *Edge
 		return nil
 	}
 	e := &Edge{Var: ev, Dialect: dialect.AppHostVar(false).Name, DB: db, Port: db.Port, InFile: &ConfigValue{Path: path, Data: data, Value: v}}
-	e.Basis = evidenceBasis(path, v.Line, "pg gem (libpq)", fmt.Sprintf("Rails' %s (%s, adapter %s) sets host itself", path, railsEnv, adapter.Value))
+	e.Basis = hostvar.EvidenceBasis(path, v.Line, "pg gem (libpq)", fmt.Sprintf("Rails' %s (%s, adapter %s) sets host itself", path, railsEnv, adapter.Value))
 	if envKey != "" {
 		e.Basis.Detail = fmt.Sprintf("Rails' %s (%s, adapter %s) falls back to the ERB default %q because %s does not set %s", path, railsEnv, adapter.Value, v.Value, service, envKey)
 		e.RailsVar = envKey

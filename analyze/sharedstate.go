@@ -6,6 +6,7 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/hostvar"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -83,7 +84,7 @@ func (s sharedState) find(edges []*Edge) (shares []StateShare, kept []*Edge) {
 			if kn, _ := yamledit.OwnKey(compose.ServicesMapping(src), y); kn != nil {
 				at = yamledit.NodePos(src, kn)
 			}
-			b := catalogueBasis(c, "the image keeps the connection it was set up with in "+c.StateDir)
+			b := hostvar.CatalogueBasis(c, "the image keeps the connection it was set up with in "+c.StateDir)
 			cl.note("UDS136", at, y, "volumes",
 				fmt.Sprintf("%s mounts %s's socket volume too: it runs the %s image with %s's volume %s at %s, where the image keeps the connection it was set up with, so it reads the socket directory %s/%s now names (%s)",
 					y, e.DB.Name, c.Family, e.Var.Service, vol, c.StateDir, e.Var.Service, e.Var.Key, b.Citation())).Basis = &b

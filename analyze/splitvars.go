@@ -3,18 +3,14 @@ package analyze
 import (
 	"fmt"
 	"net"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/hostvar"
 	"github.com/uds-migrate/uds-migrate/pgserver"
 )
-
-// appHostRE matches application-specific host variables (DB_HOST,
-// POSTGRES_HOST, KC_DB_URL_HOST, GITEA__database__HOST ...).
-var appHostRE = regexp.MustCompile(`(?i)(^|_)(HOST|HOSTNAME|SERVER|ADDR|ADDRESS)$`)
 
 // splitVar handles a connection split into variables. PGHOST naming a
 // database becomes an edge (libpq accepts the socket directory there);
@@ -37,8 +33,11 @@ func (cl *collector) splitVar(v compose.EnvVar, find func(host string) *DB) *Edg
 		return nil
 	}
 	if v.Key == "PGHOST" && port == "" {
-		if _, ok := userHostVar(cl, v); !ok && (socketUses{cl}).tcpHost(v, db) {
-			return nil
+		if q := (decisions{cl}).query(v, db); !q.UserVouches() {
+			if s := q.TCPUse(); s != nil {
+				(decisions{cl}).stay(v, s)
+				return nil
+			}
 		}
 		pg := dialect.HostVar("PGHOST")
 		e := &Edge{Var: v, Dialect: pg.Name, DB: db, Port: db.Port, Basis: dialect.ReaderOf(pg.Name)}
@@ -50,10 +49,10 @@ func (cl *collector) splitVar(v compose.EnvVar, find func(host string) *DB) *Edg
 		}
 		return e
 	}
-	if e, known := cl.knownHostVar(v, db, port); known {
+	if e, known := (decisions{cl}).knownHostVar(v, db, port); known {
 		return e
 	}
-	if !appHostRE.MatchString(v.Key) && v.Key != "PGHOST" {
+	if !hostvar.IsHostKey(v.Key) {
 		return nil
 	}
 	extra := ""
@@ -68,12 +67,7 @@ func (cl *collector) splitVar(v compose.EnvVar, find func(host string) *DB) *Edg
 
 // clientEnv returns the effective value of a client's variable.
 func (p *Project) clientEnv(service, key string) string {
-	for _, v := range p.ServiceEnv(service) {
-		if v.Key == key {
-			return v.Value
-		}
-	}
-	return ""
+	return compose.EnvLookup(p.ServiceEnv(service), key)
 }
 
 // poolerFor returns the pooler service a host name reaches, or "".
@@ -91,10 +85,4 @@ func (cl *collector) poolerFor(client, host string) string {
 func portAdd(key string, db *DB) EnvAdd {
 	return EnvAdd{Key: key, Value: fmt.Sprint(db.Port),
 		Reason: fmt.Sprintf("%s listens on port %d and the port names the socket file (.s.PGSQL.%d)", db.Name, db.Port, db.Port)}
-}
-
-// IsHostVar reports whether an environment variable holds a database host:
-// PGHOST, or an application host variable (DB_HOST, POSTGRESQL_HOST ...).
-func IsHostVar(key string) bool {
-	return key == "PGHOST" || appHostRE.MatchString(key)
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/finding"
+	"github.com/uds-migrate/uds-migrate/hostvar"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/pgserver"
 )
@@ -132,7 +133,7 @@ func (pl *reverter) revertClient(service string, m compose.Mount, db *analyze.DB
 	unused := true
 	for _, ent := range pl.p.ServiceEnv(service) {
 		raw, val := ent.Raw, ent.Value
-		if dir, tcp := revertHost(val, db.Name); (analyze.IsHostVar(ent.Key) || pl.p.DirHostVar(pl.opts.HostVars, service, ent.Key)) && path.Clean(dir) == m.Target {
+		if dir, tcp := revertHost(val, db.Name); hostvar.SetToDir(pl.p.Project, pl.opts.HostVars, service, ent.Key) && path.Clean(dir) == m.Target {
 			mk, _ := interp.Mask(raw)
 			if pl.ed.SetValue(ent, mk, tcp) {
 				pl.rep.Change(finding.Change{Kind: "value", Pos: ent.Pos, Service: service, Key: ent.Key,

@@ -5,9 +5,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/uds-migrate/uds-migrate/analyze"
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/hostvar"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
@@ -34,7 +34,7 @@ func repairSocketValue(pl *pass, ssl map[string]bool, v compose.EnvVar) {
 	if err != nil {
 		return
 	}
-	out, dname, notes, socket := dialect.SocketRepair(v.Key, analyze.IsHostVar(v.Key), m.Value)
+	out, dname, notes, socket := dialect.SocketRepair(v.Key, hostvar.IsHostKey(v.Key), m.Value)
 	if socket && dname != "" {
 		ssl[v.Service] = true
 	}

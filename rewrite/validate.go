@@ -15,6 +15,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/finding"
+	"github.com/uds-migrate/uds-migrate/hostvar"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -172,7 +173,7 @@ func (v *validator) checkValue(service string, ent compose.EnvVar, ms []compose.
 	if v.checkHostShape(at, service, ent.Key, val, ms) {
 		return
 	}
-	if _, _, _, socket := dialect.SocketRepair(ent.Key, analyze.IsHostVar(ent.Key), val); socket || dialect.NpgsqlSSLProblem(val) {
+	if _, _, _, socket := dialect.SocketRepair(ent.Key, hostvar.IsHostKey(ent.Key), val); socket || dialect.NpgsqlSSLProblem(val) {
 		checkSSLMode(at, service, ent.Key, val)
 	}
 	sockFile := dialect.CheckSocket(checker{v: v, service: service, at: at}, ent.Key, val)
@@ -229,12 +230,7 @@ type checker struct {
 }
 
 func (c checker) Env(key string) string {
-	for _, o := range c.v.p.ServiceEnv(c.service) {
-		if o.Key == key {
-			return o.Value
-		}
-	}
-	return ""
+	return compose.EnvLookup(c.v.p.ServiceEnv(c.service), key)
 }
 
 func (c checker) Report(code, msg string) { c.at(code, msg) }

@@ -5,9 +5,9 @@ import (
 	"path"
 	"strings"
 
-	"github.com/uds-migrate/uds-migrate/analyze"
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/hostvar"
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
 
@@ -35,7 +35,7 @@ func relativeHost(key, val string) string {
 	switch {
 	case key == "PGHOST" && looksRelative(val):
 		return val
-	case analyze.IsHostVar(key) && looksRelative(val) && socketLike(val):
+	case hostvar.IsHostKey(key) && looksRelative(val) && socketLike(val):
 		return val
 	}
 	return ""
@@ -61,7 +61,7 @@ func (v *validator) checkHostShape(at func(code, msg string), service, key, val 
 		at("UDS215", fmt.Sprintf("%s/%s: host %s is a relative path: libpq reads a host without a leading / as a TCP host name (\"could not translate host name\") and pgx resolves relative paths its own way (jackc/pgx#661); a socket directory must be absolute: write %s", service, key, rel, want))
 		return true
 	}
-	if key != "PGHOST" && analyze.IsHostVar(key) && strings.HasPrefix(val, "/") && dialect.SocketFileRE.MatchString(path.Base(val)) {
+	if key != "PGHOST" && hostvar.IsHostKey(key) && strings.HasPrefix(val, "/") && dialect.SocketFileRE.MatchString(path.Base(val)) {
 		at("UDS204", fmt.Sprintf("%s/%s names the socket file %s; a host takes its directory (%s): libpq fails with \"Not a directory\", and so do pgbouncer and other drivers that take a host", service, key, val, path.Dir(val)))
 		return true
 	}
@@ -101,7 +101,7 @@ func (v *validator) checkPGSSLMode(service string) {
 			e := e
 			mode = &e
 		}
-		if _, _, _, s := dialect.SocketRepair(e.Key, analyze.IsHostVar(e.Key), e.Value); s && !ownSSLMode(e.Value) {
+		if _, _, _, s := dialect.SocketRepair(e.Key, hostvar.IsHostKey(e.Key), e.Value); s && !ownSSLMode(e.Value) {
 			relies = true
 		}
 	}

@@ -32,15 +32,19 @@ var allowed = map[string][]string{
 	"internal/dockerfile": {},
 	"proxy":               {"appserver", "catalog", "compose", "finding", "internal/dockerfile", "internal/textedit", "nginx", "yamledit"},
 	"report":              {"docs", "finding"},
+	// The host-variable and consumer decision: the user's word, evidence,
+	// the catalogue; it reads the project, decides, and reports nothing.
+	"hostvar": {"catalog", "compose", "consumer", "dialect", "evidence", "finding", "internal/confine",
+		"internal/dockerfile", "libpq", "pgserver", "yamledit"},
 	// The analysis reads the project with every knowledge package; it
 	// edits nothing, so it imports no editor but yamledit's positions.
-	"analyze": {"catalog", "compose", "configfile", "consumer", "dialect", "evidence", "finding", "internal/confine",
+	"analyze": {"catalog", "compose", "configfile", "consumer", "dialect", "evidence", "finding", "hostvar",
 		"internal/dockerfile", "internal/interp", "jdbc", "libpq", "pgserver", "yamledit"},
 	// revert reads the analysis and edits through its own editor: it
 	// shares the migration's knowledge, not its plan.
-	"revert": {"analyze", "compose", "dialect", "finding", "internal/interp", "pgserver"},
-	"rewrite": {"analyze", "catalog", "compose", "consumer", "dialect", "finding", "internal/interp", "jdbc", "libpq",
-		"pgserver", "proxy", "revert", "yamledit"},
+	"revert": {"analyze", "compose", "dialect", "finding", "hostvar", "internal/interp", "pgserver"},
+	"rewrite": {"analyze", "catalog", "compose", "consumer", "dialect", "finding", "hostvar", "internal/interp", "jdbc",
+		"libpq", "pgserver", "proxy", "revert", "yamledit"},
 }
 
 // mayUseRewrite are the packages above the pipeline: the CLI and the

@@ -1,4 +1,4 @@
-package analyze
+package hostvar
 
 import (
 	"bufio"
@@ -15,7 +15,7 @@ import (
 // setting key, read as the Odoo image's entrypoint reads odoo.conf
 // (grep -E "^\s*\bKEY\b\s*=", odoo/docker 17.0/entrypoint.sh check_config).
 // at is "file:line" relative to the project directory.
-func (sc *scopes) confSets(service, file, key string) (at string, ok bool) {
+func (sc *Scopes) confSets(service, file, key string) (at string, ok bool) {
 	host := sc.mountedSource(service, file)
 	if host == "" {
 		return "", false
@@ -45,7 +45,7 @@ func (sc *scopes) confSets(service, file, key string) (at string, ok bool) {
 
 // mountedSource returns the host path behind container path file of a
 // service's bind mounts, or "".
-func (sc *scopes) mountedSource(service, file string) string {
+func (sc *Scopes) mountedSource(service, file string) string {
 	for _, m := range sc.p.Model.Services[service].Volumes {
 		if m.Type != "bind" || m.Source == "" {
 			continue

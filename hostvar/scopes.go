@@ -1,4 +1,4 @@
-package analyze
+package hostvar
 
 import (
 	"maps"
@@ -7,31 +7,40 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/evidence"
 	"github.com/uds-migrate/uds-migrate/internal/confine"
 	"github.com/uds-migrate/uds-migrate/internal/dockerfile"
 )
 
-// scopes are what evidence readers may look at for each service of a
+// Scopes are what evidence readers may look at for each service of a
 // project (evidence.Scope): the files that reach its container, walked
 // once per service, read through read.
-type scopes struct {
-	p      *Project
+type Scopes struct {
+	p      *compose.Project
 	read   func(path string) ([]byte, error) // a file as reports show its path
 	refuse func(path string, err error)      // a file left unread: it leads out of the project
 	root   string                            // evidenceRoot, once found
 	files  map[string][]string               // the files reaching each service
 }
 
-func newScopes(p *Project, read func(string) ([]byte, error), refuse func(string, error)) *scopes {
-	return &scopes{p: p, read: read, refuse: refuse, files: map[string][]string{}}
+// NewScopes returns the scopes of p's services; read reads a file as
+// reports show its path, refuse is told of a file left unread because it
+// leads out of the project.
+func NewScopes(p *compose.Project, read func(string) ([]byte, error), refuse func(string, error)) *Scopes {
+	return &Scopes{p: p, read: read, refuse: refuse, files: map[string][]string{}}
 }
 
-// reachingFiles lists the project's files and directories (absolute) that
+// Reuse takes the walks o, scopes of the same project, has made already.
+func (sc *Scopes) Reuse(o *Scopes) {
+	sc.root, sc.files = o.root, o.files
+}
+
+// ReachingFiles lists the project's files and directories (absolute) that
 // reach a service's container: the COPY/ADD sources of a Dockerfile built
 // here, bind-mount sources, file-based configs: and secrets:. Paths outside the
 // project directory are left out: they are not the project's to read.
-func (sc *scopes) reachingFiles(service string) []string {
+func (sc *Scopes) ReachingFiles(service string) []string {
 	svc := sc.p.Model.Services[service]
 	var out []string
 	if b := svc.Build; b != nil {
@@ -47,15 +56,15 @@ func (sc *scopes) reachingFiles(service string) []string {
 			out = append(out, cfg.File)
 		}
 	}
-	secrets := sc.secretFiles(service)
+	secrets := sc.SecretFiles(service)
 	return append(out, slices.Sorted(maps.Keys(secrets))...)
 }
 
-// secretFiles maps the files of the compose secrets a service reads
+// SecretFiles maps the files of the compose secrets a service reads
 // (secrets: NAME, file: ./secrets/x.txt) to the variable that names the
 // secret's path in the container (DATABASE_URL_FILE=/run/secrets/NAME), or
 // to "secret NAME" when no variable does.
-func (sc *scopes) secretFiles(service string) map[string]string {
+func (sc *Scopes) SecretFiles(service string) map[string]string {
 	svc := sc.p.Model.Services[service]
 	out := map[string]string{}
 	for _, ref := range svc.Secrets {
@@ -83,7 +92,7 @@ func (sc *scopes) secretFiles(service string) map[string]string {
 
 // copySources reads the Dockerfile of a build context and returns the
 // sources its COPY/ADD instructions take from the context.
-func (sc *scopes) copySources(context, df string) []string {
+func (sc *Scopes) copySources(context, df string) []string {
 	if context == "" {
 		return nil
 	}
@@ -104,7 +113,7 @@ func (sc *scopes) copySources(context, df string) []string {
 // .git), so that a build context above the compose file's folder
 // (context: .., as docker builds it) counts; without a repository, the
 // project directory itself.
-func (sc *scopes) evidenceRoot() string {
+func (sc *Scopes) evidenceRoot() string {
 	if sc.root != "" {
 		return sc.root
 	}
@@ -131,7 +140,7 @@ func (sc *scopes) evidenceRoot() string {
 // or ../api beside the compose folder, with or without a .git), so the code
 // it copies is the service's own. A context whose common directory with the
 // project is the filesystem root (an unrelated tree) does not widen it.
-func (sc *scopes) serviceEvidenceRoot(service string) string {
+func (sc *Scopes) serviceEvidenceRoot(service string) string {
 	root := sc.evidenceRoot()
 	b := sc.p.Model.Services[service].Build
 	if b == nil || !filepath.IsAbs(b.Context) || confine.Within(root, b.Context) {
@@ -147,15 +156,15 @@ func (sc *scopes) serviceEvidenceRoot(service string) string {
 	return common
 }
 
-// of is what evidence readers may look at for a service.
-func (sc *scopes) of(service string) evidence.Scope {
+// Of is what evidence readers may look at for a service.
+func (sc *Scopes) Of(service string) evidence.Scope {
 	env := map[string]string{}
 	for _, v := range sc.p.ServiceEnv(service) {
 		env[v.Key] = v.Value
 	}
 	s := evidence.Scope{
 		ProjectDir: sc.serviceEvidenceRoot(service),
-		Roots:      sc.reachingFiles(service),
+		Roots:      sc.ReachingFiles(service),
 		Env:        env,
 		Read:       func(p string) ([]byte, error) { return sc.read(sc.p.DisplayPath(p)) },
 		Refused:    sc.refuse,
