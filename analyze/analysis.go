@@ -61,7 +61,7 @@ func Databases(p *Project, opts Options) (Topology, error) {
 	return a, nil
 }
 
-// Analyze is analyze, then the collection over the clients: what a
+// Analyze is Databases, then the collection over the clients: what a
 // migration plans from.
 func Analyze(p *Project, opts Options) (Topology, error) {
 	a, err := Databases(p, opts)

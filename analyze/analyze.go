@@ -94,7 +94,7 @@ type Edge struct {
 	// RailsVar is the variable whose ERB default (database.yml) the edge edits.
 	RailsVar string
 	// Unset is the code default of a host variable the service leaves
-	// Unset: the edge sets the variable (codedefault.go).
+	// unset: the edge sets the variable (codedefault.go).
 	Unset *evidence.Default
 	// Adds are variables to write after v once it is rewritten (its
 	// port, variables the catalogue sets with it).

@@ -41,7 +41,7 @@ type collector struct {
 
 // A Note is what the collection says about a value, in the order it
 // found it: a finding, or a file refused because it leads out of the
-// project (UDS172, which the editor reports once per path). A Note made
+// project (UDS172, which the editor reports once per path). A note made
 // before the shared-env fixpoint may depend on its outcome: a host
 // variable's decision (UDS150, UDS152) holds only if its edge is still
 // rewritten (edge), a command's manual step (UDS127) only if the command
@@ -89,7 +89,7 @@ func newCollector(p *Project, opts Options, a Topology) *collector {
 // configuration files, Rails' database.yml and code defaults; then the
 // warnings about connections it cannot see.
 func (cl *collector) collect() []*Edge {
-	edges, followed := (sharedEnv{cl}).keep(cl.collectEdges())
+	edges, followed := (sharedEnv{cl}).keep(cl.writableEdges(cl.collectEdges()))
 	edges = append(edges, (fileValues{cl}).configEdges()...)
 	edges = append(edges, (fileValues{cl}).rails()...)
 	edges = append(edges, (codeDefaults{cl}).edges(edges)...)
@@ -200,21 +200,25 @@ type (
 // database.yml, and configuration documents in environment values) and
 // returns, per service, "file:line" of a socket-form value it reads from
 // one, with the notes the reading made (a file refused, one beyond the
-// limits): revert does not edit such files, so their mounts stay.
-func SocketReaders(p *Project, opts Options, top Topology) (map[string]string, []Note) {
+// limits): revert does not edit such files, so their mounts stay. scopes
+// are the files it found reaching each service, for more evidence.
+func SocketReaders(p *Project, opts Options, top Topology) (readers map[string]string, notes []Note, scopes *hostvar.Scopes) {
 	cl := newCollector(p, opts, top)
 	(fileValues{cl}).configEdges()
 	(fileValues{cl}).rails()
 	(envDocs{cl}).markSockets()
-	return cl.cfgSocket, cl.notes
+	return cl.cfgSocket, cl.notes, cl.scopes
 }
 
-// Reads answers, over one project, the questions validate shares with
-// the migration's collection: which variables a service Reads.
+// Reads answers, over one project and its analysis, the questions
+// validate shares with the migration's collection: which variables a
+// service reads, which configuration files reach its clients.
 type Reads struct{ cl *collector }
 
-func NewReads(p *Project, opts Options) Reads {
-	return Reads{newCollector(p, opts, Topology{})}
+// NewReads answers over p and its analysis top (whose clients' files it
+// reads).
+func NewReads(p *Project, opts Options, top Topology) Reads {
+	return Reads{newCollector(p, opts, top)}
 }
 
 // Ignores reports whether service does not read key, a variable it only
@@ -222,4 +226,11 @@ func NewReads(p *Project, opts Options) Reads {
 func (r Reads) Ignores(service, key string) bool {
 	_, ignores := (inheritedVars{r.cl}).ignores(service, key)
 	return ignores
+}
+
+// ConfigSettings lists the settings of the configuration files reaching
+// each client of the analysis, in service order (a file beyond the limits
+// is noted, UDS173, and skipped).
+func (r Reads) ConfigSettings() []ConfigSetting {
+	return (fileValues{r.cl}).settings()
 }

@@ -28,12 +28,34 @@ type ConfigValue struct {
 	DocKey string
 }
 
-// collectConfigEdges returns the TCP connection values in configuration
-// files reaching each client, as edges; socket-form values mark their
-// service as already connected (no UDS131 on a second run).
+// configEdges returns the TCP connection values in configuration files
+// reaching each client, as edges; socket-form values mark their service as
+// already connected (no UDS131 on a second run).
 func (fv fileValues) configEdges() []*Edge {
-	cl := fv.cl
 	var out []*Edge
+	for _, s := range fv.settings() {
+		if e := fv.edge(s.Service, s.Path, s.Data, s.Value); e != nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// ConfigSetting is one setting of a configuration file that a client
+// reads.
+type ConfigSetting struct {
+	Service, Path string // Path as reports and -w use it
+	Data          []byte
+	Value         configfile.Value
+}
+
+// settings lists the settings of the configuration files reaching each
+// client (a file bind mount, configs:, secrets:, a COPY into an image
+// built here), in service order; a file beyond the limits is noted
+// (UDS173) and skipped.
+func (fv fileValues) settings() []ConfigSetting {
+	cl := fv.cl
+	var out []ConfigSetting
 	clients := cl.clientServices()
 	// A file mounted on its own (a file bind mount, configs:) belongs to
 	// that service; another that sees it only inside a mounted directory
@@ -87,9 +109,7 @@ func (fv fileValues) configEdges() []*Edge {
 				if secret {
 					v.Key = secretKey
 				}
-				if e := (fileValues{cl}).edge(name, path, data, v); e != nil {
-					out = append(out, e)
-				}
+				out = append(out, ConfigSetting{Service: name, Path: path, Data: data, Value: v})
 			}
 		}
 	}

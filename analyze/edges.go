@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"path"
@@ -97,6 +98,9 @@ func (cl *collector) collectEdges() []*Edge {
 					fmt.Sprintf("%s/%s lists several hosts for failover; a Unix socket reaches one server on this host and cannot fail over, so the value is left on TCP", name, v.Key))
 				continue
 			}
+			if cl.unwritable(v, hit) {
+				continue
+			}
 			d, _ := dialect.Lookup(dname)
 			if d.Replaces != nil {
 				if what, ok := d.Replaces(v.Value); ok {
@@ -118,6 +122,43 @@ func (cl *collector) collectEdges() []*Edge {
 			e.Port = cl.edgePort(v, dname, hit)
 			out = append(out, e)
 		}
+	}
+	return out
+}
+
+// unwritable reports (UDS111, naming the service and key) a value that
+// reaches db but cannot be edited where it is written (compose.Writable: a
+// block scalar, a value over several lines), or that holds a line break
+// ("...\n" in double quotes): where a socket form would put it depends on
+// whether the application trims the value, which the tool cannot see. It
+// stays on TCP, and its service gets no socket mount for it: a mount
+// without the edit is half a migration, a superuser's socket handed to a
+// client that does not use it.
+func (cl *collector) unwritable(v compose.EnvVar, db *DB) bool {
+	err := compose.Writable(v)
+	if err == nil && strings.ContainsAny(v.Value, "\r\n") {
+		err = errors.New("its value holds a line break")
+	}
+	if err == nil {
+		return false
+	}
+	cl.note("UDS111", v.Pos, v.Service, v.Key,
+		fmt.Sprintf("%s/%s reaches %s over TCP, but %v: left on TCP, and %s gets no socket mount for it; write the value on one line (%s: VALUE) and rerun, or write it in socket form by hand and mount %s's socket volume on %s",
+			v.Service, v.Key, db.Name, err, v.Service, v.Key, db.Name, v.Service))
+	return true
+}
+
+// writableEdges drops the environment edges whose value cannot be edited
+// where it is written (unwritable): a decision made for one (UDS150,
+// UDS170) goes with it (resolve). Values in configuration files and
+// variables the edge adds are written elsewhere and stay.
+func (cl *collector) writableEdges(edges []*Edge) []*Edge {
+	var out []*Edge
+	for _, e := range edges {
+		if e.InFile == nil && e.Unset == nil && cl.unwritable(e.Var, e.DB) {
+			continue
+		}
+		out = append(out, e)
 	}
 	return out
 }

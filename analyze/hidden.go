@@ -122,21 +122,13 @@ var connKeyRE = regexp.MustCompile(`(?i)(^|_)(DATABASE|DB|PG[A-Z]*|POSTGRES(QL)?
 // flag), DB_USER or POSTGRES_PASSWORD name a database but hold no address.
 var connValueRE = regexp.MustCompile(`(?i)(^|_)(URL|URI|DSN|HOST|HOSTNAME|SERVER|SERVERS|ADDR|ADDRESS|CONN|CONNECTION|CONNECTION_STRING|CONNSTR|SEEDS|DATASOURCE|DATABASE)$`)
 
-// libpqSetting reports whether key is one of libpq's environment
-// variables (PostgreSQL docs, "Environment Variables") that names no
-// server: PGSSLMODE, PGUSER, PGPORT ... A socket form does not apply to
-// them (PGSSLMODE gets its own rule, fixPGSSLMode).
-func libpqSetting(key string) bool {
-	return strings.HasPrefix(key, "PG") && key != "PGHOST" && key != "PGHOSTADDR" && key != "PGSERVICE" && key != "PGSERVICEFILE"
-}
-
 // warnUnsetPassthrough reports a pass-through variable ("- DATABASE_URL",
 // no value) that holds a connection name but is set nowhere the tool can
 // see: compose takes it from the shell that runs it. It reports whether
 // it warned.
 func (cl *collector) warnUnsetPassthrough(v compose.EnvVar) bool {
 	dbs := cl.dbs
-	if !v.Passthrough || strings.TrimSpace(v.Value) != "" || !connKeyRE.MatchString(v.Key) || !connValueRE.MatchString(v.Key) || len(dbs) == 0 || libpqSetting(v.Key) {
+	if !v.Passthrough || strings.TrimSpace(v.Value) != "" || !connKeyRE.MatchString(v.Key) || !connValueRE.MatchString(v.Key) || len(dbs) == 0 || hostvar.IsLibpqSetting(v.Key) {
 		return false
 	}
 	target := "a PostgreSQL service of this project"

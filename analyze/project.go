@@ -8,7 +8,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/pgserver"
 )
 
-// Project is a loaded compose Project with what every command decides
+// Project is a loaded compose project with what every command decides
 // about it before planning: the connection values that do not parse.
 type Project struct {
 	*compose.Project

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/hostvar"
@@ -52,17 +53,35 @@ func (cl *collector) splitVar(v compose.EnvVar, find func(host string) *DB) *Edg
 	if e, known := (decisions{cl}).knownHostVar(v, db, port); known {
 		return e
 	}
+	what := "names " + db.Name + " for the application to build its own connection"
 	if !hostvar.IsHostKey(v.Key) {
-		return nil
+		if notHostKey(cl.p, v) {
+			return nil
+		}
+		// Any name can hold the host (DBHOST, PGHOST_X): a value that is
+		// the database's service name is reported, not passed over.
+		what = "is " + db.Name + ", the name of a PostgreSQL service, so it may be the host the application connects to"
 	}
 	extra := ""
 	if port != "" {
 		extra = fmt.Sprintf(" It holds host and port together (%s): an application that pastes it into a URL must not end up with @/var/run/postgresql:%s/.", dialect.Redact("", val), port)
 	}
 	cl.note("UDS120", v.Pos, v.Service, v.Key,
-		fmt.Sprintf("%s/%s names %s for the application to build its own connection; the tool cannot know whether the application accepts a socket directory. If it hands the value to libpq, pgx or psycopg as host, set it to %s (port %d picks .s.PGSQL.%d); otherwise build the connection URL in socket form yourself. No evidence in the project shows its consumer (the tool reads the code of images built here and of mounted sources: Django, SQLAlchemy/psycopg, Rails database.yml, node-postgres, pgx, lib/pq); to vouch for it yourself, rerun with --host-var %s/%s.%s",
-			v.Service, v.Key, db.Name, cl.opts.MountPath, db.Port, db.Port, v.Service, v.Key, extra))
+		fmt.Sprintf("%s/%s %s; the tool cannot know whether the application accepts a socket directory. If it hands the value to libpq, pgx or psycopg as host, set it to %s (port %d picks .s.PGSQL.%d); otherwise build the connection URL in socket form yourself. No evidence in the project shows its consumer (the tool reads the code of images built here and of mounted sources: Django, SQLAlchemy/psycopg, Rails database.yml, node-postgres, pgx, lib/pq); to vouch for it yourself, rerun with --host-var %s/%s.%s",
+			v.Service, v.Key, what, cl.opts.MountPath, db.Port, db.Port, v.Service, v.Key, extra))
 	return nil
+}
+
+// notHostKey reports whether v, whose name is no host variable's, holds
+// something other than a host by its name or by what reads it: a libpq
+// setting (PGUSER, PGDATABASE), a catalogued variable of another role, or
+// a name that says another role (hostvar.NamesOtherRole).
+func notHostKey(p *Project, v compose.EnvVar) bool {
+	if hostvar.IsLibpqSetting(v.Key) || hostvar.NamesOtherRole(v.Key) {
+		return true
+	}
+	_, cv := hostvar.CatalogueVar(p.Project, v.Service, v.Key)
+	return cv != nil && cv.Role != catalog.RoleHost
 }
 
 // clientEnv returns the effective value of a client's variable.

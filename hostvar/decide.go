@@ -3,9 +3,11 @@ package hostvar
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/evidence"
 	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/pgserver"
@@ -63,12 +65,11 @@ func (q Query) HostVar(port string) (v Verdict, ok bool) {
 	if v, ok := q.User(); ok {
 		return v, true
 	}
-	_, cv := CatalogueVar(q.Project, q.Var.Service, q.Var.Key)
-	catalogued := cv != nil && cv.Role == catalog.RoleHost
-	if catalogued || IsHostKey(q.Var.Key) {
-		if v, ok := q.evidence(port); ok {
-			return v, true
-		}
+	// Evidence is the code that hands the variable to a driver's host,
+	// whatever the variable is called (DBHOST, PGHOST_X): the readers
+	// look for the key in a host position, so a name is no precondition.
+	if v, ok := q.evidence(port); ok {
+		return v, true
 	}
 	return q.catalogue()
 }
@@ -180,4 +181,44 @@ func SetToDir(p *compose.Project, hostVars []string, service, key string) bool {
 func (q Query) UserVouches() bool {
 	_, ok := q.User()
 	return ok
+}
+
+// WrittenAsDir reports whether a migration may have written a socket
+// directory into a service's variable: SetToDir, or evidence in the
+// project that hands it to a driver's host (PGHOST_X read by
+// node-postgres), as HostVar judges it. Revert sets such a variable back
+// to the server's name.
+func WrittenAsDir(p *compose.Project, sc *Scopes, hostVars []string, service, key string) bool {
+	if SetToDir(p, hostVars, service, key) {
+		return true
+	}
+	v, ok := evidence.Find(sc.Of(service), key)
+	return ok && v.Directory
+}
+
+// RefusesSocket returns the catalogue entry and variable of service's
+// key when the image takes no socket there at all (no_socket: its
+// entrypoint resolves the value as a network host name and exits) and the
+// value holds one anyway: a host variable an absolute path (the socket
+// directory or file), a URL variable a socket-form URL. No repair of the
+// path helps there either. A variable the image ignores because another
+// is set (unless:) refuses nothing.
+func RefusesSocket(p *compose.Project, service, key, val string) (*catalog.Entry, *catalog.Var, bool) {
+	e, cv := CatalogueVar(p, service, key)
+	if cv == nil || !cv.NoSocket {
+		return nil, nil, false
+	}
+	for _, k := range cv.Unless {
+		if compose.EnvLookup(p.ServiceEnv(service), k) != "" {
+			return nil, nil, false
+		}
+	}
+	switch cv.Role {
+	case catalog.RoleHost:
+		return e, cv, strings.HasPrefix(strings.TrimSpace(val), "/")
+	case catalog.RoleURL:
+		_, _, socket := dialect.Classify(val)
+		return e, cv, socket
+	}
+	return nil, nil, false
 }

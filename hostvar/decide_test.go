@@ -78,11 +78,14 @@ func TestKeys(t *testing.T) {
 		host, app bool
 		portKey   string
 	}{
-		{"PGHOST", true, false, "PGPORT"},
+		{"PGHOST", true, true, "PGPORT"},
+		{"DBHOST", true, true, "DBPORT"},
 		{"DB_HOST", true, true, "DB_PORT"},
 		{"GITEA__database__HOST", true, true, "GITEA__database__PORT"},
 		{"KC_DB_URL_HOST", true, true, "KC_DB_URL_PORT"},
-		{"spring.datasource.host", false, false, "spring.datasource.port"},
+		{"spring.datasource.host", true, true, "spring.datasource.port"},
+		{"DB_SERVER", true, true, "DB_SERVER_PORT"},
+		{"FILESERVER", false, false, "FILESERVER_PORT"},
 		{"DB_NAME", false, false, "DB_NAME_PORT"},
 	} {
 		if got := IsHostKey(tc.key); got != tc.host {

@@ -25,6 +25,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/hostvar"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/pgserver"
+	"github.com/uds-migrate/uds-migrate/proxy"
 )
 
 // Loaded reverts a loaded project: the result holds every file with its
@@ -40,9 +41,9 @@ func Loaded(p *analyze.Project, opts analyze.Options) (*analyze.Result, error) {
 	dropTop := map[*compose.Source][]string{} // top-level volumes to remove, per file
 	// Configuration files are not reverted: note which clients read a
 	// socket value from one, so their mount stays.
-	readers, notes := analyze.SocketReaders(p, opts, a)
+	readers, notes, scopes := analyze.SocketReaders(p, opts, a)
 	analyze.ReportNotes(notes, rv.ed, rv.rep)
-	rv.socketReaders = readers
+	rv.socketReaders, rv.scopes = readers, scopes
 	for _, db := range a.DBs {
 		if vol := rv.revertDB(db); vol != "" {
 			// Every file's declaration: a migration of several files
@@ -63,8 +64,19 @@ func Loaded(p *analyze.Project, opts analyze.Options) (*analyze.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, f := range res.Findings {
+		if f.Code == "UDS111" { // revert's only UDS111: a socket value it leaves
+			res.SocketsKept++
+		}
+	}
 	if !res.Changed() {
 		res.NothingReason = "no service reaches a PostgreSQL service through a socket volume"
+		if res.SocketsKept > 0 {
+			res.NothingReason = "every socket value is one revert leaves as it is (UDS111 above), so the socket mounts stay"
+		}
+		if proxy.Present(p.Project) {
+			res.Notes = append(res.Notes, "revert covers PostgreSQL only: the nginx → app server migration is not reverted (undo it with git)")
+		}
 	}
 	return res, nil
 }
@@ -79,6 +91,7 @@ type reverter struct {
 	ed            *compose.Editor
 	rep           *finding.Report
 	socketReaders map[string]string
+	scopes        *hostvar.Scopes // the files that reach each service, for evidence
 }
 
 // revertDB brings db's clients back to TCP and removes the socket mounts
@@ -133,7 +146,7 @@ func (pl *reverter) revertClient(service string, m compose.Mount, db *analyze.DB
 	unused := true
 	for _, ent := range pl.p.ServiceEnv(service) {
 		raw, val := ent.Raw, ent.Value
-		if dir, tcp := revertHost(val, db.Name); hostvar.SetToDir(pl.p.Project, pl.opts.HostVars, service, ent.Key) && path.Clean(dir) == m.Target {
+		if dir, tcp := revertHost(val, db.Name); path.Clean(dir) == m.Target && hostvar.WrittenAsDir(pl.p.Project, pl.scopes, pl.opts.HostVars, service, ent.Key) {
 			mk, _ := interp.Mask(raw)
 			if pl.ed.SetValue(ent, mk, tcp) {
 				pl.rep.Change(finding.Change{Kind: "value", Pos: ent.Pos, Service: service, Key: ent.Key,

@@ -257,14 +257,23 @@ func (mg *migration) migrateDB(db *analyze.DB, edges []*analyze.Edge) {
 	}
 	defer mg.ed.Mounting(mounting)()
 	mountPath := map[string]string{}
+	mounted := map[string]bool{}
 	for _, e := range edges {
-		mp, ok := mountPath[e.Var.Service]
+		service := e.Var.Service
+		mp, ok := mountPath[service]
 		if !ok {
-			mg.warnPlacement(e.Var.Service)
-			mp = mg.clientMount(db, e.Var.Service, mountHomes(mg.p, e.Var.Service, byService[e.Var.Service]))
-			mountPath[e.Var.Service] = mp
+			mg.warnPlacement(service)
+			mp = mg.clientMountPath(db, service)
+			mountPath[service] = mp
 		}
-		mg.rewriteEdge(e, mp)
+		// The mount comes with the first value written: a service none of
+		// whose values could be edited gets none (half a migration).
+		mg.rewriteEdge(e, mp, func() {
+			if !mounted[service] {
+				mounted[service] = true
+				mg.addClientMount(db, service, mp, mountHomes(mg.p, service, byService[service]))
+			}
+		})
 	}
 	for _, sh := range mg.top.Shares {
 		if h := mg.p.ImageHome(sh.Service); sh.DB == db && h.Src != nil {
@@ -283,6 +292,16 @@ func (mg *migration) servicesNode(src *Source) *yaml.Node {
 // each of homes (see mountHomes), and returns the directory where it sees
 // the socket.
 func (mg *migration) clientMount(db *analyze.DB, client string, homes []compose.ServiceDef) string {
+	mp := mg.clientMountPath(db, client)
+	mg.addClientMount(db, client, mp, homes)
+	return mp
+}
+
+// clientMountPath returns the directory where client sees the database's
+// socket: where it mounts the socket volume already, else the mount path
+// (with -DB when another mount of the client holds it), which it reserves
+// for this database.
+func (mg *migration) clientMountPath(db *analyze.DB, client string) string {
 	ms := mg.p.ServiceMounts(client)
 	taken := map[string]bool{}
 	for _, m := range ms {
@@ -305,6 +324,18 @@ func (mg *migration) clientMount(db *analyze.DB, client string, homes []compose.
 		mp = mp + "-" + db.Name
 	}
 	mg.clientPaths[client] = append(mg.clientPaths[client], mp)
+	return mp
+}
+
+// addClientMount mounts the database's socket volume read-only at mp in
+// each of client's homes (see mountHomes), unless client mounts it there
+// already.
+func (mg *migration) addClientMount(db *analyze.DB, client, mp string, homes []compose.ServiceDef) {
+	for _, m := range mg.p.ServiceMounts(client) {
+		if m.Source == mg.plan(db).volume {
+			return
+		}
+	}
 	for _, h := range homes {
 		mg.ed.AddMount(h.Src, h.Node, client, mg.plan(db).volume+":"+mp+":ro",
 			"read-only is enough to connect to "+db.Name+"'s socket")
@@ -312,7 +343,6 @@ func (mg *migration) clientMount(db *analyze.DB, client string, homes []compose.
 			mg.ed.EnsureTopVolume(h.Src, mg.plan(db).volume)
 		}
 	}
-	return mp
 }
 
 // dropTmpfs removes a tmpfs on the database's socket directory (common with

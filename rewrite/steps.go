@@ -107,7 +107,7 @@ func reportAnalysis(ps *pass) (any, error) {
 				Service: v.Service, Key: v.Key, Dialect: r.Dialect, Before: dialect.Redact(r.Dialect, v.Raw), After: dialect.Redact(r.Dialect, r.Fixed),
 				Reason: "write " + r.How.Fix + " so compose does not interpolate it away"})
 			ps.rep.Add("UDS105", v.Pos, v.Service, v.Key,
-				r.How.What+" was written with one $: "+r.How.Why+"; written "+r.How.Fix)
+				v.Service+"/"+v.Key+": "+r.How.What+" was written with one $: "+r.How.Why+"; written "+r.How.Fix)
 		}
 	}
 	return nil, nil

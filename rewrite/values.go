@@ -20,14 +20,18 @@ import (
 )
 
 // rewriteEdge rewrites one value to reach the database's socket through the
-// client's mount directory mp. Interpolation references in the value are
-// kept as written; literal $ is written $$.
-func (mg *migration) rewriteEdge(e *analyze.Edge, mp string) {
+// client's mount directory mp; mount adds the client's socket mount, and
+// is called once the value is written (a value left as it was gets none).
+// Interpolation references in the value are kept as written; literal $ is
+// written $$.
+func (mg *migration) rewriteEdge(e *analyze.Edge, mp string, mount func()) {
 	if e.InFile != nil {
+		mount()
 		mg.rewriteConfigEdge(e, mp)
 		return
 	}
 	if e.Unset != nil {
+		mount()
 		mg.setUnsetVar(e, mp)
 		return
 	}
@@ -67,8 +71,10 @@ func (mg *migration) rewriteEdge(e *analyze.Edge, mp string) {
 		msg := fmt.Sprintf("%s/%s cannot be rewritten as written (%v); set it to the socket form by hand", v.Service, v.Key, dialect.RedactErr(err))
 		if want, _, err2 := dialect.ToSocket(e.Dialect, v.Value, mp, e.Port); err2 == nil && code == "UDS111" {
 			// The text is made of references set outside the project files
-			// (the shell environment): say what the variable must hold.
+			// (the shell environment): say what the variable must hold. The
+			// project's half is the mount, which the service gets.
 			msg = fmt.Sprintf("%s/%s is %s, set outside the project files; set it to %s", v.Service, v.Key, dialect.Redact(e.Dialect, v.Raw), dialect.Redact(e.Dialect, want))
+			mount()
 		}
 		mg.rep.Add(code, v.Pos, v.Service, v.Key, msg)
 		return
@@ -86,11 +92,13 @@ func (mg *migration) rewriteEdge(e *analyze.Edge, mp string) {
 	}
 	newRaw := m.Unmask(out)
 	if newRaw == v.Raw {
+		mount()
 		return
 	}
 	if !mg.ed.SetValue(v, m, out) {
 		return
 	}
+	mount()
 	mg.out.migratedPos[v.Pos.String()] = true
 	mg.warnDroppedRefs(v, m, out, e.DB.Name)
 	mg.warnDefault(v)

@@ -41,8 +41,9 @@ var allowed = map[string][]string{
 	"analyze": {"catalog", "compose", "configfile", "consumer", "dialect", "evidence", "finding", "hostvar",
 		"internal/dockerfile", "internal/interp", "jdbc", "libpq", "pgserver", "yamledit"},
 	// revert reads the analysis and edits through its own editor: it
-	// shares the migration's knowledge, not its plan.
-	"revert": {"analyze", "compose", "dialect", "finding", "hostvar", "internal/interp", "pgserver"},
+	// shares the migration's knowledge, not its plan (proxy: only whether
+	// the project has a reverse proxy, which revert does not undo).
+	"revert": {"analyze", "compose", "dialect", "finding", "hostvar", "internal/interp", "pgserver", "proxy"},
 	"rewrite": {"analyze", "catalog", "compose", "consumer", "dialect", "finding", "hostvar", "internal/interp", "jdbc",
 		"libpq", "pgserver", "proxy", "revert", "yamledit"},
 }
