@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/uds-migrate/uds-migrate/analyze"
+	"github.com/uds-migrate/uds-migrate/validate"
 )
 
 // TestAnalysisUnchangedByPlanning: the analysis of a project (its
@@ -51,8 +52,7 @@ func TestAnalysisUnchangedByPlanning(t *testing.T) {
 		if !sameAnalysis(a, fresh) {
 			t.Errorf("%s: planning changed the analysis:\n%s", filepath.Base(f), analysisDiff(a, fresh))
 		}
-		v := &validator{p: p, opts: opts}
-		v.runOn(a)
+		validate.Check(p, opts, a)
 		if !sameAnalysis(a, fresh) {
 			t.Errorf("%s: validating changed the analysis:\n%s", filepath.Base(f), analysisDiff(a, fresh))
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/analyze"
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/validate"
 )
 
 // combinations lists the other sets of compose files the project is run
@@ -88,7 +89,7 @@ func checkCombinations(ctx context.Context, inputs []Input, res *Result, opts Op
 				fmt.Sprintf("%s: this combination of compose files no longer loads after the migration (%s); the migration cannot keep it valid", name, compose.HideValues(err.Error()))))
 			continue
 		}
-		for _, f := range newErrors(validateLoaded(pb, opts), validateLoaded(pa, optsAfter)) {
+		for _, f := range validate.NewErrors(validate.Loaded(pb, opts), validate.Loaded(pa, optsAfter)) {
 			out = append(out, newFinding("UDS180", f.Pos, f.Service, f.Key,
 				fmt.Sprintf("%s: the migration cannot keep this combination of compose files valid: %s (%s)", name, f.Message, f.Code)))
 		}

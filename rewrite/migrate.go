@@ -10,6 +10,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/proxy"
+	"github.com/uds-migrate/uds-migrate/validate"
 )
 
 // Migrate plans and applies the migration of a compose project (one or more
@@ -17,7 +18,7 @@ import (
 // compose-go and a second migration of it changes nothing. It returns a
 // *PosError (file:line:col) for input it cannot read as a compose project.
 func Migrate(ctx context.Context, inputs []Input, opts Options) (res *Result, err error) {
-	defer func() { err = ScrubErr(err, compose.InputSecrets(inputs)) }()
+	defer func() { err = validate.ScrubErr(err, compose.InputSecrets(inputs)) }()
 	res, err = migrateOnce(ctx, inputs, opts)
 	if err != nil {
 		return res, err
@@ -31,7 +32,7 @@ func Migrate(ctx context.Context, inputs []Input, opts Options) (res *Result, er
 	}
 	var bad []Finding
 	carried := false
-	for _, f := range validateLoaded(out, opts2) {
+	for _, f := range validate.Loaded(out, opts2) {
 		switch {
 		case f.Severity == SevError && carriedAs(f.Code) != "":
 			carried = true
@@ -46,7 +47,7 @@ func Migrate(ctx context.Context, inputs []Input, opts Options) (res *Result, er
 	if len(bad) > 0 {
 		// Say whether the input already had these problems: then it is the
 		// input to fix (or a value shared with an excluded service).
-		ve := &ValidationError{Findings: bad}
+		ve := &validate.Error{Findings: bad}
 		if before, err := Validate(ctx, inputs, opts); err == nil {
 			var inInput []Finding
 			for _, f := range before {
@@ -180,29 +181,6 @@ func firstDiffLine(a, b []byte) string {
 		}
 	}
 	return fmt.Sprintf("line %d", len(al)+1)
-}
-
-// ValidationError is returned when the migrated output would still be a
-// broken socket setup; Findings say where and why.
-type ValidationError struct {
-	Findings []Finding
-	InInput  bool // the input already failed validation
-	Revert   bool // the output of revert, not of the migration
-}
-
-func (e *ValidationError) Error() string {
-	var b strings.Builder
-	if e.Revert {
-		b.WriteString("the reverted output fails validation (a value revert did not bring back to TCP while its socket mount was removed), nothing printed:")
-	} else if e.InInput {
-		b.WriteString("the input's socket setup is already broken and the migration does not repair it (run uds-migrate validate on the input); nothing printed:")
-	} else {
-		b.WriteString("the migrated output fails validation (a value shared with a service left on TCP, through an anchor, extends or an env file, is a common cause), nothing printed:")
-	}
-	for _, f := range e.Findings {
-		b.WriteString("\n" + f.String())
-	}
-	return b.String()
 }
 
 // carriedAs is the severity migrate gives a validate error of code it

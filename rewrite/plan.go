@@ -3,7 +3,6 @@ package rewrite
 import (
 	"fmt"
 	"path"
-	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -107,8 +106,8 @@ func prepareDB(pl *pass, dp *dbPlan, db *analyze.DB) {
 		dp.volume, dp.bind = pl.opts.BindMount, true
 	}
 	for _, ent := range pl.p.ServiceEnv(db.Name) {
-		if slices.Contains(serverClientVars, ent.Key) {
-			pl.rep.Add("UDS133", ent.Pos, db.Name, ent.Key, serverEnvProblem(db.Name, ent.Key))
+		if msg := pgserver.ClientVarProblem(db.Name, ent.Key); msg != "" {
+			pl.rep.Add("UDS133", ent.Pos, db.Name, ent.Key, msg)
 		}
 	}
 	if msg := analyze.InitSocketProblem(db); msg != "" {

@@ -7,6 +7,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/analyze"
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/revert"
+	"github.com/uds-migrate/uds-migrate/validate"
 )
 
 // Revert is the inverse migration, for moving to Kubernetes or to separate
@@ -17,7 +18,7 @@ import (
 // migration removed are not restored (the migration said so when it removed
 // them).
 func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err error) {
-	defer func() { err = ScrubErr(err, compose.InputSecrets(inputs)) }()
+	defer func() { err = validate.ScrubErr(err, compose.InputSecrets(inputs)) }()
 	p, err := analyze.Load(ctx, inputs, opts)
 	if err != nil {
 		return nil, err
@@ -31,26 +32,9 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err
 		if err != nil {
 			return nil, fmt.Errorf("internal error: the reverted output does not load: %w", err)
 		}
-		if bad := newErrors(validateLoaded(p, opts), validateLoaded(out, opts2)); len(bad) > 0 {
-			return nil, &ValidationError{Findings: bad, Revert: true}
+		if bad := validate.NewErrors(validate.Loaded(p, opts), validate.Loaded(out, opts2)); len(bad) > 0 {
+			return nil, &validate.Error{Findings: bad, Revert: true}
 		}
 	}
 	return res, nil
-}
-
-// newErrors returns the validate errors of after that before did not have
-// (same code, service and key): what the revert broke, such as a client
-// left pointing at a socket directory it no longer mounts (UDS205).
-func newErrors(before, after []Finding) []Finding {
-	had := map[string]bool{}
-	for _, f := range before {
-		had[f.Code+"\x00"+f.Service+"\x00"+f.Key] = true
-	}
-	var out []Finding
-	for _, f := range after {
-		if f.Severity == SevError && !had[f.Code+"\x00"+f.Service+"\x00"+f.Key] {
-			out = append(out, f)
-		}
-	}
-	return out
 }

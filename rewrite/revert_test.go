@@ -120,18 +120,3 @@ func TestRevertRoundTrip(t *testing.T) {
 		t.Fatalf("only %d goldens round-tripped; the golden layout changed?", tested)
 	}
 }
-
-func TestRevertNewErrors(t *testing.T) {
-	before := []Finding{
-		newFinding("UDS205", Pos{File: "c.yml", Line: 3, Col: 5}, "api", "DB", "old"),
-	}
-	after := []Finding{
-		newFinding("UDS205", Pos{File: "c.yml", Line: 4, Col: 5}, "api", "DB", "old, moved a line"),
-		newFinding("UDS205", Pos{File: "c.yml", Line: 9, Col: 5}, "php", "DB_DSN", "new"),
-		newFinding("UDS104", Pos{File: "c.yml", Line: 9, Col: 5}, "php", "DB_DSN", "a warning"),
-	}
-	got := newErrors(before, after)
-	if len(got) != 1 || got[0].Service != "php" || got[0].Code != "UDS205" {
-		t.Fatalf("newErrors = %+v; want only php's UDS205", got)
-	}
-}

@@ -1,4 +1,4 @@
-package rewrite
+package validate
 
 import (
 	"fmt"
@@ -115,19 +115,6 @@ func (v *validator) checkPGSSLMode(service string) {
 		v.findings.Add("UDS216", mode.Pos, service, "PGSSLMODE",
 			fmt.Sprintf("%s/PGSSLMODE=%s applies to its socket connections: node pg fails on every sslmode but disable, pgjdbc and sqlx on require and verify-*; write PGSSLMODE=disable (TLS does not apply on a socket)", service, mode.Value))
 	}
-}
-
-// serverClientVars are libpq variables that, set on the database service,
-// reach the psql of the image's init scripts.
-var serverClientVars = []string{"PGHOST", "PGHOSTADDR"}
-
-// serverEnvProblem returns a message when a database service sets PGHOST or
-// PGHOSTADDR: init scripts (/docker-entrypoint-initdb.d/*.sh) that run
-// psql inherit them, while the first-start server listens on no TCP address
-// and only in its own socket directory (docker-library/postgres#474, #807;
-// the entrypoint clears them for its own psql only, PR #808).
-func serverEnvProblem(db string, key string) string {
-	return fmt.Sprintf("%s sets %s, a client setting: init scripts in /docker-entrypoint-initdb.d that run psql inherit it and fail on first start (the temporary server listens on no TCP address, and on its own socket directory only; docker-library/postgres#474, #807); remove %s from the database service", db, key, key)
 }
 
 // ownSSLMode reports whether a value sets sslmode itself (a URI, a

@@ -1,4 +1,4 @@
-package rewrite
+package validate
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 )
 
 // scrubbedError is an error whose text has the project's passwords masked;
-// errors.As still reaches the *PosError or *ValidationError inside, whose
+// errors.As still reaches the *PosError or *Error inside, whose
 // messages are masked in place.
 type scrubbedError struct {
 	err error
@@ -29,7 +29,7 @@ func ScrubErr(err error, secrets []string) error {
 	if errors.As(err, &pe) {
 		pe.Msg = compose.Scrub(pe.Msg, secrets)
 	}
-	var ve *ValidationError
+	var ve *Error
 	if errors.As(err, &ve) {
 		compose.ScrubFindings(ve.Findings, secrets)
 	}

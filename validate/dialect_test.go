@@ -1,4 +1,4 @@
-package rewrite
+package validate
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/uds-migrate/uds-migrate/analyze"
+	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
 )
 
@@ -96,9 +98,9 @@ func TestDialectRegistry(t *testing.T) {
 // about that value.
 func validateOne(t *testing.T, key, val string) string {
 	t.Helper()
-	compose := "services:\n  app:\n    image: example/app:1\n    environment:\n      " + key + ": \"" + val + "\"\n" +
+	doc := "services:\n  app:\n    image: example/app:1\n    environment:\n      " + key + ": \"" + val + "\"\n" +
 		"    volumes:\n      - db-socket:/var/run/postgresql:ro\n  db:\n    image: postgres:16\n    volumes:\n      - db-socket:/var/run/postgresql\nvolumes:\n  db-socket:\n"
-	fs, err := Validate(context.Background(), []Input{{Path: "compose.yml", Data: []byte(compose)}}, DefaultOptions())
+	fs, err := Validate(context.Background(), []compose.Input{{Path: "compose.yml", Data: []byte(doc)}}, analyze.DefaultOptions())
 	if err != nil {
 		t.Fatalf("%s=%s: %v", key, val, err)
 	}

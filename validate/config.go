@@ -1,6 +1,9 @@
-package rewrite
+package validate
 
-import "github.com/uds-migrate/uds-migrate/dialect"
+import (
+	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/finding"
+)
 
 // checkConfigFiles checks the socket-form values of the configuration
 // files the clients read (Spring's application.yml, a .properties file,
@@ -12,7 +15,7 @@ func (v *validator) checkConfigFiles() {
 		if _, _, socket := dialect.Classify(s.Value.Value); !socket {
 			continue
 		}
-		at := v.valueAt(Pos{File: s.Path, Line: s.Value.Line, Col: s.Value.Col}, s.Service, s.Value.Key)
+		at := v.valueAt(finding.Pos{File: s.Path, Line: s.Value.Line, Col: s.Value.Col}, s.Service, s.Value.Key)
 		v.checkPlainValue(at, s.Service, s.Value.Key, s.Value.Value, v.p.ServiceMounts(s.Service))
 	}
 }
