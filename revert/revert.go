@@ -6,12 +6,14 @@
 // settings that the migration removed are not restored (the migration
 // said so when it removed them).
 //
-// It starts from the analysis' databases (analyze.Databases) and edits
-// through its own editor and report: it shares the migration's knowledge
-// (analyze, dialect), not its plan.
+// It starts from the analysis' databases (analyze.Databases), edits
+// through its own editor and report, and checks its output with validate:
+// it shares the migration's knowledge (analyze, hostvar, dialect), not its
+// plan.
 package revert
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"path"
@@ -26,12 +28,40 @@ import (
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/pgserver"
 	"github.com/uds-migrate/uds-migrate/proxy"
+	"github.com/uds-migrate/uds-migrate/validate"
 )
 
-// Loaded reverts a loaded project: the result holds every file with its
-// edits, not yet verified (rewrite.Revert loads the output and validates
-// it). The error is a --db or --socket-dir that names no usable service.
-func Loaded(p *analyze.Project, opts analyze.Options) (*analyze.Result, error) {
+// Revert reverts a compose project (one or more -f files, in order) and
+// verifies the result: the output loads, and validates without an error
+// the input did not have (a client left pointing at a socket directory it
+// no longer mounts: *validate.Error). It returns a *finding.PosError
+// (file:line:col) for input it cannot read as a compose project.
+func Revert(ctx context.Context, inputs []compose.Input, opts analyze.Options) (res *analyze.Result, err error) {
+	defer func() { err = validate.ScrubErr(err, compose.InputSecrets(inputs)) }()
+	p, err := analyze.Load(ctx, inputs, opts)
+	if err != nil {
+		return nil, err
+	}
+	res, err = loaded(p, opts)
+	if err != nil {
+		return nil, err
+	}
+	if res.Changed() {
+		out, opts2, err := analyze.Reload(ctx, inputs, res, opts)
+		if err != nil {
+			return nil, fmt.Errorf("internal error: the reverted output does not load: %w", err)
+		}
+		if bad := validate.NewErrors(validate.Loaded(p, opts), validate.Loaded(out, opts2)); len(bad) > 0 {
+			return nil, &validate.Error{Findings: bad, Revert: true}
+		}
+	}
+	return res, nil
+}
+
+// loaded reverts a loaded project: the result holds every file with its
+// edits, not yet verified. The error is a --db or --socket-dir that names
+// no usable service.
+func loaded(p *analyze.Project, opts analyze.Options) (*analyze.Result, error) {
 	a, err := analyze.Databases(p, opts)
 	if err != nil {
 		return nil, err

@@ -48,7 +48,7 @@ func Migrate(ctx context.Context, inputs []Input, opts Options) (res *Result, er
 		// Say whether the input already had these problems: then it is the
 		// input to fix (or a value shared with an excluded service).
 		ve := &validate.Error{Findings: bad}
-		if before, err := Validate(ctx, inputs, opts); err == nil {
+		if before, err := validate.Validate(ctx, inputs, opts); err == nil {
 			var inInput []Finding
 			for _, f := range before {
 				if f.Severity == SevError {
@@ -191,7 +191,7 @@ func carriedAs(code string) Severity {
 }
 
 func carriedFindings(ctx context.Context, inputs []Input, opts Options) []Finding {
-	before, err := Validate(ctx, inputs, opts)
+	before, err := validate.Validate(ctx, inputs, opts)
 	if err != nil {
 		return nil
 	}

@@ -42,12 +42,13 @@ var allowed = map[string][]string{
 		"internal/dockerfile", "internal/interp", "jdbc", "libpq", "pgserver", "yamledit"},
 	// validate reads the analysis and checks; it edits nothing.
 	"validate": {"analyze", "catalog", "compose", "dialect", "finding", "hostvar", "libpq", "pgserver", "yamledit"},
-	// revert reads the analysis and edits through its own editor: it
-	// shares the migration's knowledge, not its plan (proxy: only whether
-	// the project has a reverse proxy, which revert does not undo).
-	"revert": {"analyze", "compose", "dialect", "finding", "hostvar", "internal/interp", "pgserver", "proxy"},
+	// revert reads the analysis, edits through its own editor and checks
+	// its output with validate: it shares the migration's knowledge, not
+	// its plan (proxy: only whether the project has a reverse proxy, which
+	// revert does not undo).
+	"revert": {"analyze", "compose", "dialect", "finding", "hostvar", "internal/interp", "pgserver", "proxy", "validate"},
 	"rewrite": {"analyze", "catalog", "compose", "consumer", "dialect", "finding", "hostvar", "internal/interp", "jdbc",
-		"libpq", "pgserver", "proxy", "revert", "validate", "yamledit"},
+		"libpq", "pgserver", "proxy", "validate", "yamledit"},
 }
 
 // mayUseRewrite are the packages above the pipeline: the CLI and the

@@ -1,4 +1,4 @@
-package rewrite
+package revert
 
 import (
 	"context"
@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/uds-migrate/uds-migrate/analyze"
+	"github.com/uds-migrate/uds-migrate/compose"
 )
 
 // revertExceptions are goldens whose migration drops information that no
@@ -99,7 +102,7 @@ func TestRevertRoundTrip(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			p := filepath.Join(dir, "compose.yml")
-			res, err := Revert(context.Background(), []Input{{Path: p, Data: want}}, DefaultOptions())
+			res, err := Revert(context.Background(), []compose.Input{{Path: p, Data: want}}, analyze.DefaultOptions())
 			if err != nil {
 				t.Fatal(err)
 			}
