@@ -2,12 +2,15 @@
 // PostgreSQL service over TCP to a Unix-domain socket shared through a named
 // volume.
 //
-// The pipeline is load → analyze → plan (named steps, see steps.go) →
-// apply → verify (Migrate validates its own output and migrates it
-// again, expecting no change): compose-go gives the meaning of the files
-// (interpolation, merges, profiles), yaml.v3 node positions say where
-// each value is written, and edits are spliced into the original bytes so
-// that everything the migration does not change stays byte-identical.
+// The pipeline is load and analyze (package analyze, once) → plan (step
+// values over one pass, see steps.go) → apply → verify (Migrate validates
+// its own output with package validate and migrates it again, expecting
+// no change): compose-go gives the meaning of the files (interpolation,
+// merges, profiles), yaml.v3 node positions say where each value is
+// written, and edits are spliced into the original bytes so that
+// everything the migration does not change stays byte-identical. The
+// commands beside it, validate and revert, are packages of their own over
+// the same analysis.
 package rewrite
 
 import (
@@ -15,13 +18,14 @@ import (
 	"github.com/uds-migrate/uds-migrate/compose"
 )
 
-// Options selects what Migrate, Validate and Revert do (analyze.Options).
+// Options selects what Migrate does (analyze.Options: validate and revert
+// take the same).
 type Options = analyze.Options
 
 // DefaultOptions returns the options the CLI starts from.
 func DefaultOptions() Options { return analyze.DefaultOptions() }
 
-// Result is what Migrate and Revert return (analyze.Result).
+// Result is what Migrate returns (analyze.Result, as revert does).
 type Result = analyze.Result
 
 // DBInfo describes one PostgreSQL service found (analyze.DBInfo).
