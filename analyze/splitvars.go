@@ -89,10 +89,11 @@ func (p *Project) clientEnv(service, key string) string {
 	return compose.EnvLookup(p.ServiceEnv(service), key)
 }
 
-// poolerFor returns the pooler service a host name reaches, or "".
-func (cl *collector) poolerFor(client, host string) string {
-	for _, name := range cl.p.Resolve(client, host).Services {
-		if pgserver.IsPooler(cl.p.Model.Services[name].Image) && !slices.Contains(cl.opts.DBs, name) {
+// poolerFor returns the pooler service a host name of client reaches, or
+// "" (a service named in dbs, --db, is a database, not a pooler).
+func poolerFor(p *Project, dbs []string, client, host string) string {
+	for _, name := range p.Resolve(client, host).Services {
+		if pgserver.IsPooler(p.Model.Services[name].Image) && !slices.Contains(dbs, name) {
 			return name
 		}
 	}
