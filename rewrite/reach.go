@@ -21,6 +21,9 @@ type scopes struct {
 	refuse func(path string, err error)      // a file left unread: it leads out of the project
 	root   string                            // evidenceRoot, once found
 	files  map[string][]string               // the files reaching each service
+	// builders are the project's build manifests that make a container
+	// image (evidence.BuiltImages), found once: manifest -> images.
+	builders map[string][]string
 }
 
 func newScopes(p *project, read func(string) ([]byte, error), refuse func(string, error)) *scopes {
@@ -36,6 +39,8 @@ func (sc *scopes) reachingFiles(service string) []string {
 	var out []string
 	if b := svc.Build; b != nil {
 		out = append(out, sc.copySources(b.Context, b.Dockerfile)...)
+	} else if svc.Image != "" {
+		out = append(out, sc.imageBuilders(svc.Image)...)
 	}
 	for _, v := range svc.Volumes {
 		if v.Type == "bind" && v.Source != "" {
@@ -49,6 +54,37 @@ func (sc *scopes) reachingFiles(service string) []string {
 	}
 	secrets := sc.secretFiles(service)
 	return append(out, slices.Sorted(maps.Keys(secrets))...)
+}
+
+// imageBuilders returns the project's build manifests (absolute) that
+// say their build produces image (jib's <to><image>, Spring Boot's
+// build-image name; evidence.BuiltImages): a service that runs it without
+// a build: of its own runs what that manifest built, so the manifest
+// reaches its container as a build context's would (UDS135 reads its
+// dependencies). Manifests are looked for under the evidence root.
+func (sc *scopes) imageBuilders(image string) []string {
+	if sc.builders == nil {
+		sc.builders = map[string][]string{}
+		root := sc.evidenceRoot()
+		all := evidence.Scope{ProjectDir: root, Roots: []string{root}, Read: func(p string) ([]byte, error) { return sc.read(sc.p.DisplayPath(p)) }}
+		for _, f := range all.Files() {
+			if !slices.Contains(evidence.ImageBuilders, filepath.Base(f)) {
+				continue
+			}
+			if data, err := all.ReadFile(f); err == nil {
+				if imgs := evidence.BuiltImages(filepath.Base(f), data); len(imgs) > 0 {
+					sc.builders[f] = imgs
+				}
+			}
+		}
+	}
+	var out []string
+	for _, f := range slices.Sorted(maps.Keys(sc.builders)) {
+		if slices.ContainsFunc(sc.builders[f], func(b string) bool { return evidence.SameRepository(b, image) }) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // secretFiles maps the files of the compose secrets a service reads
