@@ -87,6 +87,15 @@ type Var struct {
 	// Reason says what the image does with the value; for a variable that
 	// does not take a directory it is the warning's explanation.
 	Reason string `yaml:"reason"`
+	// NoSocket, for a variable that takes no socket (directory: false):
+	// no socket value of any form gets the image started, because its
+	// entrypoint resolves the value as a network host name first and exits
+	// when it does not resolve (Bitnami's wait-for-port --host). Where it is
+	// not set, a hand-written socket value may still work (Authelia's
+	// unix:// address, Unleash with DATABASE_SSL=false): the tool only does
+	// not write one. A socket path in a no_socket variable is an error
+	// (UDS221), and migrate repairs none.
+	NoSocket bool `yaml:"no_socket,omitempty"`
 	// URIHost, for a url variable that takes the socket form: the host the
 	// URL's authority keeps ("localhost") beside ?host=DIR, because the
 	// application checks the URL with WHATWG new URL(), which rejects an

@@ -40,6 +40,8 @@ func TestSchemaRejects(t *testing.T) {
 		"tagged image":           "family: x\nimages: [x:1]\nvars:\n  - {key: H, role: host, reason: r}\nsources:\n  - {url: u, read: r}\n",
 		"port only":              "family: x\nimages: [x]\nvars:\n  - {key: P, role: port, reason: r}\nsources:\n  - {url: u, read: r}\n",
 		"query port host":        "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: true, no_query_port: true, reason: r}\nsources:\n  - {url: u, read: r}\n",
+		"no_socket dir":          "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: true, no_socket: true, reason: r}\nsources:\n  - {url: u, read: r}\n",
+		"no_socket port":         "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, reason: r}\n  - {key: P, role: port, no_socket: true, reason: r}\nsources:\n  - {url: u, read: r}\n",
 		"short commit":           "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, reason: r}\nsources:\n  - {repo: o/r, file: f, commit: abc1234, read: r}\n",
 		"commit on a url":        "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, reason: r}\nsources:\n  - {url: u, commit: 0123456789abcdef0123456789abcdef01234567, read: r}\n",
 		"bad pattern":            "family: x\nimages: [\"x[\"]\nvars:\n  - {key: H, role: host, reason: r}\nsources:\n  - {url: u, read: r}\n",

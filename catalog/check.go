@@ -108,6 +108,9 @@ func (e *Entry) checkVars(bad func(string, ...any)) {
 		if c := v.UnlessConf; c != nil && (!strings.HasPrefix(c.File, "/") || !keyRE.MatchString(c.Key)) {
 			bad("var %s: unless_conf %+v wants an absolute file and a key", v.Key, *c)
 		}
+		if v.NoSocket && (v.Role == RolePort || v.Directory) {
+			bad("var %s: no_socket is for a host or url variable that takes no socket (directory: false)", v.Key)
+		}
 		if v.NoQueryPort && (v.Role != RoleURL || !v.Directory) {
 			bad("var %s: no_query_port is for a url variable that takes the socket form", v.Key)
 		}

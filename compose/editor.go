@@ -70,14 +70,18 @@ func (e *Editor) YAML(src *Source) *yamledit.Editor {
 }
 
 // Failed reports an edit yamledit could not make (a *finding.PosError at
-// the node it was asked to change) as UDS111 about service's key, and
-// whether there was one.
+// the node it was asked to change) as UDS111 about service's key, named
+// in the message when given, and whether there was one.
 func (e *Editor) Failed(err error, service, key string) bool {
 	var pe *finding.PosError
 	if !errors.As(err, &pe) {
 		return false
 	}
-	e.rep.Add("UDS111", pe.Pos, service, key, pe.Msg)
+	msg := pe.Msg
+	if service != "" && key != "" {
+		msg = service + "/" + key + ": " + msg
+	}
+	e.rep.Add("UDS111", pe.Pos, service, key, msg)
 	return true
 }
 

@@ -386,17 +386,31 @@ func UsedDefault(raw string, env map[string]string) (DefaultRef, bool) {
 	return DefaultRef{Name: sub[1], Op: sub[2], Def: sub[3]}, true
 }
 
+// Writable returns why SetValue cannot write v where it is written, or
+// nil: a compose value whose bytes cannot be located exactly (a block
+// scalar, | or >, or a value over several lines: yamledit.ScalarSpan). It
+// lets a migration leave such a value, and the mount that would go with
+// it, alone before it edits anything. An env file line's quoting depends
+// on the new value and is judged by SetValue.
+func Writable(v EnvVar) error {
+	if v.EnvFile != nil || v.Node == nil || v.Src == nil {
+		return nil
+	}
+	_, err := v.Src.ScalarSpan(v.Node, v.InFlow)
+	return err
+}
+
 // SetValue writes a new value for an environment variable where it is
 // written. m is the masked original raw text, out the rewritten masked value.
 // It reports false, with a finding, when the value cannot be written
 // exactly.
 func (e *Editor) SetValue(v EnvVar, m interp.Masked, out string) bool {
 	if v.EnvFile == nil {
-		return e.ReplaceScalar(v.Src, v.Node, v.Prefix+m.Unmask(out), v.InFlow)
+		return !e.Failed(e.YAML(v.Src).ReplaceScalar(v.Node, v.Prefix+m.Unmask(out), v.InFlow), v.Service, v.Key)
 	}
 	text, err := envFileText(v.EnvFile, m, out)
 	if err != nil {
-		e.rep.Add("UDS111", v.Pos, v.Service, v.Key, err.Error())
+		e.rep.Add("UDS111", v.Pos, v.Service, v.Key, v.Service+"/"+v.Key+": "+err.Error())
 		return false
 	}
 	if err := e.p.Escapes(v.EnvFile.Path); err != nil {

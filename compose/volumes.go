@@ -149,7 +149,7 @@ func (e *Editor) AddMount(src *Source, svc *yaml.Node, service, item, reason str
 		e.YAML(src).InsertAfterLine(kn.Line, strings.Repeat(" ", kn.Column-1+yamledit.DetectLayout(src).SeqIndent)+"- "+item+"\n")
 		return
 	}
-	e.Failed(e.YAML(src).AppendItem(seq, item), "", "")
+	e.Failed(e.YAML(src).AppendItem(seq, item), service, "volumes")
 }
 
 // pendingKey is a volumes: key to add to a service that has none of its

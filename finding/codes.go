@@ -124,6 +124,7 @@ var codes = withDocs([]Code{
 	{ID: "UDS215", Severity: SevError, Title: "relative socket directory in a host value (read as a TCP host name)", CarriedAs: SevWarning},
 	{ID: "UDS216", Severity: SevError, Title: "socket value keeps an sslmode some driver fails on"},
 	{ID: "UDS220", Severity: SevWarning, Title: "a tmpfs and the socket volume on one directory of the server (/var/run is /run)"},
+	{ID: "UDS221", Severity: SevError, Title: "socket path in a variable of a catalogued image that takes none", CarriedAs: SevWarning},
 	{ID: "UDS301", Severity: SevInfo, Title: "app server socket made connectable by nginx's worker (umask/chmod)"},
 	{ID: "UDS302", Severity: SevWarning, Title: "nginx backend address built from a variable left on TCP"},
 	{ID: "UDS303", Severity: SevWarning, Title: "app server config not reachable from the compose file; add the listener by hand", Manual: true},

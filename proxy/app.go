@@ -292,15 +292,15 @@ func (pp *planner) unicornConfig(a *appSide, cfgPath string, o appserver.Options
 }
 
 // appFile maps a path as the app container sees it (relative paths from
-// working_dir, when set) to a host file: through a bind mount of the app,
-// else inside its build context (the path itself, or the longest tail of
-// an absolute path that exists there: a Dockerfile usually copies the
-// context to its WORKDIR). fromBuild says which.
+// its working directory, when known) to a host file: through a bind mount
+// of the app, else inside its build context (the path itself, or the
+// longest tail of an absolute path that exists there: a Dockerfile usually
+// copies the context to its WORKDIR). fromBuild says which.
 func (pp *planner) appFile(service, p string) (host string, fromBuild bool) {
 	svc := pp.p.Model.Services[service]
 	abs := p
-	if !path.IsAbs(p) && svc.WorkingDir != "" {
-		abs = path.Join(svc.WorkingDir, p)
+	if wd := pp.workingDir(service); !path.IsAbs(p) && wd != "" {
+		abs = path.Join(wd, p)
 	}
 	if path.IsAbs(abs) {
 		src, node := pp.p.ServiceNode(service)
@@ -338,6 +338,26 @@ func (pp *planner) appFile(service, p string) (host string, fromBuild bool) {
 		}
 	}
 	return "", false
+}
+
+// workingDir is the directory a service's processes start in, where a
+// relative path on its command line resolves: compose's working_dir, else
+// the WORKDIR of the Dockerfile built here (of build.target's stage), else
+// "" (an image's own WORKDIR, which the compose file does not show).
+func (pp *planner) workingDir(service string) string {
+	svc := pp.p.Model.Services[service]
+	if svc.WorkingDir != "" {
+		return svc.WorkingDir
+	}
+	b := svc.Build
+	if b == nil || b.Context == "" || strings.Contains(b.Context, "://") {
+		return ""
+	}
+	data, err := pp.ed.ReadFile(pp.p.DisplayPath(dockerfile.Path(b.Context, b.Dockerfile)))
+	if err != nil {
+		return ""
+	}
+	return dockerfile.Workdir(data, b.Target)
 }
 
 func isFile(p string) bool {

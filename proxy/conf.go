@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
+	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/internal/textedit"
 	"github.com/uds-migrate/uds-migrate/nginx"
@@ -40,6 +41,26 @@ func isNginxImage(image string) bool {
 	repo, _ := catalog.Split(image)
 	last := repo[strings.LastIndex(repo, "/")+1:]
 	return last == "nginx" || last == "nginx-unprivileged" || strings.HasPrefix(last, "openresty")
+}
+
+// Present reports whether a project has an nginx service the proxy step
+// reads: an nginx image, or a host file or directory mounted into an nginx
+// configuration directory (as findProxies finds them, without reading
+// the files).
+func Present(p *compose.Project) bool {
+	for _, name := range p.ServiceOrder() {
+		if isNginxImage(p.Model.Services[name].Image) {
+			return true
+		}
+		src, node := p.ServiceNode(name)
+		_, ms := p.Mounts(src, node)
+		for _, m := range ms {
+			if m.Bind && underAny(m.Target, nginxConfDirs) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // projectDir is the directory compose resolves relative paths against:

@@ -60,11 +60,20 @@ func GCC(w io.Writer, p Plan) error {
 		if pos == "" {
 			pos = "uds-migrate"
 		}
-		fmt.Fprintf(&b, "%s: %s: %s [%s]\n", pos, gccLevel(f.Severity), f.Message, f.Code)
+		fmt.Fprintf(&b, "%s: %s: %s [%s]\n", OneLine(pos), gccLevel(f.Severity), OneLine(f.Message), f.Code)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// oneLine escapes the line breaks a message can carry (a block scalar's
+// value quoted in it) as \n and \r.
+var oneLine = strings.NewReplacer("\r\n", `\r\n`, "\n", `\n`, "\r", `\r`)
+
+// OneLine returns s with its line breaks escaped (\n, \r), so that a
+// finding stays one line in the line-oriented formats (gcc, text): a
+// problem matcher reads one finding per line.
+func OneLine(s string) string { return oneLine.Replace(s) }
 
 func gccLevel(sev string) string {
 	switch sev {

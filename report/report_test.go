@@ -200,6 +200,34 @@ func TestGCC(t *testing.T) {
 	}
 }
 
+// TestOneLinePerFinding: a message or file name holding line breaks (a
+// block scalar's value quoted in a finding) is one line in gcc and in the
+// text findings, its breaks written \n and \r (trial 5 D9).
+func TestOneLinePerFinding(t *testing.T) {
+	fs := []finding.Finding{
+		{Pos: finding.Pos{File: "c.yml", Line: 5, Col: 14}, Severity: finding.SevWarning, Code: "UDS154", Message: "write postgres://web:****@/web\n?host=/x or\r\nthat\r"},
+		{Pos: finding.Pos{File: "odd\nname.yml", Line: 1, Col: 1}, Severity: finding.SevInfo, Code: "UDS109", Message: "m"},
+	}
+	var gcc, text, wrapped bytes.Buffer
+	GCC(&gcc, FromFindings("migrate", fs))
+	Lines(&text, FromFindings("migrate", fs))
+	StyledLines(&wrapped, FromFindings("migrate", fs), Style{Width: 40})
+	for name, out := range map[string]string{"gcc": gcc.String(), "text": text.String()} {
+		if n := strings.Count(out, "\n"); n != len(fs) {
+			t.Errorf("%s: %d lines for %d findings:\n%s", name, n, len(fs), out)
+		}
+		if !strings.Contains(out, `@/web\n?host=/x or\r\nthat\r`) || !strings.Contains(out, `odd\nname.yml:1:1`) {
+			t.Errorf("%s: line breaks not escaped:\n%s", name, out)
+		}
+	}
+	if want := "c.yml:5:14: warning: write postgres://web:****@/web\\n?host=/x or\\r\\nthat\\r [UDS154]\n"; !strings.HasPrefix(gcc.String(), want) {
+		t.Errorf("gcc:\n%s\nwant the first line\n%s", gcc.String(), want)
+	}
+	if strings.Contains(wrapped.String(), "\r") {
+		t.Errorf("wrapped text keeps a carriage return:\n%q", wrapped.String())
+	}
+}
+
 // TestSARIFRulesDocumented: every rule carries the docs section and a link
 // to it.
 func TestSARIFRulesDocumented(t *testing.T) {

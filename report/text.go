@@ -85,9 +85,9 @@ func unique(fs []Finding) []Finding {
 
 func position(f Finding) string {
 	if f.Line > 0 {
-		return fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Column)
+		return fmt.Sprintf("%s:%d:%d", OneLine(f.File), f.Line, f.Column)
 	}
-	return f.File
+	return OneLine(f.File)
 }
 
 // finding renders one finding after indent: its line (wrapped at Width),
@@ -98,10 +98,10 @@ func (st Style) finding(f Finding, indent string) string {
 	var b strings.Builder
 	b.WriteString(indent + head)
 	pad := strings.Repeat(" ", utf8.RuneCountInString(indent)) // "  1. " → under it
-	if st.Width > 0 {
-		b.WriteString(wrap(f.Message, st.Width, utf8.RuneCountInString(indent+plainHead), pad+"    "))
+	if msg := OneLine(f.Message); st.Width > 0 {
+		b.WriteString(wrap(msg, st.Width, utf8.RuneCountInString(indent+plainHead), pad+"    "))
 	} else {
-		b.WriteString(f.Message)
+		b.WriteString(msg)
 	}
 	b.WriteByte('\n')
 	if st.Source != nil && f.Line > 0 {

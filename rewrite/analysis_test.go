@@ -2,13 +2,10 @@ package rewrite
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // TestAnalysisUnchangedByPlanning: the analysis of a project (its
@@ -22,22 +19,12 @@ func TestAnalysisUnchangedByPlanning(t *testing.T) {
 	files, _ := filepath.Glob("../testdata/script/*/*.txtar")
 	planned, withDBs := 0, 0
 	for _, f := range files {
-		ar, err := txtar.ParseFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dir := t.TempDir()
+		dir, inputs := writeGolden(t, f)
 		var in []byte
-		for _, af := range ar.Files {
-			if strings.HasPrefix(af.Name, "want/") {
-				continue
-			}
+		for _, af := range inputs {
 			if af.Name == "compose.yml" {
 				in = af.Data
 			}
-			p := filepath.Join(dir, af.Name)
-			os.MkdirAll(filepath.Dir(p), 0o755)
-			os.WriteFile(p, af.Data, 0o644)
 		}
 		if in == nil {
 			continue

@@ -88,7 +88,7 @@ func newCollector(p *project, opts Options, a analysis) *collector {
 // configuration files, Rails' database.yml and code defaults; then the
 // warnings about connections it cannot see.
 func (cl *collector) collect() []*edge {
-	edges, followed := (sharedEnv{cl}).keep(cl.collectEdges())
+	edges, followed := (sharedEnv{cl}).keep(cl.writableEdges(cl.collectEdges()))
 	edges = append(edges, (fileValues{cl}).configEdges()...)
 	edges = append(edges, (fileValues{cl}).rails()...)
 	edges = append(edges, (codeDefaults{cl}).edges(edges)...)

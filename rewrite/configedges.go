@@ -31,12 +31,34 @@ type configValue struct {
 	docKey string
 }
 
-// collectConfigEdges returns the TCP connection values in configuration
-// files reaching each client, as edges; socket-form values mark their
-// service as already connected (no UDS131 on a second run).
+// configEdges returns the TCP connection values in configuration files
+// reaching each client, as edges; socket-form values mark their service as
+// already connected (no UDS131 on a second run).
 func (fv fileValues) configEdges() []*edge {
-	cl := fv.cl
 	var out []*edge
+	for _, s := range fv.settings() {
+		if e := fv.edge(s.service, s.path, s.data, s.val); e != nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// configSetting is one setting of a configuration file that a client
+// reads.
+type configSetting struct {
+	service, path string // path as reports and -w use it
+	data          []byte
+	val           configfile.Value
+}
+
+// settings lists the settings of the configuration files reaching each
+// client (a file bind mount, configs:, secrets:, a COPY into an image
+// built here), in service order; a file beyond the limits is noted
+// (UDS173) and skipped.
+func (fv fileValues) settings() []configSetting {
+	cl := fv.cl
+	var out []configSetting
 	clients := cl.clientServices()
 	// A file mounted on its own (a file bind mount, configs:) belongs to
 	// that service; another that sees it only inside a mounted directory
@@ -90,9 +112,7 @@ func (fv fileValues) configEdges() []*edge {
 				if secret {
 					v.Key = secretKey
 				}
-				if e := (fileValues{cl}).edge(name, path, data, v); e != nil {
-					out = append(out, e)
-				}
+				out = append(out, configSetting{service: name, path: path, data: data, val: v})
 			}
 		}
 	}

@@ -103,6 +103,9 @@ func (cl *collector) collectEdges() []*edge {
 					fmt.Sprintf("%s/%s lists several hosts for failover; a Unix socket reaches one server on this host and cannot fail over, so the value is left on TCP", name, v.Key))
 				continue
 			}
+			if cl.unwritable(v, hit) {
+				continue
+			}
 			d, _ := dialect.Lookup(dname)
 			if d.Replaces != nil {
 				if what, ok := d.Replaces(v.Value); ok {
@@ -128,6 +131,43 @@ func (cl *collector) collectEdges() []*edge {
 	return out
 }
 
+// unwritable reports (UDS111, naming the service and key) a value that
+// reaches db but cannot be edited where it is written (compose.Writable: a
+// block scalar, a value over several lines), or that holds a line break
+// ("...\n" in double quotes): where a socket form would put it depends on
+// whether the application trims the value, which the tool cannot see. It
+// stays on TCP, and its service gets no socket mount for it: a mount
+// without the edit is half a migration, a superuser's socket handed to a
+// client that does not use it.
+func (cl *collector) unwritable(v compose.EnvVar, db *dbService) bool {
+	err := compose.Writable(v)
+	if err == nil && strings.ContainsAny(v.Value, "\r\n") {
+		err = errors.New("its value holds a line break")
+	}
+	if err == nil {
+		return false
+	}
+	cl.note("UDS111", v.Pos, v.Service, v.Key,
+		fmt.Sprintf("%s/%s reaches %s over TCP, but %v: left on TCP, and %s gets no socket mount for it; write the value on one line (%s: VALUE) and rerun, or write it in socket form by hand and mount %s's socket volume on %s",
+			v.Service, v.Key, db.name, err, v.Service, v.Key, db.name, v.Service))
+	return true
+}
+
+// writableEdges drops the environment edges whose value cannot be edited
+// where it is written (unwritable): a decision made for one (UDS150,
+// UDS170) goes with it (resolve). Values in configuration files and
+// variables the edge adds are written elsewhere and stay.
+func (cl *collector) writableEdges(edges []*edge) []*edge {
+	var out []*edge
+	for _, e := range edges {
+		if e.cfg == nil && e.unset == nil && cl.unwritable(e.v, e.db) {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
 // edgePort returns the port whose socket file value v reaches on db, and
 // warns (UDS128) when the value names another port than the server's. A
 // port the compose file does not confirm (an image the tool does not know,
@@ -149,14 +189,18 @@ func (cl *collector) edgePort(v compose.EnvVar, dname string, db *dbService) int
 }
 
 // rewriteEdge rewrites one value to reach the database's socket through the
-// client's mount directory mp. Interpolation references in the value are
-// kept as written; literal $ is written $$.
-func (mg *migration) rewriteEdge(e *edge, mp string) {
+// client's mount directory mp; mount adds the client's socket mount, and
+// is called once the value is written (a value left as it was gets none).
+// Interpolation references in the value are kept as written; literal $ is
+// written $$.
+func (mg *migration) rewriteEdge(e *edge, mp string, mount func()) {
 	if e.cfg != nil {
+		mount()
 		mg.rewriteConfigEdge(e, mp)
 		return
 	}
 	if e.unset != nil {
+		mount()
 		mg.setUnsetVar(e, mp)
 		return
 	}
@@ -196,8 +240,10 @@ func (mg *migration) rewriteEdge(e *edge, mp string) {
 		msg := fmt.Sprintf("%s/%s cannot be rewritten as written (%v); set it to the socket form by hand", v.Service, v.Key, redactErr(err))
 		if want, _, err2 := dialect.ToSocket(e.dialect, v.Value, mp, e.port); err2 == nil && code == "UDS111" {
 			// The text is made of references set outside the project files
-			// (the shell environment): say what the variable must hold.
+			// (the shell environment): say what the variable must hold. The
+			// project's half is the mount, which the service gets.
 			msg = fmt.Sprintf("%s/%s is %s, set outside the project files; set it to %s", v.Service, v.Key, dialect.Redact(e.dialect, v.Raw), dialect.Redact(e.dialect, want))
+			mount()
 		}
 		mg.rep.Add(code, v.Pos, v.Service, v.Key, msg)
 		return
@@ -215,11 +261,13 @@ func (mg *migration) rewriteEdge(e *edge, mp string) {
 	}
 	newRaw := m.Unmask(out)
 	if newRaw == v.Raw {
+		mount()
 		return
 	}
 	if !mg.ed.SetValue(v, m, out) {
 		return
 	}
+	mount()
 	mg.out.migratedPos[v.Pos.String()] = true
 	mg.warnDroppedRefs(v, m, out, e.db.name)
 	mg.warnDefault(v)

@@ -30,12 +30,11 @@ func (cl *collector) knownHostVar(v compose.EnvVar, db *dbService, port string) 
 	if hv, ok := userHostVar(cl, v); ok {
 		return cl.applyHostVerdict(v, db, port, hv), true
 	}
-	_, cv := cl.p.catalogueVar(v.Service, v.Key)
-	catalogued := cv != nil && cv.Role == catalog.RoleHost
-	if catalogued || appHostRE.MatchString(v.Key) || v.Key == "PGHOST" {
-		if e, handled := cl.hostVarEvidence(v, db, port); handled {
-			return e, true
-		}
+	// Evidence is the code that hands the variable to a driver's host,
+	// whatever the variable is called (DBHOST, PGHOST_X): the readers
+	// look for the key in a host position, so a name is no precondition.
+	if e, handled := cl.hostVarEvidence(v, db, port); handled {
+		return e, true
 	}
 	if hv, ok := catalogueHostVar(cl, v); ok {
 		return cl.applyHostVerdict(v, db, port, hv), true

@@ -248,14 +248,23 @@ func (mg *migration) migrateDB(db *dbService, edges []*edge) {
 	}
 	defer mg.ed.Mounting(mounting)()
 	mountPath := map[string]string{}
+	mounted := map[string]bool{}
 	for _, e := range edges {
-		mp, ok := mountPath[e.v.Service]
+		service := e.v.Service
+		mp, ok := mountPath[service]
 		if !ok {
-			mg.warnPlacement(e.v.Service)
-			mp = mg.clientMount(db, e.v.Service, mg.p.mountHomes(e.v.Service, byService[e.v.Service]))
-			mountPath[e.v.Service] = mp
+			mg.warnPlacement(service)
+			mp = mg.clientMountPath(db, service)
+			mountPath[service] = mp
 		}
-		mg.rewriteEdge(e, mp)
+		// The mount comes with the first value written: a service none of
+		// whose values could be edited gets none (half a migration).
+		mg.rewriteEdge(e, mp, func() {
+			if !mounted[service] {
+				mounted[service] = true
+				mg.addClientMount(db, service, mp, mg.p.mountHomes(service, byService[service]))
+			}
+		})
 	}
 	for _, sh := range mg.top.shares {
 		if h := mg.p.ImageHome(sh.service); sh.db == db && h.Src != nil {
@@ -274,6 +283,16 @@ func (mg *migration) servicesNode(src *Source) *yaml.Node {
 // each of homes (see mountHomes), and returns the directory where it sees
 // the socket.
 func (mg *migration) clientMount(db *dbService, client string, homes []compose.ServiceDef) string {
+	mp := mg.clientMountPath(db, client)
+	mg.addClientMount(db, client, mp, homes)
+	return mp
+}
+
+// clientMountPath returns the directory where client sees the database's
+// socket: where it mounts the socket volume already, else the mount path
+// (with -DB when another mount of the client holds it), which it reserves
+// for this database.
+func (mg *migration) clientMountPath(db *dbService, client string) string {
 	ms := mg.p.ServiceMounts(client)
 	taken := map[string]bool{}
 	for _, m := range ms {
@@ -296,6 +315,18 @@ func (mg *migration) clientMount(db *dbService, client string, homes []compose.S
 		mp = mp + "-" + db.name
 	}
 	mg.clientPaths[client] = append(mg.clientPaths[client], mp)
+	return mp
+}
+
+// addClientMount mounts the database's socket volume read-only at mp in
+// each of client's homes (see mountHomes), unless client mounts it there
+// already.
+func (mg *migration) addClientMount(db *dbService, client, mp string, homes []compose.ServiceDef) {
+	for _, m := range mg.p.ServiceMounts(client) {
+		if m.Source == mg.plan(db).volume {
+			return
+		}
+	}
 	for _, h := range homes {
 		mg.ed.AddMount(h.Src, h.Node, client, mg.plan(db).volume+":"+mp+":ro",
 			"read-only is enough to connect to "+db.name+"'s socket")
@@ -303,7 +334,6 @@ func (mg *migration) clientMount(db *dbService, client string, homes []compose.S
 			mg.ed.EnsureTopVolume(h.Src, mg.plan(db).volume)
 		}
 	}
-	return mp
 }
 
 func contains(list []string, s string) bool { return slices.Contains(list, s) }

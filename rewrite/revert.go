@@ -10,7 +10,9 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/evidence"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
+	"github.com/uds-migrate/uds-migrate/proxy"
 )
 
 // Revert is the inverse migration, for moving to Kubernetes or to separate
@@ -40,7 +42,7 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err
 	(fileValues{cl}).rails()
 	(envDocs{cl}).markSockets()
 	addNotes(ps, cl.notes)
-	rv := &reverter{pass: ps, socketReaders: cl.cfgSocket}
+	rv := &reverter{pass: ps, socketReaders: cl.cfgSocket, scopes: cl.scopes}
 	for _, db := range dbs {
 		if vol := rv.revertDB(db); vol != "" {
 			// Every file's declaration: a migration of several files
@@ -61,8 +63,19 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err
 	if err != nil {
 		return nil, err
 	}
+	for _, f := range res.Findings {
+		if f.Code == "UDS111" { // revert's only UDS111: a socket value it leaves
+			res.SocketsKept++
+		}
+	}
 	if !res.Changed() {
 		res.NothingReason = "no service reaches a PostgreSQL service through a socket volume"
+		if res.SocketsKept > 0 {
+			res.NothingReason = "every socket value is one revert leaves as it is (UDS111 above), so the socket mounts stay"
+		}
+		if proxy.Present(p.Project) {
+			res.Notes = append(res.Notes, "revert covers PostgreSQL only: the nginx → app server migration is not reverted (undo it with git)")
+		}
 	}
 	if res.Changed() {
 		var again []Input
@@ -88,6 +101,20 @@ func Revert(ctx context.Context, inputs []Input, opts Options) (res *Result, err
 type reverter struct {
 	*pass
 	socketReaders map[string]string
+	scopes        *scopes // the files that reach each service, for evidence
+}
+
+// hostVar reports whether a client's variable is a host variable that a
+// migration sets to a socket directory: PGHOST, a name that says host,
+// --host-var, the catalogue, or evidence in the project that hands it to
+// a driver's host (PGHOST_X read by node-postgres), as the migration
+// judged it (knownHostVar).
+func (pl *reverter) hostVar(service, key string) bool {
+	if isHostVar(key) || pl.p.dirHostVar(pl.opts.HostVars, service, key) {
+		return true
+	}
+	v, ok := evidence.Find(pl.scopes.of(service), key)
+	return ok && v.Directory
 }
 
 // revertDB brings db's clients back to TCP and removes the socket mounts
@@ -142,7 +169,7 @@ func (pl *reverter) revertClient(service string, m compose.Mount, db *dbService)
 	unused := true
 	for _, ent := range pl.p.ServiceEnv(service) {
 		raw, val := ent.Raw, ent.Value
-		if dir, tcp := revertHost(val, db.name); (ent.Key == "PGHOST" || pl.p.dirHostVar(pl.opts.HostVars, service, ent.Key) || appHostRE.MatchString(ent.Key)) && path.Clean(dir) == m.Target {
+		if dir, tcp := revertHost(val, db.name); path.Clean(dir) == m.Target && pl.hostVar(service, ent.Key) {
 			mk, _ := interp.Mask(raw)
 			if pl.ed.SetValue(ent, mk, tcp) {
 				pl.rep.Change(Change{Kind: "value", Pos: ent.Pos, Service: service, Key: ent.Key,

@@ -11,7 +11,9 @@ import (
 // socket form (hand-made setups): a host that names the socket FILE becomes
 // its directory (libpq: "Not a directory"), and an sslmode some driver
 // fails on over a socket becomes disable (libpq.SocketSSLMode). Pooler
-// services are included: their host variables take a directory too. The
+// services are included: their host variables take a directory too, but
+// not in an image that takes no socket there at all (refusesSocket:
+// bitnami/pgbouncer), where the directory would not start either. The
 // services holding a libpq socket value are the step's result, for
 // PGSSLMODE (sslClients).
 func repairSocketValues(ps *pass) (any, error) {
@@ -28,6 +30,9 @@ func repairSocketValue(pl *pass, ssl map[string]bool, v compose.EnvVar) {
 	m, err := interp.Mask(v.Raw)
 	if err != nil {
 		return
+	}
+	if _, _, refused := refusesSocket(pl.p, v.Service, v.Key, m.Value); refused {
+		return // no socket form works there: validate's UDS221, carried
 	}
 	out, dname, notes, socket := dialect.SocketRepair(v.Key, isHostVar(v.Key), m.Value)
 	if socket && dname != "" {

@@ -7,14 +7,15 @@ import (
 
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/pgserver"
 )
 
 // appHostRE matches application-specific host variables (DB_HOST,
-// POSTGRES_HOST, KC_DB_URL_HOST, GITEA__database__HOST ...).
-var appHostRE = regexp.MustCompile(`(?i)(^|_)(HOST|HOSTNAME|SERVER|ADDR|ADDRESS)$`)
+// DBHOST, POSTGRES_HOST, KC_DB_URL_HOST, GITEA__database__HOST ...).
+var appHostRE = regexp.MustCompile(`(?i)(HOST|HOSTNAME|(^|_)(SERVER|ADDR|ADDRESS))$`)
 
 // splitVar handles a connection split into variables. PGHOST naming a
 // database becomes an edge (libpq accepts the socket directory there);
@@ -53,17 +54,42 @@ func (cl *collector) splitVar(v compose.EnvVar, find func(host string) *dbServic
 	if e, known := cl.knownHostVar(v, db, port); known {
 		return e
 	}
-	if !appHostRE.MatchString(v.Key) && v.Key != "PGHOST" {
-		return nil
+	what := "names " + db.name + " for the application to build its own connection"
+	if !isHostVar(v.Key) {
+		if notHostKey(cl.p, v) {
+			return nil
+		}
+		// Any name can hold the host (DBHOST, PGHOST_X): a value that is
+		// the database's service name is reported, not passed over.
+		what = "is " + db.name + ", the name of a PostgreSQL service, so it may be the host the application connects to"
 	}
 	extra := ""
 	if port != "" {
 		extra = fmt.Sprintf(" It holds host and port together (%s): an application that pastes it into a URL must not end up with @/var/run/postgresql:%s/.", dialect.Redact("", val), port)
 	}
 	cl.note("UDS120", v.Pos, v.Service, v.Key,
-		fmt.Sprintf("%s/%s names %s for the application to build its own connection; the tool cannot know whether the application accepts a socket directory. If it hands the value to libpq, pgx or psycopg as host, set it to %s (port %d picks .s.PGSQL.%d); otherwise build the connection URL in socket form yourself. No evidence in the project shows its consumer (the tool reads the code of images built here and of mounted sources: Django, SQLAlchemy/psycopg, Rails database.yml, node-postgres, pgx, lib/pq); to vouch for it yourself, rerun with --host-var %s/%s.%s",
-			v.Service, v.Key, db.name, cl.opts.MountPath, db.port, db.port, v.Service, v.Key, extra))
+		fmt.Sprintf("%s/%s %s; the tool cannot know whether the application accepts a socket directory. If it hands the value to libpq, pgx or psycopg as host, set it to %s (port %d picks .s.PGSQL.%d); otherwise build the connection URL in socket form yourself. No evidence in the project shows its consumer (the tool reads the code of images built here and of mounted sources: Django, SQLAlchemy/psycopg, Rails database.yml, node-postgres, pgx, lib/pq); to vouch for it yourself, rerun with --host-var %s/%s.%s",
+			v.Service, v.Key, what, cl.opts.MountPath, db.port, db.port, v.Service, v.Key, extra))
 	return nil
+}
+
+// notHostRoleRE matches variable names that say they hold something other
+// than where to connect, whose value often equals a database service's
+// name (a service named postgres or db): POSTGRES_USER, DB_NAME, DBNAME,
+// KC_DB (Keycloak's vendor), DB_TYPE, DB_DRIVER, DB_CONNECTION (Laravel's
+// driver), DB_ADAPTER, SPRING_PROFILES_ACTIVE.
+var notHostRoleRE = regexp.MustCompile(`(?i)(USER|USERNAME|PASSWORD|PASSWD|PASS|PWD|SECRET|NAME|DB|DBNAME|DATABASE|SCHEMA|PORT|TYPE|DRIVER|ENGINE|DIALECT|VENDOR|KIND|FLAVOR|ADAPTER|PROVIDER|CONNECTION|CLIENT|BACKEND|STORE|STORAGE|PROFILE|PROFILES|PROFILES_ACTIVE|MODE|IMAGE|VERSION|SERVICE|SERVICE_NAME)$`)
+
+// notHostKey reports whether v, whose name is no host variable's, holds
+// something other than a host by its name or by what reads it: a libpq
+// setting (PGUSER, PGDATABASE), a catalogued variable of another role, or
+// a name notHostRoleRE matches.
+func notHostKey(p *project, v compose.EnvVar) bool {
+	if libpqSetting(v.Key) || notHostRoleRE.MatchString(v.Key) {
+		return true
+	}
+	_, cv := p.catalogueVar(v.Service, v.Key)
+	return cv != nil && cv.Role != catalog.RoleHost
 }
 
 // clientEnv returns the effective value of a client's variable.

@@ -106,7 +106,7 @@ func reportAnalysis(ps *pass) (any, error) {
 				Service: v.Service, Key: v.Key, Dialect: r.dname, Before: dialect.Redact(r.dname, v.Raw), After: dialect.Redact(r.dname, r.fixed),
 				Reason: "write " + r.how.Fix + " so compose does not interpolate it away"})
 			ps.rep.Add("UDS105", v.Pos, v.Service, v.Key,
-				r.how.What+" was written with one $: "+r.how.Why+"; written "+r.how.Fix)
+				v.Service+"/"+v.Key+": "+r.how.What+" was written with one $: "+r.how.Why+"; written "+r.how.Fix)
 		}
 	}
 	return nil, nil

@@ -96,6 +96,13 @@ type Result struct {
 	DBs      []DBInfo
 	// NothingReason says why no edit was made, when none was.
 	NothingReason string
+	// Notes are lines for people that follow NothingReason: what the
+	// command does not cover in this project.
+	Notes []string
+	// SocketsKept counts the socket-form values revert leaves as they are
+	// (UDS111: in a configuration file, or in a form it cannot read): the
+	// project still reaches a database through a socket.
+	SocketsKept int
 }
 
 // Changed reports whether any file changes.

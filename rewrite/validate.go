@@ -45,8 +45,9 @@ type validator struct {
 	cl       *collector            // for what a service reads (reads)
 }
 
-// reads returns a collector over the validated project, for the questions
-// validate shares with migrate (which variables a service reads).
+// reads returns the collector over the validated project's analysis (set
+// by runOn), for the questions validate shares with migrate: which
+// variables a service reads, which configuration files reach its clients.
 func (v *validator) reads() *collector {
 	if v.cl == nil {
 		v.cl = newCollector(v.p, v.opts, analysis{})
@@ -65,6 +66,7 @@ func (v *validator) run() {
 
 // runOn checks the project over its analysis a, which it only reads.
 func (v *validator) runOn(a analysis) {
+	v.cl = newCollector(v.p, v.opts, a)
 	dbs := a.dbs
 	v.dbMount = map[string]*dbService{}
 	isDB := map[string]bool{}
@@ -136,6 +138,7 @@ func (v *validator) runOn(a analysis) {
 		}
 		v.checkPGSSLMode(name)
 	}
+	v.checkConfigFiles()
 }
 
 // sourceKey identifies a mount source: a volume name, or a bind path
@@ -154,9 +157,7 @@ func (v *validator) sourceKey(m compose.Mount) string {
 // checkValue checks one environment value that uses a Unix socket.
 func (v *validator) checkValue(service string, ent compose.EnvVar, ms []compose.Mount) {
 	raw := ent.Raw
-	at := func(code, msg string) {
-		v.findings.Add(code, ent.Pos, service, ent.Key, msg)
-	}
+	at := v.valueAt(ent.Pos, service, ent.Key)
 	if fixed, _, how := dialect.RepairOf(raw); fixed != raw {
 		at("UDS201", how.What+" is written with one $: "+how.Why+"; write "+how.Fix)
 		raw = fixed
@@ -165,17 +166,37 @@ func (v *validator) checkValue(service string, ent compose.EnvVar, ms []compose.
 	if err != nil {
 		return
 	}
-	if v.checkHostShape(at, service, ent.Key, val, ms) {
+	v.checkPlainValue(at, service, ent.Key, val, ms)
+}
+
+// valueAt returns the report function of the checks of one value, at pos:
+// each message opens with the value's service/key, as the text, gcc and
+// SARIF outputs carry no fields of their own to name it (trial 5 D8), unless
+// it opens with them already ("app/DB_HOST names the socket file ...").
+func (v *validator) valueAt(pos Pos, service, key string) func(code, msg string) {
+	name := service + "/" + key
+	return func(code, msg string) {
+		if !strings.HasPrefix(msg, name) {
+			msg = name + ": " + msg
+		}
+		v.findings.Add(code, pos, service, key, msg)
+	}
+}
+
+// checkPlainValue checks a value as its reader gets it (interpolated, or
+// from a file nothing interpolates) through at.
+func (v *validator) checkPlainValue(at func(code, msg string), service, key, val string, ms []compose.Mount) {
+	if v.checkCatalogued(at, service, key, val, ms) || v.checkHostShape(at, service, key, val, ms) {
 		return
 	}
-	if _, _, _, socket := dialect.SocketRepair(ent.Key, isHostVar(ent.Key), val); socket || dialect.NpgsqlSSLProblem(val) {
-		checkSSLMode(at, service, ent.Key, val)
+	if _, _, _, socket := dialect.SocketRepair(key, isHostVar(key), val); socket || dialect.NpgsqlSSLProblem(val) {
+		checkSSLMode(at, service, key, val)
 	}
-	sockFile := dialect.CheckSocket(checker{v: v, service: service, at: at}, ent.Key, val)
+	sockFile := dialect.CheckSocket(checker{v: v, service: service, at: at}, key, val)
 	if sockFile == "" {
 		return
 	}
-	v.checkSocketPath(at, service+"/"+ent.Key, sockFile, ms)
+	v.checkSocketPath(at, service+"/"+key, sockFile, ms)
 }
 
 // checkSocketPath follows a client's socket file to the mount that holds it

@@ -23,7 +23,15 @@ run() {
 	shift
 	echo "$*" >"$OUT/$name.cmd"
 	log "$name" before
+	# Every 0.5 s, the CPU each bench thread and each benchmark backend last
+	# ran on (ps psr), to see whether client and server share one.
+	(while sleep 0.5; do
+		printf '%s' "$(date -u +%T.%N | cut -c1-12)"
+		ps -eLo psr=,comm=,args= | awk '/uds-migrate bench|\.uds-migrate-placement/ && !/awk/ {c[$1]++} /postgres: .*uds_bench/ {s[$1]++} END {printf " client-threads"; for (k in c) printf " cpu%s:%d", k, c[k]; printf " backends"; for (k in s) printf " cpu%s:%d", k, s[k]; print ""}'
+	done >"$OUT/$name.placement") &
+	local sampler=$!
 	"$@" --format json --rounds 20 >"$OUT/$name.json" 2>"$OUT/$name.err" || echo "exit $?" >>"$OUT/$name.err"
+	kill "$sampler" 2>/dev/null || true
 	log "$name" after
 }
 run default "$bin" bench

@@ -31,6 +31,9 @@ func (s *Source) ScalarSpan(n *yaml.Node, inFlow bool) (Span, error) {
 	default:
 		end = plainEnd(s.Data, start, inFlow)
 	}
+	if end < 0 && n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+		return Span{}, fmt.Errorf("quoted values over several lines are not edited")
+	}
 	if end < 0 {
 		return Span{}, fmt.Errorf("cannot find the end of the value")
 	}

@@ -165,7 +165,6 @@ func summarize(c *cli.Context, results []*rewrite.Result, verb string, d *docRun
 	}
 	p := report.FromResult(verb, reportInput(all))
 	d.plan = &p
-	scope := false
 	for _, res := range results {
 		if res.NothingReason == "" || c.Bool("quiet") {
 			continue
@@ -175,17 +174,12 @@ func summarize(c *cli.Context, results []*rewrite.Result, verb string, d *docRun
 		} else {
 			d.note("nothing to %s: %s", verb, res.NothingReason)
 		}
-		scope = scope || verb == "revert"
-	}
-	if scope {
-		d.note(revertScope)
+		for _, n := range res.Notes {
+			d.note("%s", n)
+		}
 	}
 	return all
 }
-
-// revertScope follows "nothing to revert": the nginx → app server
-// migration has no inverse.
-const revertScope = "revert covers PostgreSQL only: the nginx → app server migration is not reverted (undo it with git)"
 
 // deliver delivers a result the way the flags ask: the new content on
 // stdout, a diff, a --check list, or files written in place; lines for

@@ -87,8 +87,9 @@ Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable inp
 
 // hasSocketSetup reports whether a project reaches a database through a
 // Unix socket at all: revert's analysis finds every socket-form value and
-// socket mount it would move back to TCP.
+// socket mount it would move back to TCP, and those it leaves (a value in
+// a configuration file).
 func hasSocketSetup(p *composeProject) bool {
 	res, err := rewrite.Revert(context.Background(), p.inputs, p.opts)
-	return err != nil || res.Changed()
+	return err != nil || res.Changed() || res.SocketsKept > 0
 }

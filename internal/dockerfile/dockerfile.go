@@ -9,6 +9,8 @@ package dockerfile
 import (
 	"bytes"
 	"encoding/json"
+	"iter"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -80,6 +82,18 @@ func Instructions(data []byte) []string {
 	return out
 }
 
+// instructionWords yields each instruction with an argument and its words
+// (the instruction's name first).
+func instructionWords(data []byte) iter.Seq2[string, []string] {
+	return func(yield func(string, []string) bool) {
+		for _, ins := range Instructions(data) {
+			if f := strings.Fields(ins); len(f) >= 2 && !yield(ins, f) {
+				return
+			}
+		}
+	}
+}
+
 // Path is the Dockerfile a compose build reads: dockerfile (default
 // "Dockerfile") in the build context, unless it is absolute.
 func Path(context, dockerfile string) string {
@@ -115,11 +129,7 @@ func From(data []byte) string {
 // User returns the last USER of a Dockerfile's final stage and whether a
 // RUN of that stage runs mkdir on dir.
 func User(data []byte, dir string) (user string, makesDir bool) {
-	for _, ins := range Instructions(data) {
-		f := strings.Fields(ins)
-		if len(f) < 2 {
-			continue
-		}
+	for ins, f := range instructionWords(data) {
 		switch strings.ToUpper(f[0]) {
 		case "FROM":
 			user, makesDir = "", false
@@ -132,6 +142,60 @@ func User(data []byte, dir string) (user string, makesDir bool) {
 		}
 	}
 	return user, makesDir
+}
+
+// Workdir returns the working directory a container of the stage target
+// (the last stage when target is "") starts in when compose sets no
+// working_dir: the stage's last WORKDIR, a relative one taken from the
+// WORKDIR before it (https://docs.docker.com/reference/dockerfile/#workdir:
+// "If a relative path is provided, it will be relative to the path of the
+// previous WORKDIR instruction"; on a base image's own WORKDIR otherwise,
+// https://docs.docker.com/reference/build-checks/workdir-relative-path),
+// a stage FROM an earlier stage starting from that stage's.
+// It is "" when the Dockerfile does not say: no WORKDIR (the base image's
+// own applies, which only the image knows), a relative WORKDIR on such a
+// base, or a variable ($APP_HOME) the tool cannot resolve.
+func Workdir(data []byte, target string) string {
+	stages := map[string]string{} // stage name (lower case) → its workdir
+	dir, last := "", ""
+	for ins, f := range instructionWords(data) {
+		switch strings.ToUpper(f[0]) {
+		case "FROM":
+			args := f[1:]
+			for len(args) > 0 && strings.HasPrefix(args[0], "--") {
+				args = args[1:]
+			}
+			if len(args) == 0 {
+				dir = ""
+				continue
+			}
+			dir = stages[strings.ToLower(args[0])] // an earlier stage's, else the base image's: unknown
+			last = ""
+			if len(args) >= 3 && strings.EqualFold(args[1], "AS") {
+				last = strings.ToLower(args[2])
+			}
+		case "WORKDIR":
+			w := strings.TrimSpace(ins[len(f[0]):])
+			if len(w) >= 2 && (w[0] == '"' || w[0] == '\'') && w[len(w)-1] == w[0] {
+				w = w[1 : len(w)-1] // WORKDIR "/path/to/workdir"
+			}
+			switch {
+			case strings.Contains(w, "$"):
+				dir = ""
+			case path.IsAbs(w):
+				dir = path.Clean(w)
+			case dir != "":
+				dir = path.Join(dir, w)
+			}
+		}
+		if last != "" {
+			stages[last] = dir
+		}
+	}
+	if target != "" {
+		return stages[strings.ToLower(target)]
+	}
+	return dir
 }
 
 // Ignored reports whether path (inside context, both absolute) is left

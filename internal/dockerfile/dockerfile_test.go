@@ -44,3 +44,25 @@ func TestPath(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkdir: the WORKDIR a container of the built stage starts in, with
+// relative WORKDIRs joined to the one before and a stage FROM an earlier
+// stage starting from that stage's; "" where only the base image knows.
+func TestWorkdir(t *testing.T) {
+	for _, c := range []struct{ df, target, want string }{
+		{"FROM ruby:3.3\nWORKDIR /srv\nCOPY . .\n", "", "/srv"},
+		{"FROM ruby:3.3\nCOPY . .\n", "", ""},
+		{"FROM ruby:3.3\nWORKDIR /srv\nWORKDIR app/\n", "", "/srv/app"},
+		{"FROM ruby:3.3\nWORKDIR app\n", "", ""},
+		{"FROM ruby:3.3\nENV APP=/srv\nWORKDIR $APP\n", "", ""},
+		{"FROM golang:1 AS build\nWORKDIR /src\nFROM debian\nCOPY --from=build /src/x /x\n", "", ""},
+		{"FROM golang:1 AS build\nWORKDIR /src\nFROM build AS test\nWORKDIR t\nFROM Build\n", "", "/src"},
+		{"FROM golang:1 AS build\nWORKDIR /src\nFROM build AS test\nWORKDIR t\nFROM debian AS final\nWORKDIR /app\n", "test", "/src/t"},
+		{"FROM ruby:3.3\nWORKDIR \"/srv/app\"\n", "", "/srv/app"},
+		{"from --platform=linux/amd64 ruby:3.3 as web\r\nworkdir \\\n  /srv/./web/\n", "", "/srv/web"},
+	} {
+		if got := Workdir([]byte(c.df), c.target); got != c.want {
+			t.Errorf("Workdir(%q, %q) = %q, want %q", c.df, c.target, got, c.want)
+		}
+	}
+}
