@@ -2,6 +2,8 @@ package rewrite
 
 import (
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/compose"
@@ -96,12 +98,18 @@ func (u socketUses) libraryMissing(v compose.EnvVar, d *dialect.Dialect, db *dbS
 		return false
 	}
 	lib := d.Library
-	manifest, declared := evidence.Declares(u.cl.scopes.of(v.Service), lib.Manifests, lib.Marker)
+	scope := u.cl.scopes.of(v.Service)
+	manifest, declared := evidence.Declares(scope, lib.Manifests, lib.Marker)
 	if manifest == "" || declared {
 		return false
 	}
+	which := manifest
+	if svc := u.cl.p.Model.Services[v.Service]; svc.Build == nil && svc.Image != "" &&
+		slices.Contains(u.cl.scopes.imageBuilders(svc.Image), filepath.Join(scope.ProjectDir, filepath.FromSlash(manifest))) {
+		which += " (its build makes the image " + svc.Image + ")"
+	}
 	u.cl.note("UDS135", v.Pos, v.Service, v.Key,
 		fmt.Sprintf("%s/%s reaches %s over TCP, and %s's build manifest %s does not declare %s, which the socket form needs (its socket factory, org.newsclub.net.unix.AFUNIXSocketFactory): the application would fail to load it at connect, so %s is left unchanged. Add the dependency %s (type pom) to %s, then run the migration again",
-			v.Service, v.Key, db.name, v.Service, manifest, lib.Marker, where, lib.Coordinates, manifest))
+			v.Service, v.Key, db.name, v.Service, which, lib.Marker, where, lib.Coordinates, manifest))
 	return true
 }
