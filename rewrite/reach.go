@@ -77,6 +77,26 @@ func (sc *scopes) imageBuilders(image string) []string {
 				}
 			}
 		}
+		// Outside a repository the evidence root is the compose file's
+		// folder, while a build tool's compose files often sit below the
+		// module (JHipster's src/main/docker/app.yml under pom.xml): the
+		// manifests of a few parent folders count too, each only for the
+		// image it names.
+		if root == sc.p.Model.WorkingDir {
+			for d, i := filepath.Dir(root), 0; i < maxBuilderParents && d != filepath.Dir(d); d, i = filepath.Dir(d), i+1 {
+				for _, base := range evidence.ImageBuilders {
+					f := filepath.Join(d, base)
+					if fi, err := os.Lstat(f); err != nil || !fi.Mode().IsRegular() || fi.Size() > evidence.MaxFileSize {
+						continue
+					}
+					if data, err := sc.read(sc.p.DisplayPath(f)); err == nil {
+						if imgs := evidence.BuiltImages(base, data); len(imgs) > 0 {
+							sc.builders[f] = imgs
+						}
+					}
+				}
+			}
+		}
 	}
 	var out []string
 	for _, f := range slices.Sorted(maps.Keys(sc.builders)) {
@@ -86,6 +106,10 @@ func (sc *scopes) imageBuilders(image string) []string {
 	}
 	return out
 }
+
+// maxBuilderParents bounds how many folders above a compose file outside
+// a repository are looked at for a manifest that builds its images.
+const maxBuilderParents = 4
 
 // secretFiles maps the files of the compose secrets a service reads
 // (secrets: NAME, file: ./secrets/x.txt) to the variable that names the
@@ -169,7 +193,18 @@ func (sc *scopes) evidenceRoot() string {
 // project is the filesystem root (an unrelated tree) does not widen it.
 func (sc *scopes) serviceEvidenceRoot(service string) string {
 	root := sc.evidenceRoot()
-	b := sc.p.Model.Services[service].Build
+	svc := sc.p.Model.Services[service]
+	b := svc.Build
+	if b == nil && svc.Image != "" {
+		// A manifest above the root that builds the service's image
+		// (imageBuilders) is the service's build: its folder holds the root.
+		for _, f := range sc.imageBuilders(svc.Image) {
+			if d := filepath.Dir(f); !confine.Within(root, f) && confine.Within(d, root) {
+				root = d
+			}
+		}
+		return root
+	}
 	if b == nil || !filepath.IsAbs(b.Context) || confine.Within(root, b.Context) {
 		return root
 	}
