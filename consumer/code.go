@@ -117,8 +117,10 @@ var connectorRules = []rule{
 	{reader: "lib/pq", files: goFiles, re: regexp.MustCompile(`sql\.Open\(\s*"postgres"|\bpq\.(?:NewConnector|ParseURL)\(`)},
 	{reader: "ruby-pg", files: rbFiles, re: regexp.MustCompile(`\bPG(?:::Connection)?\.(?:connect|new|open)\(`)},
 	{reader: "ecto", files: exFiles, re: regexp.MustCompile(`\bEcto\.Repo\b|\bPostgrex\b`)},
-	{reader: "diesel", files: rsFiles, re: regexp.MustCompile(`\bPgConnection::establish\(`)},
-	{reader: "tokio-postgres", files: rsFiles, re: regexp.MustCompile(`\btokio_postgres::connect\(|\bAsyncPgConnection::establish\(|\bdeadpool_postgres::|\bAsyncDieselConnectionManager::`)},
+	// (also: one pass over the file first; most Rust files open nothing)
+	{reader: "diesel", files: rsFiles, re: regexp.MustCompile(`\bPgConnection::establish\(`), also: regexp.MustCompile(`PgConnection::establish`)},
+	{reader: "tokio-postgres", files: rsFiles, re: regexp.MustCompile(`\btokio_postgres::connect\(|\bAsyncPgConnection::establish\(|\bdeadpool_postgres::|\bAsyncDieselConnectionManager::`),
+		also: regexp.MustCompile(`tokio_postgres::connect|AsyncPgConnection::establish|deadpool_postgres::|AsyncDieselConnectionManager::`)},
 	{reader: "jdbc-concat", files: jvmFiles, re: regexp.MustCompile(`"jdbc:"\s*\+|"jdbc:postgresql://"\s*\+`)},
 }
 

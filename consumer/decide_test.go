@@ -326,3 +326,22 @@ func TestChooseAt(t *testing.T) {
 		t.Error("prisma and sequelize read the port from the authority only (readers.yaml port_ignored)")
 	}
 }
+
+func TestRustReturns(t *testing.T) {
+	for line, want := range map[string]bool{
+		"      url":                            true,
+		"    self.database.connection.clone()": true,
+		`    if let Ok(url) = env::var("X") { url } else { self.database.connection.clone() }`: true,
+		`    std::env::var("DATABASE_URL").unwrap()`:                                           true,
+		"    return url;": true,
+		"    let mut url = Url::parse(&self.get_database_url())?;": false,
+		"    connect(&url, NoTls).await?;":                         false,
+		"        &url,":                                            false,
+		`    if let Ok(url) = env::var("X") {`:                     false,
+		"    // url":                                               false,
+	} {
+		if got := rustReturns(line); got != want {
+			t.Errorf("rustReturns(%q) = %v, want %v", line, got, want)
+		}
+	}
+}

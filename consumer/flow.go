@@ -202,7 +202,7 @@ func aliasesOf(f codeText, fi int, l, read string, from, to int, src string) []h
 	var out []holder
 	for i := from; i < to && i < len(f.lines); i++ {
 		line := f.lines[i]
-		if !mention.MatchString(line) {
+		if !strings.Contains(line, src) || !mention.MatchString(line) { // every read names src
 			continue
 		}
 		m := lhs.FindStringSubmatch(line)
@@ -567,6 +567,7 @@ func handedTo(files []codeText, defs map[string][]def, h holder) []holder {
 func returnedBy(files []codeText, defs map[string][]def, fi int, read string, from, to int) []holder {
 	f := files[fi]
 	mention := compiled(read)
+
 	var out []holder
 	for _, ds := range defs {
 		for _, d := range ds {
@@ -575,12 +576,16 @@ func returnedBy(files []codeText, defs map[string][]def, fi int, read string, fr
 			}
 			hit := false
 			for i := max(d.from, from); i < min(d.to, to) && !hit; i++ {
-				hit = i > d.line && mention.MatchString(f.lines[i])
+				hit = i > d.line && mention.MatchString(f.lines[i]) && rustReturns(f.lines[i])
 			}
 			if !hit {
 				continue
 			}
+			call := compiled(`\b` + regexp.QuoteMeta(d.name) + `\s*\(`)
 			for gi, g := range files {
+				if lang(g.rel) == "rs" && gi != fi && !callsIn(g, call) {
+					continue // a file that never calls it holds nothing
+				}
 				if lang(g.rel) == "rs" {
 					out = append(out, holder{file: gi, name: d.name, from: 0, to: len(g.lines),
 						via: fmt.Sprintf("the value %s returns (%s:%d)", d.name, f.rel, d.line+1)})
@@ -592,6 +597,32 @@ func returnedBy(files []codeText, defs map[string][]def, fi int, read string, fr
 		return out[i].via < out[j].via || out[i].via == out[j].via && out[i].file < out[j].file
 	})
 	return out
+}
+
+// rustReturns reports whether a line of a Rust body gives the function's
+// value: a return, or an expression that ends the body (no ; , { or ( at
+// its end, not a let): `url`, `self.database.connection.clone()`,
+// `if let Ok(url) = env::var("X") { url } else { ... }`, `return url;`.
+func rustReturns(line string) bool {
+	t := strings.TrimSpace(codeChars(line))
+	if strings.HasPrefix(t, "return ") || strings.HasPrefix(t, "return(") {
+		return true
+	}
+	if t == "" || strings.HasPrefix(t, "let ") || strings.HasPrefix(t, "//") {
+		return false
+	}
+	return !strings.ContainsAny(t[len(t)-1:], ";,{([=")
+}
+
+// callsIn reports whether a line of f matches call.
+func callsIn(f codeText, call *regexp.Regexp) bool {
+	name := strings.TrimSuffix(strings.TrimPrefix(call.String(), `\b`), `\s*\(`)
+	for _, l := range f.lines {
+		if strings.Contains(l, name) && call.MatchString(l) {
+			return true
+		}
+	}
+	return false
 }
 
 // argIs reports whether one call argument is the name itself (maybe
