@@ -80,7 +80,7 @@ func (cl *collector) collectEdges() []*edge {
 				if db := find(h); db != nil {
 					hit = db
 				}
-				if pooler := cl.poolerFor(name, h); pooler != "" {
+				if pooler := poolerFor(cl.p, cl.opts.DBs, name, h); pooler != "" {
 					hop := ""
 					if up := (connTargets{cl}).poolerUpstream(pooler); len(up) > 0 {
 						hop = " (its own connection to PostgreSQL is " + strings.Join(up, ", ") + ")"

@@ -45,7 +45,7 @@ func (cl *collector) catalogueKeeps(v compose.EnvVar, find func(host string) *db
 	if cv == nil || cv.Role != catalog.RoleURL {
 		return false
 	}
-	missingLib := cv.Directory && cv.ExtensionDir != "" && !cl.extensionReaches(v.Service, cv.ExtensionDir)
+	missingLib := cv.Directory && cv.ExtensionDir != "" && !extensionReaches(cl.p, v.Service, cv.ExtensionDir)
 	if cv.Directory && !cv.NoQueryPort && !missingLib {
 		return false
 	}
@@ -79,8 +79,8 @@ func (cl *collector) catalogueKeeps(v compose.EnvVar, find func(host string) *db
 // extensionReaches reports whether a service can have the library its
 // catalogued image lacks: it builds its own image, or mounts something at,
 // under or above dir (the image's extension directory).
-func (cl *collector) extensionReaches(service, dir string) bool {
-	svc := cl.p.Model.Services[service]
+func extensionReaches(p *project, service, dir string) bool {
+	svc := p.Model.Services[service]
 	if svc.Build != nil {
 		return true
 	}

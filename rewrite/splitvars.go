@@ -77,8 +77,9 @@ func (cl *collector) splitVar(v compose.EnvVar, find func(host string) *dbServic
 // than where to connect, whose value often equals a database service's
 // name (a service named postgres or db): POSTGRES_USER, DB_NAME, DBNAME,
 // KC_DB (Keycloak's vendor), DB_TYPE, DB_DRIVER, DB_CONNECTION (Laravel's
-// driver), DB_ADAPTER, SPRING_PROFILES_ACTIVE.
-var notHostRoleRE = regexp.MustCompile(`(?i)(USER|USERNAME|PASSWORD|PASSWD|PASS|PWD|SECRET|NAME|DB|DBNAME|DATABASE|SCHEMA|PORT|TYPE|DRIVER|ENGINE|DIALECT|VENDOR|KIND|FLAVOR|ADAPTER|PROVIDER|CONNECTION|CLIENT|BACKEND|STORE|STORAGE|PROFILE|PROFILES|PROFILES_ACTIVE|MODE|IMAGE|VERSION|SERVICE|SERVICE_NAME)$`)
+// driver), DB_ADAPTER, SPRING_PROFILES_ACTIVE, and settings a role or
+// initdb takes (DB_OWNER, APP_DB_ROLE, POSTGRES_INITDB_ARGS).
+var notHostRoleRE = regexp.MustCompile(`(?i)(USER|USERNAME|PASSWORD|PASSWD|PASS|PWD|SECRET|NAME|DB|DBNAME|DATABASE|SCHEMA|PORT|TYPE|DRIVER|ENGINE|DIALECT|VENDOR|KIND|FLAVOR|ADAPTER|PROVIDER|CONNECTION|CLIENT|BACKEND|STORE|STORAGE|PROFILE|PROFILES|PROFILES_ACTIVE|MODE|IMAGE|VERSION|SERVICE|SERVICE_NAME|ROLE|OWNER|LOGIN|ACCOUNT|ARGS|OPTS|OPTIONS|FLAGS|LOCALE|ENCODING|SCHEME|PROTOCOL|FORMAT|CATALOG|TABLESPACE)$`)
 
 // notHostKey reports whether v, whose name is no host variable's, holds
 // something other than a host by its name or by what reads it: a libpq
@@ -102,10 +103,11 @@ func (p *project) clientEnv(service, key string) string {
 	return ""
 }
 
-// poolerFor returns the pooler service a host name reaches, or "".
-func (cl *collector) poolerFor(client, host string) string {
-	for _, name := range cl.p.Resolve(client, host).Services {
-		if pgserver.IsPooler(cl.p.Model.Services[name].Image) && !contains(cl.opts.DBs, name) {
+// poolerFor returns the pooler service a host name of client reaches, or
+// "" (a service named in dbs, --db, is a database, not a pooler).
+func poolerFor(p *project, dbs []string, client, host string) string {
+	for _, name := range p.Resolve(client, host).Services {
+		if pgserver.IsPooler(p.Model.Services[name].Image) && !contains(dbs, name) {
 			return name
 		}
 	}
