@@ -2,6 +2,8 @@ package analyze
 
 import (
 	"fmt"
+	"path/filepath"
+	"slices"
 
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
@@ -29,12 +31,29 @@ func (u socketUses) libraryMissing(v compose.EnvVar, d *dialect.Dialect, db *DB,
 		return false
 	}
 	lib := d.Library
-	manifest, declared := evidence.Declares(u.cl.scopes.Of(v.Service), lib.Manifests, lib.Marker)
+	scope := u.cl.scopes.Of(v.Service)
+	manifest, declared := evidence.Declares(scope, lib.Manifests, lib.Marker)
 	if manifest == "" || declared {
 		return false
 	}
+	which := manifest
+	if abs := filepath.Join(scope.ProjectDir, filepath.FromSlash(manifest)); u.imageBuilt(v.Service, abs) {
+		// the manifest may sit above the compose file's folder: name it
+		// from there (../../../pom.xml)
+		if rel, err := filepath.Rel(u.cl.p.Model.WorkingDir, abs); err == nil {
+			manifest = filepath.ToSlash(rel)
+		}
+		which = manifest + " (its build makes the image " + u.cl.p.Model.Services[v.Service].Image + ")"
+	}
 	u.cl.note("UDS135", v.Pos, v.Service, v.Key,
 		fmt.Sprintf("%s/%s reaches %s over TCP, and %s's build manifest %s does not declare %s, which the socket form needs (its socket factory, org.newsclub.net.unix.AFUNIXSocketFactory): the application would fail to load it at connect, so %s is left unchanged. Add the dependency %s (type pom) to %s, then run the migration again",
-			v.Service, v.Key, db.Name, v.Service, manifest, lib.Marker, where, lib.Coordinates, manifest))
+			v.Service, v.Key, db.Name, v.Service, which, lib.Marker, where, lib.Coordinates, manifest))
 	return true
+}
+
+// imageBuilt reports whether manifest (absolute) is the build that makes
+// the image a service without a build: of its own runs (ImageBuilders).
+func (u socketUses) imageBuilt(service, manifest string) bool {
+	svc := u.cl.p.Model.Services[service]
+	return svc.Build == nil && svc.Image != "" && slices.Contains(u.cl.scopes.ImageBuilders(svc.Image), manifest)
 }

@@ -22,6 +22,9 @@ type Scopes struct {
 	refuse func(path string, err error)      // a file left unread: it leads out of the project
 	root   string                            // evidenceRoot, once found
 	files  map[string][]string               // the files reaching each service
+	// builders are the project's build manifests that make a container
+	// image (evidence.BuiltImages), found once: manifest -> images.
+	builders map[string][]string
 }
 
 // NewScopes returns the scopes of p's services; read reads a file as
@@ -45,6 +48,8 @@ func (sc *Scopes) ReachingFiles(service string) []string {
 	var out []string
 	if b := svc.Build; b != nil {
 		out = append(out, sc.copySources(b.Context, b.Dockerfile)...)
+	} else if svc.Image != "" {
+		out = append(out, sc.ImageBuilders(svc.Image)...)
 	}
 	for _, v := range svc.Volumes {
 		if v.Type == "bind" && v.Source != "" {
@@ -59,6 +64,61 @@ func (sc *Scopes) ReachingFiles(service string) []string {
 	secrets := sc.SecretFiles(service)
 	return append(out, slices.Sorted(maps.Keys(secrets))...)
 }
+
+// ImageBuilders returns the project's build manifests (absolute) that
+// say their build produces image (jib's <to><image>, Spring Boot's
+// build-image name; evidence.BuiltImages): a service that runs it without
+// a build: of its own runs what that manifest built, so the manifest
+// reaches its container as a build context's would (UDS135 reads its
+// dependencies). Manifests are looked for under the evidence root.
+func (sc *Scopes) ImageBuilders(image string) []string {
+	if sc.builders == nil {
+		sc.builders = map[string][]string{}
+		root := sc.evidenceRoot()
+		all := evidence.Scope{ProjectDir: root, Roots: []string{root}, Read: func(p string) ([]byte, error) { return sc.read(sc.p.DisplayPath(p)) }}
+		for _, f := range all.Files() {
+			if !slices.Contains(evidence.ImageBuilders, filepath.Base(f)) {
+				continue
+			}
+			if data, err := all.ReadFile(f); err == nil {
+				if imgs := evidence.BuiltImages(filepath.Base(f), data); len(imgs) > 0 {
+					sc.builders[f] = imgs
+				}
+			}
+		}
+		// Outside a repository the evidence root is the compose file's
+		// folder, while a build tool's compose files often sit below the
+		// module (JHipster's src/main/docker/app.yml under pom.xml): the
+		// manifests of a few parent folders count too, each only for the
+		// image it names.
+		if root == sc.p.Model.WorkingDir {
+			for d, i := filepath.Dir(root), 0; i < maxBuilderParents && d != filepath.Dir(d); d, i = filepath.Dir(d), i+1 {
+				for _, base := range evidence.ImageBuilders {
+					f := filepath.Join(d, base)
+					if fi, err := os.Lstat(f); err != nil || !fi.Mode().IsRegular() || fi.Size() > evidence.MaxFileSize {
+						continue
+					}
+					if data, err := sc.read(sc.p.DisplayPath(f)); err == nil {
+						if imgs := evidence.BuiltImages(base, data); len(imgs) > 0 {
+							sc.builders[f] = imgs
+						}
+					}
+				}
+			}
+		}
+	}
+	var out []string
+	for _, f := range slices.Sorted(maps.Keys(sc.builders)) {
+		if slices.ContainsFunc(sc.builders[f], func(b string) bool { return evidence.SameRepository(b, image) }) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// maxBuilderParents bounds how many folders above a compose file outside
+// a repository are looked at for a manifest that builds its images.
+const maxBuilderParents = 4
 
 // SecretFiles maps the files of the compose secrets a service reads
 // (secrets: NAME, file: ./secrets/x.txt) to the variable that names the
@@ -142,7 +202,18 @@ func (sc *Scopes) evidenceRoot() string {
 // project is the filesystem root (an unrelated tree) does not widen it.
 func (sc *Scopes) serviceEvidenceRoot(service string) string {
 	root := sc.evidenceRoot()
-	b := sc.p.Model.Services[service].Build
+	svc := sc.p.Model.Services[service]
+	b := svc.Build
+	if b == nil && svc.Image != "" {
+		// A manifest above the root that builds the service's image
+		// (imageBuilders) is the service's build: its folder holds the root.
+		for _, f := range sc.ImageBuilders(svc.Image) {
+			if d := filepath.Dir(f); !confine.Within(root, f) && confine.Within(d, root) {
+				root = d
+			}
+		}
+		return root
+	}
 	if b == nil || !filepath.IsAbs(b.Context) || confine.Within(root, b.Context) {
 		return root
 	}
