@@ -131,6 +131,22 @@ type Var struct {
 	Unless []string `yaml:"unless,omitempty"`
 	// Also lists variables that must change with this one.
 	Also []Also `yaml:"also,omitempty"`
+	// Since, when set, is what the variable does from an image version
+	// on: for a tag at or above Since.Version (and for a non-numeric tag,
+	// taken as current) Lookup returns the variable with Since's
+	// Directory and Reason (Lemmy 1.0 rebuilds LEMMY_DATABASE_URL's query,
+	// 0.19 hands it on unchanged).
+	Since *Since `yaml:"since,omitempty"`
+}
+
+// Since is a variable's behaviour from an image version on.
+type Since struct {
+	Version   string `yaml:"version"`
+	Directory bool   `yaml:"directory"`
+	Reason    string `yaml:"reason"`
+	// Sources say where the newer behaviour was read; Lookup cites them
+	// first for a tag at or above Version.
+	Sources []Source `yaml:"sources"`
 }
 
 // ConfKey is a key of an INI-style file at an absolute container path.

@@ -343,3 +343,36 @@ func TestServerImages(t *testing.T) {
 		}
 	}
 }
+
+// TestLookupSince: a variable's since block applies from its version on
+// and to non-numeric tags (taken as current), and cites its own sources
+// first; older tags keep the variable as written.
+func TestLookupSince(t *testing.T) {
+	for image, want := range map[string]bool{
+		"dessalines/lemmy:0.19.5":        true,
+		"dessalines/lemmy:0.19.20":       true,
+		"dessalines/lemmy:1.0.0-alpha.6": false,
+		"dessalines/lemmy:1.0.0":         false,
+		"dessalines/lemmy:latest":        false,
+		"dessalines/lemmy":               false,
+	} {
+		e := Lookup(image)
+		if e == nil || e.Var("LEMMY_DATABASE_URL") == nil {
+			t.Fatalf("%s: no entry or variable", image)
+		}
+		v := e.Var("LEMMY_DATABASE_URL")
+		if v.Directory != want {
+			t.Errorf("%s: directory %v, want %v", image, v.Directory, want)
+		}
+		if first := e.Sources[0].Commit; want == (first == v.Since.Sources[0].Commit) && v.Since != nil {
+			t.Errorf("%s: first source %s", image, e.Sources[0].Cite())
+		}
+	}
+	if v := Lookup("dessalines/lemmy:0.19.5").Var("LEMMY_DATABASE_URL"); v.Since == nil || v.Since.Directory {
+		t.Error("the entry lost its since block")
+	}
+	_ = Lookup("dessalines/lemmy:1.0.0")
+	if !Lookup("dessalines/lemmy:0.19.5").Var("LEMMY_DATABASE_URL").Directory {
+		t.Error("a 1.0 lookup changed the shared entry instead of a copy")
+	}
+}

@@ -55,7 +55,16 @@ func (e *Entry) check() error {
 	if len(e.Sources) == 0 {
 		bad("no sources: an unverified entry is not an entry")
 	}
-	for _, s := range e.Sources {
+	sources := e.Sources
+	for _, v := range e.Vars {
+		if v.Since != nil {
+			if len(v.Since.Sources) == 0 {
+				bad("var %s: since has no sources", v.Key)
+			}
+			sources = append(sources, v.Since.Sources...)
+		}
+	}
+	for _, s := range sources {
 		if (s.URL == "") == (s.Repo == "" || s.File == "") || strings.TrimSpace(s.Read) == "" {
 			bad("source %+v: want url, or repo and file, and what was read there", s)
 		}
@@ -72,6 +81,9 @@ func (e *Entry) checkVars(bad func(string, ...any)) {
 	for _, v := range e.Vars {
 		if !keyRE.MatchString(v.Key) {
 			bad("var %q: not an environment variable name", v.Key)
+		}
+		if v.Since != nil && (!versionRE.MatchString(v.Since.Version) || strings.TrimSpace(v.Since.Reason) == "") {
+			bad("var %s: since wants a version of dotted numbers and a reason", v.Key)
 		}
 		if keys[v.Key] {
 			bad("var %s listed twice", v.Key)

@@ -14,7 +14,7 @@ func Lookup(image string) *Entry {
 	for _, e := range All() {
 		for _, img := range e.Images {
 			if matchImage(img, repo) && e.covers(tag) {
-				return e
+				return e.at(tag)
 			}
 		}
 	}
@@ -51,16 +51,42 @@ func Split(image string) (repo, tag string) {
 	return repo, tag
 }
 
+// at returns the entry as it holds for an image tag: a copy whose
+// variables with a Since the tag reaches take its behaviour.
+func (e *Entry) at(tag string) *Entry {
+	var out *Entry
+	for i, v := range e.Vars {
+		if v.Since == nil || !tagAtLeast(tag, v.Since.Version) {
+			continue
+		}
+		if out == nil {
+			c := *e
+			c.Vars = append([]Var(nil), e.Vars...)
+			out = &c
+		}
+		out.Vars[i].Directory, out.Vars[i].Reason = v.Since.Directory, v.Since.Reason
+		out.Sources = append(append([]Source(nil), v.Since.Sources...), out.Sources...)
+	}
+	if out == nil {
+		return e
+	}
+	return out
+}
+
 // covers reports whether the entry holds for an image tag.
 func (e *Entry) covers(tag string) bool {
-	if e.MinVersion == "" {
-		return true
-	}
+	return e.MinVersion == "" || tagAtLeast(tag, e.MinVersion)
+}
+
+// tagAtLeast reports whether an image tag's leading version is at least
+// least (dotted numbers compared piecewise); a tag without one (latest) is
+// taken as current.
+func tagAtLeast(tag, least string) bool {
 	have, ok := leadingVersion(tag)
 	if !ok {
 		return true
 	}
-	want, _ := leadingVersion(e.MinVersion)
+	want, _ := leadingVersion(least)
 	for i := 0; i < len(want); i++ {
 		h := 0
 		if i < len(have) {

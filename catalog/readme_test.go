@@ -66,12 +66,22 @@ func clientTable() string {
 		n++
 		var yes, no []string
 		for _, v := range e.Vars {
+			key := "`" + v.Key + "`"
+			if v.Since != nil && v.Since.Directory != v.Directory {
+				// before the version on one side, from it on the other
+				if v.Directory {
+					yes, no = append(yes, key+" (before "+v.Since.Version+")"), append(no, key+" (from "+v.Since.Version+")")
+				} else {
+					no, yes = append(no, key+" (before "+v.Since.Version+")"), append(yes, key+" (from "+v.Since.Version+")")
+				}
+				continue
+			}
 			switch {
 			case v.Role == RolePort:
 			case v.Directory:
-				yes = append(yes, "`"+v.Key+"`")
+				yes = append(yes, key)
 			default:
-				no = append(no, "`"+v.Key+"`")
+				no = append(no, key)
 			}
 		}
 		family := e.Family

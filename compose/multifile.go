@@ -110,3 +110,12 @@ type topVolume struct {
 	src  *Source
 	name string
 }
+
+// DefaultFileNames are the files docker compose reads when no -f is
+// given; in their folder, compose.*.yml and docker-compose.*.yml are the
+// project's overrides (compose.override.yml, compose.prod.yml).
+var DefaultFileNames = []string{"compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml"}
+
+// OverridePatterns are the override files of a folder that holds a default
+// compose file.
+var OverridePatterns = []string{"compose.*.yaml", "compose.*.yml", "docker-compose.*.yaml", "docker-compose.*.yml"}

@@ -45,3 +45,14 @@ func (e *Editor) AddServiceEnv(d ServiceDef, service, key, value string) bool {
 	}
 	return true
 }
+
+// EnvLookup returns the value of key among a service's variables (as
+// ServiceEnv lists them), or "" when it sets none.
+func EnvLookup(vars []EnvVar, key string) string {
+	for _, v := range vars {
+		if v.Key == key {
+			return v.Value
+		}
+	}
+	return ""
+}

@@ -38,6 +38,7 @@ var (
 	exFiles   = ext(".ex", ".exs")
 	phpFiles  = ext(".php")
 	jvmFiles  = ext(".java", ".kt", ".kts", ".scala", ".groovy", ".clj")
+	rsFiles   = ext(".rs")
 	yamlFiles = ext(".yml", ".yaml", ".yml.erb")
 	anyCode   = func(rel string) bool { return codeFile(rel) }
 	// prismaConfigFiles are Prisma 7's configuration (prisma.config.ts,
@@ -79,11 +80,15 @@ var keyRules = []struct {
 	{"jdbc-concat", `(?i)["']jdbc:["']\s*\+[^\n]*\b@K@\b|\b@K@\b[^\n]*["']jdbc:["']|"jdbc:%s"[^\n]*\b@K@\b|jdbc:\$\{?@K@\b`, anyCode},
 	{"ecto", `System\.(?:get_env|fetch_env!?)\(\s*"@K@"`, exFiles},
 	{"tortoise", `\bdb_url\s*=[^=\n]*\b@K@\b|["']db_url["']\s*:[^\n]*\b@K@\b`, pyFiles},
+	// A Rust url::Url that holds the value (flow.go follows
+	// Url::parse) and has its query replaced or cleared.
+	{"url-set-query", `\b@K@\s*\.\s*set_query\s*\(|\b@K@\s*\.\s*query_pairs_mut\s*\(\s*\)\s*\.\s*clear\s*\(`, rsFiles},
 	// Readers and validators.
 	{"prisma", `env\(\s*"@K@"\s*\)`, ext(".prisma")},
 	{"prisma", `\benv\(\s*["'\x60]@K@["'\x60]\s*\)|process\.env(?:\.@K@\b|\[\s*["']@K@["']\s*\])`, prismaConfigFiles},
 	{"pydantic", `(?i)\b@K@\s*:\s*(?:Optional\[|Annotated\[)?\s*(?:pydantic\.)?(?:PostgresDsn|AnyUrl|Url|MultiHostUrl|AnyHttpUrl)\b`, pyFiles},
 	{"whatwg-url", `new\s+URL\s*\([^\n]*\b@K@\b`, jsFiles},
+	{"rust-url", `\b(?:Url::parse|Url::from_str)\s*\([^\n]*\b@K@\b|\b@K@\b[^\n]*\.parse::<\s*(?:url::)?Url\s*>`, rsFiles},
 	{"php-parse-url", `%env\((?:resolve:|string:)?@K@\)%`, ext(".yml", ".yaml", ".php", ".xml")},
 	{"php-parse-url", `['"]url['"]\s*=>\s*env\(\s*['"]@K@['"]`, phpFiles},
 	{"rails", `^\s*url:\s*<%=[^\n]*ENV[^\n]*\b@K@\b`, ext("database.yml", "database.yml.erb")},
@@ -112,6 +117,10 @@ var connectorRules = []rule{
 	{reader: "lib/pq", files: goFiles, re: regexp.MustCompile(`sql\.Open\(\s*"postgres"|\bpq\.(?:NewConnector|ParseURL)\(`)},
 	{reader: "ruby-pg", files: rbFiles, re: regexp.MustCompile(`\bPG(?:::Connection)?\.(?:connect|new|open)\(`)},
 	{reader: "ecto", files: exFiles, re: regexp.MustCompile(`\bEcto\.Repo\b|\bPostgrex\b`)},
+	// (also: one pass over the file first; most Rust files open nothing)
+	{reader: "diesel", files: rsFiles, re: regexp.MustCompile(`\bPgConnection::establish\(`), also: regexp.MustCompile(`PgConnection::establish`)},
+	{reader: "tokio-postgres", files: rsFiles, re: regexp.MustCompile(`\btokio_postgres::connect\(|\bAsyncPgConnection::establish\(|\bdeadpool_postgres::|\bAsyncDieselConnectionManager::`),
+		also: regexp.MustCompile(`tokio_postgres::connect|AsyncPgConnection::establish|deadpool_postgres::|AsyncDieselConnectionManager::`)},
 	{reader: "jdbc-concat", files: jvmFiles, re: regexp.MustCompile(`"jdbc:"\s*\+|"jdbc:postgresql://"\s*\+`)},
 }
 

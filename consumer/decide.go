@@ -51,7 +51,7 @@ func (v Verdict) Readers() []string {
 
 // validators check a URL without connecting: the code that connects
 // decides too.
-var validators = map[string]bool{"pydantic": true, "whatwg-url": true}
+var validators = map[string]bool{"pydantic": true, "whatwg-url": true, "rust-url": true}
 
 // Decide finds the readers of the connection URI held in variable key, in
 // the files of s (the code and configuration that reach one service's

@@ -69,6 +69,22 @@ func TestDecide(t *testing.T) {
 		{"prisma schema", map[string]string{"prisma/schema.prisma": "datasource db {\n  provider = \"postgresql\"\n  url      = env(\"DATABASE_URL\")\n}\n",
 			"package.json": "{\n  \"dependencies\": {\n    \"@prisma/client\": \"5.0.0\"\n  }\n}\n"},
 			"DATABASE_URL", true, Localhost, "prisma", "prisma/schema.prisma:3"},
+		// Rust (trial 7 W1): the value followed out of the function that
+		// returns it and into the url::Url parsed from it.
+		{"rust set_query", map[string]string{
+			"src/settings.rs": "use url::Url;\nimpl Settings {\n  pub fn get_database_url(&self) -> String {\n    if let Ok(url) = env::var(\"LEMMY_DATABASE_URL\") {\n      url\n    } else {\n      self.database.connection.clone()\n    }\n  }\n  pub fn with_options(&self) -> LemmyResult<String> {\n    let mut url = Url::parse(&self.get_database_url())?;\n    url.set_query(Some(\"options=x\"));\n    Ok(url.into())\n  }\n}\n",
+			"Cargo.toml":      "[dependencies]\ndiesel = \"2.3\"\n"},
+			"database.connection", true, "", "url-set-query", "src/settings.rs:12"},
+		{"rust env read, query cleared", map[string]string{
+			"src/main.rs": "fn main() {\n    let mut u = Url::parse(&std::env::var(\"DATABASE_URL\").unwrap()).unwrap();\n    u.query_pairs_mut().clear().append_pair(\"application_name\", \"x\");\n    tokio_postgres::connect(u.as_str(), NoTls);\n}\n"},
+			"DATABASE_URL", true, "", "url-set-query", "src/main.rs:3"},
+		{"rust parse::<Url> check, diesel connects", map[string]string{
+			"src/db.rs":  "pub fn connect() -> PgConnection {\n    let database_url = env::var(\"DATABASE_URL\").expect(\"set\");\n    let _ = database_url.parse::<Url>().expect(\"a URL\");\n    PgConnection::establish(&database_url).unwrap()\n}\n",
+			"Cargo.toml": "[dependencies]\ndiesel = { version = \"2\" }\nurl = \"2\"\n"},
+			"DATABASE_URL", true, Localhost, "rust-url,diesel", "src/db.rs:3"},
+		{"rust tokio-postgres alone", map[string]string{
+			"src/main.rs": "async fn pool() {\n    let url = std::env::var(\"DATABASE_URL\").unwrap();\n    tokio_postgres::connect(&url, NoTls).await;\n}\n"},
+			"DATABASE_URL", true, Empty, "tokio-postgres", "src/main.rs:3"},
 		{"asyncpg pool", map[string]string{"app/db.py": "import asyncpg, os\n\nasync def pool():\n    return await asyncpg.create_pool(os.environ[\"DATABASE_URL\"])\n"},
 			"DATABASE_URL", true, Empty, "asyncpg", "app/db.py:4"},
 		{"pydantic then SQLAlchemy", map[string]string{
@@ -320,5 +336,24 @@ func TestChooseAt(t *testing.T) {
 	}
 	if !ByName("prisma").PortIgnored || !ByName("sequelize").PortIgnored {
 		t.Error("prisma and sequelize read the port from the authority only (readers.yaml port_ignored)")
+	}
+}
+
+func TestRustReturns(t *testing.T) {
+	for line, want := range map[string]bool{
+		"      url":                            true,
+		"    self.database.connection.clone()": true,
+		`    if let Ok(url) = env::var("X") { url } else { self.database.connection.clone() }`: true,
+		`    std::env::var("DATABASE_URL").unwrap()`:                                           true,
+		"    return url;": true,
+		"    let mut url = Url::parse(&self.get_database_url())?;": false,
+		"    connect(&url, NoTls).await?;":                         false,
+		"        &url,":                                            false,
+		`    if let Ok(url) = env::var("X") {`:                     false,
+		"    // url":                                               false,
+	} {
+		if got := rustReturns(line); got != want {
+			t.Errorf("rustReturns(%q) = %v, want %v", line, got, want)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package consumer
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -59,6 +60,8 @@ func lang(rel string) string {
 		return "java"
 	case strings.HasSuffix(rel, ".kt") || strings.HasSuffix(rel, ".kts"):
 		return "kt"
+	case rsFiles(rel):
+		return "rs"
 	case shellFiles(rel):
 		return "sh"
 	}
@@ -72,7 +75,7 @@ func envRead(key string) string {
 	q := `["'\x60]`
 	return `(?:process\.env(?:\.` + k + `\b|\[\s*` + q + k + q + `\s*\])` +
 		`|import\.meta\.env\.` + k + `\b` +
-		`|\b(?:os\.environ\.get|os\.getenv|os\.environ\.setdefault|getenv|env|config|env\.str|env\.url|env\.db_url|Deno\.env\.get|System\.getenv|os\.Getenv|os\.LookupEnv|viper\.GetString|ENV\.fetch|Env\.get)\(\s*` + q + k + q +
+		`|\b(?:os\.environ\.get|os\.getenv|os\.environ\.setdefault|getenv|env|config|env\.str|env\.url|env\.db_url|Deno\.env\.get|System\.getenv|os\.Getenv|os\.LookupEnv|viper\.GetString|ENV\.fetch|Env\.get|env::var|env::var_os|dotenvy::var)\(\s*` + q + k + q +
 		`|\b(?:os\.environ|ENV|\$_ENV|\$_SERVER)\[\s*` + q + k + q + `\s*\]` +
 		`|\$\{?` + k + `\b\}?)`
 }
@@ -88,6 +91,8 @@ var assignLHS = map[string]*regexp.Regexp{
 	"java": regexp.MustCompile(`\b(?:final\s+)?(?:String|var)\s+([A-Za-z_]\w*)\s*=([^=].*)$`),
 	"kt":   regexp.MustCompile(`\b(?:val|var)\s+([A-Za-z_]\w*)\s*(?::\s*[^=\n]+?)?\s*=([^=].*)$`),
 	"sh":   regexp.MustCompile(`^\s*(?:export\s+|local\s+|readonly\s+)?([A-Za-z_]\w*)=(.*)$`),
+	// let url = ..., let mut url: String = ..., if let Ok(url) = ...
+	"rs": regexp.MustCompile(`\blet\s+(?:mut\s+)?(?:(?:Ok|Some)\(\s*)?([a-z_]\w*)\)?\s*(?::\s*[^=\n]+?)?\s*=([^=].*)$`),
 }
 
 // holderRHS reports whether rhs, the right side of an assignment, is the
@@ -95,8 +100,15 @@ var assignLHS = map[string]*regexp.Regexp{
 // awaited or given a default, and not handed to a call that makes
 // something else of it.
 func holderRHS(rhs, read string) bool {
-	return compiled(`^\s*(?:await\s+)?(?:String|str|string|strval)?\(?\s*"?` + read + `[^(\n]*$`).MatchString(rhs)
+	return compiled(`^\s*(?:await\s+)?(?:String|str|string|strval)?\(?\s*"?`+read+`[^(\n]*$`).MatchString(rhs) ||
+		compiled(`^\s*(?:(?:url::)?Url::parse|Url::from_str)\(\s*&?(?:self\.|\w+\.|\w+::)*`+read+`.*$`).MatchString(rhs) ||
+		compiled(`^\s*(?:\w+::)*`+read+`\s*\)?`+rustUnwrap+`\s*;?\s*$`).MatchString(rhs) ||
+		compiled(`^\s*&?(?:self\.|[A-Z_]+\.)?`+read+`\(\s*\)[^(\n]*$`).MatchString(rhs)
 }
+
+// rustUnwrap is what Rust writes after a read to get the value itself:
+// ?, .unwrap(), .expect("..."), .unwrap_or_else(|_| ...), .to_string().
+const rustUnwrap = `(?:\?|\.(?:unwrap|expect|unwrap_or|unwrap_or_else|unwrap_or_default|context|with_context|to_string|to_owned|clone|into)\([^()]*(?:\([^()]*\))?[^()]*\))*`
 
 var reCache sync.Map // pattern -> *regexp.Regexp
 
@@ -137,6 +149,15 @@ func flows(files []codeText, key string) []holder {
 		}
 	}
 	defs := definitions(files)
+	for fi, f := range files {
+		if lang(f.rel) == "rs" {
+			for _, h := range returnedBy(files, defs, fi, keyRE(key, false).String(), 0, len(f.lines)) {
+				if add(h) {
+					frontier = append(frontier, h)
+				}
+			}
+		}
+	}
 	for hop := 0; hop < maxHops && len(frontier) > 0; hop++ {
 		var next []holder
 		for _, h := range frontier {
@@ -154,6 +175,13 @@ func flows(files []codeText, key string) []holder {
 			for _, p := range handedTo(files, defs, h) {
 				if add(p) {
 					next = append(next, p)
+				}
+			}
+			if l == "rs" {
+				for _, r := range returnedBy(files, defs, h.file, read, h.from, h.to) {
+					if add(r) {
+						next = append(next, r)
+					}
 				}
 			}
 		}
@@ -174,7 +202,7 @@ func aliasesOf(f codeText, fi int, l, read string, from, to int, src string) []h
 	var out []holder
 	for i := from; i < to && i < len(f.lines); i++ {
 		line := f.lines[i]
-		if !mention.MatchString(line) {
+		if !strings.Contains(line, src) || !mention.MatchString(line) { // every read names src
 			continue
 		}
 		m := lhs.FindStringSubmatch(line)
@@ -276,6 +304,7 @@ var defREs = map[string][]*regexp.Regexp{
 	"php":  {regexp.MustCompile(`\bfunction\s+([A-Za-z_]\w*)\s*\(`)},
 	"java": {regexp.MustCompile(`^\s*(?:(?:public|private|protected|static|final|synchronized)\s+)*[\w<>\[\],.?]+\s+([A-Za-z_]\w*)\s*\(`)},
 	"kt":   {regexp.MustCompile(`\bfun\s+(?:[\w.]+\.)?([A-Za-z_]\w*)\s*\(`)},
+	"rs":   {regexp.MustCompile(`\bfn\s+([A-Za-z_]\w*)\s*(?:<[^>]*>)?\(`)},
 }
 
 // notFuncs are words a definition pattern may take for a function name.
@@ -425,6 +454,12 @@ func body(lines []string, defLine, endLine, endCol int, l string) (from, to int)
 			return 0, 0 // no body right after the parameters: a call
 		}
 		for k, c := range s {
+			if l == "rs" && start < 0 && depth == 0 && c != '{' {
+				if c == ';' {
+					return 0, 0 // a declaration without a body (a trait's), or a call
+				}
+				continue // the return type (-> T), a where clause
+			}
 			if start < 0 && depth == 0 {
 				switch {
 				case c == '=' && strings.HasPrefix(s[k:], "=>"):
@@ -520,6 +555,74 @@ func handedTo(files []codeText, defs map[string][]def, h holder) []holder {
 		}
 	}
 	return out
+}
+
+// returnedBy returns, for a Rust file fi, the functions defined there
+// whose body mentions read (a pattern) within lines [from, to) and whose
+// signature returns a value (->): each call of one, in every Rust file of
+// the scope, holds the value (Lemmy's get_database_url() returns
+// LEMMY_DATABASE_URL or database.connection, and its callers parse it).
+// A Rust body's last expression is its value, so any mention counts: a
+// wrong one can only add a reader.
+func returnedBy(files []codeText, defs map[string][]def, fi int, read string, from, to int) []holder {
+	f := files[fi]
+	mention := compiled(read)
+
+	var out []holder
+	for _, ds := range defs {
+		for _, d := range ds {
+			if d.file != fi || d.to <= from || d.from >= to || !strings.Contains(strings.Join(f.lines[d.line:d.from+1], " "), "->") {
+				continue
+			}
+			hit := false
+			for i := max(d.from, from); i < min(d.to, to) && !hit; i++ {
+				hit = i > d.line && mention.MatchString(f.lines[i]) && rustReturns(f.lines[i])
+			}
+			if !hit {
+				continue
+			}
+			call := compiled(`\b` + regexp.QuoteMeta(d.name) + `\s*\(`)
+			for gi, g := range files {
+				if lang(g.rel) == "rs" && gi != fi && !callsIn(g, call) {
+					continue // a file that never calls it holds nothing
+				}
+				if lang(g.rel) == "rs" {
+					out = append(out, holder{file: gi, name: d.name, from: 0, to: len(g.lines),
+						via: fmt.Sprintf("the value %s returns (%s:%d)", d.name, f.rel, d.line+1)})
+				}
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].via < out[j].via || out[i].via == out[j].via && out[i].file < out[j].file
+	})
+	return out
+}
+
+// rustReturns reports whether a line of a Rust body gives the function's
+// value: a return, or an expression that ends the body (no ; , { or ( at
+// its end, not a let): `url`, `self.database.connection.clone()`,
+// `if let Ok(url) = env::var("X") { url } else { ... }`, `return url;`.
+func rustReturns(line string) bool {
+	t := strings.TrimSpace(codeChars(line))
+	if strings.HasPrefix(t, "return ") || strings.HasPrefix(t, "return(") {
+		return true
+	}
+	if t == "" || strings.HasPrefix(t, "let ") || strings.HasPrefix(t, "//") {
+		return false
+	}
+	return !strings.ContainsAny(t[len(t)-1:], ";,{([=")
+}
+
+// callsIn reports whether a line of f matches call.
+func callsIn(f codeText, call *regexp.Regexp) bool {
+	name := strings.TrimSuffix(strings.TrimPrefix(call.String(), `\b`), `\s*\(`)
+	for _, l := range f.lines {
+		if strings.Contains(l, name) && call.MatchString(l) {
+			return true
+		}
+	}
+	return false
 }
 
 // argIs reports whether one call argument is the name itself (maybe

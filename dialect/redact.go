@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/internal/interp"
+	"github.com/uds-migrate/uds-migrate/jdbc"
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
 
@@ -131,4 +132,10 @@ func redactUserinfo(s string) string {
 		}
 		s = rest
 	}
+}
+
+// RedactErr is err's text with the passwords of connection values in it
+// masked (jdbc.Redact, then libpq.Redact): parser errors quote the value.
+func RedactErr(err error) string {
+	return libpq.Redact(jdbc.Redact(err.Error()))
 }

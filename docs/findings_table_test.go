@@ -24,13 +24,13 @@ func TestEveryCodeDocumented(t *testing.T) {
 	}
 	for _, c := range docs.Codes() {
 		if !known[c] {
-			t.Errorf("docs/findings.md has a section %q, but rewrite/codes.go has no such finding code", c)
+			t.Errorf("docs/findings.md has a section %q, but finding/codes.go has no such finding code", c)
 		}
 	}
 }
 
 const (
-	tableStart = "<!-- findings table: generated from rewrite/codes.go and docs/findings.md by `go test ./docs -run TestREADMEFindingsTable -update` -->"
+	tableStart = "<!-- findings table: generated from finding/codes.go and docs/findings.md by `go test ./docs -run TestREADMEFindingsTable -update` -->"
 	tableEnd   = "<!-- end of findings table -->"
 )
 

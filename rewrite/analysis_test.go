@@ -6,6 +6,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/uds-migrate/uds-migrate/analyze"
+	"github.com/uds-migrate/uds-migrate/validate"
 )
 
 // TestAnalysisUnchangedByPlanning: the analysis of a project (its
@@ -30,27 +33,26 @@ func TestAnalysisUnchangedByPlanning(t *testing.T) {
 			continue
 		}
 		opts := DefaultOptions()
-		p, err := load(context.Background(), []Input{{Path: filepath.Join(dir, "compose.yml"), Data: in}}, opts)
+		p, err := analyze.Load(context.Background(), []Input{{Path: filepath.Join(dir, "compose.yml"), Data: in}}, opts)
 		if err != nil {
 			continue // a golden about bad input
 		}
-		a, err := analyzeClients(p, opts)
+		a, err := analyze.Analyze(p, opts)
 		if err != nil {
 			continue // a golden about a refused flag or project
 		}
-		fresh, _ := analyzeClients(p, opts)
+		fresh, _ := analyze.Analyze(p, opts)
 		if _, err := plan(p, opts, a); err != nil {
 			continue
 		}
 		planned++
-		if len(a.dbs) > 0 {
+		if len(a.DBs) > 0 {
 			withDBs++
 		}
 		if !sameAnalysis(a, fresh) {
 			t.Errorf("%s: planning changed the analysis:\n%s", filepath.Base(f), analysisDiff(a, fresh))
 		}
-		v := &validator{p: p, opts: opts}
-		v.runOn(a)
+		validate.Check(p, opts, a)
 		if !sameAnalysis(a, fresh) {
 			t.Errorf("%s: validating changed the analysis:\n%s", filepath.Base(f), analysisDiff(a, fresh))
 		}
@@ -65,7 +67,7 @@ func TestAnalysisUnchangedByPlanning(t *testing.T) {
 // when both are set or both nil: two analyses of one project hold
 // different closures (a configuration file value's renderer) that do the
 // same.
-func sameAnalysis(a, b analysis) bool {
+func sameAnalysis(a, b analyze.Topology) bool {
 	return deepEqual(reflect.ValueOf(a), reflect.ValueOf(b), map[[2]uintptr]bool{})
 }
 
@@ -136,22 +138,22 @@ func deepEqual(a, b reflect.Value, seen map[[2]uintptr]bool) bool {
 }
 
 // analysisDiff names the databases whose analysis differs.
-func analysisDiff(got, want analysis) string {
+func analysisDiff(got, want analyze.Topology) string {
 	var b strings.Builder
-	for i := range got.dbs {
-		if i < len(want.dbs) && !reflect.DeepEqual(*got.dbs[i], *want.dbs[i]) {
-			b.WriteString("  " + got.dbs[i].name + " differs\n")
+	for i := range got.DBs {
+		if i < len(want.DBs) && !reflect.DeepEqual(*got.DBs[i], *want.DBs[i]) {
+			b.WriteString("  " + got.DBs[i].Name + " differs\n")
 		}
 	}
-	if !reflect.DeepEqual(got.badConn, want.badConn) {
+	if !reflect.DeepEqual(got.BadConn, want.BadConn) {
 		b.WriteString("  the values that do not parse differ\n")
 	}
-	for i := range got.edges {
-		if i < len(want.edges) && !deepEqual(reflect.ValueOf(got.edges[i]), reflect.ValueOf(want.edges[i]), map[[2]uintptr]bool{}) {
-			b.WriteString("  the edge of " + got.edges[i].v.Service + "/" + got.edges[i].v.Key + " differs\n")
+	for i := range got.Edges {
+		if i < len(want.Edges) && !deepEqual(reflect.ValueOf(got.Edges[i]), reflect.ValueOf(want.Edges[i]), map[[2]uintptr]bool{}) {
+			b.WriteString("  the edge of " + got.Edges[i].Var.Service + "/" + got.Edges[i].Var.Key + " differs\n")
 		}
 	}
-	if len(got.edges) != len(want.edges) || len(got.notes) != len(want.notes) || len(got.repairs) != len(want.repairs) {
+	if len(got.Edges) != len(want.Edges) || len(got.Notes) != len(want.Notes) || len(got.Repairs) != len(want.Repairs) {
 		b.WriteString("  the edges, notes or repairs differ in number\n")
 	}
 	return b.String()

@@ -7,17 +7,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/analyze"
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/validate"
 )
-
-// defaultComposeNames are the files docker compose reads when no -f is
-// given; in their folder, compose.*.yml and docker-compose.*.yml are the
-// project's overrides (compose.override.yml, compose.prod.yml).
-var defaultComposeNames = []string{"compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml"}
-
-// overridePatterns are the override files of a folder that holds a default
-// compose file.
-var overridePatterns = []string{"compose.*.yaml", "compose.*.yml", "docker-compose.*.yaml", "docker-compose.*.yml"}
 
 // combinations lists the other sets of compose files the project is run
 // as, besides the run's own (inputs): the first file alone, and the first
@@ -33,8 +26,8 @@ func combinations(inputs []Input) [][]string {
 	for _, in := range inputs[1:] {
 		others = append(others, in.Path)
 	}
-	if slices.Contains(defaultComposeNames, filepath.Base(base)) {
-		for _, pat := range overridePatterns {
+	if slices.Contains(compose.DefaultFileNames, filepath.Base(base)) {
+		for _, pat := range compose.OverridePatterns {
 			m, _ := filepath.Glob(filepath.Join(filepath.Dir(base), pat))
 			for _, f := range m {
 				if !slices.Contains(others, f) && f != base && !slices.ContainsFunc(others, func(o string) bool { return sameFile(o, f) }) {
@@ -84,19 +77,19 @@ func checkCombinations(ctx context.Context, inputs []Input, res *Result, opts Op
 		if !ok {
 			continue
 		}
-		pb, err := load(ctx, before, opts)
+		pb, err := analyze.Load(ctx, before, opts)
 		if err != nil {
 			continue
 		}
 		migrated, _ := comboInputs(inputs, combo, after)
 		name := strings.Join(combo, " + ")
-		pa, err := load(ctx, migrated, optsAfter)
+		pa, err := analyze.Load(ctx, migrated, optsAfter)
 		if err != nil {
 			out = append(out, newFinding("UDS180", Pos{File: combo[len(combo)-1]}, "", "",
 				fmt.Sprintf("%s: this combination of compose files no longer loads after the migration (%s); the migration cannot keep it valid", name, compose.HideValues(err.Error()))))
 			continue
 		}
-		for _, f := range newErrors(validateLoaded(pb, opts), validateLoaded(pa, optsAfter)) {
+		for _, f := range validate.NewErrors(validate.Loaded(pb, opts), validate.Loaded(pa, optsAfter)) {
 			out = append(out, newFinding("UDS180", f.Pos, f.Service, f.Key,
 				fmt.Sprintf("%s: the migration cannot keep this combination of compose files valid: %s (%s)", name, f.Message, f.Code)))
 		}

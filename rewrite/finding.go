@@ -23,6 +23,8 @@ const (
 	BasisUser      = finding.BasisUser
 	BasisEvidence  = finding.BasisEvidence
 	BasisCatalogue = finding.BasisCatalogue
+	// BasisReader: the value's grammar has one family of readers.
+	BasisReader = finding.BasisReader
 
 	// InputErrorCode is the code of an input that cannot be read or
 	// loaded (exit 2); it is a finding only in the json, sarif and gcc

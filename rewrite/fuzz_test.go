@@ -12,7 +12,9 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/sirupsen/logrus"
+
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/validate"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
@@ -48,7 +50,7 @@ func toCRLF(b []byte) []byte {
 
 // FuzzMigrate migrates arbitrary bytes as a one-file compose project in an
 // empty directory, with an empty environment. Properties:
-//   - no panic, and an error is a *PosError, a *ValidationError, or names
+//   - no panic, and an error is a *PosError, a *validate.Error, or names
 //     itself an internal error (which fails: valid input must migrate);
 //   - a file the migration leaves alone comes out byte-identical;
 //   - the output parses again (NewSource) and migrating it changes nothing;
@@ -75,7 +77,7 @@ func FuzzMigrate(f *testing.F) {
 		noLeak(t, data, res, err)
 		if err != nil {
 			var pe *PosError
-			var ve *ValidationError
+			var ve *validate.Error
 			if strings.Contains(err.Error(), "internal error") || (!errors.As(err, &pe) && !errors.As(err, &ve)) {
 				t.Fatalf("Migrate(%q): %v", data, err)
 			}

@@ -3,13 +3,14 @@ package rewrite
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/analyze"
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/proxy"
+	"github.com/uds-migrate/uds-migrate/validate"
 )
 
 // Migrate plans and applies the migration of a compose project (one or more
@@ -17,27 +18,21 @@ import (
 // compose-go and a second migration of it changes nothing. It returns a
 // *PosError (file:line:col) for input it cannot read as a compose project.
 func Migrate(ctx context.Context, inputs []Input, opts Options) (res *Result, err error) {
-	defer func() { err = ScrubErr(err, compose.InputSecrets(inputs)) }()
+	defer func() { err = validate.ScrubErr(err, compose.InputSecrets(inputs)) }()
 	res, err = migrateOnce(ctx, inputs, opts)
 	if err != nil {
 		return res, err
 	}
-	var again []Input
-	for _, f := range res.Files[:len(inputs)] {
-		again = append(again, Input{Path: f.Path, Data: f.After})
-	}
-	opts2 := opts
-	opts2.ReadFile = compose.Overlay(res.Files[len(inputs):], opts.ReadFile)
 	// One load of the output serves both checks: it must pass `validate`
 	// (never print a socket setup that cannot work), and migrating it again
 	// must change nothing.
-	out, err := load(ctx, again, opts2)
+	out, opts2, err := analyze.Reload(ctx, inputs, res, opts)
 	if err != nil {
 		return nil, fmt.Errorf("internal error: the migrated output does not load: %w", err)
 	}
 	var bad []Finding
 	carried := false
-	for _, f := range validateLoaded(out, opts2) {
+	for _, f := range validate.Loaded(out, opts2) {
 		switch {
 		case f.Severity == SevError && carriedAs(f.Code) != "":
 			carried = true
@@ -47,13 +42,13 @@ func Migrate(ctx context.Context, inputs []Input, opts Options) (res *Result, er
 	}
 	if carried && len(bad) == 0 {
 		res.Findings = append(res.Findings, carriedFindings(ctx, inputs, opts)...)
-		sortFindings(out.Sources, res.Findings)
+		analyze.SortFindings(out.Sources, res.Findings)
 	}
 	if len(bad) > 0 {
 		// Say whether the input already had these problems: then it is the
 		// input to fix (or a value shared with an excluded service).
-		ve := &ValidationError{Findings: bad}
-		if before, err := Validate(ctx, inputs, opts); err == nil {
+		ve := &validate.Error{Findings: bad}
+		if before, err := validate.Validate(ctx, inputs, opts); err == nil {
 			var inInput []Finding
 			for _, f := range before {
 				if f.Severity == SevError {
@@ -85,7 +80,7 @@ func Migrate(ctx context.Context, inputs []Input, opts Options) (res *Result, er
 	}
 	if combos := checkCombinations(ctx, inputs, res, opts); len(combos) > 0 {
 		res.Findings = append(res.Findings, combos...)
-		sortFindings(out.Sources, res.Findings)
+		analyze.SortFindings(out.Sources, res.Findings)
 	}
 	return res, nil
 }
@@ -94,7 +89,7 @@ func migrateOnce(ctx context.Context, inputs []Input, opts Options) (*Result, er
 	if opts.MountPath == "" {
 		opts.MountPath = DefaultOptions().MountPath
 	}
-	p, err := load(ctx, inputs, opts)
+	p, err := analyze.Load(ctx, inputs, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -102,11 +97,11 @@ func migrateOnce(ctx context.Context, inputs []Input, opts Options) (*Result, er
 }
 
 // migrateLoaded plans and applies the migration of a loaded project.
-func migrateLoaded(p *project, opts Options) (*Result, error) {
+func migrateLoaded(p *analyze.Project, opts Options) (*Result, error) {
 	if opts.MountPath == "" {
 		opts.MountPath = DefaultOptions().MountPath
 	}
-	a, err := analyzeClients(p, opts)
+	a, err := analyze.Analyze(p, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +109,7 @@ func migrateLoaded(p *project, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := ps.result(resultOf[dbPlans](ps, databasesStep))
+	res, err := analyze.NewResult(p, a.DBs, ps.ed, ps.rep, resultOf[dbPlans](ps, databasesStep).volume)
 	if err != nil {
 		return nil, err
 	}
@@ -128,10 +123,10 @@ func migrateLoaded(p *project, opts Options) (*Result, error) {
 // clients the selection left out, no database, or the values left on TCP.
 func nothingReason(pl *pass) string {
 	a := pl.top
-	if len(a.unselected) > 0 {
-		return fmt.Sprintf("the selection (--only/--exclude) left no client to migrate; without it, %s would be", strings.Join(a.unselected, ", "))
+	if len(a.Unselected) > 0 {
+		return fmt.Sprintf("the selection (--only/--exclude) left no client to migrate; without it, %s would be", strings.Join(a.Unselected, ", "))
 	}
-	if len(a.dbs) == 0 {
+	if len(a.DBs) == 0 {
 		proxies := "no reverse proxy reaches an app server over TCP"
 		if len(resultOf[proxy.Result](pl, proxyStep).OnTCP) > 0 {
 			proxies = "the reverse proxy's addresses stay on TCP (see the warnings above)"
@@ -139,13 +134,13 @@ func nothingReason(pl *pass) string {
 		return "no PostgreSQL service found (server images of the catalogue: " + catalog.ServerImages() + "; name others with --db SERVICE), and " + proxies + externalHint(pl.p)
 	}
 	var names []string
-	for _, db := range a.dbs {
-		names = append(names, db.name)
+	for _, db := range a.DBs {
+		names = append(names, db.Name)
 	}
 	// A value left on TCP with a warning (a variable nothing vouches
 	// for, a shared env value, a pooler, a value that does not parse) is a
 	// connection, not none: the summary must not contradict the warnings.
-	if left := a.leftOnTCP(pl.p.Sources, false); len(left) > 0 {
+	if left := a.LeftOnTCP(pl.p.Sources, false); len(left) > 0 {
 		what := "1 connection value is"
 		if len(left) > 1 {
 			what = fmt.Sprintf("%d connection values are", len(left))
@@ -157,7 +152,7 @@ func nothingReason(pl *pass) string {
 
 // externalHint names connection values that point at hosts outside the
 // project: those cannot move to a socket.
-func externalHint(p *project) string {
+func externalHint(p *analyze.Project) string {
 	var hits []string
 	for _, name := range p.ServiceOrder() {
 		for _, v := range p.ServiceEnv(name) {
@@ -188,78 +183,6 @@ func firstDiffLine(a, b []byte) string {
 	return fmt.Sprintf("line %d", len(al)+1)
 }
 
-// sortFindings orders findings as a reviewer reads: by file, then position.
-func sortFindings(srcs []*Source, fs []Finding) {
-	rank := map[string]int{}
-	for i, s := range srcs {
-		rank[s.Path] = i
-	}
-	// Other files (env files, nginx and app server configs) follow the
-	// compose files, in the order they first appear.
-	for _, f := range fs {
-		if _, ok := rank[f.File]; !ok {
-			rank[f.File] = len(rank)
-		}
-	}
-	sort.SliceStable(fs, func(i, j int) bool {
-		a, b := fs[i], fs[j]
-		if rank[a.File] != rank[b.File] {
-			return rank[a.File] < rank[b.File]
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Col < b.Col
-	})
-}
-
-// ValidationError is returned when the migrated output would still be a
-// broken socket setup; Findings say where and why.
-type ValidationError struct {
-	Findings []Finding
-	InInput  bool // the input already failed validation
-	Revert   bool // the output of revert, not of the migration
-}
-
-func (e *ValidationError) Error() string {
-	var b strings.Builder
-	if e.Revert {
-		b.WriteString("the reverted output fails validation (a value revert did not bring back to TCP while its socket mount was removed), nothing printed:")
-	} else if e.InInput {
-		b.WriteString("the input's socket setup is already broken and the migration does not repair it (run uds-migrate validate on the input); nothing printed:")
-	} else {
-		b.WriteString("the migrated output fails validation (a value shared with a service left on TCP, through an anchor, extends or an env file, is a common cause), nothing printed:")
-	}
-	for _, f := range e.Findings {
-		b.WriteString("\n" + f.String())
-	}
-	return b.String()
-}
-
-// result applies the planned edits to every file (compose files, files
-// named by extends, env and config files) and gathers the report; plans
-// are the databases' socket volumes (none for revert).
-func (pl *pass) result(plans dbPlans) (*Result, error) {
-	sortFindings(pl.p.Sources, pl.rep.Findings)
-	res := &Result{Changes: pl.rep.Changes, Findings: pl.rep.Findings}
-	files, err := pl.ed.Files()
-	if err != nil {
-		return nil, err
-	}
-	res.Files = files
-	for _, db := range pl.top.dbs {
-		info := DBInfo{Service: db.name, Family: db.family, SocketDir: db.configDir, Port: db.port, Names: db.names}
-		if dp := plans[db]; dp != nil { // a migration; revert plans no volume
-			info.SocketDir, info.Volume = db.socketDir, dp.volume
-		}
-		res.DBs = append(res.DBs, info)
-	}
-	secrets := pl.p.Secrets()
-	compose.ScrubFindings(res.Findings, secrets)
-	compose.ScrubChanges(res.Changes, secrets)
-	return res, nil
-}
-
 // carriedAs is the severity migrate gives a validate error of code it
 // carries into the output (finding.Code.CarriedAs), or "".
 func carriedAs(code string) Severity {
@@ -268,7 +191,7 @@ func carriedAs(code string) Severity {
 }
 
 func carriedFindings(ctx context.Context, inputs []Input, opts Options) []Finding {
-	before, err := Validate(ctx, inputs, opts)
+	before, err := validate.Validate(ctx, inputs, opts)
 	if err != nil {
 		return nil
 	}

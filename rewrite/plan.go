@@ -3,11 +3,11 @@ package rewrite
 import (
 	"fmt"
 	"path"
-	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/uds-migrate/uds-migrate/analyze"
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
@@ -33,7 +33,7 @@ type migration struct {
 // clientResult is what the migration did to the clients, for PGSSLMODE.
 type clientResult struct {
 	sslClients map[string]bool // services with a libpq value rewritten to the socket
-	// pghostOnSocket: services whose PGSSLMODE stays (analysis.keepPGSSLMode)
+	// pghostOnSocket: services whose PGSSLMODE stays (Topology.KeepPGSSLMode)
 	// and whose PGHOST moved to the socket.
 	pghostOnSocket map[string]bool
 	migratedPos    map[string]bool // Pos.String() of every environment value rewritten to socket form
@@ -48,7 +48,7 @@ func newMigration(ps *pass, plans dbPlans) *migration {
 // plan is this step's copy of db's plan: the databases step's result is
 // only read, and replacing a tmpfs by the socket volume gives the copy its
 // existing mount (dropTmpfs).
-func (mg *migration) plan(db *dbService) *dbPlan {
+func (mg *migration) plan(db *analyze.DB) *dbPlan {
 	if mg.own[db] == nil {
 		c := dbPlan{}
 		if dp := mg.plans[db]; dp != nil {
@@ -64,26 +64,34 @@ func (mg *migration) plan(db *dbService) *dbPlan {
 type dbPlan struct {
 	volume   string
 	bind     bool
-	existing *compose.Mount // the mount already at socketDir, if any
+	existing *compose.Mount // the mount already at the socket directory, if any
 	// renamedVolume: <name>-socket was taken, volume is a fresh name.
 	renamedVolume bool
 }
 
 // dbPlans are the plans of a run's databases.
-type dbPlans map[*dbService]*dbPlan
+type dbPlans map[*analyze.DB]*dbPlan
 
 // of is db's plan (prepareDB fills it).
-func (m dbPlans) of(db *dbService) *dbPlan {
+func (m dbPlans) of(db *analyze.DB) *dbPlan {
 	if m[db] == nil {
 		m[db] = &dbPlan{}
 	}
 	return m[db]
 }
 
+// volume is the socket volume planned for db (analyze.NewResult).
+func (m dbPlans) volume(db *analyze.DB) string {
+	if dp := m[db]; dp != nil {
+		return dp.volume
+	}
+	return ""
+}
+
 // prepareDBs is the databases step: each database's plan (dbPlans).
 func prepareDBs(ps *pass) (any, error) {
 	plans := dbPlans{}
-	for _, db := range ps.top.dbs {
+	for _, db := range ps.top.DBs {
 		prepareDB(ps, plans.of(db), db)
 	}
 	return plans, nil
@@ -92,39 +100,39 @@ func prepareDBs(ps *pass) (any, error) {
 // prepareDB picks the socket volume (the one already mounted at the socket
 // directory, the flags', or a fresh name) and repairs what would stop the
 // server from creating its socket.
-func prepareDB(pl *pass, dp *dbPlan, db *dbService) {
+func prepareDB(pl *pass, dp *dbPlan, db *analyze.DB) {
 	dp.volume = pl.opts.Volume
 	if pl.opts.BindMount != "" {
 		dp.volume, dp.bind = pl.opts.BindMount, true
 	}
-	for _, ent := range pl.p.ServiceEnv(db.name) {
-		if contains(serverClientVars, ent.Key) {
-			pl.rep.Add("UDS133", ent.Pos, db.name, ent.Key, serverEnvProblem(db.name, ent.Key))
+	for _, ent := range pl.p.ServiceEnv(db.Name) {
+		if msg := pgserver.ClientVarProblem(db.Name, ent.Key); msg != "" {
+			pl.rep.Add("UDS133", ent.Pos, db.Name, ent.Key, msg)
 		}
 	}
-	if msg := initSocketProblem(db); msg != "" {
-		s, kn := pl.p.settingsNode(db.name)
-		pl.rep.Add("UDS132", yamledit.NodePos(s, kn), db.name, "command", msg)
+	if msg := analyze.InitSocketProblem(db); msg != "" {
+		s, kn := pl.p.SettingsNode(db.Name)
+		pl.rep.Add("UDS132", yamledit.NodePos(s, kn), db.Name, "command", msg)
 	}
-	for i := range db.sockMounts {
-		m := db.sockMounts[i]
-		dp.existing, dp.volume, dp.bind = &db.sockMounts[i], m.Source, m.Bind
+	for i := range db.SocketMounts {
+		m := db.SocketMounts[i]
+		dp.existing, dp.volume, dp.bind = &db.SocketMounts[i], m.Source, m.Bind
 		if m.ReadOnly {
 			makeWritable(pl, db, m)
 		}
 		if m.Bind {
-			pl.rep.Add("UDS106", yamledit.NodePos(m.Src, m.Node), db.name, "volumes",
+			pl.rep.Add("UDS106", yamledit.NodePos(m.Src, m.Node), db.Name, "volumes",
 				fmt.Sprintf("the socket directory %s is a host bind mount (%s): it is root-owned, so Postgres may fail to create its lock file (rootless Docker, user:), and Docker Desktop on macOS cannot pass sockets through it; a named volume avoids both", m.Target, m.Source))
 		}
 	}
 	if dp.volume == "" {
-		dp.volume, dp.renamedVolume = pl.ed.SocketVolumeName(db.name+"-socket", socketTarget(pl.opts.MountPath))
+		dp.volume, dp.renamedVolume = pl.ed.SocketVolumeName(db.Name+"-socket", socketTarget(pl.opts.MountPath))
 	}
 }
 
 // makeWritable drops :ro / read_only from the database's socket mount:
 // Postgres must create its socket and lock file there.
-func makeWritable(pl *pass, db *dbService, m compose.Mount) {
+func makeWritable(pl *pass, db *analyze.DB, m compose.Mount) {
 	n := yamledit.Deref(m.Node)
 	var target *yaml.Node
 	var newVal string
@@ -156,9 +164,9 @@ func makeWritable(pl *pass, db *dbService, m compose.Mount) {
 		return
 	}
 	pl.rep.Change(Change{Kind: "repair", Pos: yamledit.NodePos(m.Src, target),
-		Service: db.name, Key: "volumes", Before: target.Value, After: newVal,
+		Service: db.Name, Key: "volumes", Before: target.Value, After: newVal,
 		Reason: "Postgres must create its socket and lock file in " + m.Target})
-	pl.rep.Add("UDS107", yamledit.NodePos(m.Src, m.Node), db.name, "volumes",
+	pl.rep.Add("UDS107", yamledit.NodePos(m.Src, m.Node), db.Name, "volumes",
 		fmt.Sprintf("the socket directory %s was mounted read-only; Postgres cannot create its socket there (\"Read-only file system\"), so the mount is now read-write", m.Target))
 }
 
@@ -179,78 +187,78 @@ func inFlowList(src *compose.Source, n *yaml.Node) bool {
 
 // migrateDB adds the socket volume to the database and its clients and
 // rewrites each client value.
-func (mg *migration) migrateDB(db *dbService, edges []*edge) {
-	home := mg.p.ImageHome(db.name)
+func (mg *migration) migrateDB(db *analyze.DB, edges []*analyze.Edge) {
+	home := mg.p.ImageHome(db.Name)
 	dbSrc, dbNode := home.Src, home.Node
 	if mg.plan(db).existing == nil {
-		for _, d := range mg.p.ServiceDefs(db.name) {
+		for _, d := range mg.p.ServiceDefs(db.Name) {
 			mg.dropTmpfs(db, d, d == home)
 		}
 	}
 	if mg.plan(db).existing == nil {
-		mg.ed.AddMount(dbSrc, dbNode, db.name, mg.plan(db).volume+":"+db.socketDir,
-			"read-write: Postgres creates its socket in "+db.socketDir)
+		mg.ed.AddMount(dbSrc, dbNode, db.Name, mg.plan(db).volume+":"+db.SocketDir,
+			"read-write: Postgres creates its socket in "+db.SocketDir)
 		if mg.plan(db).bind {
-			kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(dbSrc)), db.name)
-			mg.rep.Add("UDS106", yamledit.NodePos(dbSrc, kn), db.name, "volumes",
-				fmt.Sprintf("--bind-mount: the socket directory %s is the host folder %s: it must exist and be writable by the postgres user of the image (uid 999 in the official image; a root-owned folder makes Postgres fail with \"could not create lock file\"), and Docker Desktop on macOS cannot pass sockets through it; a named volume avoids both", db.socketDir, mg.plan(db).volume))
+			kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(dbSrc)), db.Name)
+			mg.rep.Add("UDS106", yamledit.NodePos(dbSrc, kn), db.Name, "volumes",
+				fmt.Sprintf("--bind-mount: the socket directory %s is the host folder %s: it must exist and be writable by the postgres user of the image (uid 999 in the official image; a root-owned folder makes Postgres fail with \"could not create lock file\"), and Docker Desktop on macOS cannot pass sockets through it; a named volume avoids both", db.SocketDir, mg.plan(db).volume))
 		}
 	}
 	if !mg.plan(db).bind {
 		mg.ed.EnsureTopVolume(dbSrc, mg.plan(db).volume)
 	}
 	if mg.plan(db).renamedVolume {
-		kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(dbSrc)), db.name)
-		mg.rep.Add("UDS112", yamledit.NodePos(dbSrc, kn), db.name, "volumes",
-			fmt.Sprintf("the project already has a volume named %s-socket for something else: the socket volume is %s instead (mounting that volume would hand its files to every client); name it with --volume", db.name, mg.plan(db).volume))
+		kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(dbSrc)), db.Name)
+		mg.rep.Add("UDS112", yamledit.NodePos(dbSrc, kn), db.Name, "volumes",
+			fmt.Sprintf("the project already has a volume named %s-socket for something else: the socket volume is %s instead (mounting that volume would hand its files to every client); name it with --volume", db.Name, mg.plan(db).volume))
 	}
-	if db.family == catalog.EntrypointBitnami && mg.plan(db).existing == nil {
-		kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(dbSrc)), db.name)
-		mg.rep.Add("UDS109", yamledit.NodePos(dbSrc, kn), db.name, "volumes",
+	if db.Family == catalog.EntrypointBitnami && mg.plan(db).existing == nil {
+		kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(dbSrc)), db.Name)
+		mg.rep.Add("UDS109", yamledit.NodePos(dbSrc, kn), db.Name, "volumes",
 			"Bitnami images keep the socket in /tmp and run as uid 1001: the socket volume is mounted over /tmp (a new named volume copies /tmp's mode 1777, so uid 1001 can write it); anything else the server puts in /tmp is shared with the clients too")
-	} else if db.server != nil && path.Clean(db.socketDir) == "/tmp" && mg.plan(db).existing == nil {
-		kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(dbSrc)), db.name)
-		mg.rep.Add("UDS109", yamledit.NodePos(dbSrc, kn), db.name, "volumes",
-			fmt.Sprintf("the %s image keeps its socket in /tmp (%s): the socket volume is mounted over /tmp (a new named volume copies /tmp's mode 1777); anything else the server puts in /tmp is shared with the clients too", db.server.Family, db.server.Sources[0].Cite()))
+	} else if db.Server != nil && path.Clean(db.SocketDir) == "/tmp" && mg.plan(db).existing == nil {
+		kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(dbSrc)), db.Name)
+		mg.rep.Add("UDS109", yamledit.NodePos(dbSrc, kn), db.Name, "volumes",
+			fmt.Sprintf("the %s image keeps its socket in /tmp (%s): the socket volume is mounted over /tmp (a new named volume copies /tmp's mode 1777); anything else the server puts in /tmp is shared with the clients too", db.Server.Family, db.Server.Sources[0].Cite()))
 	}
 	switch {
-	case db.trustLocal && db.family == catalog.EntrypointOfficial && mg.opts.AuthLocal != "":
+	case db.TrustLocal && db.Family == catalog.EntrypointOfficial && mg.opts.AuthLocal != "":
 		mg.setAuthLocal(db, dbSrc, dbNode)
-	case db.trustLocal && db.family == catalog.EntrypointOfficial:
+	case db.TrustLocal && db.Family == catalog.EntrypointOfficial:
 		// The official entrypoint or a copy of it: POSTGRES_INITDB_ARGS
 		// reaches initdb.
-		kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(dbSrc)), db.name)
-		mg.rep.Add("UDS102", yamledit.NodePos(dbSrc, kn), db.name, "",
+		kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(dbSrc)), db.Name)
+		mg.rep.Add("UDS102", yamledit.NodePos(dbSrc, kn), db.Name, "",
 			"the official image trusts local socket connections: any container that mounts "+mg.plan(db).volume+" can log in as any database user, superuser included, without a password; set POSTGRES_INITDB_ARGS=--auth-local=scram-sha-256 (applies to a new data directory only) or add a pg_hba.conf local line")
-	case db.trustLocal:
-		kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(dbSrc)), db.name)
-		mg.rep.Add("UDS102", yamledit.NodePos(dbSrc, kn), db.name, "",
-			fmt.Sprintf("the %s image trusts local socket connections (%s): any container that mounts %s can log in as any database user, superuser included, without a password; change the local line of pg_hba.conf in its data directory to scram-sha-256", db.server.Family, db.server.Server.Local, mg.plan(db).volume))
+	case db.TrustLocal:
+		kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(dbSrc)), db.Name)
+		mg.rep.Add("UDS102", yamledit.NodePos(dbSrc, kn), db.Name, "",
+			fmt.Sprintf("the %s image trusts local socket connections (%s): any container that mounts %s can log in as any database user, superuser included, without a password; change the local line of pg_hba.conf in its data directory to scram-sha-256", db.Server.Family, db.Server.Server.Local, mg.plan(db).volume))
 	}
-	if db.family == pgserver.Unknown && !pgserver.IsPooler(db.svc.Image) {
-		kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(dbSrc)), db.name)
-		mg.rep.Add("UDS113", yamledit.NodePos(dbSrc, kn), db.name, "",
-			fmt.Sprintf("the tool does not know how the image %q authenticates socket connections: its pg_hba.conf local lines decide, not the host lines the clients used over TCP; peer fails across containers (a client runs as another user), trust lets any container that mounts %s in as any database user; check them before relying on the socket", db.svc.Image, mg.plan(db).volume))
+	if db.Family == pgserver.Unknown && !pgserver.IsPooler(db.Config.Image) {
+		kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(dbSrc)), db.Name)
+		mg.rep.Add("UDS113", yamledit.NodePos(dbSrc, kn), db.Name, "",
+			fmt.Sprintf("the tool does not know how the image %q authenticates socket connections: its pg_hba.conf local lines decide, not the host lines the clients used over TCP; peer fails across containers (a client runs as another user), trust lets any container that mounts %s in as any database user; check them before relying on the socket", db.Config.Image, mg.plan(db).volume))
 	}
-	mg.warnPlacement(db.name)
-	byService := map[string][]*edge{}
+	mg.warnPlacement(db.Name)
+	byService := map[string][]*analyze.Edge{}
 	for _, e := range edges {
-		byService[e.v.Service] = append(byService[e.v.Service], e)
+		byService[e.Var.Service] = append(byService[e.Var.Service], e)
 	}
 	mounting := map[string]bool{}
 	for s := range byService {
 		mounting[s] = true
 	}
-	for _, sh := range mg.top.shares {
-		if sh.db == db {
-			mounting[sh.service] = true
+	for _, sh := range mg.top.Shares {
+		if sh.DB == db {
+			mounting[sh.Service] = true
 		}
 	}
 	defer mg.ed.Mounting(mounting)()
 	mountPath := map[string]string{}
 	mounted := map[string]bool{}
 	for _, e := range edges {
-		service := e.v.Service
+		service := e.Var.Service
 		mp, ok := mountPath[service]
 		if !ok {
 			mg.warnPlacement(service)
@@ -262,14 +270,14 @@ func (mg *migration) migrateDB(db *dbService, edges []*edge) {
 		mg.rewriteEdge(e, mp, func() {
 			if !mounted[service] {
 				mounted[service] = true
-				mg.addClientMount(db, service, mp, mg.p.mountHomes(service, byService[service]))
+				mg.addClientMount(db, service, mp, mountHomes(mg.p, service, byService[service]))
 			}
 		})
 	}
-	for _, sh := range mg.top.shares {
-		if h := mg.p.ImageHome(sh.service); sh.db == db && h.Src != nil {
-			mg.warnPlacement(sh.service)
-			mg.clientMount(db, sh.service, []compose.ServiceDef{h})
+	for _, sh := range mg.top.Shares {
+		if h := mg.p.ImageHome(sh.Service); sh.DB == db && h.Src != nil {
+			mg.warnPlacement(sh.Service)
+			mg.clientMount(db, sh.Service, []compose.ServiceDef{h})
 		}
 	}
 }
@@ -282,7 +290,7 @@ func (mg *migration) servicesNode(src *Source) *yaml.Node {
 // clientMount makes sure client mounts the database's socket volume, in
 // each of homes (see mountHomes), and returns the directory where it sees
 // the socket.
-func (mg *migration) clientMount(db *dbService, client string, homes []compose.ServiceDef) string {
+func (mg *migration) clientMount(db *analyze.DB, client string, homes []compose.ServiceDef) string {
 	mp := mg.clientMountPath(db, client)
 	mg.addClientMount(db, client, mp, homes)
 	return mp
@@ -292,7 +300,7 @@ func (mg *migration) clientMount(db *dbService, client string, homes []compose.S
 // socket: where it mounts the socket volume already, else the mount path
 // (with -DB when another mount of the client holds it), which it reserves
 // for this database.
-func (mg *migration) clientMountPath(db *dbService, client string) string {
+func (mg *migration) clientMountPath(db *analyze.DB, client string) string {
 	ms := mg.p.ServiceMounts(client)
 	taken := map[string]bool{}
 	for _, m := range ms {
@@ -312,7 +320,7 @@ func (mg *migration) clientMountPath(db *dbService, client string) string {
 	}
 	mp := path.Clean(mg.opts.MountPath)
 	if taken[pgserver.Dir(mp)] {
-		mp = mp + "-" + db.name
+		mp = mp + "-" + db.Name
 	}
 	mg.clientPaths[client] = append(mg.clientPaths[client], mp)
 	return mp
@@ -321,7 +329,7 @@ func (mg *migration) clientMountPath(db *dbService, client string) string {
 // addClientMount mounts the database's socket volume read-only at mp in
 // each of client's homes (see mountHomes), unless client mounts it there
 // already.
-func (mg *migration) addClientMount(db *dbService, client, mp string, homes []compose.ServiceDef) {
+func (mg *migration) addClientMount(db *analyze.DB, client, mp string, homes []compose.ServiceDef) {
 	for _, m := range mg.p.ServiceMounts(client) {
 		if m.Source == mg.plan(db).volume {
 			return
@@ -329,24 +337,22 @@ func (mg *migration) addClientMount(db *dbService, client, mp string, homes []co
 	}
 	for _, h := range homes {
 		mg.ed.AddMount(h.Src, h.Node, client, mg.plan(db).volume+":"+mp+":ro",
-			"read-only is enough to connect to "+db.name+"'s socket")
+			"read-only is enough to connect to "+db.Name+"'s socket")
 		if !mg.plan(db).bind {
 			mg.ed.EnsureTopVolume(h.Src, mg.plan(db).volume)
 		}
 	}
 }
 
-func contains(list []string, s string) bool { return slices.Contains(list, s) }
-
 // dropTmpfs removes a tmpfs on the database's socket directory (common with
 // read_only: true) from one of its mappings: a tmpfs belongs to one
 // container, so clients could never see the socket. The socket volume
 // takes its place; in the mapping that defines the image (home), it is the
 // database's socket mount.
-func (mg *migration) dropTmpfs(db *dbService, d compose.ServiceDef, home bool) {
+func (mg *migration) dropTmpfs(db *analyze.DB, d compose.ServiceDef, home bool) {
 	src, node := d.Src, d.Node
 	_, ms := mg.p.Mounts(src, node)
-	dir := path.Clean(db.socketDir)
+	dir := path.Clean(db.SocketDir)
 	found := false
 	written := dir // the tmpfs's path as written (/run/postgresql for /var/run/postgresql)
 	_, seq := yamledit.OwnKey(node, "volumes")
@@ -355,7 +361,7 @@ func (mg *migration) dropTmpfs(db *dbService, d compose.ServiceDef, home bool) {
 		if m.Source == "" && pgserver.Dir(m.Target) == pgserver.Dir(dir) && yamledit.Deref(m.Node).Kind == yaml.MappingNode && seq != nil {
 			written = m.Target
 			// The tmpfs entry becomes the socket volume, in place.
-			if mg.ed.YAML(src).ReplaceItem(seq, yamledit.Deref(m.Node), mg.plan(db).volume+":"+db.socketDir) == nil {
+			if mg.ed.YAML(src).ReplaceItem(seq, yamledit.Deref(m.Node), mg.plan(db).volume+":"+db.SocketDir) == nil {
 				if home {
 					mg.plan(db).existing = &ms[i]
 				}
@@ -391,10 +397,10 @@ func (mg *migration) dropTmpfs(db *dbService, d compose.ServiceDef, home bool) {
 		}
 	}
 	if found {
-		kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(src)), db.name)
-		mg.rep.Add("UDS108", yamledit.NodePos(src, kn), db.name, "tmpfs",
-			fmt.Sprintf("the tmpfs on %s is private to the %s container, so clients could never see the socket: replaced by the socket volume", tmpfsWhere(written, db.socketDir), db.name))
-		mg.rep.Change(Change{Kind: "repair", Pos: Pos{File: src.Path}, Service: db.name, Key: "tmpfs", Before: db.socketDir, After: "socket volume", Reason: "a tmpfs is not shared between containers"})
+		kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(src)), db.Name)
+		mg.rep.Add("UDS108", yamledit.NodePos(src, kn), db.Name, "tmpfs",
+			fmt.Sprintf("the tmpfs on %s is private to the %s container, so clients could never see the socket: replaced by the socket volume", tmpfsWhere(written, db.SocketDir), db.Name))
+		mg.rep.Change(Change{Kind: "repair", Pos: Pos{File: src.Path}, Service: db.Name, Key: "tmpfs", Before: db.SocketDir, After: "socket volume", Reason: "a tmpfs is not shared between containers"})
 	}
 }
 
@@ -402,10 +408,10 @@ func (mg *migration) dropTmpfs(db *dbService, d compose.ServiceDef, home bool) {
 // for local connections (POSTGRES_INITDB_ARGS=--auth-local=METHOD), so the
 // socket volume does not hand out trust. initdb runs only on an empty data
 // directory, which the finding says.
-func (mg *migration) setAuthLocal(db *dbService, src *Source, node *yaml.Node) {
+func (mg *migration) setAuthLocal(db *analyze.DB, src *Source, node *yaml.Node) {
 	arg := "--auth-local=" + mg.opts.AuthLocal
-	kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(src)), db.name)
-	for _, v := range mg.p.ServiceEnv(db.name) {
+	kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(src)), db.Name)
+	for _, v := range mg.p.ServiceEnv(db.Name) {
 		if v.Key == "POSTGRES_INITDB_ARGS" {
 			m, err := interp.Mask(v.Raw)
 			if err != nil || !mg.ed.SetValue(v, m, strings.TrimSpace(m.Value+" "+arg)) {
@@ -414,13 +420,13 @@ func (mg *migration) setAuthLocal(db *dbService, src *Source, node *yaml.Node) {
 			goto done
 		}
 	}
-	if !mg.ed.AddServiceEnv(compose.ServiceDef{Src: src, Node: node}, db.name, "POSTGRES_INITDB_ARGS", arg) {
+	if !mg.ed.AddServiceEnv(compose.ServiceDef{Src: src, Node: node}, db.Name, "POSTGRES_INITDB_ARGS", arg) {
 		return
 	}
 done:
-	mg.rep.Change(Change{Kind: "value", Pos: yamledit.NodePos(src, kn), Service: db.name, Key: "POSTGRES_INITDB_ARGS", After: arg,
+	mg.rep.Change(Change{Kind: "value", Pos: yamledit.NodePos(src, kn), Service: db.Name, Key: "POSTGRES_INITDB_ARGS", After: arg,
 		Reason: "local (socket) connections need a password instead of the image's default trust"})
-	mg.rep.Add("UDS125", yamledit.NodePos(src, kn), db.name, "POSTGRES_INITDB_ARGS",
+	mg.rep.Add("UDS125", yamledit.NodePos(src, kn), db.Name, "POSTGRES_INITDB_ARGS",
 		"POSTGRES_INITDB_ARGS="+arg+" takes effect only when the data directory is created: an existing cluster keeps trust for local connections until pg_hba.conf is changed (local all all "+mg.opts.AuthLocal+") and the server reloads")
 }
 
@@ -435,4 +441,13 @@ func (mg *migration) warnPlacement(service string) {
 	kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(src)), service)
 	mg.rep.Add("UDS126", yamledit.NodePos(src, kn), service, "deploy",
 		service+" has Swarm placement (deploy.mode global or placement constraints): a Unix socket in a local volume reaches only containers on the same node, so keep the database and its clients on one node or stay on TCP")
+}
+
+// tmpfsWhere names a tmpfs on the socket directory as written, with the
+// link that makes it the socket directory when the paths differ.
+func tmpfsWhere(tmpfs, socketDir string) string {
+	if tmpfs == path.Clean(socketDir) {
+		return tmpfs
+	}
+	return fmt.Sprintf("%s (the socket directory %s: /var/run is a symbolic link to /run in the server's image)", tmpfs, socketDir)
 }

@@ -1,8 +1,13 @@
 package rewrite
 
 import (
+	"fmt"
+	"sort"
+	"strings"
+
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/hostvar"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/libpq"
 )
@@ -12,14 +17,14 @@ import (
 // its directory (libpq: "Not a directory"), and an sslmode some driver
 // fails on over a socket becomes disable (libpq.SocketSSLMode). Pooler
 // services are included: their host variables take a directory too, but
-// not in an image that takes no socket there at all (refusesSocket:
+// not in an image that takes no socket there at all (hostvar.RefusesSocket:
 // bitnami/pgbouncer), where the directory would not start either. The
 // services holding a libpq socket value are the step's result, for
 // PGSSLMODE (sslClients).
 func repairSocketValues(ps *pass) (any, error) {
 	ssl := map[string]bool{}
-	for _, c := range ps.top.clients {
-		for _, v := range ps.p.ServiceEnv(c.name) {
+	for _, c := range ps.top.Clients {
+		for _, v := range ps.p.ServiceEnv(c.Name) {
 			repairSocketValue(ps, ssl, v)
 		}
 	}
@@ -31,10 +36,10 @@ func repairSocketValue(pl *pass, ssl map[string]bool, v compose.EnvVar) {
 	if err != nil {
 		return
 	}
-	if _, _, refused := refusesSocket(pl.p, v.Service, v.Key, m.Value); refused {
+	if _, _, refused := hostvar.RefusesSocket(pl.p.Project, v.Service, v.Key, m.Value); refused {
 		return // no socket form works there: validate's UDS221, carried
 	}
-	out, dname, notes, socket := dialect.SocketRepair(v.Key, isHostVar(v.Key), m.Value)
+	out, dname, notes, socket := dialect.SocketRepair(v.Key, hostvar.IsHostKey(v.Key), m.Value)
 	if socket && dname != "" {
 		ssl[v.Service] = true
 	}
@@ -48,12 +53,6 @@ func repairSocketValue(pl *pass, ssl map[string]bool, v compose.EnvVar) {
 		Before: dialect.Redact(dname, v.Raw), After: dialect.Redact(dname, m.Unmask(out)), Reason: "a socket value every driver accepts"})
 }
 
-// isHostVar reports whether an environment variable holds a database host:
-// PGHOST, or an application host variable (DB_HOST, POSTGRESQL_HOST ...).
-func isHostVar(key string) bool {
-	return key == "PGHOST" || appHostRE.MatchString(key)
-}
-
 // fixPGSSLMode applies the socket sslmode rule to PGSSLMODE, a connection
 // setting like the URL parameter (libpq §34.15; node pg reads it too), in
 // every service that reaches PostgreSQL through a libpq socket value
@@ -65,8 +64,8 @@ func fixPGSSLMode(pl *pass) (any, error) {
 		if !ssl[name] && !clients.sslClients[name] {
 			continue
 		}
-		if pgssl, fails := pl.p.failingPGSSLMode(name); fails {
-			if tcp := pl.p.tcpValues(name, clients.migratedPos); pl.top.keepPGSSLMode[name] || len(tcp) > 0 {
+		if pgssl, fails := pl.p.FailingPGSSLMode(name); fails {
+			if tcp := pl.p.TCPValues(name, clients.migratedPos); pl.top.KeepPGSSLMode[name] || len(tcp) > 0 {
 				warnKeptPGSSLMode(pl, clients, name, pgssl, tcp)
 				continue
 			}
@@ -94,4 +93,20 @@ func fixPGSSLMode(pl *pass) (any, error) {
 		}
 	}
 	return nil, nil
+}
+
+// warnKeptPGSSLMode explains a PGSSLMODE left as it is (UDS114): which
+// values keep relying on it over TCP, and what the socket values got.
+func warnKeptPGSSLMode(pl *pass, clients clientResult, name string, pgssl compose.EnvVar, tcp []compose.EnvVar) {
+	var keys []string
+	for _, v := range tcp {
+		keys = append(keys, name+"/"+v.Key)
+	}
+	sort.Strings(keys)
+	socketNote := "the socket values of " + name + " set sslmode=disable themselves, which wins over PGSSLMODE"
+	if clients.pghostOnSocket[name] {
+		socketNote += "; PGHOST on the socket has no sslmode of its own: libpq, pgx and psycopg ignore PGSSLMODE there, but node pg and sqlx fail with it (\"The server does not support SSL connections\"), so such a client needs a connection URL with sslmode=disable instead"
+	}
+	pl.rep.Add("UDS114", pgssl.Pos, name, pgssl.Key,
+		fmt.Sprintf("%s/PGSSLMODE=%s is left as it is for the values that stay on TCP and rely on it for TLS (%s); %s", name, pgssl.Value, strings.Join(keys, ", "), socketNote))
 }

@@ -3,6 +3,7 @@ package rewrite
 import (
 	"fmt"
 
+	"github.com/uds-migrate/uds-migrate/analyze"
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/finding"
@@ -18,11 +19,11 @@ import (
 
 // pass is what every step of one plan works with.
 type pass struct {
-	p    *project
+	p    *analyze.Project
 	opts Options
-	top  analysis        // only read
-	ed   *compose.Editor // the only way the plan changes bytes
-	rep  *finding.Report // findings and changes, in the order they are made
+	top  analyze.Topology // only read
+	ed   *compose.Editor  // the only way the plan changes bytes
+	rep  *finding.Report  // findings and changes, in the order they are made
 	// results are the results of the steps run so far.
 	results map[*step]any
 }
@@ -64,18 +65,18 @@ func steps() []*step {
 }
 
 // newPass starts a pass over a loaded project and its analysis a.
-func newPass(p *project, opts Options, a analysis) *pass {
+func newPass(p *analyze.Project, opts Options, a analyze.Topology) *pass {
 	ps := &pass{p: p, opts: opts, top: a, rep: &finding.Report{}, results: map[*step]any{}}
 	ps.ed = compose.NewEditor(p.Project, ps.rep)
 	return ps
 }
 
 // plan runs every step of a migration over the analysis a.
-func plan(p *project, opts Options, a analysis) (*pass, error) {
+func plan(p *analyze.Project, opts Options, a analyze.Topology) (*pass, error) {
 	ps := newPass(p, opts, a)
-	ps.rep.Findings = append(ps.rep.Findings, a.badConn...)
-	if len(a.dbs) > 1 && opts.Volume != "" {
-		return nil, fmt.Errorf("--volume names one socket volume, but the project has %d PostgreSQL services; two servers must not share a socket directory", len(a.dbs))
+	ps.rep.Findings = append(ps.rep.Findings, a.BadConn...)
+	if len(a.DBs) > 1 && opts.Volume != "" {
+		return nil, fmt.Errorf("--volume names one socket volume, but the project has %d PostgreSQL services; two servers must not share a socket directory", len(a.DBs))
 	}
 	for _, s := range steps() {
 		for _, r := range s.requires {
@@ -97,41 +98,29 @@ func plan(p *project, opts Options, a analysis) (*pass, error) {
 // met), and makes the edits it found certain, in its order: values
 // compose would break as written.
 func reportAnalysis(ps *pass) (any, error) {
-	addNotes(ps, ps.top.notes)
-	for _, r := range ps.top.repairs {
-		v := r.v
-		m, err := interp.Mask(r.fixed)
+	analyze.ReportNotes(ps.top.Notes, ps.ed, ps.rep)
+	for _, r := range ps.top.Repairs {
+		v := r.Var
+		m, err := interp.Mask(r.Fixed)
 		if err == nil && ps.ed.SetValue(v, m, m.Value) {
 			ps.rep.Change(Change{Kind: "repair", Pos: v.Pos,
-				Service: v.Service, Key: v.Key, Dialect: r.dname, Before: dialect.Redact(r.dname, v.Raw), After: dialect.Redact(r.dname, r.fixed),
-				Reason: "write " + r.how.Fix + " so compose does not interpolate it away"})
+				Service: v.Service, Key: v.Key, Dialect: r.Dialect, Before: dialect.Redact(r.Dialect, v.Raw), After: dialect.Redact(r.Dialect, r.Fixed),
+				Reason: "write " + r.How.Fix + " so compose does not interpolate it away"})
 			ps.rep.Add("UDS105", v.Pos, v.Service, v.Key,
-				v.Service+"/"+v.Key+": "+r.how.What+" was written with one $: "+r.how.Why+"; written "+r.how.Fix)
+				v.Service+"/"+v.Key+": "+r.How.What+" was written with one $: "+r.How.Why+"; written "+r.How.Fix)
 		}
 	}
 	return nil, nil
-}
-
-// addNotes reports notes of the analysis, in order; the editor reports a
-// refused file, once per path.
-func addNotes(ps *pass, notes []note) {
-	for _, n := range notes {
-		if n.refused != nil {
-			ps.ed.Refuse(n.refused.path, n.refused.err)
-			continue
-		}
-		ps.rep.Findings = append(ps.rep.Findings, n.f)
-	}
 }
 
 // migrateDBs migrates each database with the connection values that reach
 // it: the step's result is what it did to the clients (clientResult).
 func migrateDBs(ps *pass) (any, error) {
 	mg := newMigration(ps, resultOf[dbPlans](ps, databasesStep))
-	for _, db := range ps.top.dbs {
-		var mine []*edge
-		for _, e := range ps.top.edges {
-			if e.db == db {
+	for _, db := range ps.top.DBs {
+		var mine []*analyze.Edge
+		for _, e := range ps.top.Edges {
+			if e.DB == db {
 				mine = append(mine, e)
 			}
 		}

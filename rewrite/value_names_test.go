@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/uds-migrate/uds-migrate/validate"
 )
 
 // notValueKeys are the Key of a finding about a service's construct
@@ -47,7 +49,7 @@ func TestValueFindingsNameTheValue(t *testing.T) {
 			t.Chdir(filepath.Join(dir, filepath.Dir(name)))
 			in := []Input{{Path: filepath.Base(name), Data: mustRead(t, filepath.Base(name))}}
 			var fs []Finding
-			if v, err := Validate(context.Background(), in, DefaultOptions()); err == nil {
+			if v, err := validate.Validate(context.Background(), in, DefaultOptions()); err == nil {
 				fs = append(fs, v...)
 			}
 			if res, err := Migrate(context.Background(), in, DefaultOptions()); err == nil {

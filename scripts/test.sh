@@ -26,9 +26,11 @@ cd "$(dirname "$0")/.."
 #                            the readers of postgres:// URIs that e2e
 #                            TestURIReaders connects with (consumer/readers.yaml;
 #                            about 40 s to download and install here)
+#   librust-url-dev          the Rust url crate (sources under /usr/share/cargo/registry)
+#                            that e2e TestRustURLCrate builds offline with cargo
 #   zsh fish                 the shells cmd/uds-migrate TestCompletionShells drives
 #                            the completion scripts in (bash is there already)
-packages=(postgresql libpostgresql-jdbc-java libjunixsocket-java libjunixsocket-jni default-jdk-headless nginx zsh fish
+packages=(postgresql libpostgresql-jdbc-java libjunixsocket-java libjunixsocket-jni default-jdk-headless nginx zsh fish librust-url-dev
 	python3-psycopg2 python3-psycopg python3-sqlalchemy python3-asyncpg python3-pydantic php-cli php-pgsql ruby-pg)
 
 installed() {

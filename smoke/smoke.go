@@ -35,6 +35,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/internal/pgtest"
 	"github.com/uds-migrate/uds-migrate/internal/probe"
+	"github.com/uds-migrate/uds-migrate/revert"
 	"github.com/uds-migrate/uds-migrate/rewrite"
 )
 
@@ -188,7 +189,7 @@ func Run(ctx context.Context, files []rewrite.FileResult, opts Options) (*Report
 	// judging it: Migrate would refuse a broken setup before we test it.
 	ro := opts.Rewrite
 	ro.ReadFile = compose.Overlay(files, ro.ReadFile)
-	rv, err := rewrite.Revert(ctx, p.inputs, ro)
+	rv, err := revert.Revert(ctx, p.inputs, ro)
 	if err != nil {
 		return nil, fmt.Errorf("smoke: finding the databases: %w", err)
 	}

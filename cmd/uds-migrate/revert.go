@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/uds-migrate/uds-migrate/revert"
 	"github.com/uds-migrate/uds-migrate/rewrite"
 )
 
@@ -28,7 +29,7 @@ with git).`,
 				return err
 			}
 			runs, failed := eachProject(projects, func(p *composeProject) (*rewrite.Result, error) {
-				return rewrite.Revert(context.Background(), p.inputs, p.opts)
+				return revert.Revert(context.Background(), p.inputs, p.opts)
 			})
 			if len(runs) == 0 {
 				return noProjects(d, "revert", failed)

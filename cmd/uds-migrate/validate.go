@@ -7,7 +7,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/uds-migrate/uds-migrate/report"
+	"github.com/uds-migrate/uds-migrate/revert"
 	"github.com/uds-migrate/uds-migrate/rewrite"
+	"github.com/uds-migrate/uds-migrate/validate"
 )
 
 func validateCommand(stdout, stderr io.Writer) *cli.Command {
@@ -39,7 +41,7 @@ Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable inp
 			var findings []rewrite.Finding
 			var bare []string // projects with no socket setup at all
 			_, failed := eachProject(projects, func(p *composeProject) (*rewrite.Result, error) {
-				fs, err := rewrite.Validate(context.Background(), p.inputs, p.opts)
+				fs, err := validate.Validate(context.Background(), p.inputs, p.opts)
 				findings = append(findings, fs...)
 				if err == nil && len(fs) == 0 && !hasSocketSetup(p) {
 					bare = append(bare, p.inputs[0].Path)
@@ -90,6 +92,6 @@ Exit status: 0 clean (warnings may be printed), 1 errors found, 2 unreadable inp
 // socket mount it would move back to TCP, and those it leaves (a value in
 // a configuration file).
 func hasSocketSetup(p *composeProject) bool {
-	res, err := rewrite.Revert(context.Background(), p.inputs, p.opts)
+	res, err := revert.Revert(context.Background(), p.inputs, p.opts)
 	return err != nil || res.Changed() || res.SocketsKept > 0
 }

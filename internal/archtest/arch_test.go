@@ -19,7 +19,7 @@ const module = "github.com/uds-migrate/uds-migrate/"
 // allowed pins the module packages each package of the pipeline may
 // import (REDESIGN.md, "Import direction"): the leaves first, then what is
 // built on them. A package not listed here is not pinned, but it may not
-// import cmd/ or rewrite (see below).
+// import cmd/ or a command's package (see commands).
 var allowed = map[string][]string{
 	"finding":           {"docs"},
 	"internal/textedit": {},
@@ -32,13 +32,36 @@ var allowed = map[string][]string{
 	"internal/dockerfile": {},
 	"proxy":               {"appserver", "catalog", "compose", "finding", "internal/dockerfile", "internal/textedit", "nginx", "yamledit"},
 	"report":              {"docs", "finding"},
-	"rewrite": {"catalog", "compose", "configfile", "consumer", "dialect", "evidence", "finding", "internal/confine",
-		"internal/dockerfile", "internal/interp", "jdbc", "libpq", "pgserver", "proxy", "yamledit"},
+	// The host-variable and consumer decision: the user's word, evidence,
+	// the catalogue; it reads the project, decides, and reports nothing.
+	"hostvar": {"catalog", "compose", "consumer", "dialect", "evidence", "finding", "internal/confine",
+		"internal/dockerfile", "libpq", "pgserver", "yamledit"},
+	// The analysis reads the project with every knowledge package and
+	// edits nothing (a plan's editor reaches it only to hand over notes
+	// and gather the result: ReportNotes, NewResult).
+	"analyze": {"catalog", "compose", "configfile", "consumer", "dialect", "evidence", "finding", "hostvar",
+		"internal/dockerfile", "internal/interp", "jdbc", "libpq", "pgserver", "yamledit"},
+	// validate reads the analysis and checks; it edits nothing.
+	"validate": {"analyze", "catalog", "compose", "dialect", "finding", "hostvar", "libpq", "pgserver", "yamledit"},
+	// revert reads the analysis, edits through its own editor and checks
+	// its output with validate: it shares the migration's knowledge, not
+	// its plan (proxy: only whether the project has a reverse proxy, which
+	// revert does not undo).
+	"revert": {"analyze", "compose", "dialect", "finding", "hostvar", "internal/interp", "pgserver", "proxy", "validate"},
+	"rewrite": {"analyze", "catalog", "compose", "consumer", "dialect", "finding", "hostvar", "internal/interp", "jdbc",
+		"libpq", "pgserver", "proxy", "validate", "yamledit"},
 }
 
-// mayUseRewrite are the packages above the pipeline: the CLI and the
-// checks that run a migration (smoke, the end-to-end tests).
-var mayUseRewrite = []string{"cmd/uds-migrate", "smoke", "e2e", "e2e/docker"}
+// commands are the packages that run a command of the CLI (migrate,
+// validate, revert), each with the packages that may import it: the CLI
+// and the checks that run one (smoke, the end-to-end tests), and, for
+// validate, the two commands that check their output with it. Nothing
+// below the commands imports one.
+var commands = map[string][]string{
+	"rewrite":  {"cmd/uds-migrate", "smoke", "e2e", "e2e/docker"},
+	"revert":   {"cmd/uds-migrate", "smoke", "e2e", "e2e/docker"},
+	"validate": {"cmd/uds-migrate", "smoke", "e2e", "e2e/docker", "rewrite", "revert"},
+}
 
 type pkg struct {
 	imports []string // module packages, relative to the module
@@ -114,8 +137,9 @@ func load(t *testing.T) map[string]*pkg {
 }
 
 // TestImportDirection pins the import graph: each pinned package imports
-// only what it is allowed, nothing below the CLI imports it, only the CLI
-// and the checks import rewrite, and there is no cycle.
+// only what it is allowed, nothing imports the CLI, only the CLI and the
+// checks import a command's package (validate: migrate and revert too),
+// and there is no cycle.
 func TestImportDirection(t *testing.T) {
 	pkgs := load(t)
 	for name, want := range allowed {
@@ -135,8 +159,8 @@ func TestImportDirection(t *testing.T) {
 			if strings.HasPrefix(im, "cmd/") {
 				t.Errorf("%s imports the command %s", name, im)
 			}
-			if im == "rewrite" && !slices.Contains(mayUseRewrite, name) {
-				t.Errorf("%s imports rewrite: only the CLI and the checks sit above the pipeline", name)
+			if users, ok := commands[im]; ok && !slices.Contains(users, name) {
+				t.Errorf("%s imports %s: a command is imported only by %s", name, im, strings.Join(users, ", "))
 			}
 		}
 	}

@@ -1,0 +1,331 @@
+package analyze
+
+import (
+	"fmt"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/configfile"
+	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/evidence"
+	"github.com/uds-migrate/uds-migrate/finding"
+	"github.com/uds-migrate/uds-migrate/hostvar"
+)
+
+// A configuration document in one environment variable (issue #21):
+//
+//	APP_CONFIG: |
+//	  database:
+//	    url: postgres://app:pw@db:5432/app
+//
+// or a JSON object ('{"db": {"url": "postgres://..."}}'). The value as a
+// whole is no connection string, so the connection inside it is read with
+// the document's own format (configfile's YAML or JSON reader) and edited
+// in place where each byte of the setting stands in the compose file as in
+// the document: a literal block scalar (|), or a one-line scalar without
+// escapes. Other layouts (folded >, escapes, interpolation) are reported
+// with the variable and the line.
+
+// edges reads v as a configuration document. It returns the edges of
+// the connection values inside it, and whether v is a document at all (so
+// the caller does not read it as a host variable too).
+// envDocs reads configuration documents held in environment variables.
+type envDocs struct{ cl *collector }
+
+func (d envDocs) edges(v compose.EnvVar) ([]*Edge, bool) {
+	cl := d.cl
+	vals, doc, err := envDocValues(v)
+	if !doc {
+		return nil, false
+	}
+	if err != nil || len(vals) == 0 {
+		return nil, d.warnLines(v)
+	}
+	var out []*Edge
+	for _, cv := range vals {
+		hosts, dname, socket := dialect.Classify(cv.Value)
+		if dname == "" && !socket {
+			d.warnHost(v, cv)
+			continue
+		}
+		at, ok := envDocValueAt(v, cv)
+		if socket {
+			cl.cfgSocket[v.Service] = fmt.Sprintf("%s:%d", v.Pos.File, at.Line)
+			continue
+		}
+		if !ok {
+			if db := d.firstDB(v, hosts); db != nil {
+				cl.note("UDS182", docPos(v, at), v.Service, v.Key,
+					fmt.Sprintf("%s/%s holds a configuration document whose %s (line %d of the value) reaches %s over TCP, written where the tool cannot edit it exactly (a folded scalar, an escape, a ${...} reference): write it in socket form by hand and mount %s's socket volume on %s",
+						v.Service, v.Key, cv.Key, cv.Line, db.Name, db.Name, v.Service))
+			}
+			continue
+		}
+		at.Key = v.Key
+		if e := (fileValues{cl}).edge(v.Service, v.Src.Path, v.Src.Data, at); e != nil {
+			e.Var.Src, e.InFile.Src, e.InFile.DocKey = v.Src, v.Src, fmt.Sprintf("%s (line %d of its value)", cv.Key, cv.Line)
+			out = append(out, e)
+		}
+	}
+	return out, true
+}
+
+// envDocValues reads v as a configuration document (a YAML block or
+// several lines, or a JSON object): its settings, and whether v is one.
+func envDocValues(v compose.EnvVar) ([]configfile.Value, bool, error) {
+	if v.Node == nil || v.Passthrough {
+		return nil, false, nil
+	}
+	doc := strings.TrimSpace(v.Value)
+	isJSON := strings.HasPrefix(doc, "{")
+	block := v.Node.Style == yaml.LiteralStyle || v.Node.Style == yaml.FoldedStyle
+	if !isJSON && !block && !strings.Contains(doc, "\n") {
+		return nil, false, nil
+	}
+	read := configfile.YAML
+	if isJSON {
+		read = configfile.JSON
+	}
+	vals, err := read([]byte(v.Value))
+	return vals, true, err
+}
+
+// EnvDocLeaves returns the connection settings of a configuration
+// document in v as values of their own, where they stand in the compose
+// file (validate checks them like any other value). Literal $ is $$ in
+// their raw text, as compose reads it.
+func EnvDocLeaves(v compose.EnvVar) []compose.EnvVar {
+	vals, _, err := envDocValues(v)
+	if err != nil {
+		return nil
+	}
+	var out []compose.EnvVar
+	for _, cv := range vals {
+		if _, dname, socket := dialect.Classify(cv.Value); dname == "" && !socket {
+			continue
+		}
+		at, _ := envDocValueAt(v, cv)
+		leaf := v
+		leaf.Raw, leaf.Value, leaf.Pos = strings.ReplaceAll(cv.Value, "$", "$$"), cv.Value, docPos(v, at)
+		leaf.Node, leaf.EnvFile = nil, nil
+		out = append(out, leaf)
+	}
+	return out
+}
+
+// envDocValueAt places a document setting in the compose file: the same
+// value with its line, column and byte range there, and whether every
+// byte of it stands there as in the document (so it can be edited).
+func envDocValueAt(v compose.EnvVar, cv configfile.Value) (configfile.Value, bool) {
+	src, n := v.Src, v.Node
+	at := cv
+	at.Line, at.Col = n.Line, n.Column
+	var start int
+	switch n.Style {
+	case yaml.LiteralStyle:
+		// Content lines follow the indicator line, each behind the
+		// block's indentation; the whole line must read as in the value.
+		line := n.Line + cv.Line
+		if line > src.Lines() {
+			return at, false
+		}
+		ind := blockIndent(src, n.Line+1)
+		docLineStart := strings.LastIndexByte(v.Value[:cv.Start], '\n') + 1
+		docLine, _, _ := strings.Cut(v.Value[docLineStart:], "\n")
+		start = src.Offset(line, 1) + ind + (cv.Start - docLineStart)
+		at.Line, at.Col = line, ind+(cv.Start-docLineStart)+1
+		if t := strings.TrimRight(src.Line(line), "\r"); len(t) < ind || t[ind:] != docLine {
+			return at, false
+		}
+	case 0, yaml.SingleQuotedStyle, yaml.DoubleQuotedStyle:
+		sp, err := src.ScalarSpan(n, v.InFlow)
+		if err != nil || strings.Contains(v.Value, "\n") {
+			return at, false
+		}
+		inner := sp.Start + len(v.Prefix)
+		if n.Style != 0 {
+			inner++
+		}
+		start = inner + cv.Start
+		at.Col = n.Column + (start - sp.Start)
+		if inner+len(v.Value) > len(src.Data) || string(src.Data[inner:inner+len(v.Value)]) != v.Value {
+			return at, false
+		}
+	case yaml.FoldedStyle:
+		// Folding joins lines: the block's first line stands for it.
+		at.Line, at.Col = n.Line+1, blockIndent(src, n.Line+1)+1
+		return at, false
+	default:
+		return at, false
+	}
+	if strings.Contains(v.Raw, "$") {
+		return at, false // what compose reads is not what is written
+	}
+	at.Start, at.End = start, start+(cv.End-cv.Start)
+	return at, envDocSafe(n.Style, cv.Render("/x?host=/y"))
+}
+
+// envDocSafe reports whether text rendered by the document's format can
+// stand inside a compose scalar of style: no quote that would end it.
+func envDocSafe(style yaml.Style, text string) bool {
+	switch style {
+	case yaml.SingleQuotedStyle:
+		return !strings.Contains(text, "'")
+	case yaml.DoubleQuotedStyle:
+		return !strings.ContainsAny(text, "\"\\")
+	case 0:
+		return !strings.Contains(text, ": ") && !strings.Contains(text, " #")
+	}
+	return true
+}
+
+// blockIndent is the indentation of a block scalar whose content starts
+// at line first: that of its first line that is not blank.
+func blockIndent(src *compose.Source, first int) int {
+	for l := first; l <= src.Lines(); l++ {
+		if t := src.Line(l); strings.TrimSpace(t) != "" {
+			return len(t) - len(strings.TrimLeft(t, " "))
+		}
+	}
+	return 0
+}
+
+// docPos is where a document setting at stands, as findings give it.
+func docPos(v compose.EnvVar, at configfile.Value) finding.Pos {
+	return finding.Pos{File: v.Pos.File, Line: at.Line, Col: at.Col}
+}
+
+// firstDB returns the first database one of hosts reaches from v's
+// service, or nil.
+func (d envDocs) firstDB(v compose.EnvVar, hosts []string) *DB {
+	cl := d.cl
+	for _, h := range hosts {
+		if db, code, _ := cl.p.dbFor(cl.dbs, v.Service, h); db != nil && code == "" {
+			return db
+		}
+	}
+	return nil
+}
+
+// warnHost reports a host setting inside a document that names a
+// database (database.host: db): the tool cannot know whether the program
+// reading the document takes a socket directory there.
+func (d envDocs) warnHost(v compose.EnvVar, cv configfile.Value) {
+	cl := d.cl
+	last := cv.Key[strings.LastIndexByte(cv.Key, '.')+1:]
+	if !hostvar.IsAppHostKey(last) && !strings.EqualFold(last, "host") {
+		return
+	}
+	db := d.firstDB(v, []string{strings.TrimSpace(cv.Value)})
+	if db == nil {
+		return
+	}
+	at, _ := envDocValueAt(v, cv)
+	if abs, line := crystalPG(cl.scopes.Of(v.Service)); abs != "" {
+		file := cl.p.DisplayPath(abs)
+		cl.note("UDS182", docPos(v, at), v.Service, v.Key,
+			fmt.Sprintf("%s/%s holds a configuration document whose %s (line %d of the value) names %s as the host of a connection the program builds itself, and %s:%d declares crystal-pg, which takes no socket directory: it opens a host starting with / as the socket file itself (UNIXSocket.new, will/crystal-pg src/pq/connection.cr) and, for an empty host, looks for %s (ConnInfo#default_host, src/pq/conninfo.cr); %s",
+				v.Service, v.Key, cv.Key, cv.Line, db.Name, file, line, strings.Join(crystalPGSockets, ", "), crystalPGStep(db, cl.opts.MountPath, v.Service)))
+		return
+	}
+	cl.note("UDS182", docPos(v, at), v.Service, v.Key,
+		fmt.Sprintf("%s/%s holds a configuration document whose %s (line %d of the value) names %s as the host of a connection the program builds itself; the tool cannot know whether that program takes a socket directory there: if it hands it to libpq, pgx or psycopg, set it to %s and mount %s's socket volume on %s",
+			v.Service, v.Key, cv.Key, cv.Line, db.Name, cl.opts.MountPath, db.Name, v.Service))
+}
+
+// warnLines reports a multi-line value the tool cannot read as YAML
+// or JSON (TOML, INI) when one of its lines names a database as a host,
+// naming the variable and the line. It reports whether it warned.
+func (d envDocs) warnLines(v compose.EnvVar) bool {
+	cl := d.cl
+	dbs := cl.dbs
+	for _, db := range dbs {
+		n := connectionLine([]byte(v.Value), nameRE(db))
+		if n == 0 {
+			continue
+		}
+		line := v.Pos.Line
+		if v.Node.Style == yaml.LiteralStyle || v.Node.Style == yaml.FoldedStyle {
+			line += n
+		}
+		cl.note("UDS182", finding.Pos{File: v.Pos.File, Line: line, Col: 1}, v.Service, v.Key,
+			fmt.Sprintf("%s/%s holds a configuration document in a format the tool does not read, whose line %d names %s where a connection is configured: point that connection at %s's socket in %s by hand and mount %s's socket volume on %s",
+				v.Service, v.Key, n, db.Name, db.Name, cl.opts.MountPath, db.Name, v.Service))
+		return true
+	}
+	return false
+}
+
+// markSockets notes, for revert, the clients that read a socket from
+// a configuration document in their environment: revert does not edit
+// those values, so their socket mount stays.
+func (d envDocs) markSockets() {
+	cl := d.cl
+	for _, name := range cl.clientServices() {
+		for _, v := range cl.p.ServiceEnv(name) {
+			for _, leaf := range EnvDocLeaves(v) {
+				if _, _, socket := dialect.Classify(leaf.Value); socket {
+					cl.cfgSocket[name] = fmt.Sprintf("%s:%d", leaf.Pos.File, leaf.Pos.Line)
+				}
+			}
+		}
+	}
+}
+
+// crystalPGSockets are the socket files crystal-pg (will/crystal-pg,
+// src/pq/conninfo.cr SOCKET_SEARCH, v0.28.0 and main) tries, in order,
+// when the host is empty and PGHOST unset: the port is always 5432.
+var crystalPGSockets = []string{"/run/postgresql/.s.PGSQL.5432", "/tmp/.s.PGSQL.5432", "/var/run/postgresql/.s.PGSQL.5432"}
+
+// crystalPGMarkers name the crystal-pg shard in shard.yml (github:
+// will/crystal-pg) and shard.lock (git: https://github.com/will/crystal-pg.git).
+var crystalPGMarkers = []string{"will/crystal-pg"}
+
+// crystalPG returns the shard manifest (absolute) and line that
+// declares crystal-pg among the files reaching a service, or "":
+// shard.yml's, else shard.lock's.
+func crystalPG(s evidence.Scope) (string, int) {
+	files := s.Files()
+	for _, manifest := range []string{"shard.yml", "shard.lock"} {
+		if file, line := crystalPGIn(s, files, manifest); file != "" {
+			return file, line
+		}
+	}
+	return "", 0
+}
+
+func crystalPGIn(s evidence.Scope, files []string, manifest string) (string, int) {
+	for _, f := range files {
+		if filepath.Base(f) != manifest {
+			continue
+		}
+		data, err := s.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		for n, line := range strings.Split(string(data), "\n") {
+			for _, m := range crystalPGMarkers {
+				if strings.Contains(line, m) {
+					return f, n + 1
+				}
+			}
+		}
+	}
+	return "", 0
+}
+
+// crystalPGStep is the manual step for a crystal-pg host: an empty host
+// when the socket volume is mounted where crystal-pg looks and the port is
+// 5432, else the socket file itself.
+func crystalPGStep(db *DB, mount, service string) string {
+	file := path.Join(mount, fmt.Sprintf(".s.PGSQL.%d", db.Port))
+	if slices.Contains(crystalPGSockets, file) {
+		return fmt.Sprintf("set it to \"\" (an empty string) and mount %s's socket volume at %s on %s; where the program hands the host to crystal-pg unchanged, the socket file %s works too", db.Name, mount, service, file)
+	}
+	return fmt.Sprintf("crystal-pg finds no socket of port %d at %s by itself: where the program hands the host to crystal-pg unchanged, set it to the socket file %s, and mount %s's socket volume at %s on %s", db.Port, mount, file, db.Name, mount, service)
+}

@@ -1,0 +1,186 @@
+package analyze
+
+import (
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/uds-migrate/uds-migrate/catalog"
+	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/finding"
+	"github.com/uds-migrate/uds-migrate/hostvar"
+	"github.com/uds-migrate/uds-migrate/yamledit"
+)
+
+// warnHidden reports clients that depend on a database (depends_on, links)
+// but hold no connection value the tool can see: their URL is in a mounted
+// config file, baked into the image, or assembled in a script, and still
+// uses TCP unless someone changes it.
+func (hc hiddenClients) warn(edges []*Edge) {
+	cl := hc.cl
+	dbs := cl.dbs
+	seen := map[string]bool{}
+	for _, e := range edges {
+		seen[e.Var.Service] = true
+	}
+	// A service already reported (split variables, a URL in its command,
+	// an unknown scheme, a value that does not parse) needs no second,
+	// vaguer warning.
+	for s := range cl.reported() {
+		seen[s] = true
+	}
+	for _, f := range cl.badConn {
+		seen[f.Service] = true
+	}
+	for _, name := range cl.clientServices() {
+		if seen[name] {
+			continue
+		}
+		svc := cl.p.Model.Services[name]
+		var dep *DB
+		for _, db := range dbs {
+			if _, ok := svc.DependsOn[db.Name]; ok {
+				dep = db
+			}
+			for target := range compose.LinkAliases(svc) {
+				if compose.LinkAliases(svc)[target] == db.Name {
+					dep = db
+				}
+			}
+		}
+		if dep == nil || (hiddenClients{cl}).usesSocket(name) {
+			continue
+		}
+		if file, line := (hiddenClients{cl}).connection(name, dep); file != "" {
+			cl.note("UDS131", finding.Pos{File: file, Line: line, Col: 1}, name, file,
+				fmt.Sprintf("%s depends on %s and %s:%d names it in a form the tool does not edit (a literal host in code or a format it does not read): write that connection as %s by hand, and mount %s's socket volume on %s", name, dep.Name, file, line, manualForm(file, dep, cl.opts.MountPath), dep.Name, name))
+			continue
+		}
+		src, _ := cl.p.ServiceNode(name)
+		kn, _ := yamledit.OwnKey(compose.ServicesMapping(src), name)
+		key := (hiddenClients{cl}).dependencyKey(name, dep.Name)
+		if hint := (hiddenClients{cl}).catalogueHint(name, dep.Name); hint != "" {
+			cl.note("UDS131", yamledit.NodePos(src, kn), name, key,
+				fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it: %s", name, key, dep.Name, name, hint))
+			continue
+		}
+		if len(cl.scopes.ReachingFiles(name)) == 0 {
+			cl.note("UDS131", yamledit.NodePos(src, kn), name, key,
+				fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it, and no file of the project reaches it (no build context here, no mounted source): the connection is baked into the image %s or built by a script; write it as %s and add the socket volume by hand", name, key, dep.Name, name, svc.Image, manualForm("", dep, cl.opts.MountPath)))
+			continue
+		}
+		if code, n := (hiddenClients{cl}).codeInView(name, dep); code != "" {
+			cl.note("UDS137", yamledit.NodePos(src, kn), name, key,
+				fmt.Sprintf("%s/%s names %s, but neither %s's environment nor the files that reach its container, its code among them (%d program files: %s, ...), name %s as a host: as configured, %s opens no connection to %s (the dependency only orders start-up, or a variable left unset selects another database), so there is nothing to migrate; if a value from outside the project (the base image, the shell) does connect it, write that value as %s and add the socket volume by hand", name, key, dep.Name, name, n, code, dep.Name, name, dep.Name, manualForm("", dep, cl.opts.MountPath)))
+			continue
+		}
+		where := "a mounted config file"
+		if secrets := cl.scopes.SecretFiles(name); len(secrets) > 0 {
+			var files []string
+			for _, f := range slices.Sorted(maps.Keys(secrets)) {
+				files = append(files, cl.p.DisplayPath(f)+" ("+secrets[f]+")")
+			}
+			where = "a secret file it reads (" + strings.Join(files, ", ") + ") in a form the tool does not edit, a mounted config file"
+		}
+		cl.note("UDS131", yamledit.NodePos(src, kn), name, key,
+			fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it: the connection is in %s, baked into the image or built by a script, which the tool cannot see; write it as %s and add the socket volume by hand", name, key, dep.Name, name, where, manualForm("", dep, cl.opts.MountPath)))
+	}
+}
+
+// usesSocket reports whether a service already has a socket-form value.
+func (hc hiddenClients) usesSocket(service string) bool {
+	cl := hc.cl
+	if cl.cfgSocket[service] != "" {
+		return true
+	}
+	for _, v := range cl.p.ServiceEnv(service) {
+		if _, _, socket := dialect.Classify(v.Value); socket {
+			return true
+		}
+		if hostvar.SetToDir(cl.p.Project, cl.opts.HostVars, service, v.Key) && strings.HasPrefix(v.Value, "/") {
+			return true
+		}
+	}
+	return false
+}
+
+// dependencyKey names the key that ties a client to a database: links
+// when it names it, else depends_on.
+func (hc hiddenClients) dependencyKey(client, db string) string {
+	svc := hc.cl.p.Model.Services[client]
+	// compose-go folds links into DependsOn: a link is the key written.
+	if slices.Contains(slices.Collect(maps.Values(compose.LinkAliases(svc))), db) {
+		return "links"
+	}
+	return "depends_on"
+}
+
+// connKeyRE matches variable names that usually hold a database
+// connection (DATABASE_URL, DB_HOST, PGHOST, SPRING_DATASOURCE_URL,
+// POSTGRES_DSN, AIRFLOW__DATABASE__SQL_ALCHEMY_CONN).
+var connKeyRE = regexp.MustCompile(`(?i)(^|_)(DATABASE|DB|PG[A-Z]*|POSTGRES(QL)?|JDBC|DSN|DATASOURCE|SQL_ALCHEMY_CONN)(_|$)`)
+
+// connValueRE matches the names that hold where to connect (a URL, a
+// DSN, a host), not a setting beside it: POSTGRESQL_DB_CREATE (Zammad's
+// flag), DB_USER or POSTGRES_PASSWORD name a database but hold no address.
+var connValueRE = regexp.MustCompile(`(?i)(^|_)(URL|URI|DSN|HOST|HOSTNAME|SERVER|SERVERS|ADDR|ADDRESS|CONN|CONNECTION|CONNECTION_STRING|CONNSTR|SEEDS|DATASOURCE|DATABASE)$`)
+
+// warnUnsetPassthrough reports a pass-through variable ("- DATABASE_URL",
+// no value) that holds a connection name but is set nowhere the tool can
+// see: compose takes it from the shell that runs it. It reports whether
+// it warned.
+func (cl *collector) warnUnsetPassthrough(v compose.EnvVar) bool {
+	dbs := cl.dbs
+	if !v.Passthrough || strings.TrimSpace(v.Value) != "" || !connKeyRE.MatchString(v.Key) || !connValueRE.MatchString(v.Key) || len(dbs) == 0 || hostvar.IsLibpqSetting(v.Key) {
+		return false
+	}
+	target := "a PostgreSQL service of this project"
+	if len(dbs) == 1 {
+		target = dbs[0].Name
+	}
+	written := "- " + v.Key
+	if v.Prefix == "" {
+		written = v.Key + ":"
+	}
+	cl.note("UDS111", v.Pos, v.Service, v.Key,
+		fmt.Sprintf("%s/%s is passed through from the environment docker compose runs in (\"%s\" with no value) and is set neither in the project files nor in .env, so the tool cannot see or edit it; if it connects to %s, set it in socket form where it is set (mount path %s), and add the socket volume to %s by hand", v.Service, v.Key, written, target, cl.opts.MountPath, v.Service))
+	return true
+}
+
+// catalogueHint says, for a client whose catalogued image reads its host
+// from a variable the service leaves unset (the image then connects to its
+// own default), which variable to set to the socket directory, or why the
+// image takes no socket there. It is "" for an image the catalogue does
+// not know.
+func (hc hiddenClients) catalogueHint(service, db string) string {
+	cl := hc.cl
+	e := catalog.Lookup(cl.p.Model.Services[service].Image)
+	if e == nil {
+		return ""
+	}
+	for _, v := range e.Vars {
+		if v.Role != catalog.RoleHost || cl.p.clientEnv(service, v.Key) != "" || (hiddenClients{cl}).anySet(service, v.Unless) {
+			continue
+		}
+		b := hostvar.CatalogueBasis(e, v.Reason)
+		if !v.Directory {
+			return fmt.Sprintf("the image reads its host from %s, which is unset here, and %s takes no socket directory: %s (%s)", v.Key, v.Key, v.Reason, b.Citation())
+		}
+		return fmt.Sprintf("the image reads its host from %s, which is unset here (the image then uses its own default); set %s=%s, which it hands to a driver that takes a socket directory, and mount %s's socket volume (%s)", v.Key, v.Key, cl.opts.MountPath, db, b.Citation())
+	}
+	return ""
+}
+
+// anySet reports whether the service sets any of keys.
+func (hc hiddenClients) anySet(service string, keys []string) bool {
+	cl := hc.cl
+	for _, k := range keys {
+		if cl.p.clientEnv(service, k) != "" {
+			return true
+		}
+	}
+	return false
+}

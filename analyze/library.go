@@ -1,0 +1,59 @@
+package analyze
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+
+	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/evidence"
+)
+
+// socketUses judges the uses of a client's value, seen in the project
+// files that reach it, that a socket form would break: a library the form
+// needs that the build does not declare (a TCP dial of a host variable is
+// hostvar.Query.TCPUse). Each method notes what it finds and says whether
+// the value must stay on TCP.
+type socketUses struct{ cl *collector }
+
+// libraryMissing reports (UDS135) a value whose socket form needs a
+// library in the client (pgjdbc's socket factory, junixsocket) when the
+// service's own build manifests reach the tool and none declares it: the
+// application could not load the class the socket value names
+// (ClassNotFoundException at connect), so the value stays on TCP. With no
+// manifest in sight (a published image, a jar built elsewhere) the value
+// migrates with UDS101's manual step, as before. where names the value
+// for the message ("SPRING_DATASOURCE_URL", "spring.datasource.url in
+// FILE").
+func (u socketUses) libraryMissing(v compose.EnvVar, d *dialect.Dialect, db *DB, where string) bool {
+	if d == nil || d.Library == nil {
+		return false
+	}
+	lib := d.Library
+	scope := u.cl.scopes.Of(v.Service)
+	manifest, declared := evidence.Declares(scope, lib.Manifests, lib.Marker)
+	if manifest == "" || declared {
+		return false
+	}
+	which := manifest
+	if abs := filepath.Join(scope.ProjectDir, filepath.FromSlash(manifest)); u.imageBuilt(v.Service, abs) {
+		// the manifest may sit above the compose file's folder: name it
+		// from there (../../../pom.xml)
+		if rel, err := filepath.Rel(u.cl.p.Model.WorkingDir, abs); err == nil {
+			manifest = filepath.ToSlash(rel)
+		}
+		which = manifest + " (its build makes the image " + u.cl.p.Model.Services[v.Service].Image + ")"
+	}
+	u.cl.note("UDS135", v.Pos, v.Service, v.Key,
+		fmt.Sprintf("%s/%s reaches %s over TCP, and %s's build manifest %s does not declare %s, which the socket form needs (its socket factory, org.newsclub.net.unix.AFUNIXSocketFactory): the application would fail to load it at connect, so %s is left unchanged. Add the dependency %s (type pom) to %s, then run the migration again",
+			v.Service, v.Key, db.Name, v.Service, which, lib.Marker, where, lib.Coordinates, manifest))
+	return true
+}
+
+// imageBuilt reports whether manifest (absolute) is the build that makes
+// the image a service without a build: of its own runs (ImageBuilders).
+func (u socketUses) imageBuilt(service, manifest string) bool {
+	svc := u.cl.p.Model.Services[service]
+	return svc.Build == nil && svc.Image != "" && slices.Contains(u.cl.scopes.ImageBuilders(svc.Image), manifest)
+}

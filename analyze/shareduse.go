@@ -1,0 +1,231 @@
+package analyze
+
+import (
+	"fmt"
+	"maps"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/uds-migrate/uds-migrate/catalog"
+	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/pgserver"
+)
+
+// keepSharedEnv drops the edges whose value is an env file line that
+// another use needs unchanged: a ${VAR} in a service that does not get the
+// socket volume (a command of a job, an excluded service or one outside the
+// selected --profile), in build.args (a build has no volumes), or an
+// env_file loaded by such a service. Rewriting that line would move them to
+// a socket they cannot reach. Each dropped value gets UDS160. followed are
+// the commands ("service/key") that reach the database only through a
+// kept value's variable.
+func (se sharedEnv) keep(edges []*Edge) ([]*Edge, map[string]bool) {
+	cl := se.cl
+	for changed := true; changed; {
+		changed = false
+		mounted := map[string]bool{}
+		for _, db := range cl.dbs {
+			mounted[db.Name] = true // a server mounts the volume and ignores client variables
+		}
+		for _, e := range edges {
+			mounted[e.Var.Service] = true
+		}
+		var kept []*Edge
+		for _, e := range edges {
+			if other := (sharedEnv{cl}).otherUses(e, mounted); len(other) > 0 {
+				(sharedEnv{cl}).warn(e, other)
+				changed = true
+				continue
+			}
+			kept = append(kept, e)
+		}
+		edges = kept
+	}
+	return edges, (sharedEnv{cl}).followed(edges)
+}
+
+// followedCommands are the commands and entrypoints ("service/key") that
+// reach the database only through a ${VAR} whose env file line is
+// rewritten: they follow the variable, so they need no manual step
+// (UDS127).
+func (se sharedEnv) followed(edges []*Edge) map[string]bool {
+	cl := se.cl
+	followed := map[string]bool{}
+	for _, e := range edges {
+		if e.Var.EnvFile == nil || e.Var.Ref == "" {
+			continue
+		}
+		for _, u := range cl.p.VarUses(e.Var.Ref) {
+			key, _, _ := strings.Cut(u.Path, ".")
+			if key == "command" || key == "entrypoint" {
+				followed[u.Service+"/"+key] = true
+			}
+		}
+	}
+	return followed
+}
+
+// otherUses lists the uses of e's env file line that would break if it
+// were rewritten, given the services that get the socket volume.
+func (se sharedEnv) otherUses(e *Edge, mounted map[string]bool) []string {
+	cl := se.cl
+	if e.InFile != nil || e.Unset != nil || e.RailsVar != "" {
+		return nil
+	}
+	if e.Var.EnvFile == nil {
+		return sharedNode(cl.p, e.Var, mounted)
+	}
+	var out []string
+	if e.Var.Ref != "" {
+		for _, u := range cl.p.VarUses(e.Var.Ref) {
+			if !mounted[u.Service] || u.Path == "build" || strings.HasPrefix(u.Path, "build.") {
+				out = append(out, u.String())
+			}
+		}
+		return out
+	}
+	abs, _ := filepath.Abs(e.Var.EnvFile.Path)
+	out = append(out, standaloneUses(cl, e.Var, abs)...)
+	for _, name := range cl.p.ServiceOrder() {
+		if _, ignores := (inheritedVars{cl}).ignores(name, e.Var.Key); mounted[name] || ignores {
+			continue
+		}
+		for _, f := range cl.p.Model.Services[name].EnvFiles {
+			if f.Path == abs || f.Path == e.Var.EnvFile.Path {
+				out = append(out, fmt.Sprintf("%s's env_file", name))
+			}
+		}
+	}
+	return slices.Compact(out)
+}
+
+// standaloneUses lists the services of the compose files beside the env
+// file (docker-compose.migrate.yml beside docker-compose.yml) that the run
+// does not load and that read v from it when run alone: ${KEY} in a value,
+// when the env file is that folder's .env (compose's interpolation file),
+// or the file in their env_file. Such a project has no socket mount
+// (nestjs-prisma-starter's npm run docker:migrate runs
+// docker-compose.migrate.yml alone). PostgreSQL servers, poolers and
+// images that read no connection variable do not count.
+func standaloneUses(cl *collector, v compose.EnvVar, envAbs string) []string {
+	dir := filepath.Dir(envAbs)
+	loaded := map[string]bool{}
+	for _, s := range append(slices.Clone(cl.p.Sources), cl.p.ExtSources...) {
+		if a, err := filepath.Abs(s.Path); err == nil {
+			loaded[a] = true
+		}
+	}
+	ref := regexp.MustCompile(`\$\{?` + regexp.QuoteMeta(v.Key) + `\b`)
+	var out []string
+	for _, pat := range append(slices.Clone(compose.DefaultFileNames), compose.OverridePatterns...) {
+		files, _ := filepath.Glob(filepath.Join(dir, pat))
+		for _, f := range files {
+			if loaded[f] {
+				continue
+			}
+			data, err := cl.readFile(cl.p.DisplayPath(f))
+			if err != nil {
+				continue
+			}
+			var doc struct {
+				Services map[string]struct {
+					Image       string `yaml:"image"`
+					Environment any    `yaml:"environment"`
+					EnvFile     any    `yaml:"env_file"`
+				} `yaml:"services"`
+			}
+			if yaml.Unmarshal(data, &doc) != nil {
+				continue
+			}
+			for _, name := range slices.Sorted(maps.Keys(doc.Services)) {
+				svc := doc.Services[name]
+				if _, server := pgserver.FamilyOf(svc.Image); server || pgserver.IsPooler(svc.Image) {
+					continue
+				}
+				if c := catalog.Lookup(svc.Image); c != nil && c.NotAClient {
+					continue
+				}
+				env, _ := yaml.Marshal(svc.Environment)
+				interp := filepath.Base(envAbs) == ".env" && ref.Match(env)
+				if interp || namesEnvFile(svc.EnvFile, dir, envAbs) {
+					out = append(out, fmt.Sprintf("%s's %s (run alone)", filepath.Base(f), name))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// namesEnvFile reports whether an env_file: value (a string, a list of
+// strings or of {path: ...}) names the file abs, relative to dir.
+func namesEnvFile(v any, dir, abs string) bool {
+	var paths []string
+	switch x := v.(type) {
+	case string:
+		paths = []string{x}
+	case []any:
+		for _, it := range x {
+			switch y := it.(type) {
+			case string:
+				paths = append(paths, y)
+			case map[string]any:
+				if p, ok := y["path"].(string); ok {
+					paths = append(paths, p)
+				}
+			}
+		}
+	}
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		if filepath.Clean(p) == abs {
+			return true
+		}
+	}
+	return false
+}
+
+// sharedNode lists the services without the socket volume that read v's
+// YAML node too: an anchor merged into several services (<<: *env), an
+// alias, or a service extends copies it from. They get whatever the node
+// says, mount or not (docker compose config shows the rewritten value on
+// each). A catalogued image that reads no connection variable (redis,
+// nginx: not_a_client) and is not built here does not count.
+func sharedNode(p *Project, v compose.EnvVar, mounted map[string]bool) []string {
+	var out []string
+	for _, name := range p.ServiceOrder() {
+		if name == v.Service || mounted[name] {
+			continue
+		}
+		svc := p.Model.Services[name]
+		if c := catalog.Lookup(svc.Image); c != nil && c.NotAClient && svc.Build == nil {
+			continue
+		}
+		for _, o := range p.ServiceEnv(name) {
+			if o.EnvFile == nil && o.Pos == v.Pos {
+				out = append(out, name)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func (se sharedEnv) warn(e *Edge, other []string) {
+	cl := se.cl
+	v := e.Var
+	what := v.Key + " in " + v.Pos.File
+	switch {
+	case v.Ref != "":
+		what = v.Ref + " in " + v.Pos.File
+	case v.EnvFile == nil:
+		what = fmt.Sprintf("%s at %s:%d, a line an anchor, alias or extends shares", v.Key, v.Pos.File, v.Pos.Line)
+	}
+	cl.note("UDS160", v.Pos, v.Service, v.Key,
+		fmt.Sprintf("%s/%s comes from %s, which is also used by %s without the socket volume: rewriting it would break them, so %s/%s is left on TCP; give %s its own value in environment: to migrate it", v.Service, v.Key, what, strings.Join(other, ", "), v.Service, v.Key, v.Service))
+}

@@ -1,0 +1,108 @@
+package analyze
+
+import (
+	"fmt"
+	"net"
+	"slices"
+	"strings"
+
+	"github.com/uds-migrate/uds-migrate/catalog"
+	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/hostvar"
+	"github.com/uds-migrate/uds-migrate/pgserver"
+)
+
+// splitVar handles a connection split into variables. PGHOST naming a
+// database becomes an edge (libpq accepts the socket directory there);
+// application-specific host variables get a warning with the manual step,
+// since only the application knows whether it accepts a directory.
+func (cl *collector) splitVar(v compose.EnvVar, find func(host string) *DB) *Edge {
+	if cl.cmdVars[v.Service+"/"+v.Key] && !slices.Contains(cl.opts.HostVars, v.Service+"/"+v.Key) {
+		return nil // a command builds a URL from it: UDS127 says how to write it
+	}
+	val := strings.TrimSpace(v.Value)
+	if val == "" || strings.HasPrefix(val, "/") || strings.ContainsAny(val, " /@?=") {
+		return nil
+	}
+	host, port := val, ""
+	if h, p, err := net.SplitHostPort(val); err == nil {
+		host, port = h, p
+	}
+	db := find(host)
+	if db == nil {
+		return nil
+	}
+	if v.Key == "PGHOST" && port == "" {
+		if q := (decisions{cl}).query(v, db); !q.UserVouches() {
+			if s := q.TCPUse(); s != nil {
+				(decisions{cl}).stay(v, s)
+				return nil
+			}
+		}
+		pg := dialect.HostVar("PGHOST")
+		e := &Edge{Var: v, Dialect: pg.Name, DB: db, Port: db.Port, Basis: dialect.ReaderOf(pg.Name)}
+		if _, ok := atoiPort(cl.p.clientEnv(v.Service, "PGPORT")); !ok && db.Port != 5432 {
+			e.Adds = append(e.Adds, portAdd("PGPORT", db))
+		}
+		if cl.p.clientEnv(v.Service, "PGHOSTADDR") != "" {
+			cl.note("UDS120", v.Pos, v.Service, v.Key, "PGHOSTADDR forces TCP whatever PGHOST says: remove it from "+v.Service)
+		}
+		return e
+	}
+	if e, known := (decisions{cl}).knownHostVar(v, db, port); known {
+		return e
+	}
+	what := "names " + db.Name + " for the application to build its own connection"
+	if !hostvar.IsHostKey(v.Key) {
+		if notHostKey(cl.p, v) {
+			return nil
+		}
+		// Any name can hold the host (DBHOST, PGHOST_X): a value that is
+		// the database's service name is reported, not passed over.
+		what = "is " + db.Name + ", the name of a PostgreSQL service, so it may be the host the application connects to"
+	}
+	extra := ""
+	if port != "" {
+		extra = fmt.Sprintf(" It holds host and port together (%s): an application that pastes it into a URL must not end up with @/var/run/postgresql:%s/.", dialect.Redact("", val), port)
+	}
+	cl.note("UDS120", v.Pos, v.Service, v.Key,
+		fmt.Sprintf("%s/%s %s; the tool cannot know whether the application accepts a socket directory. If it hands the value to libpq, pgx or psycopg as host, set it to %s (port %d picks .s.PGSQL.%d); otherwise build the connection URL in socket form yourself. No evidence in the project shows its consumer (the tool reads the code of images built here and of mounted sources: Django, SQLAlchemy/psycopg, Rails database.yml, node-postgres, pgx, lib/pq); to vouch for it yourself, rerun with --host-var %s/%s.%s",
+			v.Service, v.Key, what, cl.opts.MountPath, db.Port, db.Port, v.Service, v.Key, extra))
+	return nil
+}
+
+// notHostKey reports whether v, whose name is no host variable's, holds
+// something other than a host by its name or by what reads it: a libpq
+// setting (PGUSER, PGDATABASE), a catalogued variable of another role, or
+// a name that says another role (hostvar.NamesOtherRole).
+func notHostKey(p *Project, v compose.EnvVar) bool {
+	if hostvar.IsLibpqSetting(v.Key) || hostvar.NamesOtherRole(v.Key) {
+		return true
+	}
+	_, cv := hostvar.CatalogueVar(p.Project, v.Service, v.Key)
+	return cv != nil && cv.Role != catalog.RoleHost
+}
+
+// clientEnv returns the effective value of a client's variable.
+func (p *Project) clientEnv(service, key string) string {
+	return compose.EnvLookup(p.ServiceEnv(service), key)
+}
+
+// poolerFor returns the pooler service a host name of client reaches, or
+// "" (a service named in dbs, --db, is a database, not a pooler).
+func poolerFor(p *Project, dbs []string, client, host string) string {
+	for _, name := range p.Resolve(client, host).Services {
+		if pgserver.IsPooler(p.Model.Services[name].Image) && !slices.Contains(dbs, name) {
+			return name
+		}
+	}
+	return ""
+}
+
+// portAdd is key=db's port, written beside a host variable that moves to
+// the socket directory: the port names the socket file.
+func portAdd(key string, db *DB) EnvAdd {
+	return EnvAdd{Key: key, Value: fmt.Sprint(db.Port),
+		Reason: fmt.Sprintf("%s listens on port %d and the port names the socket file (.s.PGSQL.%d)", db.Name, db.Port, db.Port)}
+}

@@ -1,0 +1,72 @@
+package hostvar
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/uds-migrate/uds-migrate/evidence"
+	"github.com/uds-migrate/uds-migrate/yamledit"
+)
+
+// TCPUse keeps (UDS120) a host variable that something in the service
+// dials as a TCP host name or pastes into a pgjdbc URL: its own compose
+// command, entrypoint or healthcheck test (`until nc -z $$PGHOST 5432`),
+// or a file of the project that reaches its container (an entrypoint's
+// wait, application.properties). A socket directory there breaks that use
+// whatever driver also reads the variable, so PGHOST, which libpq reads,
+// is held to it as any application's host variable is. nil when nothing
+// in the project dials it.
+func (q Query) TCPUse() *Stay {
+	v := q.Var
+	verdict, at, ok := q.command(v.Service, v.Key)
+	if !ok {
+		verdict, ok = evidence.Find(q.Scopes.Of(v.Service), v.Key)
+		if !ok || verdict.Directory {
+			return nil
+		}
+		at = fmt.Sprintf("%s:%d", verdict.File, verdict.Line)
+	}
+	if verdict.Advice != "" {
+		return &Stay{Code: "UDS120", Msg: fmt.Sprintf("%s/%s names %s, and the project shows a consumer that takes no socket directory: %s: %s. Left unchanged: %s",
+			v.Service, v.Key, q.DB, at, verdict.Reason, verdict.Advice)}
+	}
+	return &Stay{Code: "UDS120", Msg: fmt.Sprintf("%s/%s names %s, and the project shows its consumer: %s: %s. Left unchanged: write that URL in socket form (jdbc:postgresql://localhost:%d/DB?socketFactory=org.newsclub.net.unix.AFUNIXSocketFactory$FactoryArg&socketFactoryArg=%s/.s.PGSQL.%d, a single $ in a file compose does not read) and mount %s's socket volume",
+		v.Service, v.Key, q.DB, at, verdict.Reason, q.DBPort, q.MountPath, q.DBPort, q.DB)}
+}
+
+// command returns the verdict of the service's own command,
+// entrypoint or healthcheck test about key (evidence.FindInCommand), and
+// where that key is written ("compose.yml:9 (command)").
+func (q Query) command(service, key string) (evidence.Verdict, string, bool) {
+	svc := q.Project.Model.Services[service]
+	texts := []struct {
+		key   string
+		words []string
+	}{{"command", svc.Command}, {"entrypoint", svc.Entrypoint}}
+	if svc.HealthCheck != nil {
+		texts = append(texts, struct {
+			key   string
+			words []string
+		}{"healthcheck", svc.HealthCheck.Test})
+	}
+	src, node := q.Project.ServiceNode(service)
+	for _, t := range texts {
+		verdict, ok := evidence.FindInCommand(strings.Join(t.words, " "), key)
+		if !ok {
+			continue
+		}
+		at := service + "'s " + t.key
+		if src != nil {
+			n := node
+			if kn, _ := yamledit.OwnKey(node, t.key); kn != nil {
+				n = kn
+			}
+			pos := yamledit.NodePos(src, n)
+			at = fmt.Sprintf("%s:%d (%s's %s)", pos.File, pos.Line, service, t.key)
+		}
+		verdict.Reason = strings.Replace(verdict.Reason, "by a script", "by the service's "+t.key, 1)
+		verdict.Advice = strings.Replace(verdict.Advice, "make the script wait", "make the "+t.key+" wait", 1)
+		return verdict, at, true
+	}
+	return evidence.Verdict{}, "", false
+}

@@ -1,0 +1,297 @@
+package hostvar
+
+import (
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/evidence"
+	"github.com/uds-migrate/uds-migrate/internal/confine"
+	"github.com/uds-migrate/uds-migrate/internal/dockerfile"
+)
+
+// Scopes are what evidence readers may look at for each service of a
+// project (evidence.Scope): the files that reach its container, walked
+// once per service, read through read.
+type Scopes struct {
+	p      *compose.Project
+	read   func(path string) ([]byte, error) // a file as reports show its path
+	refuse func(path string, err error)      // a file left unread: it leads out of the project
+	root   string                            // evidenceRoot, once found
+	files  map[string][]string               // the files reaching each service
+	// builders are the project's build manifests that make a container
+	// image (evidence.BuiltImages), found once: manifest -> images.
+	builders map[string][]string
+}
+
+// NewScopes returns the scopes of p's services; read reads a file as
+// reports show its path, refuse is told of a file left unread because it
+// leads out of the project.
+func NewScopes(p *compose.Project, read func(string) ([]byte, error), refuse func(string, error)) *Scopes {
+	return &Scopes{p: p, read: read, refuse: refuse, files: map[string][]string{}}
+}
+
+// Reuse takes the walks o, scopes of the same project, has made already.
+func (sc *Scopes) Reuse(o *Scopes) {
+	sc.root, sc.files = o.root, o.files
+}
+
+// ReachingFiles lists the project's files and directories (absolute) that
+// reach a service's container: the COPY/ADD sources of a Dockerfile built
+// here, bind-mount sources, file-based configs: and secrets:. Paths outside the
+// project directory are left out: they are not the project's to read.
+func (sc *Scopes) ReachingFiles(service string) []string {
+	svc := sc.p.Model.Services[service]
+	var out []string
+	if b := svc.Build; b != nil {
+		out = append(out, sc.copySources(b.Context, b.Dockerfile)...)
+	} else if svc.Image != "" {
+		out = append(out, sc.ImageBuilders(svc.Image)...)
+	}
+	return append(out, sc.mountedFiles(service)...)
+}
+
+// mountedFiles are the files and directories (absolute) that reach a
+// service's container besides its image: bind-mount sources, file-based
+// configs: and secrets:.
+func (sc *Scopes) mountedFiles(service string) []string {
+	svc := sc.p.Model.Services[service]
+	var out []string
+	for _, v := range svc.Volumes {
+		if v.Type == "bind" && v.Source != "" {
+			out = append(out, v.Source)
+		}
+	}
+	for _, c := range svc.Configs {
+		if cfg, ok := sc.p.Model.Configs[c.Source]; ok && cfg.File != "" {
+			out = append(out, cfg.File)
+		}
+	}
+	secrets := sc.SecretFiles(service)
+	return append(out, slices.Sorted(maps.Keys(secrets))...)
+}
+
+// ImageBuilders returns the project's build manifests (absolute) that
+// say their build produces image (jib's <to><image>, Spring Boot's
+// build-image name; evidence.BuiltImages): a service that runs it without
+// a build: of its own runs what that manifest built, so the manifest
+// reaches its container as a build context's would (UDS135 reads its
+// dependencies). Manifests are looked for under the evidence root.
+func (sc *Scopes) ImageBuilders(image string) []string {
+	if sc.builders == nil {
+		sc.builders = map[string][]string{}
+		root := sc.evidenceRoot()
+		all := evidence.Scope{ProjectDir: root, Roots: []string{root}, Read: func(p string) ([]byte, error) { return sc.read(sc.p.DisplayPath(p)) }}
+		for _, f := range all.Files() {
+			if !slices.Contains(evidence.ImageBuilders, filepath.Base(f)) {
+				continue
+			}
+			if data, err := all.ReadFile(f); err == nil {
+				if imgs := evidence.BuiltImages(filepath.Base(f), data); len(imgs) > 0 {
+					sc.builders[f] = imgs
+				}
+			}
+		}
+		// Outside a repository the evidence root is the compose file's
+		// folder, while a build tool's compose files often sit below the
+		// module (JHipster's src/main/docker/app.yml under pom.xml): the
+		// manifests of a few parent folders count too, each only for the
+		// image it names.
+		if root == sc.p.Model.WorkingDir {
+			for d, i := filepath.Dir(root), 0; i < maxBuilderParents && d != filepath.Dir(d); d, i = filepath.Dir(d), i+1 {
+				for _, base := range evidence.ImageBuilders {
+					f := filepath.Join(d, base)
+					if fi, err := os.Lstat(f); err != nil || !fi.Mode().IsRegular() || fi.Size() > evidence.MaxFileSize {
+						continue
+					}
+					if data, err := sc.read(sc.p.DisplayPath(f)); err == nil {
+						if imgs := evidence.BuiltImages(base, data); len(imgs) > 0 {
+							sc.builders[f] = imgs
+						}
+					}
+				}
+			}
+		}
+	}
+	var out []string
+	for _, f := range slices.Sorted(maps.Keys(sc.builders)) {
+		if slices.ContainsFunc(sc.builders[f], func(b string) bool { return evidence.SameRepository(b, image) }) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// maxBuilderParents bounds how many folders above a compose file outside
+// a repository are looked at for a manifest that builds its images.
+const maxBuilderParents = 4
+
+// SecretFiles maps the files of the compose secrets a service reads
+// (secrets: NAME, file: ./secrets/x.txt) to the variable that names the
+// secret's path in the container (DATABASE_URL_FILE=/run/secrets/NAME), or
+// to "secret NAME" when no variable does.
+func (sc *Scopes) SecretFiles(service string) map[string]string {
+	svc := sc.p.Model.Services[service]
+	out := map[string]string{}
+	for _, ref := range svc.Secrets {
+		sec, ok := sc.p.Model.Secrets[ref.Source]
+		if !ok || sec.File == "" {
+			continue
+		}
+		target := ref.Target
+		if target == "" {
+			target = ref.Source
+		}
+		if !strings.HasPrefix(target, "/") {
+			target = "/run/secrets/" + target
+		}
+		key := "secret " + ref.Source
+		for k, v := range svc.Environment {
+			if v != nil && *v == target {
+				key = k
+			}
+		}
+		out[sec.File] = key
+	}
+	return out
+}
+
+// copySources reads the Dockerfile of a build context and returns the
+// sources its COPY/ADD instructions take from the context.
+func (sc *Scopes) copySources(context, df string) []string {
+	if context == "" {
+		return nil
+	}
+	data, err := sc.read(sc.p.DisplayPath(dockerfile.Path(context, df)))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, s := range dockerfile.CopySources(data) {
+		m, _ := filepath.Glob(filepath.Join(context, s))
+		out = append(out, m...)
+	}
+	return out
+}
+
+// evidenceRoot is the directory whose files evidence may come from: the
+// repository that holds the project directory (its nearest parent with a
+// .git), so that a build context above the compose file's folder
+// (context: .., as docker builds it) counts; without a repository, the
+// project directory itself.
+func (sc *Scopes) evidenceRoot() string {
+	if sc.root != "" {
+		return sc.root
+	}
+	dir := sc.p.Model.WorkingDir
+	root := dir
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			root = d
+			break
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	sc.root = root
+	return root
+}
+
+// serviceEvidenceRoot is evidenceRoot widened, for a service built here,
+// to the nearest directory that also holds its build context: docker sends
+// that context to the builder whatever the repository layout (context: ..,
+// or ../api beside the compose folder, with or without a .git), so the code
+// it copies is the service's own. A context whose common directory with the
+// project is the filesystem root (an unrelated tree) does not widen it.
+func (sc *Scopes) serviceEvidenceRoot(service string) string {
+	root := sc.evidenceRoot()
+	svc := sc.p.Model.Services[service]
+	b := svc.Build
+	if b == nil && svc.Image != "" {
+		// A manifest above the root that builds the service's image
+		// (imageBuilders) is the service's build: its folder holds the root.
+		for _, f := range sc.ImageBuilders(svc.Image) {
+			if d := filepath.Dir(f); !confine.Within(root, f) && confine.Within(d, root) {
+				root = d
+			}
+		}
+		return root
+	}
+	if b == nil || !filepath.IsAbs(b.Context) || confine.Within(root, b.Context) {
+		return root
+	}
+	common := filepath.Clean(b.Context)
+	for !confine.Within(common, root) {
+		common = filepath.Dir(common)
+	}
+	if filepath.Dir(common) == common {
+		return root
+	}
+	return common
+}
+
+// Of is what evidence readers may look at for a service.
+func (sc *Scopes) Of(service string) evidence.Scope {
+	env := map[string]string{}
+	for _, v := range sc.p.ServiceEnv(service) {
+		env[v.Key] = v.Value
+	}
+	s := evidence.Scope{
+		ProjectDir: sc.serviceEvidenceRoot(service),
+		Roots:      sc.ReachingFiles(service),
+		Env:        env,
+		Read:       func(p string) ([]byte, error) { return sc.read(sc.p.DisplayPath(p)) },
+		Refused:    sc.refuse,
+	}
+	// The walk is done once per service: several readers ask for it.
+	list, ok := sc.files[service]
+	if !ok {
+		list = []string{}
+		ignored := sc.imageIgnored(service)
+		for _, f := range s.Files() {
+			if !ignored(f) {
+				list = append(list, f)
+			}
+		}
+		sc.files[service] = list
+	}
+	s.List = list
+	return s
+}
+
+// imageIgnored returns a predicate for the files (absolute) that reach a
+// service only through its build context and that the context's
+// .dockerignore leaves out of the image: the container never sees them.
+// A file that a bind mount, a config or a secret also brings in is seen.
+func (sc *Scopes) imageIgnored(service string) func(path string) bool {
+	svc := sc.p.Model.Services[service]
+	b := svc.Build
+	if b == nil || b.Context == "" {
+		return func(string) bool { return false }
+	}
+	var data []byte
+	err := fs.ErrNotExist
+	for _, f := range dockerfile.IgnoreFiles(b.Context, b.Dockerfile) {
+		if data, err = sc.read(sc.p.DisplayPath(f)); err == nil {
+			break
+		}
+	}
+	if err != nil {
+		return func(string) bool { return false }
+	}
+	ignored := dockerfile.Ignorer(data, b.Context)
+	seen := sc.mountedFiles(service)
+	return func(path string) bool {
+		if !confine.Within(b.Context, path) || slices.ContainsFunc(seen, func(src string) bool { return confine.Within(src, path) }) {
+			return false
+		}
+		return ignored(path)
+	}
+}

@@ -1,0 +1,254 @@
+// Package revert is the inverse migration, for moving to Kubernetes or to
+// separate hosts: every client value that reaches a database through its
+// socket volume goes back to TCP (host = the database service, port = its
+// server port), the socket mounts are removed from clients and database,
+// and the named volume is removed when nothing else mounts it. SSL
+// settings that the migration removed are not restored (the migration
+// said so when it removed them).
+//
+// It starts from the analysis' databases (analyze.Databases), edits
+// through its own editor and report, and checks its output with validate:
+// it shares the migration's knowledge (analyze, hostvar, dialect), not its
+// plan.
+package revert
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/uds-migrate/uds-migrate/analyze"
+	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/finding"
+	"github.com/uds-migrate/uds-migrate/hostvar"
+	"github.com/uds-migrate/uds-migrate/internal/interp"
+	"github.com/uds-migrate/uds-migrate/pgserver"
+	"github.com/uds-migrate/uds-migrate/proxy"
+	"github.com/uds-migrate/uds-migrate/validate"
+)
+
+// Revert reverts a compose project (one or more -f files, in order) and
+// verifies the result: the output loads, and validates without an error
+// the input did not have (a client left pointing at a socket directory it
+// no longer mounts: *validate.Error). It returns a *finding.PosError
+// (file:line:col) for input it cannot read as a compose project.
+func Revert(ctx context.Context, inputs []compose.Input, opts analyze.Options) (res *analyze.Result, err error) {
+	defer func() { err = validate.ScrubErr(err, compose.InputSecrets(inputs)) }()
+	p, err := analyze.Load(ctx, inputs, opts)
+	if err != nil {
+		return nil, err
+	}
+	res, err = loaded(p, opts)
+	if err != nil {
+		return nil, err
+	}
+	if res.Changed() {
+		out, opts2, err := analyze.Reload(ctx, inputs, res, opts)
+		if err != nil {
+			return nil, fmt.Errorf("internal error: the reverted output does not load: %w", err)
+		}
+		if bad := validate.NewErrors(validate.Loaded(p, opts), validate.Loaded(out, opts2)); len(bad) > 0 {
+			return nil, &validate.Error{Findings: bad, Revert: true}
+		}
+	}
+	return res, nil
+}
+
+// loaded reverts a loaded project: the result holds every file with its
+// edits, not yet verified. The error is a --db or --socket-dir that names
+// no usable service.
+func loaded(p *analyze.Project, opts analyze.Options) (*analyze.Result, error) {
+	a, err := analyze.Databases(p, opts)
+	if err != nil {
+		return nil, err
+	}
+	rv := &reverter{p: p, opts: opts, rep: &finding.Report{}}
+	rv.ed = compose.NewEditor(p.Project, rv.rep)
+	dropTop := map[*compose.Source][]string{} // top-level volumes to remove, per file
+	// Configuration files are not reverted: note which clients read a
+	// socket value from one, so their mount stays.
+	readers, notes, scopes := analyze.SocketReaders(p, opts, a)
+	analyze.ReportNotes(notes, rv.ed, rv.rep)
+	rv.socketReaders, rv.scopes = readers, scopes
+	for _, db := range a.DBs {
+		if vol := rv.revertDB(db); vol != "" {
+			// Every file's declaration: a migration of several files
+			// declares the volume in each file that mounts it without
+			// the base.
+			for _, src := range p.Sources {
+				dropTop[src] = append(dropTop[src], vol)
+			}
+		}
+	}
+	for _, src := range p.Sources {
+		rv.ed.RemoveTopVolumes(src, dropTop[src])
+	}
+	if err := rv.ed.Flush(); err != nil {
+		return nil, err
+	}
+	res, err := analyze.NewResult(p, a.DBs, rv.ed, rv.rep, func(*analyze.DB) string { return "" })
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range res.Findings {
+		if f.Code == "UDS111" { // revert's only UDS111: a socket value it leaves
+			res.SocketsKept++
+		}
+	}
+	if !res.Changed() {
+		res.NothingReason = "no service reaches a PostgreSQL service through a socket volume"
+		if res.SocketsKept > 0 {
+			res.NothingReason = "every socket value is one revert leaves as it is (UDS111 above), so the socket mounts stay"
+		}
+		if proxy.Present(p.Project) {
+			res.Notes = append(res.Notes, "revert covers PostgreSQL only: the nginx → app server migration is not reverted (undo it with git)")
+		}
+	}
+	return res, nil
+}
+
+// reverter brings the clients of a project's databases back to TCP,
+// through its editor and report; socketReaders are the clients that read a
+// socket value from a configuration file, which revert does not edit
+// (service → "file:line").
+type reverter struct {
+	p             *analyze.Project
+	opts          analyze.Options
+	ed            *compose.Editor
+	rep           *finding.Report
+	socketReaders map[string]string
+	scopes        *hostvar.Scopes // the files that reach each service, for evidence
+}
+
+// revertDB brings db's clients back to TCP and removes the socket mounts
+// nothing uses any more; when the socket volume goes too, it returns its
+// name, for RemoveTopVolumes.
+func (pl *reverter) revertDB(db *analyze.DB) string {
+	ms := pl.p.ServiceMounts(db.Name)
+	var sock *compose.Mount
+	for i, m := range ms {
+		if db.ListensIn(db.ConfigDir, m.Target) && m.Source != "" && !m.Bind {
+			sock = &ms[i]
+		}
+	}
+	if sock == nil {
+		return ""
+	}
+	users := 0
+	for _, name := range pl.p.ServiceOrder() {
+		if name == db.Name {
+			continue
+		}
+		for _, m := range pl.p.ServiceMounts(name) {
+			if m.Source != sock.Source {
+				continue
+			}
+			if at := pl.socketReaders[name]; at != "" {
+				file, line := splitAt(at)
+				pl.rep.Add("UDS111", finding.Pos{File: file, Line: line, Col: 1}, name, file,
+					fmt.Sprintf("%s reads the socket from %s, a configuration file revert does not edit: its socket mount stays; point that value back at %s:%d by hand, then remove the mount", name, at, db.Name, db.Port))
+				users++
+				continue
+			}
+			if pl.revertClient(name, m, db) {
+				pl.ed.RemoveMount(name, m)
+			} else {
+				users++
+			}
+		}
+	}
+	if users > 0 || !pl.p.PlainVolume(sock.Source) {
+		// Still used, or a volume the user configured (external, name,
+		// driver): it was there before the migration, so it stays.
+		return ""
+	}
+	pl.ed.RemoveMount(db.Name, *sock)
+	return sock.Source
+}
+
+// revertClient rewrites the values of one client that use the socket in
+// mount m; it reports whether the mount is now unused by that client.
+func (pl *reverter) revertClient(service string, m compose.Mount, db *analyze.DB) bool {
+	unused := true
+	for _, ent := range pl.p.ServiceEnv(service) {
+		raw, val := ent.Raw, ent.Value
+		if dir, tcp := revertHost(val, db.Name); path.Clean(dir) == m.Target && hostvar.WrittenAsDir(pl.p.Project, pl.scopes, pl.opts.HostVars, service, ent.Key) {
+			mk, _ := interp.Mask(raw)
+			if pl.ed.SetValue(ent, mk, tcp) {
+				pl.rep.Change(finding.Change{Kind: "value", Pos: ent.Pos, Service: service, Key: ent.Key,
+					Dialect: dialect.HostVar(ent.Key).Name, Before: raw, After: tcp, Reason: "reach " + db.Name + " over TCP"})
+			}
+			continue
+		}
+		_, dname, socket := dialect.Classify(val)
+		if !socket {
+			continue
+		}
+		// A socket value whose path revert cannot read (a JDBC factory
+		// that takes the path from elsewhere): it may use this mount, so
+		// the mount stays, loudly.
+		spRaw := dialect.SocketPathOf(val, dname)
+		if spRaw == "" {
+			pl.rep.Add("UDS111", ent.Pos, service, ent.Key,
+				fmt.Sprintf("%s/%s is in socket form, and revert cannot tell which socket it uses: the mount of %s stays; point it at %s:%d by hand, then remove the mount", service, ent.Key, m.Source, db.Name, db.Port))
+			unused = false
+			continue
+		}
+		// Inside the mount, not a sibling that shares its prefix
+		// (/var/run/postgresql-pgbouncer is not in /var/run/postgresql).
+		if sp := path.Clean(spRaw); sp != m.Target && !strings.HasPrefix(sp, m.Target+"/") {
+			continue
+		}
+		// A ${VAR:-default} whose default compose uses had its default
+		// rewritten (UDS143): revert the default, inside the reference.
+		mk, enclose, err := analyze.MaskValue(pl.p, ent)
+		if err != nil {
+			unused = false
+			continue
+		}
+		out, err := dialect.FromSocket(dname, mk.Value, db.Name, db.Port)
+		if err != nil {
+			pl.rep.Add("UDS111", ent.Pos, service, ent.Key, fmt.Sprintf("%s/%s cannot be reverted as written (%s): the mount of %s stays; point it at %s:%d by hand, then remove the mount", service, ent.Key, dialect.RedactErr(err), m.Source, db.Name, db.Port))
+			unused = false
+			continue
+		}
+		if enclose != nil {
+			mk, out = enclose(mk, out)
+		}
+		newRaw := mk.Unmask(out)
+		if pl.ed.SetValue(ent, mk, out) {
+			pl.rep.Change(finding.Change{Kind: "value", Pos: ent.Pos, Service: service, Key: ent.Key,
+				Dialect: dname, Before: analyze.RedactValue(pl.p, dname, raw), After: analyze.RedactValue(pl.p, dname, newRaw), Reason: "reach " + db.Name + " over TCP"})
+			if sslDisableRE.MatchString(out) {
+				pl.rep.Add("UDS174", ent.Pos, service, ent.Key,
+					fmt.Sprintf("%s/%s goes back to TCP with sslmode=disable, the socket form's sslmode: the migration writes disable for whatever the value had (require, verify-full: UDS104 said which), and revert cannot know it, so the connection to %s is now unencrypted; set the sslmode it had by hand", service, ent.Key, db.Name))
+			}
+		} else {
+			unused = false
+		}
+	}
+	return unused
+}
+
+// sslDisableRE finds sslmode=disable in a URI, conninfo or JDBC URL.
+var sslDisableRE = regexp.MustCompile(`(?i)(^|[?&;\s])sslmode=disable($|[&;\s])`)
+
+// revertHost splits a host variable's socket value (DIR, or DIR:port as
+// Gitea writes it) into the directory and the TCP value that replaces it.
+func revertHost(val, server string) (dir, tcp string) {
+	if h, p, err := net.SplitHostPort(val); err == nil && strings.HasPrefix(h, "/") {
+		return h, net.JoinHostPort(server, p)
+	}
+	return val, server
+}
+
+// splitAt splits "file:line".
+func splitAt(at string) (string, int) {
+	i := strings.LastIndexByte(at, ':')
+	n, _ := pgserver.ParsePort(at[i+1:])
+	return at[:i], n
+}

@@ -1,0 +1,21 @@
+package validate
+
+import (
+	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/finding"
+)
+
+// checkConfigFiles checks the socket-form values of the configuration
+// files the clients read (Spring's application.yml, a .properties file,
+// bind-mounted, in configs: or copied into an image built here) as it
+// checks environment values, but as written: nothing interpolates such a
+// file, so junixsocket's $FactoryArg has one $ there (trial 5, D5).
+func (v *validator) checkConfigFiles() {
+	for _, s := range v.reads().ConfigSettings() {
+		if _, _, socket := dialect.Classify(s.Value.Value); !socket {
+			continue
+		}
+		at := v.valueAt(finding.Pos{File: s.Path, Line: s.Value.Line, Col: s.Value.Col}, s.Service, s.Value.Key)
+		v.checkPlainValue(at, s.Service, s.Value.Key, s.Value.Value, v.p.ServiceMounts(s.Service))
+	}
+}
