@@ -81,7 +81,7 @@ func (p *Project) Secrets() []string {
 	// POSTGRES_DB=hello_flask_prod) is a name as well, which masking by
 	// text would hide; the redactors still mask it where it stands as a
 	// password.
-	for _, data := range p.envFileTexts() {
+	for _, data := range envFileTexts(p) {
 		secretsIn(string(data), set)
 		text.Write(data)
 	}
@@ -122,7 +122,7 @@ func (p *Project) Secrets() []string {
 // envFileTexts are the contents of the project's env files: the
 // interpolation files (.env, --env-file) and every service's env_file:,
 // each once.
-func (p *Project) envFileTexts() [][]byte {
+func envFileTexts(p *Project) [][]byte {
 	var paths []string
 	for _, f := range p.Origin {
 		paths = append(paths, f)
