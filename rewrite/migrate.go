@@ -3,12 +3,14 @@ package rewrite
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/analyze"
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/hostvar"
 	"github.com/uds-migrate/uds-migrate/proxy"
 	"github.com/uds-migrate/uds-migrate/validate"
 )
@@ -152,6 +154,9 @@ func nothingReason(pl *pass) string {
 
 // externalHint names connection values that point at hosts outside the
 // project: those cannot move to a socket.
+// dbKeyRE matches a host variable's name that says it is a database's.
+var dbKeyRE = regexp.MustCompile(`(?i)(^|_)(DB|DATABASE|POSTGRES|POSTGRESQL|PG|PSQL|SQL)|^PGHOST$|DB_?HOST`)
+
 func externalHint(p *analyze.Project) string {
 	var hits []string
 	for _, name := range p.ServiceOrder() {
@@ -164,6 +169,17 @@ func externalHint(p *analyze.Project) string {
 					}
 				}
 				hits = append(hits, fmt.Sprintf("%s/%s points at %s, %s", name, v.Key, strings.Join(hosts, ","), strings.TrimPrefix(where, "the ")))
+				continue
+			}
+			// A host variable naming a service (sameersbn/gitlab's
+			// DB_HOST=postgresql on a PostgreSQL image the catalogue does
+			// not know): the same way out, --db.
+			if h := strings.TrimSpace(v.Value); hostvar.IsHostKey(v.Key) && h != name {
+				// Only a database's host by its name or its image's
+				// (REDIS_HOST=redis is none).
+				if svc, ok := p.Model.Services[h]; ok && (dbKeyRE.MatchString(v.Key) || strings.Contains(strings.ToLower(svc.Image), "postgres")) {
+					hits = append(hits, fmt.Sprintf("%s/%s names the service %s, whose image (%s) is not a PostgreSQL image the tool knows: if it is one, name it with --db %s (and --socket-dir when its socket is not in /var/run/postgresql)", name, v.Key, h, p.Model.Services[h].Image, h))
+				}
 			}
 		}
 	}
