@@ -66,6 +66,13 @@ func (d envDocs) edges(v compose.EnvVar) ([]*Edge, bool) {
 			}
 			continue
 		}
+		// A catalogued image may take no socket form of the document's
+		// URL (kestra/kestra: pgjdbc without junixsocket): UDS151, on TCP.
+		inner := v
+		inner.Value, inner.Pos = cv.Value, docPos(v, at)
+		if cl.catalogueKeeps(inner, func(host string) *DB { return cl.dbAt(inner, host) }) {
+			continue
+		}
 		at.Key = v.Key
 		if e := (fileValues{cl}).edge(v.Service, v.Src.Path, v.Src.Data, at); e != nil {
 			e.Var.Src, e.InFile.Src, e.InFile.DocKey = v.Src, v.Src, fmt.Sprintf("%s (line %d of its value)", cv.Key, cv.Line)

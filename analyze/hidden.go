@@ -162,10 +162,19 @@ func (hc hiddenClients) catalogueHint(service, db string) string {
 		return ""
 	}
 	for _, v := range e.Vars {
-		if v.Role != catalog.RoleHost || cl.p.clientEnv(service, v.Key) != "" || (hiddenClients{cl}).anySet(service, v.Unless) {
+		if (v.Role != catalog.RoleHost && v.Role != catalog.RoleURL) || cl.p.clientEnv(service, v.Key) != "" || (hiddenClients{cl}).anySet(service, v.Unless) {
 			continue
 		}
 		b := hostvar.CatalogueBasis(e, v.Reason)
+		if v.Role == catalog.RoleURL {
+			// The image's default URL (Plausible's DATABASE_URL): the
+			// catalogue says which socket form, if any, its reader takes,
+			// so the generic libpq advice would be wrong here.
+			if !v.Directory {
+				return fmt.Sprintf("the image reads its connection URL from %s, which is unset here (the image then uses its own default), and no socket form of that URL reaches the server: %s (%s)", v.Key, v.Reason, b.Citation())
+			}
+			return fmt.Sprintf("the image reads its connection URL from %s, which is unset here (the image then uses its own default); set %s in the socket form its reader takes (%s; %s) and mount %s's socket volume", v.Key, v.Key, v.Reason, b.Citation(), db)
+		}
 		if !v.Directory {
 			return fmt.Sprintf("the image reads its host from %s, which is unset here, and %s takes no socket directory: %s (%s)", v.Key, v.Key, v.Reason, b.Citation())
 		}
