@@ -77,7 +77,7 @@ func (se sharedEnv) otherUses(e *Edge, mounted map[string]bool) []string {
 		return nil
 	}
 	if e.Var.EnvFile == nil {
-		return sharedNode(cl.p, e.Var, mounted)
+		return append(sharedNode(cl.p, e.Var, mounted), extendedAlone(cl.p, e.Var)...)
 	}
 	var out []string
 	if e.Var.Ref != "" {
@@ -104,61 +104,112 @@ func (se sharedEnv) otherUses(e *Edge, mounted map[string]bool) []string {
 }
 
 // standaloneUses lists the services of the compose files beside the env
-// file (docker-compose.migrate.yml beside docker-compose.yml) that the run
-// does not load and that read v from it when run alone: ${KEY} in a value,
-// when the env file is that folder's .env (compose's interpolation file),
-// or the file in their env_file. Such a project has no socket mount
-// (nestjs-prisma-starter's npm run docker:migrate runs
-// docker-compose.migrate.yml alone). PostgreSQL servers, poolers and
-// images that read no connection variable do not count.
+// file or beside a compose file of the run (docker-compose.migrate.yml
+// beside docker-compose.yml, Weblate's docker-compose-https.yml) that the
+// -f set does not load and that read v from it when run alone: ${KEY} in a
+// value, when the env file is that file's folder's .env (compose's
+// interpolation file), or the file in their env_file. Such a project has
+// no socket mount (nestjs-prisma-starter's npm run docker:migrate runs
+// docker-compose.migrate.yml alone). A file the run reads only through
+// extends.file counts too: it still runs alone (Ghostfolio's
+// docker-compose.build.yml extends the default docker-compose.yml, both on
+// ../.env). PostgreSQL servers, poolers and images that read no connection
+// variable do not count.
 func standaloneUses(cl *collector, v compose.EnvVar, envAbs string) []string {
-	dir := filepath.Dir(envAbs)
 	loaded := map[string]bool{}
-	for _, s := range append(slices.Clone(cl.p.Sources), cl.p.ExtSources...) {
+	dirs := []string{filepath.Dir(envAbs)}
+	for _, s := range cl.p.Sources {
 		if a, err := filepath.Abs(s.Path); err == nil {
 			loaded[a] = true
+			dirs = append(dirs, filepath.Dir(a))
 		}
 	}
+	slices.Sort(dirs)
 	ref := regexp.MustCompile(`\$\{?` + regexp.QuoteMeta(v.Key) + `\b`)
+	var files []string
+	for _, dir := range slices.Compact(dirs) {
+		for _, pat := range siblingPatterns {
+			m, _ := filepath.Glob(filepath.Join(dir, pat))
+			files = append(files, m...)
+		}
+	}
+	slices.Sort(files)
 	var out []string
-	for _, pat := range append(slices.Clone(compose.DefaultFileNames), compose.OverridePatterns...) {
-		files, _ := filepath.Glob(filepath.Join(dir, pat))
-		for _, f := range files {
-			if loaded[f] {
+	for _, f := range slices.Compact(files) {
+		if loaded[f] {
+			continue
+		}
+		dir := filepath.Dir(f)
+		data, err := cl.readFile(cl.p.DisplayPath(f))
+		if err != nil {
+			continue
+		}
+		var doc struct {
+			Services map[string]struct {
+				Image       string `yaml:"image"`
+				Environment any    `yaml:"environment"`
+				EnvFile     any    `yaml:"env_file"`
+			} `yaml:"services"`
+		}
+		if yaml.Unmarshal(data, &doc) != nil {
+			continue
+		}
+		for _, name := range slices.Sorted(maps.Keys(doc.Services)) {
+			svc := doc.Services[name]
+			if _, server := pgserver.FamilyOf(svc.Image); server || pgserver.IsPooler(svc.Image) {
 				continue
 			}
-			data, err := cl.readFile(cl.p.DisplayPath(f))
-			if err != nil {
+			if c := catalog.Lookup(svc.Image); c != nil && c.NotAClient {
 				continue
 			}
-			var doc struct {
-				Services map[string]struct {
-					Image       string `yaml:"image"`
-					Environment any    `yaml:"environment"`
-					EnvFile     any    `yaml:"env_file"`
-				} `yaml:"services"`
-			}
-			if yaml.Unmarshal(data, &doc) != nil {
-				continue
-			}
-			for _, name := range slices.Sorted(maps.Keys(doc.Services)) {
-				svc := doc.Services[name]
-				if _, server := pgserver.FamilyOf(svc.Image); server || pgserver.IsPooler(svc.Image) {
-					continue
-				}
-				if c := catalog.Lookup(svc.Image); c != nil && c.NotAClient {
-					continue
-				}
-				env, _ := yaml.Marshal(svc.Environment)
-				interp := filepath.Base(envAbs) == ".env" && ref.Match(env)
-				if interp || namesEnvFile(svc.EnvFile, dir, envAbs) {
-					out = append(out, fmt.Sprintf("%s's %s (run alone)", filepath.Base(f), name))
-				}
+			env, _ := yaml.Marshal(svc.Environment)
+			interp := envAbs == filepath.Join(dir, ".env") && ref.Match(env)
+			if interp || namesEnvFile(svc.EnvFile, dir, envAbs) {
+				out = append(out, fmt.Sprintf("%s's %s (run alone)", filepath.Base(f), name))
 			}
 		}
 	}
 	return out
 }
+
+// extendedAlone names the service of a compose file that the run reads
+// only through extends.file ("docker-compose.yml's ghostfolio (run
+// alone)") when v is written there: an edit lands in that file, which runs
+// alone without the socket volume the run adds to its own files. Files not
+// named like compose files (a library of common.yml services) do not count.
+func extendedAlone(p *Project, v compose.EnvVar) []string {
+	for _, src := range p.ExtSources {
+		if src.Path != v.Pos.File || src.Root == nil || !isComposeName(filepath.Base(src.Path)) {
+			continue
+		}
+		for i := 0; i+1 < len(src.Root.Content); i += 2 {
+			if src.Root.Content[i].Value != "services" || src.Root.Content[i+1].Kind != yaml.MappingNode {
+				continue
+			}
+			svcs := src.Root.Content[i+1].Content
+			for j := 0; j+1 < len(svcs); j += 2 {
+				next := j+2 >= len(svcs) || svcs[j+2].Line > v.Pos.Line
+				if svcs[j].Line <= v.Pos.Line && next {
+					return []string{fmt.Sprintf("%s's %s (run alone)", filepath.Base(src.Path), svcs[j].Value)}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// isComposeName reports whether a file name matches siblingPatterns.
+func isComposeName(base string) bool {
+	return slices.ContainsFunc(siblingPatterns, func(pat string) bool {
+		ok, _ := filepath.Match(pat, base)
+		return ok
+	})
+}
+
+// siblingPatterns are the names of a folder's compose files: the default
+// names, their overrides (docker-compose.*.yml) and alternatives named
+// otherwise (Weblate's docker-compose-https.yml, docker-compose-split.yml).
+var siblingPatterns = []string{"*compose*.yml", "*compose*.yaml"}
 
 // namesEnvFile reports whether an env_file: value (a string, a list of
 // strings or of {path: ...}) names the file abs, relative to dir.
@@ -226,6 +277,18 @@ func (se sharedEnv) warn(e *Edge, other []string) {
 	case v.EnvFile == nil:
 		what = fmt.Sprintf("%s at %s:%d, a line an anchor, alias or extends shares", v.Key, v.Pos.File, v.Pos.Line)
 	}
+	// A sibling run alone is its own project: it is migrated by its own
+	// run, after its service gets its own value as well.
+	var alone []string
+	for _, o := range other {
+		if f, _, ok := strings.Cut(o, "'s "); ok && strings.HasSuffix(o, " (run alone)") && !slices.Contains(alone, f) && f != filepath.Base(v.Pos.File) {
+			alone = append(alone, f)
+		}
+	}
+	also := ""
+	if len(alone) > 0 {
+		also = fmt.Sprintf(" (and the same in %s, then migrate each file on its own)", strings.Join(alone, ", "))
+	}
 	cl.note("UDS160", v.Pos, v.Service, v.Key,
-		fmt.Sprintf("%s/%s comes from %s, which is also used by %s without the socket volume: rewriting it would break them, so %s/%s is left on TCP; give %s its own value in environment: to migrate it", v.Service, v.Key, what, strings.Join(other, ", "), v.Service, v.Key, v.Service))
+		fmt.Sprintf("%s/%s comes from %s, which is also used by %s without the socket volume: rewriting it would break them, so %s/%s is left on TCP; give %s its own value in environment: to migrate it%s", v.Service, v.Key, what, strings.Join(other, ", "), v.Service, v.Key, v.Service, also))
 }
