@@ -106,8 +106,11 @@ func nginxConfs(ar *txtar.Archive) []confPair {
 		}
 	}
 	byDir := map[string][]string{}
+	// A main configuration (with its own events {} block) is no include:
+	// the harness wraps the .conf files of a directory in its own http {}.
+	mainConf := regexp.MustCompile(`(?m)^\s*events\s*\{`)
 	for name := range in {
-		if strings.HasSuffix(name, ".conf") {
+		if strings.HasSuffix(name, ".conf") && !mainConf.MatchString(in[name]) {
 			byDir[filepath.Dir(name)] = append(byDir[filepath.Dir(name)], name)
 		}
 	}
