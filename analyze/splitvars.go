@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"net"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -66,6 +67,16 @@ func (cl *collector) splitVar(v compose.EnvVar, find func(host string) *DB) *Edg
 	if port != "" {
 		extra = fmt.Sprintf(" It holds host and port together (%s): an application that pastes it into a URL must not end up with @/var/run/postgresql:%s/.", dialect.Redact("", val), port)
 	}
+	if svc, ok := cl.p.Model.Services[v.Service]; ok && commandUses(append(append([]string{}, svc.Entrypoint...), svc.Command...), v.Key) {
+		// frappe_docker's configurator: bench set-config -g db_host
+		// $$DB_HOST writes it into a shared volume that other services
+		// read; --host-var on this service alone would mount the socket
+		// where no connection is made.
+		cl.note("UDS120", v.Pos, v.Service, v.Key,
+			fmt.Sprintf("%s/%s names %s and %s's own command reads $%s: when the command hands it on (writes it to a file in a volume other services mount, as bench set-config does) the programs that connect are elsewhere, and --host-var %s/%s alone would mount the socket on the wrong service; when the command itself connects (a wait loop), that program must take a socket directory too. The tool cannot tell: migrate by hand, giving every service that reads the value the socket volume and the value %s (port %d picks .s.PGSQL.%d) where each accepts a socket directory",
+				v.Service, v.Key, db.Name, v.Service, v.Key, v.Service, v.Key, cl.opts.MountPath, db.Port, db.Port))
+		return nil
+	}
 	cl.note("UDS120", v.Pos, v.Service, v.Key,
 		fmt.Sprintf("%s/%s %s; the tool cannot know whether the application accepts a socket directory. If it hands the value to libpq, pgx or psycopg as host, set it to %s (port %d picks .s.PGSQL.%d); otherwise build the connection URL in socket form yourself. No evidence in the project shows its consumer (the tool reads the code of images built here and of mounted sources: Django, SQLAlchemy/psycopg, Rails database.yml, node-postgres, pgx, lib/pq); to vouch for it yourself, rerun with --host-var %s/%s.%s",
 			v.Service, v.Key, what, cl.opts.MountPath, db.Port, db.Port, v.Service, v.Key, extra))
@@ -105,4 +116,17 @@ func poolerFor(p *Project, dbs []string, client, host string) string {
 func portAdd(key string, db *DB) EnvAdd {
 	return EnvAdd{Key: key, Value: fmt.Sprint(db.Port),
 		Reason: fmt.Sprintf("%s listens on port %d and the port names the socket file (.s.PGSQL.%d)", db.Name, db.Port, db.Port)}
+}
+
+// commandUses reports whether a service's entrypoint or command (words as
+// compose gives them, after interpolation: $$ is $) reads the variable key
+// ($KEY or ${KEY}).
+func commandUses(words []string, key string) bool {
+	re := regexp.MustCompile(`\$(` + regexp.QuoteMeta(key) + `\b|\{` + regexp.QuoteMeta(key) + `[}:?+=-])`)
+	for _, w := range words {
+		if re.MatchString(w) {
+			return true
+		}
+	}
+	return false
 }
