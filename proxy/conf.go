@@ -94,7 +94,7 @@ func (pp *planner) findProxies() []*proxyService {
 		_, ms := pp.p.Mounts(src, node)
 		px := &proxyService{name: name}
 		for _, m := range ms {
-			if !m.Bind || !underAny(m.Target, nginxConfDirs) {
+			if !m.Bind || !underAny(m.Target, nginxConfDirs) || notConfig(m.Target) {
 				continue
 			}
 			host, ok := pp.hostPath(m.Source)
@@ -117,6 +117,23 @@ func (pp *planner) findProxies() []*proxyService {
 		}
 	}
 	return out
+}
+
+// notConfigExt are the files mounted into an nginx directory that are no
+// configuration: certificates, keys and key stores (ssl_certificate names
+// them), password files (auth_basic_user_file). Reading one as nginx
+// syntax gave a false "cannot read this nginx configuration" (trial 8,
+// AppFlowy-Cloud's /etc/nginx/ssl/certificate.crt and private_key.key).
+var notConfigExt = []string{".pem", ".crt", ".cer", ".key", ".csr", ".der", ".p12", ".pfx", ".jks", ".htpasswd"}
+
+// notConfig reports whether a file mounted at p (in the container) is by
+// its name no nginx configuration (notConfigExt, or a file named htpasswd).
+func notConfig(p string) bool {
+	base := strings.ToLower(filepath.Base(p))
+	if base == "htpasswd" || base == ".htpasswd" {
+		return true
+	}
+	return slices.Contains(notConfigExt, strings.ToLower(filepath.Ext(base)))
 }
 
 func underAny(p string, dirs []string) bool {
