@@ -129,7 +129,7 @@ func Decide(s evidence.Scope, key string) (v Verdict, ok bool) {
 	// as if read inline (flow.go).
 	for _, h := range flows(code, key) {
 		f := code[h.file]
-		name := compiled(`\b` + regexp.QuoteMeta(h.name) + `\b`)
+		name := evidence.Compiled(`\b` + regexp.QuoteMeta(h.name) + `\b`)
 		for i := h.from; i < h.to && i < len(f.lines); i++ {
 			if name.MatchString(f.lines[i]) {
 				lineUses = append(lineUses, keyUses(f.rel, f.lines[i], i, h.name, "reads "+key+" through "+h.via)...)

@@ -5,7 +5,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"sync"
+
+	"github.com/uds-migrate/uds-migrate/evidence"
 )
 
 // A value read from the environment is often handed on before a reader
@@ -100,26 +101,15 @@ var assignLHS = map[string]*regexp.Regexp{
 // awaited or given a default, and not handed to a call that makes
 // something else of it.
 func holderRHS(rhs, read string) bool {
-	return compiled(`^\s*(?:await\s+)?(?:String|str|string|strval)?\(?\s*"?`+read+`[^(\n]*$`).MatchString(rhs) ||
-		compiled(`^\s*(?:(?:url::)?Url::parse|Url::from_str)\(\s*&?(?:self\.|\w+\.|\w+::)*`+read+`.*$`).MatchString(rhs) ||
-		compiled(`^\s*(?:\w+::)*`+read+`\s*\)?`+rustUnwrap+`\s*;?\s*$`).MatchString(rhs) ||
-		compiled(`^\s*&?(?:self\.|[A-Z_]+\.)?`+read+`\(\s*\)[^(\n]*$`).MatchString(rhs)
+	return evidence.Compiled(`^\s*(?:await\s+)?(?:String|str|string|strval)?\(?\s*"?`+read+`[^(\n]*$`).MatchString(rhs) ||
+		evidence.Compiled(`^\s*(?:(?:url::)?Url::parse|Url::from_str)\(\s*&?(?:self\.|\w+\.|\w+::)*`+read+`.*$`).MatchString(rhs) ||
+		evidence.Compiled(`^\s*(?:\w+::)*`+read+`\s*\)?`+rustUnwrap+`\s*;?\s*$`).MatchString(rhs) ||
+		evidence.Compiled(`^\s*&?(?:self\.|[A-Z_]+\.)?`+read+`\(\s*\)[^(\n]*$`).MatchString(rhs)
 }
 
 // rustUnwrap is what Rust writes after a read to get the value itself:
 // ?, .unwrap(), .expect("..."), .unwrap_or_else(|_| ...), .to_string().
 const rustUnwrap = `(?:\?|\.(?:unwrap|expect|unwrap_or|unwrap_or_else|unwrap_or_default|context|with_context|to_string|to_owned|clone|into)\([^()]*(?:\([^()]*\))?[^()]*\))*`
-
-var reCache sync.Map // pattern -> *regexp.Regexp
-
-func compiled(p string) *regexp.Regexp {
-	if re, ok := reCache.Load(p); ok {
-		return re.(*regexp.Regexp)
-	}
-	re := regexp.MustCompile(p)
-	reCache.Store(p, re)
-	return re
-}
 
 // flows returns the names that hold key's value in files, beyond the
 // variable's own mentions.
@@ -198,7 +188,7 @@ func aliasesOf(f codeText, fi int, l, read string, from, to int, src string) []h
 	if lhs == nil {
 		return nil
 	}
-	mention := compiled(read)
+	mention := evidence.Compiled(read)
 	var out []holder
 	for i := from; i < to && i < len(f.lines); i++ {
 		line := f.lines[i]
@@ -566,7 +556,7 @@ func handedTo(files []codeText, defs map[string][]def, h holder) []holder {
 // wrong one can only add a reader.
 func returnedBy(files []codeText, defs map[string][]def, fi int, read string, from, to int) []holder {
 	f := files[fi]
-	mention := compiled(read)
+	mention := evidence.Compiled(read)
 
 	var out []holder
 	for _, ds := range defs {
@@ -581,7 +571,7 @@ func returnedBy(files []codeText, defs map[string][]def, fi int, read string, fr
 			if !hit {
 				continue
 			}
-			call := compiled(`\b` + regexp.QuoteMeta(d.name) + `\s*\(`)
+			call := evidence.Compiled(`\b` + regexp.QuoteMeta(d.name) + `\s*\(`)
 			for gi, g := range files {
 				if lang(g.rel) == "rs" && gi != fi && !callsIn(g, call) {
 					continue // a file that never calls it holds nothing

@@ -21,7 +21,7 @@ func readOrAlias(data []byte, read, assign string) string {
 // aliases lists the names assigned from read in data.
 func aliases(data []byte, read, assign string) []string {
 	var out []string
-	for _, m := range compiled(`(?m)`+assign+`\s*`+read).FindAllSubmatch(data, -1) {
+	for _, m := range Compiled(`(?m)`+assign+`\s*`+read).FindAllSubmatch(data, -1) {
 		out = append(out, string(m[1]))
 	}
 	return out

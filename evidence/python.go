@@ -18,8 +18,11 @@ func pyEnvReadRE(name string) string {
 
 var reCache sync.Map
 
-// compiled caches the per-key patterns (readers run once per host variable).
-func compiled(pattern string) *regexp.Regexp {
+// Compiled returns pattern compiled, from a cache shared by the readers of
+// evidence and consumer (their patterns are built per variable name and
+// asked for again for every file and variable). It panics on a bad
+// pattern, as regexp.MustCompile does.
+func Compiled(pattern string) *regexp.Regexp {
 	if re, ok := reCache.Load(pattern); ok {
 		return re.(*regexp.Regexp)
 	}
@@ -30,7 +33,7 @@ func compiled(pattern string) *regexp.Regexp {
 
 // firstLine returns the line of the first match of pattern in data.
 func firstLine(data []byte, pattern string) (int, bool) {
-	loc := compiled(pattern).FindIndex(data)
+	loc := Compiled(pattern).FindIndex(data)
 	if loc == nil {
 		return 0, false
 	}
