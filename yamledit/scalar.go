@@ -145,42 +145,30 @@ func doubleQuote(v string) string {
 }
 
 // plainSafe reports whether v reads back as the same string when written as
-// a plain scalar.
+// a plain scalar, in a block and, inFlow, inside [ ] too (yaml.v3 reads a
+// plain "x?host=..." differently there: it refuses the ?).
 func plainSafe(v string, inFlow bool) bool {
-	if v == "" || strings.ContainsAny(v, "\n\r") || strings.Contains(v, " #") || strings.Contains(v, "\t#") || strings.Contains(v, ": ") || strings.Contains(v, ":\t") {
-		return false
-	}
-	if inFlow && strings.ContainsAny(v, ",[]{}") {
-		return false
-	}
-	var n yaml.Node
-	if err := yaml.Unmarshal([]byte("k: "+v), &n); err != nil || len(n.Content) == 0 {
-		return false
-	}
-	val := n.Content[0].Content[1]
-	if inFlow {
-		// yaml.v3 reads a plain "x?host=..." differently inside [ ] (it
-		// refuses the ?): check the flow context itself.
-		if err := yaml.Unmarshal([]byte("k: ["+v+"]"), &n); err != nil || len(n.Content[0].Content[1].Content) != 1 {
-			return false
-		}
-		if fv := n.Content[0].Content[1].Content[0]; fv.Tag != "!!str" || fv.Value != v {
-			return false
-		}
-	}
-	return val.Kind == yaml.ScalarNode && val.Tag == "!!str" && val.Value == v
+	return PlainTag(v, false) == "!!str" && (!inFlow || PlainTag(v, true) == "!!str")
 }
 
 // PlainTag returns the tag YAML resolves v to when v is written as a plain
-// scalar ("!!bool" for false, "!!int" for 5432, "!!str" for db), or "" when
-// v cannot be written plain.
+// scalar ("!!bool" for false, "!!int" for 5432, "!!str" for db), in a block
+// or, inFlow, as an item of a flow list; "" when v cannot be written plain
+// there (empty, a line break, a comment, a mapping, a flow indicator in
+// flow, or it reads back as another value).
 func PlainTag(v string, inFlow bool) string {
+	if v == "" || strings.ContainsAny(v, "\n\r") || strings.Contains(v, " #") || strings.Contains(v, "\t#") || strings.Contains(v, ": ") || strings.Contains(v, ":\t") {
+		return ""
+	}
+	if inFlow && strings.ContainsAny(v, ",[]{}") {
+		return ""
+	}
 	doc := "k: " + v
 	if inFlow {
 		doc = "k: [" + v + "]"
 	}
 	var n yaml.Node
-	if v == "" || strings.ContainsAny(v, "\n\r#") || yaml.Unmarshal([]byte(doc), &n) != nil || len(n.Content) == 0 {
+	if yaml.Unmarshal([]byte(doc), &n) != nil || len(n.Content) == 0 {
 		return ""
 	}
 	val := n.Content[0].Content[1]
