@@ -18,6 +18,9 @@ type Mount struct {
 	Target   string
 	ReadOnly bool
 	Bind     bool
+	// InFlow: the item is written in a flow list ([a:b, c:d]), so a
+	// scalar edit of it ends at "," or "]".
+	InFlow bool
 }
 
 // EnvEntry is one environment variable as written in a service.
@@ -182,7 +185,7 @@ func (p *Project) Mounts(src *Source, svcNode *yaml.Node) (seq *yaml.Node, out [
 		return seq, nil
 	}
 	for _, it := range seq.Content {
-		m := Mount{Src: src, Node: it}
+		m := Mount{Src: src, Node: it, InFlow: seq.Style&yaml.FlowStyle != 0}
 		it = yamledit.Deref(it)
 		switch it.Kind {
 		case yaml.ScalarNode:

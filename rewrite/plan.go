@@ -159,7 +159,7 @@ func makeWritable(pl *pass, db *analyze.DB, m compose.Mount) {
 	}
 	// In a flow mapping ({..., read_only: true}) or a flow list the value
 	// ends at "," or "}", not at the line's end.
-	inFlow := n.Style&yaml.FlowStyle != 0 || inFlowList(m.Src, n)
+	inFlow := n.Style&yaml.FlowStyle != 0 || m.InFlow
 	if target == nil || !pl.ed.ReplaceScalar(m.Src, target, newVal, inFlow) {
 		return
 	}
@@ -168,21 +168,6 @@ func makeWritable(pl *pass, db *analyze.DB, m compose.Mount) {
 		Reason: "Postgres must create its socket and lock file in " + m.Target})
 	pl.rep.Add("UDS107", yamledit.NodePos(m.Src, m.Node), db.Name, "volumes",
 		fmt.Sprintf("the socket directory %s was mounted read-only; Postgres cannot create its socket there (\"Read-only file system\"), so the mount is now read-write", m.Target))
-}
-
-// inFlowList reports whether the list item n is written inside a flow
-// list ([a, b]): the last character before it, past blanks, is "[" or ",".
-func inFlowList(src *compose.Source, n *yaml.Node) bool {
-	for i := src.Offset(n.Line, n.Column) - 1; i >= 0; i-- {
-		switch src.Data[i] {
-		case ' ', '\t', '\n', '\r':
-			continue
-		case '[', ',':
-			return true
-		}
-		return false
-	}
-	return false
 }
 
 // migrateDB adds the socket volume to the database and its clients and
