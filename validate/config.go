@@ -1,6 +1,8 @@
 package validate
 
 import (
+	"strings"
+
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/finding"
 )
@@ -12,10 +14,16 @@ import (
 // file, so junixsocket's $FactoryArg has one $ there (trial 5, D5).
 func (v *validator) checkConfigFiles() {
 	for _, s := range v.reads().ConfigSettings() {
+		at := v.valueAt(finding.Pos{File: s.Path, Line: s.Value.Line, Col: s.Value.Col}, s.Service, s.Value.Key)
+		if strings.Contains(s.Value.Value, "$$FactoryArg") {
+			// The compose spelling copied into a file nothing interpolates:
+			// pgjdbc gets both $ and cannot find the class (case 20).
+			at("UDS201", "the junixsocket factory is written AFUNIXSocketFactory$$FactoryArg in a configuration file, which compose does not interpolate: pgjdbc gets $$FactoryArg as written and cannot load the class (ClassNotFoundException); write $FactoryArg with one $ here")
+			continue
+		}
 		if _, _, socket := dialect.Classify(s.Value.Value); !socket {
 			continue
 		}
-		at := v.valueAt(finding.Pos{File: s.Path, Line: s.Value.Line, Col: s.Value.Col}, s.Service, s.Value.Key)
 		v.checkPlainValue(at, s.Service, s.Value.Key, s.Value.Value, v.p.ServiceMounts(s.Service))
 	}
 }
