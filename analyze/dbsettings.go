@@ -48,7 +48,7 @@ func InitSocketProblem(db *DB) string {
 		}
 	}
 	list := strings.Join(db.SocketDirs, ",")
-	return fmt.Sprintf("%s sets unix_socket_directories to %s, so its socket is in %s (the socket volume is mounted there); but the image's first-start init runs psql over %s only, so initialising a new data directory fails (docker-library/postgres#935): list %s first (unix_socket_directories=%s,%s)",
+	return fmt.Sprintf("%s sets unix_socket_directories to %s, so its socket is in %s (where its socket volume belongs); but the image's first-start init runs psql over %s only, so initialising a new data directory fails (docker-library/postgres#935): list %s first (unix_socket_directories=%s,%s)",
 		db.Name, list, db.ConfigDir, def, def, def, list)
 }
 
