@@ -27,7 +27,9 @@ func SSLModeFailsOnSocket(v string) (fails, unknown bool) {
 	if hasPlaceholder(v) {
 		return true, true
 	}
-	return !strings.EqualFold(strings.TrimSpace(v), SocketSSLMode), false
+	// Exactly "disable": libpq and node pg compare the value as written
+	// (strcmp, ===), so DISABLE is no disable there (FuzzDSNToSocket).
+	return strings.TrimSpace(v) != SocketSSLMode, false
 }
 
 // certKeys turn TLS on in node pg without an sslmode.
