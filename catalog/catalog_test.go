@@ -357,13 +357,13 @@ func exercised(e *Entry, archives []string) bool {
 	return false
 }
 
-// interpolationDefault reads the default of a ${VAR:-default} image
-// reference, as compose would use it when VAR is unset.
+var interpolationRE = regexp.MustCompile(`\$\{[A-Za-z_][A-Za-z0-9_]*(?::?-([^}]*))?\}`)
+
+// interpolationDefault reads an image reference as compose would with its
+// variables unset: each ${VAR:-default} (or ${VAR-default}) is its default,
+// ${VAR} is empty ("${IMAGE:-postgres:16}", "appflowyinc/gotrue:${GOTRUE_VERSION:-latest}").
 func interpolationDefault(ref string) string {
-	if _, def, ok := strings.Cut(ref, ":-"); ok && strings.HasPrefix(ref, "${") {
-		return strings.TrimSuffix(def, "}")
-	}
-	return ref
+	return interpolationRE.ReplaceAllString(ref, "$1")
 }
 
 // TestServerImages checks the list the "no PostgreSQL service found"
