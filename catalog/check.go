@@ -147,13 +147,13 @@ func (e *Entry) checkVars(bad func(string, ...any)) {
 func (e *Entry) checkServer(bad func(string, ...any)) {
 	s := e.Server
 	switch s.Entrypoint {
-	case EntrypointOfficial, EntrypointBitnami, EntrypointSclorg:
+	case EntrypointOfficial, EntrypointBitnami, EntrypointSclorg, EntrypointSameersbn:
 	case "":
 		if s.No == "" {
-			bad("server: no entrypoint: want official, bitnami or sclorg (or no: with the reason its clients stay on TCP)")
+			bad("server: no entrypoint: want official, bitnami, sclorg or sameersbn (or no: with the reason its clients stay on TCP)")
 		}
 	default:
-		bad("server: entrypoint %q, want official, bitnami or sclorg", s.Entrypoint)
+		bad("server: entrypoint %q, want official, bitnami, sclorg or sameersbn", s.Entrypoint)
 	}
 	switch {
 	case s.No == "" && !strings.HasPrefix(s.SocketDir, "/"):

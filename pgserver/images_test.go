@@ -25,9 +25,11 @@ func TestRepositoryAndFamily(t *testing.T) {
 		"postgis/postgis:15-3.4":                          "official",
 		"timescale/timescaledb-ha:pg16":                   "official",
 		"bitnami/postgresql:16":                           "bitnami",
-		"redis:7":                                         "",
-		"edoburu/pgbouncer":                               "",
-		"example/postgres-exporter:1":                     "",
+		"kkimurak/sameersbn-postgresql:17":                "sameersbn",
+		"quay.io/sameersbn/postgresql:15-20230628":        "sameersbn",
+		"redis:7":                     "",
+		"edoburu/pgbouncer":           "",
+		"example/postgres-exporter:1": "",
 	}
 	for img, want := range cases {
 		f, ok := FamilyOf(img)
