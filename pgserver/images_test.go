@@ -27,9 +27,10 @@ func TestRepositoryAndFamily(t *testing.T) {
 		"bitnami/postgresql:16":                           "bitnami",
 		"kkimurak/sameersbn-postgresql:17":                "sameersbn",
 		"quay.io/sameersbn/postgresql:15-20230628":        "sameersbn",
-		"redis:7":                     "",
-		"edoburu/pgbouncer":           "",
-		"example/postgres-exporter:1": "",
+		"zulip/zulip-postgresql:14":                       "official", // groonga/pgroonga's alpine image, FROM postgres:14-alpine
+		"redis:7":                                         "",
+		"edoburu/pgbouncer":                               "",
+		"example/postgres-exporter:1":                     "",
 	}
 	for img, want := range cases {
 		f, ok := FamilyOf(img)
