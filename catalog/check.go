@@ -117,6 +117,14 @@ func (e *Entry) checkVars(bad func(string, ...any)) {
 		if strings.TrimSpace(v.Reason) == "" {
 			bad("var %s: no reason", v.Key)
 		}
+		for _, r := range v.Requires {
+			if !keyRE.MatchString(r.Key) || r.Key == v.Key || strings.TrimSpace(r.Reason) == "" {
+				bad("var %s: requires %+v wants another variable's key and a reason", v.Key, r)
+			}
+			if v.Role == RolePort || !v.Directory {
+				bad("var %s: requires is for a host or url variable that takes the socket (directory: true)", v.Key)
+			}
+		}
 		for _, a := range v.Also {
 			if !keyRE.MatchString(a.Key) || a.Reason == "" {
 				bad("var %s: also %+v wants a key and a reason", v.Key, a)
