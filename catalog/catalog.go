@@ -82,7 +82,9 @@ type Var struct {
 	Role string `yaml:"role"`
 	// Directory: the host variable may be an absolute socket directory
 	// (the image hands it to libpq, psycopg, pgx, the pg gem, PgBouncer).
-	// For a url variable: the tool's URL rewriter applies (DATABASE_URL).
+	// For a url variable: the tool's URL rewriter applies (DATABASE_URL);
+	// for a jdbc:postgresql: one without ExtensionDir, that says the image
+	// ships junixsocket beside pgjdbc (Traccar), so no UDS101 step.
 	Directory bool `yaml:"directory"`
 	// Reason says what the image does with the value; for a variable that
 	// does not take a directory it is the warning's explanation.
