@@ -71,3 +71,24 @@ func TestR2DBCToSocket(t *testing.T) {
 		t.Errorf("redact = %q", got)
 	}
 }
+
+// TestSchemelessAddress: a command word USER[:PASSWORD]@HOST[:PORT][/DB]
+// (Nakama's --database.address) names its host and is shown with the
+// password masked; an e-mail address or an image's tag@digest is none.
+func TestSchemelessAddress(t *testing.T) {
+	for _, c := range []struct{ word, host, shown string }{
+		{"postgres:localdb@postgres:5432/nakama", "postgres", "postgres:****@postgres:5432/nakama"},
+		{"root@db:26257", "db", "root@db:26257"},
+		{"app:pw@db/app?sslmode=disable", "db", "app:****@db/app?sslmode=disable"},
+		{"app:@db:5432/app", "db", "app:@db:5432/app"},
+		{"admin@db", "", ""},
+		{"postgres:16@sha256:0123abcd", "", ""},
+		{"postgres://app:pw@db/app", "", ""},
+		{"--database.address", "", ""},
+	} {
+		host, shown, ok := SchemelessAddress(c.word)
+		if ok != (c.host != "") || host != c.host || shown != c.shown {
+			t.Errorf("SchemelessAddress(%q) = %q, %q, %v; want %q, %q", c.word, host, shown, ok, c.host, c.shown)
+		}
+	}
+}
