@@ -92,3 +92,31 @@ func TestSchemelessAddress(t *testing.T) {
 		}
 	}
 }
+
+// TestSemicolonStringIsConnection: a semicolon string that does not parse
+// is a malformed connection value only with a database, user or password
+// keyword beside Host/Server (Malformed), or, without one, when its host
+// is a PostgreSQL service, which UnkeyedNpgsql leaves to the caller.
+// NBitcoin's RPC string is neither.
+func TestSemicolonStringIsConnection(t *testing.T) {
+	for _, c := range []struct {
+		value     string
+		malformed bool
+		host      string // UnkeyedNpgsql's host, "" for none
+	}{
+		{"server=http://bitcoind:43782;ceiwHEbqWI83:DwubwWsoo3", false, "http://bitcoind:43782"},
+		{"Host=db;Port=5432;User ID=app;Database=\"app", true, ""},
+		{"Host=db;Password='pw;Database=app", true, ""},
+		{"Host=db:5433;sslmode='require", false, "db"},
+		{"type=lnd-rest;server=https://lnd:8080/;macaroonfilepath=/m", false, ""},
+		{"Host=db;Port=5432;Database=app", false, ""},
+	} {
+		if got := Malformed(c.value, c.value) != nil; got != c.malformed {
+			t.Errorf("Malformed(%q) = %v, want %v", c.value, got, c.malformed)
+		}
+		host, err := UnkeyedNpgsql(c.value)
+		if (err != nil) != (c.host != "") || host != c.host {
+			t.Errorf("UnkeyedNpgsql(%q) = %q, %v; want host %q", c.value, host, err, c.host)
+		}
+	}
+}
