@@ -119,7 +119,7 @@ func (mg *migration) rewriteEdge(e *analyze.Edge, mp string, mount func()) {
 		mg.rep.Add("UDS123", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s looks like a Rails app: Rails 7.0 and later read ?host= from DATABASE_URL; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER:PASSWORD@%s/DB)", v.Service, strings.ReplaceAll(mp, "/", "%2F")))
 	}
-	if d.Needs != nil && !mg.javaWarn[v.Service] {
+	if d.Needs != nil && !e.LibraryShipped && !mg.javaWarn[v.Service] {
 		mg.javaWarn[v.Service] = true
 		mg.rep.Add("UDS101", v.Pos, v.Service, v.Key, d.Needs(v.Service, ""))
 	}
@@ -293,13 +293,21 @@ func (mg *migration) setUnsetVar(e *analyze.Edge, mp string) {
 }
 
 // noteEvidence says, once the value is rewritten, which evidence the
-// rewrite rests on (UDS170).
+// rewrite rests on (UDS155, UDS170), or which catalogue entry (UDS150).
 func (mg *migration) noteEvidence(e *analyze.Edge, mp string) {
+	d, _ := dialect.Lookup(e.Dialect)
+	if b := e.Basis; b != nil && b.Kind == BasisCatalogue && d.ByReader {
+		// a URI in the catalogue's form: said as for host variables, so
+		// that every catalogue edit shows its source (trial 10 N4)
+		mg.rep.Add("UDS150", e.Var.Pos, e.Var.Service, e.Var.Key,
+			fmt.Sprintf("%s/%s written in the %s socket form: %s (%s)", e.Var.Service, e.Var.Key, e.Form, b.Detail, b.Citation())).Basis = b
+		return
+	}
 	if e.Basis == nil || e.Basis.Kind != BasisEvidence || e.RailsVar != "" {
 		return // noteRailsDefault says it for an edited ERB default
 	}
 	b := e.Basis
-	if d, _ := dialect.Lookup(e.Dialect); d.ByReader {
+	if d.ByReader {
 		mg.rep.Add("UDS155", e.Var.Pos, e.Var.Service, e.Var.Key,
 			fmt.Sprintf("%s/%s written in the %s socket form: %s", e.Var.Service, e.Var.Key, e.Form, b.Detail)).Basis = b
 		return
