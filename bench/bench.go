@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"time"
 
@@ -82,6 +83,8 @@ func run(ctx context.Context, ep *Endpoints, cfg Config) (*Report, error) {
 		roots = append(roots, pm)
 	}
 	m := StartMachine()
+	m.GoMaxProcs = SchedulerPs(cfg.Conns)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(m.GoMaxProcs))
 	cpu := WatchCPU(roots...)
 	rounds, err := InterleaveClients(ctx, clients, cfg.Plan, cfg.Step)
 	if err != nil {

@@ -64,3 +64,20 @@ func TestBusyNamesOtherProcesses(t *testing.T) {
 		t.Errorf("unknown other CPU made the machine busy: %q", got)
 	}
 }
+
+func TestSchedulerPs(t *testing.T) {
+	t.Setenv("GOMAXPROCS", "")
+	for _, c := range []struct{ conns, want int }{{1, 1}, {0, 1}, {runtime.NumCPU(), runtime.NumCPU()}, {runtime.NumCPU() + 7, runtime.NumCPU()}} {
+		if got := SchedulerPs(c.conns); got != c.want {
+			t.Errorf("SchedulerPs(%d) = %d, want %d", c.conns, got, c.want)
+		}
+	}
+	t.Setenv("GOMAXPROCS", "3")
+	if got := SchedulerPs(1); got != 3 {
+		t.Errorf("with GOMAXPROCS=3 set: %d", got)
+	}
+	t.Setenv("GOMAXPROCS", "nonsense")
+	if got := SchedulerPs(1); got != 1 {
+		t.Errorf("with GOMAXPROCS=nonsense: %d", got)
+	}
+}

@@ -14,8 +14,9 @@ import (
 // Floor is the round-trip floor of each transport on this machine,
 // measured in the same run as the workload: the median time of an empty
 // query (";", the simple query protocol: one message each way, no parse,
-// no plan, no row) ping-ponged on one connection per transport, in
-// alternating batches so that both see the same machine.
+// no plan, no row) ping-ponged in alternating batches, each batch on a
+// fresh connection, so that both transports see the same machine and the
+// same mix of CPU placements of their server processes.
 type Floor struct {
 	// TCPUS and SocketUS are the medians in microseconds.
 	TCPUS    float64 `json:"tcpRoundTripUs"`
@@ -43,56 +44,51 @@ type Limit struct {
 	MeasuredGainPercent float64 `json:"measuredGainPercent"`
 }
 
-// floorBatches and floorBatchSize shape the floor measurement: 20
-// alternating batches of 200 round trips per transport (8,000 in all,
-// about half a second on a machine with 30 µs round trips).
+// floorBatches, floorBatchSize and floorWarmup shape the floor
+// measurement: 20 alternating batches per transport, each a fresh
+// connection's floorWarmup untimed and floorBatchSize timed round trips
+// (8,000 timed in all, about half a second on a machine with 30 µs round
+// trips).
 const (
 	floorBatches   = 20
 	floorBatchSize = 200
+	floorWarmup    = 20
 )
 
-// MeasureFloor times empty-query round trips over ep's two transports,
-// in alternating batches after a warm-up batch each. Connections are
-// those of the pgx client (blocking reads on a locked OS thread), so the
-// floor is that of the same path the default client takes. Errors name
+// MeasureFloor times empty-query round trips over ep's two transports in
+// alternating batches. Each batch opens its own connection, because a
+// connection's server process stays on the CPU where it was placed: on a
+// 2-vCPU guest one connection per transport made the floor bimodal
+// (docs/runs/2026-12-02-gomaxprocs: one transport 6-10 µs, the other
+// 60-87 µs, and which one was slow changed from run to run). Connections
+// are those of the pgx client (blocking reads on a locked OS thread), so
+// the floor is that of the path the default client takes. Errors name
 // the transport; never the password.
 func MeasureFloor(ctx context.Context, ep *Endpoints) (Floor, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	conns := map[Transport]*pgx.Conn{}
-	defer func() {
-		for _, c := range conns {
-			c.Close(context.Background())
-		}
-	}()
-	for t, cfg := range map[Transport]*pgx.ConnConfig{TCP: ep.TCP, Socket: ep.Socket} {
-		c, err := connect(ctx, cfg, t, Simple)
-		if err != nil {
-			return Floor{}, err
-		}
-		conns[t] = c
-	}
+	cfgs := map[Transport]*pgx.ConnConfig{TCP: ep.TCP, Socket: ep.Socket}
 	samples := map[Transport][]float64{}
 	var pace pacer // as the client's loop does (yieldEvery)
-	ping := func(t Transport, keep bool) error {
-		pc := conns[t].PgConn()
-		for range floorBatchSize {
+	batch := func(t Transport) error {
+		c, err := connect(ctx, cfgs[t], t, Simple)
+		if err != nil {
+			return err
+		}
+		defer c.Close(context.Background())
+		pc := c.PgConn()
+		for i := range floorWarmup + floorBatchSize {
 			start := time.Now()
 			if _, err := pc.Exec(ctx, ";").ReadAll(); err != nil {
 				return fmt.Errorf("empty query over %s: %w", t, err)
 			}
 			end := time.Now()
-			if keep {
+			if i >= floorWarmup {
 				samples[t] = append(samples[t], float64(end.Sub(start).Nanoseconds())/1e3)
 			}
 			pace.tick(end)
 		}
 		return nil
-	}
-	for _, t := range []Transport{TCP, Socket} {
-		if err := ping(t, false); err != nil {
-			return Floor{}, err
-		}
 	}
 	for b := range floorBatches {
 		order := []Transport{TCP, Socket}
@@ -100,7 +96,7 @@ func MeasureFloor(ctx context.Context, ep *Endpoints) (Floor, error) {
 			order = []Transport{Socket, TCP}
 		}
 		for _, t := range order {
-			if err := ping(t, true); err != nil {
+			if err := batch(t); err != nil {
 				return Floor{}, err
 			}
 		}

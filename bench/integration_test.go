@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -74,6 +75,7 @@ func TestRunExistingServerEveryMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	before := runtime.GOMAXPROCS(0)
 	for _, mode := range []Mode{Simple, Extended, Prepared} {
 		t.Run(string(mode), func(t *testing.T) {
 			rep, err := Run(context.Background(), ep, Config{Workload: w, Plan: quick, Conns: 2, Mode: mode})
@@ -87,6 +89,14 @@ func TestRunExistingServerEveryMode(t *testing.T) {
 			}
 			if c := rep.Clients[0]; len(c.RoundRatios) != 2 || c.Client != "pgx" || rep.Mode != mode || rep.Conns != 2 {
 				t.Errorf("report %+v", rep)
+			}
+			// Two connections: two Ps (one per core at most), and the
+			// process's own setting is back after the run.
+			if want := min(2, runtime.NumCPU()); os.Getenv("GOMAXPROCS") == "" && rep.Machine.GoMaxProcs != want {
+				t.Errorf("goMaxProcs %d during the run, want %d", rep.Machine.GoMaxProcs, want)
+			}
+			if got := runtime.GOMAXPROCS(0); got != before {
+				t.Errorf("GOMAXPROCS %d after the run, %d before", got, before)
 			}
 			var out bytes.Buffer
 			if err := rep.Render(&out, "text"); err != nil {

@@ -40,6 +40,27 @@ type Machine struct {
 	// during the rounds, in cores (CPUWatch); -1 when not measured (not
 	// Linux, or a server this machine cannot see, e.g. in a container).
 	OtherCores float64 `json:"otherCores"`
+	// GoMaxProcs is the Go scheduler's P count while the in-process
+	// clients ran (SchedulerPs).
+	GoMaxProcs int `json:"goMaxProcs,omitempty"`
+}
+
+// SchedulerPs is the GOMAXPROCS the bench runs its in-process clients with:
+// one P per client connection, at most one per core; a GOMAXPROCS in the
+// environment wins. Measured, cause not isolated: on the 2-vCPU guest of
+// docs/runs/2026-12-02-gomaxprocs, five back-to-back pairs of the default
+// `bench` gave socket/TCP 0.947-1.041 with the default GOMAXPROCS and
+// 1.042-1.132 with GOMAXPROCS=1, higher in every pair, while pgbench in
+// interleaved runs of the same minutes gave 1.032-1.215. The likely reason
+// is that a spare P lets the runtime run other threads on the second CPU
+// during each blocking read, so replies wake the client across CPUs.
+func SchedulerPs(conns int) int {
+	if v := os.Getenv("GOMAXPROCS"); v != "" {
+		if n, err := strconv.Atoi(v); err == nil && n > 0 {
+			return n
+		}
+	}
+	return max(1, min(conns, runtime.NumCPU()))
 }
 
 // LoadAverage returns the 1-minute load average from /proc/loadavg, -1
@@ -81,11 +102,14 @@ func (m Machine) Busy() string {
 }
 
 // String is "load average 0.42 before, 2.10 after, 2 cores; other
-// processes 0.03 cores during the rounds".
+// processes 0.03 cores during the rounds; GOMAXPROCS 1".
 func (m Machine) String() string {
 	s := fmt.Sprintf("load average %s before, %s after, %d cores", loadText(m.LoadBefore), loadText(m.LoadAfter), m.Cores)
 	if m.OtherCores >= 0 {
 		s += fmt.Sprintf("; other processes %.2f cores during the rounds", m.OtherCores)
+	}
+	if m.GoMaxProcs > 0 {
+		s += fmt.Sprintf("; GOMAXPROCS %d", m.GoMaxProcs)
 	}
 	return s
 }
