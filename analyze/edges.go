@@ -112,6 +112,9 @@ func (cl *collector) collectEdges() []*Edge {
 				continue
 			}
 			e := &Edge{Var: v, Dialect: dname, DB: hit, Basis: dialect.ReaderOf(dname)}
+			if b := (socketUses{cl}).libraryShipped(v, d); b != nil {
+				e.Basis, e.LibraryShipped = b, true
+			}
 			if d.ByReader {
 				form, basis, ok := (decisions{cl}).reader(v, hit)
 				if !ok {
