@@ -64,7 +64,7 @@ var validators = map[string]bool{"pydantic": true, "whatwg-url": true, "rust-url
 //     the whole scope (a settings module read by another module);
 //  3. then the PostgreSQL libraries the manifests declare;
 //  4. DATABASE_URL that no code names: the frameworks that read it
-//     implicitly (Rails, dj-database-url's config());
+//     implicitly (Rails, dj-database-url's config(), django-environ's env.db());
 //  5. a variable no code names, in a scope whose code hands a URL to a
 //     reader that takes no socket URI ((str "jdbc:" uri)): that reader.
 //
@@ -319,7 +319,8 @@ var railsPkgs = []string{"rails", "activerecord"}
 
 // implicit returns the readers of a DATABASE_URL no code names: Rails
 // (ActiveRecord merges DATABASE_URL into database.yml) and
-// dj_database_url.config() (its default variable).
+// dj_database_url.config() and django-environ's env.db() (their default
+// variable).
 func implicit(scope, manifest []Use) []Use {
 	var out []Use
 	for _, u := range manifest {
@@ -328,7 +329,7 @@ func implicit(scope, manifest []Use) []Use {
 		}
 	}
 	for _, u := range scope {
-		if u.Reader.Name == "dj-database-url" {
+		if u.Reader.Name == "dj-database-url" || u.Reader.Name == "django-environ" {
 			out = append(out, u)
 		}
 	}

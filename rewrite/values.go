@@ -296,6 +296,13 @@ func (mg *migration) setUnsetVar(e *analyze.Edge, mp string) {
 // rewrite rests on (UDS155, UDS170), or which catalogue entry (UDS150).
 func (mg *migration) noteEvidence(e *analyze.Edge, mp string) {
 	d, _ := dialect.Lookup(e.Dialect)
+	if b := e.Basis; b != nil && b.Kind == BasisCatalogue && e.LibraryShipped {
+		// a JDBC URL whose image ships junixsocket: no UDS101 step, so
+		// the entry that says so is the finding
+		mg.rep.Add("UDS150", e.Var.Pos, e.Var.Service, e.Var.Key,
+			fmt.Sprintf("%s/%s written in the junixsocket JDBC form, which the image takes as it is: %s (%s)", e.Var.Service, e.Var.Key, b.Detail, b.Citation())).Basis = b
+		return
+	}
 	if b := e.Basis; b != nil && b.Kind == BasisCatalogue && d.ByReader {
 		// a URI in the catalogue's form: said as for host variables, so
 		// that every catalogue edit shows its source (trial 10 N4)
