@@ -1,6 +1,8 @@
 package catalog
 
 import (
+	"encoding/json"
+	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -412,5 +414,44 @@ func TestLookupSince(t *testing.T) {
 	_ = Lookup("dessalines/lemmy:1.0.0")
 	if !Lookup("dessalines/lemmy:0.19.5").Var("LEMMY_DATABASE_URL").Directory {
 		t.Error("a 1.0 lookup changed the shared entry instead of a copy")
+	}
+}
+
+// TestPlanSchemaNamesEveryServerKind: plan --format json writes a server
+// entry's entrypoint kind as databases[].family, and docs/plan.schema.json
+// enumerates the values; a kind the schema lacks fails every consumer that
+// validates the document (CI stop: sameersbn, trial 8 #5).
+func TestPlanSchemaNamesEveryServerKind(t *testing.T) {
+	data, err := os.ReadFile("../docs/plan.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema struct {
+		Properties struct {
+			Databases struct {
+				Items struct {
+					Properties struct {
+						Family struct {
+							Enum []string `json:"enum"`
+						} `json:"family"`
+					} `json:"properties"`
+				} `json:"items"`
+			} `json:"databases"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(data, &schema); err != nil {
+		t.Fatal(err)
+	}
+	enum := schema.Properties.Databases.Items.Properties.Family.Enum
+	if len(enum) == 0 {
+		t.Fatal("plan.schema.json: no databases[].family enum")
+	}
+	for _, e := range Servers() {
+		if e.Server.No != "" && e.Server.Entrypoint == "" {
+			continue // a server whose socket the tool does not set up: never in databases[]
+		}
+		if !slices.Contains(enum, e.Server.Entrypoint) {
+			t.Errorf("%s: entrypoint kind %q is not in plan.schema.json's databases[].family enum %v", e.Family, e.Server.Entrypoint, enum)
+		}
 	}
 }
