@@ -129,6 +129,13 @@ type Var struct {
 	// Unless lists variables whose presence makes the image ignore this
 	// one (edoburu/pgbouncer: DATABASE_URL overrides DB_HOST).
 	Unless []string `yaml:"unless,omitempty"`
+	// Default, for a host variable, is the host the image connects to
+	// when the variable is unset (or empty), as its code falls back
+	// (Immich: host: dto.DB_HOSTNAME || 'database'), read from the
+	// entry's sources. When a service leaves the variable unset and a
+	// database service of the project answers to that name, the
+	// migration sets the variable in the service's environment.
+	Default string `yaml:"default,omitempty"`
 	// Also lists variables that must change with this one.
 	Also []Also `yaml:"also,omitempty"`
 	// Since, when set, is what the variable does from an image version

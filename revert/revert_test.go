@@ -58,8 +58,6 @@ var revertExceptions = map[string]string{
 	"layout-anchor-volumes.txtar":         "a service whose anchored list others share without the socket keeps the list of its own the migration gave it (the socket entry removed), and so does the service shielded from an anchor's new entry",
 	"layout-run-symlink.txtar":            "the tmpfs on the socket directory is not restored, and the URIs had no port",
 	"layout-env-document.txtar":           "values in a configuration document in the environment are not reverted, so the mount of the service that reads them stays",
-	"layout-code-default-host.txtar":      "the host variable the migration added (the code default applied) comes back set to the database's name, which is what the default said",
-	"layout-code-default-variants.txtar":  "the host variable the migration added (the code default applied) comes back set to the database's name, which is what the default said",
 }
 
 // TestRevertRoundTrip checks revert(migrate(x)) == x for every golden case

@@ -286,6 +286,18 @@ func (mg *migration) setUnsetVar(e *analyze.Edge, mp string) {
 	at := yamledit.NodePos(home.Src, kn)
 	mg.rep.Change(Change{Kind: "value", Pos: at, Service: v.Service, Key: v.Key, Dialect: e.Dialect,
 		After: mp, Reason: edgeReason(e, mp), Basis: b})
+	if b.Kind == BasisCatalogue {
+		// The image's own default (catalog.Var.Default), no line of the
+		// project's: the catalogue's sources say where it was read.
+		host := d.Value
+		if host != e.DB.Name {
+			host += " (" + e.DB.Name + ")"
+		}
+		mg.rep.Add("UDS150", at, v.Service, v.Key,
+			fmt.Sprintf("%s/%s was unset, so the image connected to its default host %s over TCP: set to the socket directory %s in %s's environment: %s (%s); the port (%d) names .s.PGSQL.%d",
+				v.Service, v.Key, host, mp, v.Service, b.Detail, b.Citation(), e.DB.Port, e.DB.Port)).Basis = b
+		return
+	}
 	f := mg.rep.Add("UDS170", at, v.Service, v.Key,
 		fmt.Sprintf("%s/%s was unset, so %s fell back to %s over TCP: set to the socket directory %s in %s's environment on evidence: %s:%d: %s; %s takes an absolute directory as the socket directory, and the port (%d) names .s.PGSQL.%d",
 			v.Service, v.Key, d.At(), d.Value, mp, v.Service, b.At.File, b.At.Line, b.Detail, b.Name, e.DB.Port, e.DB.Port))
