@@ -21,11 +21,14 @@ type socketUses struct{ cl *collector }
 // library in the client (pgjdbc's socket factory, junixsocket) when the
 // service's own build manifests reach the tool and none declares it: the
 // application could not load the class the socket value names
-// (ClassNotFoundException at connect), so the value stays on TCP. With no
-// manifest in sight (a published image, a jar built elsewhere) the value
-// migrates with UDS101's manual step, as before. where names the value
-// for the message ("SPRING_DATASOURCE_URL", "spring.datasource.url in
-// FILE").
+// (ClassNotFoundException at connect), so the value stays on TCP. A
+// service that runs an image with no manifest in sight is judged by the
+// repository's Java build: when a manifest there declares the driver and
+// none the library, the image that repository builds cannot take the
+// socket form either. With no Java build in sight at all (a published
+// image, a jar built elsewhere) the value migrates with UDS101's manual
+// step, as before. where names the value for the message
+// ("SPRING_DATASOURCE_URL", "spring.datasource.url in FILE").
 func (u socketUses) libraryMissing(v compose.EnvVar, d *dialect.Dialect, db *DB, where string) bool {
 	if d == nil || d.Library == nil {
 		return false
@@ -33,8 +36,22 @@ func (u socketUses) libraryMissing(v compose.EnvVar, d *dialect.Dialect, db *DB,
 	lib := d.Library
 	scope := u.cl.scopes.Of(v.Service)
 	manifest, declared := evidence.Declares(scope, lib.Manifests, lib.Marker)
-	if manifest == "" || declared {
+	if declared {
 		return false
+	}
+	if manifest == "" {
+		svc := u.cl.p.Model.Services[v.Service]
+		if svc.Build != nil || lib.Driver == "" {
+			return false
+		}
+		repo, declared := u.cl.scopes.RepositoryDeclares(lib.Manifests, lib.Driver, lib.Marker)
+		if repo == "" || declared {
+			return false
+		}
+		u.cl.note("UDS135", v.Pos, v.Service, v.Key,
+			fmt.Sprintf("%s/%s reaches %s over TCP, and this repository's build (%s) uses pgjdbc but nowhere %s, which the socket form needs (its socket factory, org.newsclub.net.unix.AFUNIXSocketFactory): an image built from it (%s runs %s) would fail to load it at connect, so %s is left unchanged. Add the dependency %s (type pom) to that build, then run the migration again",
+				v.Service, v.Key, db.Name, repo, lib.Marker, v.Service, svc.Image, where, lib.Coordinates))
+		return true
 	}
 	which := manifest
 	if abs := filepath.Join(scope.ProjectDir, filepath.FromSlash(manifest)); u.imageBuilt(v.Service, abs) {

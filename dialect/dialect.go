@@ -47,6 +47,11 @@ type Library struct {
 	// Marker is a word every declaration of it, and its jar's name,
 	// contains ("junixsocket").
 	Marker string
+	// Driver is a word every declaration of the driver that needs it
+	// contains (pgjdbc's Maven group "org.postgresql"): a repository
+	// whose Java build declares the driver and not the library builds
+	// applications that cannot take the socket form.
+	Driver string
 }
 
 // Dialect is one written form of a PostgreSQL connection value.

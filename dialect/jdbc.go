@@ -91,7 +91,7 @@ var jdbcDialect = Dialect{
 	},
 	// junixsocket's artifacts are com.kohlschutter.junixsocket:* (its
 	// dependency page); Gradle's version catalogue names it too.
-	Library: &Library{Coordinates: "com.kohlschutter.junixsocket:junixsocket-core", Marker: "junixsocket",
+	Library: &Library{Coordinates: "com.kohlschutter.junixsocket:junixsocket-core", Marker: "junixsocket", Driver: "org.postgresql",
 		Manifests: []string{"pom.xml", "build.gradle", "build.gradle.kts", "libs.versions.toml", "build.sbt", "project.clj", "deps.edn"}},
 	Repair: func(raw string) (string, Repaired) {
 		return fixFactoryArg(raw), Repaired{What: "$FactoryArg", Why: "compose interpolates it to an empty string and pgjdbc fails with NoSuchMethodException", Fix: "$$FactoryArg"}

@@ -87,7 +87,7 @@ var codes = withDocs([]Code{
 	{ID: "UDS141", Severity: SevWarning, Title: "a name reaches two servers on the networks a client shares with them: left on TCP", LeavesTCP: true},
 	{ID: "UDS142", Severity: SevWarning, Title: "network_mode host/service:/container: changes what names mean: left on TCP", LeavesTCP: true},
 	{ID: "UDS143", Severity: SevWarning, Title: "connection string in a ${VAR:-default} default rewritten: a set VAR overrides it"},
-	{ID: "UDS150", Severity: SevInfo, Title: "host variable set to the socket directory: the image catalogue says the image takes one there"},
+	{ID: "UDS150", Severity: SevInfo, Title: "host variable or connection URI set to the socket form the image catalogue says the image takes"},
 	{ID: "UDS151", Severity: SevWarning, Title: "host variable of a catalogued image that does not take a socket directory: left on TCP", Manual: true, LeavesTCP: true},
 	{ID: "UDS152", Severity: SevInfo, Title: "host variable set to the socket directory on the user's word (--host-var)"},
 	{ID: "UDS153", Severity: SevWarning, Title: "connection URI whose reader takes no socket URI: left on TCP", Manual: true, LeavesTCP: true},

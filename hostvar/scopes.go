@@ -1,6 +1,7 @@
 package hostvar
 
 import (
+	"bytes"
 	"io/fs"
 	"maps"
 	"os"
@@ -124,6 +125,77 @@ func (sc *Scopes) ImageBuilders(image string) []string {
 		}
 	}
 	return out
+}
+
+// RepositoryDeclares looks at the build manifests (base names) anywhere
+// under the evidence root, the repository that holds the project: it
+// returns the first, as reports show its path, that declares driver
+// (build scripts count too: buildScript)
+// (pgjdbc's group, "org.postgresql"), "" when none does, and whether any
+// manifest (or a jar's name) in the repository holds marker
+// ("junixsocket"). Why: a compose file that runs a published image often
+// sits in the repository that builds that image (Dependency-Track's
+// dev/compose.yaml beside apiserver/pom.xml), so the repository's own
+// Java build says what the image ships even when no manifest reaches the
+// service.
+func (sc *Scopes) RepositoryDeclares(manifests []string, driver, marker string) (withDriver string, declared bool) {
+	root := sc.evidenceRoot()
+	all := evidence.Scope{ProjectDir: root, Roots: []string{root}, Read: func(p string) ([]byte, error) { return sc.read(sc.p.DisplayPath(p)) }}
+	for _, f := range all.Files() {
+		base := filepath.Base(f)
+		if strings.HasSuffix(base, ".jar") && strings.Contains(base, marker) {
+			return withDriver, true
+		}
+		if !slices.Contains(manifests, base) && !buildScript(base) {
+			continue
+		}
+		data, err := all.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		if bytes.Contains(data, []byte(marker)) {
+			return withDriver, true
+		}
+		if withDriver == "" && bytes.Contains(data, []byte(driver)) {
+			withDriver = sc.p.DisplayPath(f)
+		}
+	}
+	// Outside a repository (an unpacked archive), the manifests of a few
+	// parent folders count too, as for ImageBuilders.
+	if root == sc.p.Model.WorkingDir {
+		for d, i := filepath.Dir(root), 0; i < maxBuilderParents && d != filepath.Dir(d); d, i = filepath.Dir(d), i+1 {
+			entries, _ := os.ReadDir(d)
+			for _, e := range entries {
+				base := e.Name()
+				if !slices.Contains(manifests, base) && !buildScript(base) {
+					continue
+				}
+				f := filepath.Join(d, base)
+				if fi, err := os.Lstat(f); err != nil || !fi.Mode().IsRegular() || fi.Size() > evidence.MaxFileSize {
+					continue
+				}
+				data, err := sc.read(sc.p.DisplayPath(f))
+				if err != nil {
+					continue
+				}
+				if bytes.Contains(data, []byte(marker)) {
+					return withDriver, true
+				}
+				if withDriver == "" && bytes.Contains(data, []byte(driver)) {
+					withDriver = sc.p.DisplayPath(f)
+				}
+			}
+		}
+	}
+	return withDriver, false
+}
+
+// buildScript reports whether a file's base name is a Dockerfile or a shell
+// script: images built without a Java manifest fetch their jars there
+// (camunda/docker-camunda-bpm-platform's download.sh copies
+// org.postgresql:postgresql, and nothing else, into /camunda/lib).
+func buildScript(base string) bool {
+	return strings.HasPrefix(base, "Dockerfile") || strings.HasSuffix(base, ".Dockerfile") || strings.HasSuffix(base, ".sh")
 }
 
 // maxBuilderParents bounds how many folders above a compose file outside

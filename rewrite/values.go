@@ -305,13 +305,21 @@ func (mg *migration) setUnsetVar(e *analyze.Edge, mp string) {
 }
 
 // noteEvidence says, once the value is rewritten, which evidence the
-// rewrite rests on (UDS170).
+// rewrite rests on (UDS155, UDS170), or which catalogue entry (UDS150).
 func (mg *migration) noteEvidence(e *analyze.Edge, mp string) {
+	d, _ := dialect.Lookup(e.Dialect)
+	if b := e.Basis; b != nil && b.Kind == BasisCatalogue && d.ByReader {
+		// a URI in the catalogue's form: said as for host variables, so
+		// that every catalogue edit shows its source (trial 10 N4)
+		mg.rep.Add("UDS150", e.Var.Pos, e.Var.Service, e.Var.Key,
+			fmt.Sprintf("%s/%s written in the %s socket form: %s (%s)", e.Var.Service, e.Var.Key, e.Form, b.Detail, b.Citation())).Basis = b
+		return
+	}
 	if e.Basis == nil || e.Basis.Kind != BasisEvidence || e.RailsVar != "" {
 		return // noteRailsDefault says it for an edited ERB default
 	}
 	b := e.Basis
-	if d, _ := dialect.Lookup(e.Dialect); d.ByReader {
+	if d.ByReader {
 		mg.rep.Add("UDS155", e.Var.Pos, e.Var.Service, e.Var.Key,
 			fmt.Sprintf("%s/%s written in the %s socket form: %s", e.Var.Service, e.Var.Key, e.Form, b.Detail)).Basis = b
 		return
