@@ -324,9 +324,13 @@ func (mg *migration) noteEvidence(e *analyze.Edge, mp string) {
 			fmt.Sprintf("%s/%s written in the %s socket form: %s", e.Var.Service, e.Var.Key, e.Form, b.Detail)).Basis = b
 		return
 	}
+	who := e.Var.Service + "/" + e.Var.Key
+	if e.InFile != nil && e.InFile.DocKey != "" {
+		who += "'s " + e.InFile.DocKey // a setting inside a document
+	}
 	mg.rep.Add("UDS170", e.Var.Pos, e.Var.Service, e.Var.Key,
-		fmt.Sprintf("%s/%s set to the socket directory %s on evidence: %s:%d: %s; %s takes an absolute directory as the socket directory, and the port (%d) names .s.PGSQL.%d",
-			e.Var.Service, e.Var.Key, mp, b.At.File, b.At.Line, b.Detail, b.Name, e.DB.Port, e.DB.Port))
+		fmt.Sprintf("%s set to the socket directory %s on evidence: %s:%d: %s; %s takes an absolute directory as the socket directory, and the port (%d) names .s.PGSQL.%d",
+			who, mp, b.At.File, b.At.Line, b.Detail, b.Name, e.DB.Port, e.DB.Port))
 }
 
 // noteRailsDefault says what editing a shared ERB default does (UDS171).
