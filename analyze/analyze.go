@@ -99,6 +99,11 @@ type Edge struct {
 	// Adds are variables to write after v once it is rewritten (its
 	// port, variables the catalogue sets with it).
 	Adds []EnvAdd
+	// LibraryShipped: the service's catalogued image ships the library
+	// the socket form needs (junixsocket beside pgjdbc: a url variable
+	// with directory: true and no extension_dir), so the migration asks
+	// for no manual step (UDS101); Basis is the catalogue's.
+	LibraryShipped bool
 	// HostGiven, for PGHOST, are the service's connection values that
 	// name a host and stay on TCP: libpq reads PGHOST only where a
 	// connection string gives no host, so they do not follow it.

@@ -5,9 +5,12 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/evidence"
+	"github.com/uds-migrate/uds-migrate/finding"
+	"github.com/uds-migrate/uds-migrate/hostvar"
 )
 
 // socketUses judges the uses of a client's value, seen in the project
@@ -73,4 +76,21 @@ func (u socketUses) libraryMissing(v compose.EnvVar, d *dialect.Dialect, db *DB,
 func (u socketUses) imageBuilt(service, manifest string) bool {
 	svc := u.cl.p.Model.Services[service]
 	return svc.Build == nil && svc.Image != "" && slices.Contains(u.cl.scopes.ImageBuilders(svc.Image), manifest)
+}
+
+// libraryShipped returns the catalogue's basis when the service's image
+// ships the library v's socket form needs: its entry lists v as a url
+// variable that takes the socket form with no extension_dir (Traccar from
+// 6.11 bundles junixsocket-core beside pgjdbc). Nil otherwise, and for a
+// form that needs no library.
+func (u socketUses) libraryShipped(v compose.EnvVar, d *dialect.Dialect) *finding.Basis {
+	if d == nil || d.Library == nil {
+		return nil
+	}
+	e, cv := hostvar.CatalogueVar(u.cl.p.Project, v.Service, v.Key)
+	if cv == nil || cv.Role != catalog.RoleURL || !cv.Directory || cv.ExtensionDir != "" {
+		return nil
+	}
+	b := hostvar.CatalogueBasis(e, cv.Reason)
+	return &b
 }

@@ -19,8 +19,15 @@ import (
 // application-specific host variables get a warning with the manual step,
 // since only the application knows whether it accepts a directory.
 func (cl *collector) splitVar(v compose.EnvVar, find func(host string) *DB) *Edge {
-	if cl.cmdVars[v.Service+"/"+v.Key] && !slices.Contains(cl.opts.HostVars, v.Service+"/"+v.Key) {
-		return nil // a command builds a URL from it: UDS127 says how to write it
+	if cl.cmdVars[v.Service+"/"+v.Key] {
+		// A command builds a URL from it: UDS127 says how to write it. A
+		// directory there gives @/DIR:PORT, so the user's word does not
+		// apply either.
+		if who := v.Service + "/" + v.Key; slices.Contains(cl.opts.HostVars, who) {
+			cl.note("UDS120", v.Pos, v.Service, v.Key,
+				fmt.Sprintf("%s: --host-var %s vouches that a driver takes a socket directory there, but %s's own command pastes it into a URL as HOST:PORT (UDS127 names it), where a directory gives @%s:PORT, which no driver reads: left unchanged, flag or not; write that URL in socket form by hand", who, who, v.Service, cl.opts.MountPath))
+		}
+		return nil
 	}
 	val := strings.TrimSpace(v.Value)
 	if val == "" || strings.HasPrefix(val, "/") || strings.ContainsAny(val, " /@?=") {
@@ -35,11 +42,9 @@ func (cl *collector) splitVar(v compose.EnvVar, find func(host string) *DB) *Edg
 		return nil
 	}
 	if v.Key == "PGHOST" && port == "" {
-		if q := (decisions{cl}).query(v, db); !q.UserVouches() {
-			if s := q.TCPUse(); s != nil {
-				(decisions{cl}).stay(v, s)
-				return nil
-			}
+		if s := (decisions{cl}).query(v, db).TCPUse(); s != nil {
+			(decisions{cl}).stay(v, s)
+			return nil
 		}
 		pg := dialect.HostVar("PGHOST")
 		e := &Edge{Var: v, Dialect: pg.Name, DB: db, Port: db.Port, Basis: dialect.ReaderOf(pg.Name)}

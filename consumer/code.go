@@ -92,7 +92,8 @@ var keyRules = []struct {
 	{"php-parse-url", `%env\((?:resolve:|string:)?@K@\)%`, ext(".yml", ".yaml", ".php", ".xml")},
 	{"php-parse-url", `['"]url['"]\s*=>\s*env\(\s*['"]@K@['"]`, phpFiles},
 	{"rails", `^\s*url:\s*<%=[^\n]*ENV[^\n]*\b@K@\b`, ext("database.yml", "database.yml.erb")},
-	{"dj-database-url", `dj_database_url\.(?:config|parse)\([^\n]*\b@K@\b|\benv\.db(?:_url)?\(\s*['"]@K@['"]`, pyFiles},
+	{"dj-database-url", `dj_database_url\.(?:config|parse)\([^\n]*\b@K@\b`, pyFiles},
+	{"django-environ", `\benv\.db(?:_url)?\(\s*['"]@K@['"]|\bEnv\.db_url_config\([^\n]*\b@K@\b`, pyFiles},
 	{"pgx", `\bpgx(?:pool)?\.(?:Connect|New|ParseConfig)\([^\n]*\b@K@\b`, goFiles},
 }
 
@@ -104,7 +105,8 @@ var connectorRules = []rule{
 	{reader: "psycopg", files: pyFiles, re: regexp.MustCompile(`\bpsycopg2?\.connect\(|\bpsycopg\.(?:Async)?Connection\.connect\(|\bpsycopg_pool\.`)},
 	{reader: "asyncpg", files: pyFiles, re: regexp.MustCompile(`\basyncpg\.(?:connect|create_pool)\(`)},
 	{reader: "sqlalchemy", files: pyFiles, re: regexp.MustCompile(`\bcreate_(?:async_)?engine\(|\bSQLALCHEMY_DATABASE_URI\b`)},
-	{reader: "dj-database-url", files: pyFiles, re: regexp.MustCompile(`\bdj_database_url\.(?:config|parse)\(|\benv\.db(?:_url)?\(`)},
+	{reader: "dj-database-url", files: pyFiles, re: regexp.MustCompile(`\bdj_database_url\.(?:config|parse)\(`)},
+	{reader: "django-environ", files: pyFiles, re: regexp.MustCompile(`\benv\.db(?:_url)?\(|\bEnv\.db_url_config\(`)},
 	{reader: "tortoise", files: pyFiles, re: regexp.MustCompile(`\bTortoise\.init\(|\bregister_tortoise\(|\bTORTOISE_ORM\b`)},
 	{reader: "encode-databases", files: pyFiles, re: regexp.MustCompile(`\bfrom\s+databases\s+import\b|^\s*import\s+databases\b|\bdatabases\.Database\(`)},
 	{reader: "node-postgres", files: jsFiles, re: regexp.MustCompile(`new\s+(?:pg\.)?(?:Pool|Client)\s*\(`), also: regexp.MustCompile(`require\(\s*["']pg["']\s*\)|from\s+["']pg["']`)},

@@ -64,7 +64,7 @@ var validators = map[string]bool{"pydantic": true, "whatwg-url": true, "rust-url
 //     the whole scope (a settings module read by another module);
 //  3. then the PostgreSQL libraries the manifests declare;
 //  4. DATABASE_URL that no code names: the frameworks that read it
-//     implicitly (Rails, dj-database-url's config()).
+//     implicitly (Rails, dj-database-url's config(), django-environ's env.db()).
 //
 // ok is false when no reader is found: the consumer is unknown and the
 // value must not be edited. A validator (pydantic, new URL()) joins the
@@ -303,7 +303,8 @@ var railsPkgs = []string{"rails", "activerecord"}
 
 // implicit returns the readers of a DATABASE_URL no code names: Rails
 // (ActiveRecord merges DATABASE_URL into database.yml) and
-// dj_database_url.config() (its default variable).
+// dj_database_url.config() and django-environ's env.db() (their default
+// variable).
 func implicit(scope, manifest []Use) []Use {
 	var out []Use
 	for _, u := range manifest {
@@ -312,7 +313,7 @@ func implicit(scope, manifest []Use) []Use {
 		}
 	}
 	for _, u := range scope {
-		if u.Reader.Name == "dj-database-url" {
+		if u.Reader.Name == "dj-database-url" || u.Reader.Name == "django-environ" {
 			out = append(out, u)
 		}
 	}

@@ -85,6 +85,21 @@ func TestDecide(t *testing.T) {
 		{"rust tokio-postgres alone", map[string]string{
 			"src/main.rs": "async fn pool() {\n    let url = std::env::var(\"DATABASE_URL\").unwrap();\n    tokio_postgres::connect(&url, NoTls).await;\n}\n"},
 			"DATABASE_URL", true, Empty, "tokio-postgres", "src/main.rs:3"},
+		// Trial 10 N3 (HackSoftware/Django-Styleguide-Example): env.db()
+		// is django-environ, not dj-database-url; it takes only the empty
+		// form (a percent-encoded host stays encoded, e2e proves it).
+		{"django-environ env.db", map[string]string{
+			"config/django/base.py": "import environ\n\nenv = environ.Env()\n\nDATABASES = {\n    \"default\": env.db(\"DATABASE_URL\", default=\"postgres:///styleguide_example\"),\n}\n",
+			"requirements/base.txt": "Django==5.2.1\ndjango-environ==0.12.0\npsycopg[binary]==3.2.9\n"},
+			"DATABASE_URL", true, Empty, "django-environ", "config/django/base.py:6"},
+		{"django-environ default variable", map[string]string{
+			"settings.py":      "import environ\nenv = environ.Env()\nDATABASES = {\"default\": env.db()}\n",
+			"requirements.txt": "django-environ\n"},
+			"DATABASE_URL", true, Empty, "django-environ", "settings.py:3"},
+		{"dj-database-url beside django-environ", map[string]string{
+			"settings.py":      "import dj_database_url\nDATABASES = {\"default\": dj_database_url.parse(os.environ[\"DATABASE_URL\"])}\n",
+			"requirements.txt": "dj-database-url==2.1.0\n"},
+			"DATABASE_URL", true, Empty, "dj-database-url", "settings.py:2"},
 		{"asyncpg pool", map[string]string{"app/db.py": "import asyncpg, os\n\nasync def pool():\n    return await asyncpg.create_pool(os.environ[\"DATABASE_URL\"])\n"},
 			"DATABASE_URL", true, Empty, "asyncpg", "app/db.py:4"},
 		{"pydantic then SQLAlchemy", map[string]string{

@@ -107,6 +107,18 @@ func (q Query) userReader() (form consumer.Form, basis *finding.Basis, stay *Sta
 	return "", nil, nil, false
 }
 
+// NamesReader reports whether --consumer (consumers, TARGET=READER|FORM)
+// names the reader of a service's key, as SERVICE/KEY or KEY: the user's
+// word then decides its form (Query.Reader), before the catalogue does.
+func NamesReader(consumers []string, service, key string) bool {
+	for _, c := range consumers {
+		if target, _, _ := strings.Cut(c, "="); target == service+"/"+key || target == key {
+			return true
+		}
+	}
+	return false
+}
+
 // userReaderFor applies --consumer TARGET=READER|FORM for one target; a
 // named reader is held to the limits evidence would hold it to (its
 // forms, and where it reads the port).
@@ -147,7 +159,7 @@ func (q Query) unknownReader(why string) *Stay {
 	var forms []string
 	d := dialect.Recognise(v.Value) // a URI whose socket form depends on its reader (ByReader)
 	if sock, _, err := d.ToSocket(v.Value, q.MountPath, q.DBPort); err == nil {
-		forms = append(forms, fmt.Sprintf("libpq, psycopg, pgx, lib/pq, node-postgres, TypeORM 0.2.29+, asyncpg, SQLAlchemy, Rails, dj-database-url: %s (--consumer %s=empty)", dialect.Redact(d.Name, sock), who))
+		forms = append(forms, fmt.Sprintf("libpq, psycopg, pgx, lib/pq, node-postgres, TypeORM 0.2.29+, asyncpg, SQLAlchemy, Rails, dj-database-url, django-environ: %s (--consumer %s=empty)", dialect.Redact(d.Name, sock), who))
 		if lh, err := libpq.WithAuthorityHost(sock, "localhost"); err == nil {
 			forms = append(forms, fmt.Sprintf("Prisma, pydantic, PHP parse_url (Doctrine, Laravel), knex, new URL(): %s (--consumer %s=localhost)", dialect.Redact(d.Name, lh), who))
 		}

@@ -133,7 +133,13 @@ func nothingReason(pl *pass) string {
 		if len(resultOf[proxy.Result](pl, proxyStep).OnTCP) > 0 {
 			proxies = "the reverse proxy's addresses stay on TCP (see the warnings above)"
 		}
-		return "no PostgreSQL service found (server images of the catalogue: " + catalog.ServerImages() + "; name others with --db SERVICE), and " + proxies + externalHint(pl.p)
+		found := "no PostgreSQL service found"
+		if noSocketServer(pl.p) {
+			// a catalogued server whose socket the tool leaves alone
+			// (UDS165) is found, only not set up
+			found = "no PostgreSQL service whose socket the tool sets up found"
+		}
+		return found + " (server images of the catalogue: " + catalog.ServerImages() + "; name others with --db SERVICE), and " + proxies + externalHint(pl.p)
 	}
 	var names []string
 	for _, db := range a.DBs {
@@ -142,12 +148,29 @@ func nothingReason(pl *pass) string {
 	// A value left on TCP with a warning (a variable nothing vouches
 	// for, a shared env value, a pooler, a value that does not parse) is a
 	// connection, not none: the summary must not contradict the warnings.
-	if left := a.LeftOnTCP(pl.p.Sources, false); len(left) > 0 {
+	// A client whose connection is out of view (UDS131 at its depends_on)
+	// is counted apart: it is no value.
+	left, ties := a.LeftOnTCP(pl.p.Sources, false), a.OutOfView(pl.p.Sources)
+	hidden := ""
+	if len(ties) > 0 {
+		hidden = fmt.Sprintf("%d client whose connection the tool cannot see is", len(ties))
+		if len(ties) > 1 {
+			hidden = fmt.Sprintf("%d clients whose connections the tool cannot see are", len(ties))
+		}
+		hidden += " left on TCP (" + strings.Join(ties, ", ") + ")"
+	}
+	switch {
+	case len(left) > 0:
 		what := "1 connection value is"
 		if len(left) > 1 {
 			what = fmt.Sprintf("%d connection values are", len(left))
 		}
-		return fmt.Sprintf("%s left on TCP (%s): see the warnings above", what, strings.Join(left, ", "))
+		if hidden != "" {
+			hidden = ", and " + hidden
+		}
+		return fmt.Sprintf("%s left on TCP (%s)%s: see the warnings above", what, strings.Join(left, ", "), hidden)
+	case hidden != "":
+		return fmt.Sprintf("no connection value the tool reads reaches %s over TCP, but %s: see the warnings above", strings.Join(names, ", "), hidden)
 	}
 	return fmt.Sprintf("no service connects to %s over TCP (values already in socket form are left as they are)", strings.Join(names, ", "))
 }
@@ -157,6 +180,17 @@ func nothingReason(pl *pass) string {
 // dbKeyRE matches a host variable's name that says it is a database's.
 var dbKeyRE = regexp.MustCompile(`(?i)(^|_)(DB|DATABASE|POSTGRES|POSTGRESQL|PG|PSQL|SQL)|^PGHOST$|DB_?HOST`)
 
+// noSocketServer reports whether a service runs a catalogued PostgreSQL
+// server whose socket the tool does not set up (its entry's no:).
+func noSocketServer(p *analyze.Project) bool {
+	for _, svc := range p.Model.Services {
+		if e := catalog.LookupServer(svc.Image); e != nil && e.Server.No != "" {
+			return true
+		}
+	}
+	return false
+}
+
 func externalHint(p *analyze.Project) string {
 	var hits []string
 	for _, name := range p.ServiceOrder() {
@@ -164,8 +198,11 @@ func externalHint(p *analyze.Project) string {
 			if hosts, dname, socket := dialect.Classify(v.Value); dname != "" && !socket && len(hosts) > 0 {
 				where := "outside this project"
 				for _, h := range hosts {
-					if _, ok := p.Model.Services[h]; ok {
+					if svc, ok := p.Model.Services[h]; ok {
 						where = fmt.Sprintf("the service %s, whose image is not a PostgreSQL image the tool knows: name it with --db %s (and --socket-dir when its socket is not in /var/run/postgresql)", h, h)
+						if e := catalog.LookupServer(svc.Image); e != nil && e.Server.No != "" {
+							where = fmt.Sprintf("the service %s, a PostgreSQL server of the catalogue (%s) whose socket the tool does not set up (UDS165 says why): to migrate it anyway, name it with --db %s --socket-dir %s=DIR", h, e.Family, h, h)
+						}
 					}
 				}
 				hits = append(hits, fmt.Sprintf("%s/%s points at %s, %s", name, v.Key, strings.Join(hosts, ","), strings.TrimPrefix(where, "the ")))

@@ -119,7 +119,7 @@ func (mg *migration) rewriteEdge(e *analyze.Edge, mp string, mount func()) {
 		mg.rep.Add("UDS123", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s looks like a Rails app: Rails 7.0 and later read ?host= from DATABASE_URL; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER:PASSWORD@%s/DB)", v.Service, strings.ReplaceAll(mp, "/", "%2F")))
 	}
-	if d.Needs != nil && !mg.javaWarn[v.Service] {
+	if d.Needs != nil && !e.LibraryShipped && !mg.javaWarn[v.Service] {
 		mg.javaWarn[v.Service] = true
 		mg.rep.Add("UDS101", v.Pos, v.Service, v.Key, d.Needs(v.Service, ""))
 	}
@@ -308,6 +308,13 @@ func (mg *migration) setUnsetVar(e *analyze.Edge, mp string) {
 // rewrite rests on (UDS155, UDS170), or which catalogue entry (UDS150).
 func (mg *migration) noteEvidence(e *analyze.Edge, mp string) {
 	d, _ := dialect.Lookup(e.Dialect)
+	if b := e.Basis; b != nil && b.Kind == BasisCatalogue && e.LibraryShipped {
+		// a JDBC URL whose image ships junixsocket: no UDS101 step, so
+		// the entry that says so is the finding
+		mg.rep.Add("UDS150", e.Var.Pos, e.Var.Service, e.Var.Key,
+			fmt.Sprintf("%s/%s written in the junixsocket JDBC form, which the image takes as it is: %s (%s)", e.Var.Service, e.Var.Key, b.Detail, b.Citation())).Basis = b
+		return
+	}
 	if b := e.Basis; b != nil && b.Kind == BasisCatalogue && d.ByReader {
 		// a URI in the catalogue's form: said as for host variables, so
 		// that every catalogue edit shows its source (trial 10 N4)
