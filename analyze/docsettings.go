@@ -36,7 +36,7 @@ func (d envDocs) hostSetting(v compose.EnvVar, cv configfile.Value, vals []confi
 	at, exact := envDocValueAt(v, cv)
 	val := strings.TrimSpace(cv.Value)
 	if strings.HasPrefix(val, "/") {
-		cl.cfgSocket[v.Service] = fmt.Sprintf("%s:%d", v.Pos.File, at.Line)
+		d.sawHostSocket(v, cv, at, exact)
 		return nil
 	}
 	db := d.firstDB(v, []string{val})

@@ -15,6 +15,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/evidence"
 	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/hostvar"
+	"github.com/uds-migrate/uds-migrate/internal/interp"
 )
 
 // A configuration document in one environment variable (issue #21):
@@ -64,7 +65,7 @@ func (d envDocs) docEdges(v compose.EnvVar, vals []configfile.Value) []*Edge {
 		}
 		at, ok := envDocValueAt(v, cv)
 		if socket {
-			cl.cfgSocket[v.Service] = fmt.Sprintf("%s:%d", v.Pos.File, at.Line)
+			d.sawSocket(v, cv, at, ok)
 			continue
 		}
 		if !ok {
@@ -104,13 +105,8 @@ func (d envDocs) configEdges() []*Edge {
 		for _, c := range compose.InlineConfigs(cl.p.Project, name) {
 			v := c.Var()
 			cl.configTargets[v.Service+"/"+v.Key] = c.Target
-			read := configFormat(c.Target)
-			if read == nil {
-				d.warnLines(v)
-				continue
-			}
-			vals, err := read([]byte(v.Value))
-			if err != nil || len(vals) == 0 {
+			vals, ok := configValues(v, c.Target)
+			if !ok || len(vals) == 0 {
 				d.warnLines(v)
 				continue
 			}
@@ -172,6 +168,30 @@ func (d envDocs) sharedConfigs(edges []*Edge) []*Edge {
 	return out
 }
 
+// configValues reads inline config v, mounted at target, in the format
+// its name says: its settings as the application reads them, with byte
+// ranges in the text envDocValueAt places (envDocText: the content as
+// written when its only $ are $$ escapes, which compose turns into $).
+// ok is false for a format the tool does not read, or content that does
+// not parse.
+func configValues(v compose.EnvVar, target string) ([]configfile.Value, bool) {
+	read := configFormat(target)
+	if read == nil {
+		return nil, false
+	}
+	text, escaped := envDocText(v)
+	vals, err := read([]byte(text))
+	if err != nil {
+		return nil, false
+	}
+	if escaped {
+		for i := range vals {
+			vals[i].Value = strings.ReplaceAll(vals[i].Value, "$$", "$")
+		}
+	}
+	return vals, true
+}
+
 // configFormat is the reader of a configuration file by its name, or nil.
 func configFormat(target string) func([]byte) ([]configfile.Value, error) {
 	switch strings.ToLower(path.Ext(target)) {
@@ -220,8 +240,29 @@ func envDocValues(v compose.EnvVar) ([]configfile.Value, bool, error) {
 	if isJSON {
 		read = configfile.JSON
 	}
-	vals, err := read([]byte(v.Value))
+	text, escaped := envDocText(v)
+	vals, err := read([]byte(text))
+	if escaped {
+		for i := range vals {
+			vals[i].Value = strings.ReplaceAll(vals[i].Value, "$$", "$")
+		}
+	}
 	return vals, true, err
+}
+
+// envDocText is the text of v's document that its settings' byte ranges
+// are in: the value as written when its only $ are $$ escapes (what the
+// migration writes for junixsocket's $FactoryArg), so that each byte of a
+// setting stands in the compose file, and escaped is true; else the value
+// compose computes (a ${...} reference: no range in the file holds it).
+func envDocText(v compose.EnvVar) (text string, escaped bool) {
+	if v.Raw == v.Value {
+		return v.Value, false
+	}
+	if m, err := interp.Mask(v.Raw); err == nil && len(m.Refs) == 0 && m.Value == v.Value {
+		return v.Raw, true
+	}
+	return v.Value, false
 }
 
 // EnvDocLeaves returns the connection settings of a configuration
@@ -252,6 +293,7 @@ func EnvDocLeaves(v compose.EnvVar) []compose.EnvVar {
 // byte of it stands there as in the document (so it can be edited).
 func envDocValueAt(v compose.EnvVar, cv configfile.Value) (configfile.Value, bool) {
 	src, n := v.Src, v.Node
+	text, escaped := envDocText(v)
 	at := cv
 	at.Line, at.Col = n.Line, n.Column
 	var start int
@@ -264,8 +306,8 @@ func envDocValueAt(v compose.EnvVar, cv configfile.Value) (configfile.Value, boo
 			return at, false
 		}
 		ind := blockIndent(src, n.Line+1)
-		docLineStart := strings.LastIndexByte(v.Value[:cv.Start], '\n') + 1
-		docLine, _, _ := strings.Cut(v.Value[docLineStart:], "\n")
+		docLineStart := strings.LastIndexByte(text[:cv.Start], '\n') + 1
+		docLine, _, _ := strings.Cut(text[docLineStart:], "\n")
 		start = src.Offset(line, 1) + ind + (cv.Start - docLineStart)
 		at.Line, at.Col = line, ind+(cv.Start-docLineStart)+1
 		if t := strings.TrimRight(src.Line(line), "\r"); len(t) < ind || t[ind:] != docLine {
@@ -273,7 +315,7 @@ func envDocValueAt(v compose.EnvVar, cv configfile.Value) (configfile.Value, boo
 		}
 	case 0, yaml.SingleQuotedStyle, yaml.DoubleQuotedStyle:
 		sp, err := src.ScalarSpan(n, v.InFlow)
-		if err != nil || strings.Contains(v.Value, "\n") {
+		if err != nil || strings.Contains(text, "\n") {
 			return at, false
 		}
 		inner := sp.Start + len(v.Prefix)
@@ -282,7 +324,7 @@ func envDocValueAt(v compose.EnvVar, cv configfile.Value) (configfile.Value, boo
 		}
 		start = inner + cv.Start
 		at.Col = n.Column + (start - sp.Start)
-		if inner+len(v.Value) > len(src.Data) || string(src.Data[inner:inner+len(v.Value)]) != v.Value {
+		if inner+len(text) > len(src.Data) || string(src.Data[inner:inner+len(text)]) != text {
 			return at, false
 		}
 	case yaml.FoldedStyle:
@@ -292,7 +334,7 @@ func envDocValueAt(v compose.EnvVar, cv configfile.Value) (configfile.Value, boo
 	default:
 		return at, false
 	}
-	if strings.Contains(v.Raw, "$") {
+	if !escaped && strings.Contains(v.Raw, "$") {
 		return at, false // what compose reads is not what is written
 	}
 	at.Start, at.End = start, start+(cv.End-cv.Start)
@@ -390,44 +432,73 @@ func (d envDocs) warnLines(v compose.EnvVar) bool {
 	return false
 }
 
-// markSockets notes, for revert, the clients that read a socket from
-// a configuration document in their environment: revert does not edit
-// those values, so their socket mount stays.
+// markSockets records, for revert, the socket-form values clients read
+// from a configuration document in their environment.
 func (d envDocs) markSockets() {
+	for _, name := range d.cl.clientServices() {
+		for _, v := range d.cl.p.ServiceEnv(name) {
+			vals, _, err := envDocValues(v)
+			if err != nil {
+				continue
+			}
+			d.markDoc(v, vals)
+		}
+	}
+}
+
+// markConfigSockets records, for revert, the socket-form settings of the
+// inline configs clients mount (markDoc). It notes nothing else.
+func (d envDocs) markConfigSockets() {
 	cl := d.cl
 	for _, name := range cl.clientServices() {
-		for _, v := range cl.p.ServiceEnv(name) {
-			for _, leaf := range EnvDocLeaves(v) {
-				if _, _, socket := dialect.Classify(leaf.Value); socket {
-					cl.cfgSocket[name] = fmt.Sprintf("%s:%d", leaf.Pos.File, leaf.Pos.Line)
-				}
+		for _, c := range compose.InlineConfigs(cl.p.Project, name) {
+			v := c.Var()
+			cl.configTargets[v.Service+"/"+v.Key] = c.Target
+			if vals, ok := configValues(v, c.Target); ok {
+				d.markDoc(v, vals)
 			}
 		}
 	}
 }
 
-// markConfigSockets notes, for revert, the clients that read a socket
-// from an inline config they mount: a socket-form connection string, or a
-// host setting that is a directory. It notes nothing else.
-func (d envDocs) markConfigSockets() {
-	cl := d.cl
-	for _, name := range cl.clientServices() {
-		for _, c := range compose.InlineConfigs(cl.p.Project, name) {
-			read := configFormat(c.Target)
-			if read == nil {
-				continue
-			}
-			vals, _ := read([]byte(c.Value))
-			for _, cv := range vals {
-				last := cv.Key[strings.LastIndexByte(cv.Key, '.')+1:]
-				_, _, socket := dialect.Classify(cv.Value)
-				if socket || (hostvar.IsAppHostKey(last) || strings.EqualFold(last, "host")) && strings.HasPrefix(strings.TrimSpace(cv.Value), "/") {
-					at, _ := envDocValueAt(c.Var(), cv)
-					cl.cfgSocket[name] = fmt.Sprintf("%s:%d", c.Src.Path, at.Line)
-				}
-			}
+// markDoc records the socket-form settings of document v (its settings
+// vals): a connection string in socket form, or a host setting that is a
+// directory (which goes back to the database's name: Host).
+func (d envDocs) markDoc(v compose.EnvVar, vals []configfile.Value) {
+	for _, cv := range vals {
+		at, ok := envDocValueAt(v, cv)
+		if _, _, socket := dialect.Classify(cv.Value); socket {
+			d.sawSocket(v, cv, at, ok)
+			continue
+		}
+		last := cv.Key[strings.LastIndexByte(cv.Key, '.')+1:]
+		if (hostvar.IsAppHostKey(last) || strings.EqualFold(last, "host")) && strings.HasPrefix(strings.TrimSpace(cv.Value), "/") {
+			d.sawHostSocket(v, cv, at, ok)
 		}
 	}
+}
+
+// sawSocket records the socket-form setting cv of v's document, placed at
+// at in the compose file; exact says every byte of it stands there.
+func (d envDocs) sawSocket(v compose.EnvVar, cv, at configfile.Value, exact bool) {
+	s := SocketSetting{Service: v.Service, Key: v.Key, Pos: docPos(v, at), Value: cv.Value}
+	_, s.Dialect, _ = dialect.Classify(cv.Value)
+	if exact {
+		s.In = &ConfigValue{Path: v.Src.Path, Data: v.Src.Data, Value: at, Src: v.Src,
+			DocKey: fmt.Sprintf("%s (line %d of %s)", cv.Key, cv.Line, d.its(v))}
+	}
+	d.cl.sawSocket(s)
+}
+
+// sawHostSocket records host setting cv of v's document, a socket
+// directory, as sawSocket does.
+func (d envDocs) sawHostSocket(v compose.EnvVar, cv, at configfile.Value, exact bool) {
+	s := SocketSetting{Service: v.Service, Key: v.Key, Pos: docPos(v, at), Value: strings.TrimSpace(cv.Value), Dialect: dialect.AppHostVar(false).Name, Host: true}
+	if exact {
+		s.In = &ConfigValue{Path: v.Src.Path, Data: v.Src.Data, Value: at, Src: v.Src,
+			DocKey: fmt.Sprintf("%s (line %d of %s)", cv.Key, cv.Line, d.its(v))}
+	}
+	d.cl.sawSocket(s)
 }
 
 // crystalPGSockets are the socket files crystal-pg (will/crystal-pg,

@@ -1,7 +1,6 @@
 package hostvar
 
 import (
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -13,12 +12,12 @@ import (
 )
 
 // buildStageOnly returns a predicate for the files (absolute) that reach a
-// service only through a build stage of its Dockerfile, not the image it
-// runs (dockerfile.ContextReach: wakapi copies its tree into build-env and
-// runs a distroless stage that takes only /staging from it), and that are
-// no build input (BuildInput): a script or configuration file there is
-// never run or read by the container, so it is no evidence of what the
-// container does. A file a bind mount, a config or a secret also brings in
+// service's image only as what a build step made of them, not as the files
+// themselves (dockerfile.ImageSourcesByKind: wakapi copies its tree into
+// build-env and runs a distroless stage that takes only /staging from
+// it), and that are no build input (BuildInput): a script or configuration
+// file there is never run or read by the container, so it is no evidence
+// of what the container does. A file a bind mount, a config or a secret also brings in
 // is seen. Where the Dockerfile does not say, nothing is left out.
 func (sc *Scopes) buildStageOnly(service string) func(path string) bool {
 	none := func(string) bool { return false }
@@ -30,28 +29,24 @@ func (sc *Scopes) buildStageOnly(service string) func(path string) bool {
 	if err != nil {
 		return none
 	}
-	isDir := func(src string) bool {
-		fi, err := os.Stat(filepath.Join(b.Context, src))
-		return err == nil && fi.IsDir()
-	}
-	final, only, ok := dockerfile.ContextReach(data, b.Target, isDir)
+	kept, only, ok := dockerfile.ImageSourcesByKind(data, b.Target, sc.buildContext(b.Context))
 	if !ok || len(only) == 0 {
 		return none
 	}
 	abs := func(srcs []string) []string {
 		var out []string
 		for _, s := range srcs {
-			m, _ := filepath.Glob(filepath.Join(b.Context, s))
+			m, _ := filepath.Glob(filepath.Join(b.Context, filepath.FromSlash(s)))
 			out = append(out, m...)
 		}
 		return out
 	}
-	finalAbs, onlyAbs, seen := abs(final), abs(only), sc.mountedFiles(service)
+	keptAbs, onlyAbs, seen := abs(kept), abs(only), sc.mountedFiles(service)
 	under := func(roots []string, p string) bool {
 		return slices.ContainsFunc(roots, func(r string) bool { return confine.Within(r, p) })
 	}
 	return func(p string) bool {
-		if !under(onlyAbs, p) || under(finalAbs, p) || under(seen, p) {
+		if !under(onlyAbs, p) || under(keptAbs, p) || under(seen, p) {
 			return false
 		}
 		rel, err := filepath.Rel(b.Context, p)

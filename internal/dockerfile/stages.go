@@ -3,328 +3,366 @@ package dockerfile
 import (
 	"encoding/json"
 	"path"
-	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
 
-// A multi-stage build copies the context into a build stage and keeps
-// only what the final stage takes from it (wakapi: COPY . . into
-// build-env, then a distroless stage with COPY --from=build-env /staging
-// /app): a script or configuration file the final stage never receives is
-// not in the image that runs. ContextReach says which COPY/ADD sources of
-// the context reach the image the build produces, following the stages
-// the final stage is built FROM and the paths its --from copies take.
+// Context is what ImageSources needs to know of a build context.
+type Context struct {
+	// Stat reports whether rel (slash-separated, relative to the context
+	// root, "." for it) is in the context, and whether it is a directory.
+	Stat func(rel string) (isDir, ok bool)
+	// Pruned returns the context sources (relative) `turbo prune` keeps
+	// for the named workspaces: their folders, those of the workspaces
+	// they depend on, the root manifest; ok is false when it cannot tell.
+	Pruned func(scopes []string) (srcs []string, ok bool)
+}
 
-// ContextReach returns the build-context sources of a Dockerfile's COPY and
-// ADD instructions (relative to the context, cleaned; "." is the whole
-// context; the sources CopySources returns), split into those that reach
-// the image the build produces (final) and those that only a build stage
-// receives (buildOnly). The image is the stage named target, or the last
-// stage when target is "". A source reaches it when it is copied into that
-// stage or a stage it is built FROM, or into a stage whose files a --from
-// copy of those stages takes (the part of the source that lands under the
-// copied path: COPY . /src then COPY --from=build /src/app /app takes
-// app). ok is false where the file does not say: a build argument or
-// variable in a stage reference or a path, a path relative to a base
-// image's unknown WORKDIR where a --from copy takes part of a stage, no
-// FROM; callers then count every source as
-// reaching the image (CopySources). isDir says whether a source is a
-// directory of the context (its contents land in the destination, so a
-// part of it can be taken); nil takes every source for one.
-func ContextReach(dockerfile []byte, target string, isDir func(src string) bool) (final, buildOnly []string, ok bool) {
-	stages, ok := readStages(dockerfile)
-	if !ok || len(stages) == 0 {
-		return nil, nil, false
+// ImageSources returns the build-context sources (relative to the
+// context, cleaned; "." is the whole context; a COPY pattern is kept as
+// written) whose files, or what a build step made of them, end up in the
+// image of stage target (the last stage when target is ""): the stage's
+// COPY and ADD sources, and those of the stages it copies from, followed
+// through WORKDIR and the COPY destinations:
+//
+//   - COPY --from=builder /app/packages/db/prisma ./prisma, after
+//     builder's COPY . . in WORKDIR /app, brings packages/db/prisma only;
+//   - a path of a stage that no COPY of the context wrote (a build's
+//     output, /app/dist) may hold anything that reached that stage: all of
+//     it counts;
+//   - turbo prune SCOPE's output (out/) holds the workspaces Pruned names,
+//     not the whole context (https://turborepo.com/docs/reference/prune;
+//     vercel/turbo#1100: "turbo prune --scope=app will generate a
+//     directory out/ with app, lib-config and tooling");
+//   - RUN --mount=type=bind (the context, by default) counts as a COPY of
+//     its source for what the step makes.
+//
+// A stage that copies nothing from the context (FROM node, or COPY --from
+// an image) adds nothing. ok is false when the Dockerfile holds what this
+// cannot follow (a build argument in a path, COPY --parents, a --from or
+// target naming no stage): the caller then keeps every COPY source
+// (CopySources).
+func ImageSources(data []byte, target string, c Context) ([]string, bool) {
+	kept, built, ok := ImageSourcesByKind(data, target, c)
+	if !ok {
+		return nil, false
 	}
-	last := len(stages) - 1
-	if target != "" {
-		if last = stageIndex(stages, strings.ToLower(target), len(stages)); last < 0 {
+	out := append(kept, built...)
+	slices.Sort(out)
+	return slices.Compact(out), true
+}
+
+// ImageSourcesByKind is ImageSources split by how a source reaches the
+// image: kept, copied into the image's stages as the file itself (COPY .
+// . of the final stage, COPY --from=builder of a path a context COPY wrote),
+// and builtOnly, reaching it only as what a build step made of it (a
+// --from copy of a build's output, /staging or /app/dist, or a RUN's bind
+// mount: wakapi's build-env gets the tree, its distroless stage only the
+// binary). A source in both is kept. A builder's script or configuration
+// file is then not in the image, while its manifests and code still say
+// what the binary is (the caller decides which files those are).
+func ImageSourcesByKind(data []byte, target string, c Context) (kept, builtOnly []string, ok bool) {
+	var stages []*stage
+	byName := map[string]*stage{}
+	var cur *stage
+	for ins, f := range instructionWords(data) {
+		op := strings.ToUpper(f[0])
+		if op == "FROM" {
+			cur = newStage(f[1:], byName)
+			stages = append(stages, cur)
+			if cur.name != "" {
+				byName[cur.name] = cur
+			}
+			byName[strconv.Itoa(len(stages)-1)] = cur
+			continue
+		}
+		if cur == nil {
+			continue // ARG before the first FROM
+		}
+		var ok bool
+		switch op {
+		case "WORKDIR":
+			ok = cur.setWorkdir(strings.TrimSpace(ins[len(f[0]):]))
+		case "COPY", "ADD":
+			ok = cur.copy(strings.TrimSpace(ins[len(f[0]):]), byName, c)
+		case "RUN":
+			ok = cur.run(f[1:], byName, c)
+		default:
+			ok = true
+		}
+		if !ok {
 			return nil, nil, false
 		}
 	}
-	if isDir == nil {
-		isDir = func(string) bool { return true }
-	}
-	r := reach{stages: stages, taken: map[int]map[string]bool{}, isDir: isDir}
-	if !r.image(last, "/", 0) {
+	if len(stages) == 0 {
 		return nil, nil, false
 	}
-	seen := map[string]bool{}
-	for i, st := range stages {
-		for _, c := range st.copies {
-			if c.from != "" {
-				continue
-			}
-			for _, src := range c.srcs {
-				if seen[src] {
-					continue
-				}
-				seen[src] = true
-				if r.taken[i][src] {
-					final = append(final, src)
-				}
-			}
+	final := stages[len(stages)-1]
+	if target != "" {
+		if final = byName[strings.ToLower(target)]; final == nil {
+			return nil, nil, false
 		}
 	}
-	// A source copied twice counts where it reaches the image; the
-	// parts of a source a --from copy takes are listed as such.
-	for i := range stages {
-		for src := range r.taken[i] {
-			if !seen[src] {
-				seen[src] = true
-				final = append(final, src)
-			}
+	kept = slices.Clone(final.reach)
+	slices.Sort(kept)
+	kept = slices.Compact(kept)
+	for _, b := range final.built {
+		if !slices.Contains(kept, b) && !slices.Contains(builtOnly, b) {
+			builtOnly = append(builtOnly, b)
 		}
 	}
-	for _, st := range stages {
-		for _, c := range st.copies {
-			for _, src := range c.srcs {
-				if c.from == "" && !contains(final, src) && !contains(buildOnly, src) {
-					buildOnly = append(buildOnly, src)
-				}
-			}
-		}
-	}
-	return final, buildOnly, true
+	slices.Sort(builtOnly)
+	return kept, builtOnly, true
 }
 
-// stage is one FROM of a Dockerfile: its name, the earlier stage it is
-// built FROM (-1 for an image), and its COPY/ADD instructions.
+// A stage of a multi-stage build, as far as the context goes: where its
+// commands run (workdir, "" when the base image's own applies), which of
+// its paths hold which context source (maps), every source that reached
+// it as the file itself (reach) or only as what a build step made of it
+// (built), and turbo prune's output folder if a RUN made one.
 type stage struct {
-	name   string
-	base   int
-	copies []copyIns
+	name    string
+	workdir string
+	maps    []mapping
+	reach   []string
+	built   []string
+	pruned  *prunedOut
 }
 
-// copyIns is one COPY or ADD: its sources (context-relative for a copy
-// from the context, absolute in the other stage for --from), where they
-// land (absolute), and the stage (index, as a string) of --from.
-type copyIns struct {
-	srcs []string
-	dest string
-	from string // "" for the context; else the index of the stage
+// mapping says the stage's path dst holds context source src (a file, or
+// a directory's content).
+type mapping struct{ dst, src string }
+
+type prunedOut struct {
+	dir  string   // absolute in the stage; "" when its workdir is not known
+	srcs []string // what it holds of the context
 }
 
-// readStages reads the stages of a Dockerfile with their copies; ok is
-// false when a reference or path uses a variable, or a relative path has
-// no known directory.
-func readStages(data []byte) ([]stage, bool) {
-	var stages []stage
-	dir := "" // the current stage's WORKDIR; "" while only the base image knows it
-	dirs := map[int]string{}
-	for ins, f := range instructionWords(data) {
-		op := strings.ToUpper(f[0])
-		if op != "FROM" && len(stages) == 0 {
-			continue // ARG before the first FROM
-		}
-		switch op {
-		case "FROM":
-			args := f[1:]
-			for len(args) > 0 && strings.HasPrefix(args[0], "--") {
-				args = args[1:]
-			}
-			if len(args) == 0 || strings.Contains(args[0], "$") {
-				return nil, false
-			}
-			st := stage{base: stageIndex(stages, strings.ToLower(args[0]), len(stages))}
-			if len(args) >= 3 && strings.EqualFold(args[1], "AS") {
-				st.name = strings.ToLower(args[2])
-			}
-			dir = ""
-			if st.base >= 0 {
-				dir = dirs[st.base]
-			}
-			stages = append(stages, st)
-		case "WORKDIR":
-			w := strings.Trim(strings.TrimSpace(ins[len(f[0]):]), `"'`)
-			switch {
-			case strings.Contains(w, "$"):
-				dir = "$"
-			case path.IsAbs(w):
-				dir = path.Clean(w)
-			case dir != "" && dir != "$":
-				dir = path.Join(dir, w)
-			default:
-				dir = "$"
-			}
-		case "COPY", "ADD":
-			c, ok := readCopy(ins, f[0], stages, dir)
-			if !ok {
-				return nil, false
-			}
-			if c.srcs != nil {
-				stages[len(stages)-1].copies = append(stages[len(stages)-1].copies, c)
-			}
-		}
-		dirs[len(stages)-1] = dir
+// newStage starts a stage from FROM's arguments: an earlier stage's
+// filesystem when it names one, else an image's (nothing of the context).
+func newStage(args []string, byName map[string]*stage) *stage {
+	for len(args) > 0 && strings.HasPrefix(args[0], "--") {
+		args = args[1:]
 	}
-	return stages, true
+	s := &stage{}
+	if len(args) >= 3 && strings.EqualFold(args[1], "AS") {
+		s.name = strings.ToLower(args[2])
+	}
+	if len(args) > 0 {
+		if from := byName[strings.ToLower(args[0])]; from != nil {
+			s.workdir, s.maps, s.reach, s.built, s.pruned = from.workdir, slices.Clone(from.maps), slices.Clone(from.reach), slices.Clone(from.built), from.pruned
+		}
+	}
+	return s
 }
 
-// readCopy reads one COPY or ADD of the current stage (the last of
-// stages), whose WORKDIR is dir. A copy from an image (--from=nginx) has
-// no sources here.
-func readCopy(ins, op string, stages []stage, dir string) (copyIns, bool) {
-	var c copyIns
-	rest := strings.TrimSpace(ins[len(op):])
-	from := ""
+func (s *stage) setWorkdir(w string) bool {
+	if len(w) >= 2 && (w[0] == '"' || w[0] == '\'') && w[len(w)-1] == w[0] {
+		w = w[1 : len(w)-1]
+	}
+	switch {
+	case strings.Contains(w, "$"):
+		return false
+	case path.IsAbs(w):
+		s.workdir = path.Clean(w)
+	case s.workdir != "":
+		s.workdir = path.Join(s.workdir, w)
+	}
+	return true
+}
+
+// abs is a destination or RUN path in the stage, "" when it depends on
+// a workdir the Dockerfile does not give.
+func (s *stage) abs(p string) string {
+	switch {
+	case path.IsAbs(p):
+		return path.Clean(p)
+	case s.workdir != "":
+		return path.Join(s.workdir, p)
+	}
+	return ""
+}
+
+// copy follows one COPY or ADD (its text after the instruction name).
+func (s *stage) copy(rest string, byName map[string]*stage, c Context) bool {
+	from, isFrom := "", false
 	for strings.HasPrefix(rest, "--") {
 		flag, after, _ := strings.Cut(rest, " ")
-		if v, ok := strings.CutPrefix(flag, "--from="); ok {
-			from = strings.ToLower(v)
-		}
 		rest = strings.TrimSpace(after)
+		switch {
+		case strings.HasPrefix(flag, "--from="):
+			from, isFrom = strings.ToLower(strings.TrimPrefix(flag, "--from=")), true
+		case flag == "--parents" || strings.HasPrefix(flag, "--parents="):
+			return false
+		}
+	}
+	if strings.Contains(rest, "<<") {
+		return true // a heredoc: text of the Dockerfile, not of the context
 	}
 	var args []string
 	if strings.HasPrefix(rest, "[") {
 		if json.Unmarshal([]byte(rest), &args) != nil {
-			return c, true // not read by CopySources either
+			return false
 		}
 	} else {
 		args = strings.Fields(rest)
 	}
-	if len(args) < 2 || strings.HasPrefix(args[0], "<<") {
-		return c, true
+	if len(args) < 2 || strings.Contains(rest, "$") {
+		return false
 	}
-	if from != "" {
-		i := stageIndex(stages, from, len(stages)-1)
-		if strings.Contains(from, "$") {
-			return c, false
-		}
-		if i < 0 {
-			return c, true // an image's files, not the context's
-		}
-		c.from = strconv.Itoa(i)
-	}
-	dest := args[len(args)-1]
-	if strings.Contains(dest, "$") {
-		return c, false
-	}
-	switch {
-	case path.IsAbs(dest):
-		c.dest = path.Clean(dest)
-	case dir != "" && dir != "$":
-		c.dest = path.Join(dir, dest)
-	default:
-		c.dest = "" // on the base image's WORKDIR: where only matters below "/"
-	}
-	for _, a := range args[:len(args)-1] {
-		switch {
-		case strings.Contains(a, "://"):
-		case c.from != "":
-			if strings.Contains(a, "$") {
-				return c, false
+	srcs, dest := args[:len(args)-1], args[len(args)-1]
+	intoDir := strings.HasSuffix(dest, "/") || len(srcs) > 1
+	dst := s.abs(dest)
+	if !isFrom {
+		for _, src := range srcs {
+			if strings.Contains(src, "://") {
+				continue // a remote ADD
 			}
-			c.srcs = append(c.srcs, path.Join("/", a))
-		default:
-			c.srcs = append(c.srcs, filepath.Clean(a))
+			src = path.Clean(strings.TrimPrefix(src, "/"))
+			s.reach = append(s.reach, src)
+			if isDir, ok := c.Stat(src); ok && dst != "" && !strings.ContainsAny(src, "*?[") {
+				s.maps = append(s.maps, mapping{copyDest(dst, src, isDir, intoDir), src})
+			}
 		}
+		return true
 	}
-	return c, true
+	t := byName[from]
+	if t == nil {
+		return true // an image (docker takes a name no stage has for one): nothing of the context
+	}
+	for _, src := range srcs {
+		s.copyFrom(t, path.Join("/", src), dst, intoDir, c)
+	}
+	return true
 }
 
-// stageIndex returns the index of the stage named ref (or numbered, as
-// --from=0 counts) among the first n stages, or -1.
-func stageIndex(stages []stage, ref string, n int) int {
-	for i := n - 1; i >= 0; i-- {
-		if stages[i].name != "" && stages[i].name == ref {
-			return i
-		}
-	}
-	if i, err := strconv.Atoi(ref); err == nil && i >= 0 && i < n {
-		return i
-	}
-	return -1
-}
-
-// reach marks the context sources (and their parts) that reach the image:
-// taken[stage][source] for each copy into a stage the image holds files of.
-type reach struct {
-	stages []stage
-	taken  map[int]map[string]bool
-	isDir  func(src string) bool
-}
-
-// image marks what stage i holds under the path under ("/" for all of
-// it): its own context copies landing there, its base stage's, and what
-// its --from copies bring there from other stages. depth bounds the
-// chain. It reports false when a path cannot be followed.
-func (r reach) image(i int, under string, depth int) bool {
-	if depth > 8 {
-		return false
-	}
-	st := r.stages[i]
-	if st.base >= 0 && !r.image(st.base, under, depth+1) {
-		return false
-	}
-	for _, c := range st.copies {
-		if c.dest == "" && under != "/" {
-			return false // where it lands matters, and only the base image knows
-		}
-		if c.from == "" {
-			for _, src := range c.srcs {
-				if part, ok := landsUnder(src, c.dest, under, r.isDir(src)); ok {
-					r.take(i, part)
+// copyFrom follows COPY --from=t of t's path src to dst in s.
+func (s *stage) copyFrom(t *stage, src, dst string, intoDir bool, c Context) {
+	for _, m := range slices.Backward(t.maps) { // a later COPY wins
+		if rest, ok := under(src, m.dst); ok {
+			rel := path.Join(m.src, rest)
+			if isDir, ok := c.Stat(rel); ok {
+				s.reach = append(s.reach, rel)
+				if dst != "" {
+					s.maps = append(s.maps, mapping{copyDest(dst, rel, isDir, intoDir), rel})
 				}
+				return
+			}
+		}
+	}
+	// Built in t (or partly): whatever reached t may be in it, as what a
+	// build step made of it; a context COPY below src is there itself.
+	if p := t.pruned; p != nil && p.dir != "" {
+		if _, ok := under(src, p.dir); ok {
+			s.reach = append(s.reach, p.srcs...)
+			return
+		}
+	}
+	s.built = append(append(s.built, t.reach...), t.built...)
+	for _, m := range t.maps {
+		if rest, ok := under(m.dst, src); ok {
+			s.reach = append(s.reach, m.src)
+			if dst != "" {
+				s.maps = append(s.maps, mapping{path.Join(dst, rest), m.src})
+			}
+		}
+	}
+}
+
+// run follows a RUN: a bind mount of the context (or of a stage) counts
+// for what the step makes; turbo prune records its output folder.
+func (s *stage) run(words []string, byName map[string]*stage, c Context) bool {
+	for _, w := range words {
+		spec, ok := strings.CutPrefix(w, "--mount=")
+		if !ok {
+			continue
+		}
+		opts := map[string]string{}
+		for _, kv := range strings.Split(spec, ",") {
+			k, v, _ := strings.Cut(kv, "=")
+			opts[k] = v
+		}
+		if opts["type"] != "bind" {
+			continue
+		}
+		if from := strings.ToLower(opts["from"]); from != "" {
+			if t := byName[from]; t != nil {
+				s.built = append(append(s.built, t.reach...), t.built...)
 			}
 			continue
 		}
-		// COPY --from=S X D: what lands under `under` here is what S
-		// holds under X (the part of D below `under`, moved back to X).
-		j, _ := strconv.Atoi(c.from)
-		for _, x := range c.srcs {
-			var in string
-			switch {
-			case under == "/" || within(c.dest, under):
-				in = x // all of it lands under `under`
-			case within(under, c.dest):
-				in = path.Join(x, strings.TrimPrefix(under, c.dest)) // a part of it
-			default:
-				continue
-			}
-			if strings.ContainsAny(x, "*?[") {
-				in = path.Dir(x) // a pattern: its directory, conservatively
-			}
-			if !r.image(j, in, depth+1) {
-				return false
-			}
+		src := opts["source"]
+		if src == "" {
+			src = opts["src"]
+		}
+		if strings.Contains(src, "$") {
+			return false
+		}
+		s.built = append(s.built, path.Clean(strings.TrimPrefix(src, "/")))
+	}
+	if scopes, out, ok := turboPrune(words); ok && c.Pruned != nil {
+		if srcs, ok := c.Pruned(scopes); ok {
+			s.pruned = &prunedOut{dir: s.abs(out), srcs: srcs}
 		}
 	}
 	return true
 }
 
-func (r reach) take(i int, src string) {
-	if r.taken[i] == nil {
-		r.taken[i] = map[string]bool{}
+// turboPrune reads `turbo prune` in a RUN's words: the workspaces it keeps
+// (--scope=X, --scope X, or the names after prune) and its output folder
+// (--out-dir, default out).
+func turboPrune(words []string) (scopes []string, out string, ok bool) {
+	i := slices.Index(words, "prune")
+	if i < 1 || path.Base(words[i-1]) != "turbo" {
+		return nil, "", false
 	}
-	r.taken[i][src] = true
-}
-
-// landsUnder returns the part of context source src (copied to dest)
-// that lands under the path under, and whether any does. A directory's
-// contents land in dest; a single file lands at dest or, when dest is a
-// directory, at dest/<name>: both are taken as its place.
-func landsUnder(src, dest, under string, dir bool) (string, bool) {
-	if under == "/" || within(dest, under) || within(path.Join(dest, path.Base(filepath.ToSlash(src))), under) {
-		return src, true
-	}
-	if dir && within(under, dest) {
-		return filepath.Join(src, filepath.FromSlash(strings.TrimPrefix(under, dest+"/"))), true
-	}
-	return "", false
-}
-
-// within reports whether slash path p is dir or below it.
-func within(p, dir string) bool {
-	return dir == "/" || p == dir || strings.HasPrefix(p, dir+"/")
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
+	out = "out"
+	for j := i + 1; j < len(words); j++ {
+		w := words[j]
+		switch {
+		case w == "&&" || w == ";" || w == "|" || w == "||":
+			j = len(words)
+		case strings.HasPrefix(w, "--scope="):
+			scopes = append(scopes, strings.TrimPrefix(w, "--scope="))
+		case w == "--scope" && j+1 < len(words):
+			j++
+			scopes = append(scopes, words[j])
+		case strings.HasPrefix(w, "--out-dir="):
+			out = strings.TrimPrefix(w, "--out-dir=")
+		case w == "--out-dir" && j+1 < len(words):
+			j++
+			out = words[j]
+		case !strings.HasPrefix(w, "-"):
+			scopes = append(scopes, w)
 		}
 	}
-	return false
+	for i, sc := range scopes {
+		scopes[i] = strings.Trim(sc, `"'`)
+	}
+	return scopes, out, len(scopes) > 0 && !strings.Contains(out, "$")
+}
+
+// copyDest is where COPY puts source src at destination dst: inside dst
+// when dst is a folder (a trailing /, several sources) and src a file, the
+// directory's content at dst itself.
+func copyDest(dst, src string, isDir, intoDir bool) string {
+	if intoDir && !isDir {
+		return path.Join(dst, path.Base(src))
+	}
+	return dst
+}
+
+// under reports whether p is at or below dir, and the rest of it.
+func under(p, dir string) (string, bool) {
+	if p == dir {
+		return ".", true
+	}
+	if dir == "/" {
+		return strings.TrimPrefix(p, "/"), true
+	}
+	if rest, ok := strings.CutPrefix(p, dir+"/"); ok {
+		return rest, true
+	}
+	return "", false
 }
