@@ -36,6 +36,9 @@ type collector struct {
 	sockets   []SocketSetting
 	// tooBig: configuration files reported with UDS173 (overLimit).
 	tooBig map[string]bool
+	// configTargets: "service/configs.NAME" → the container path of an
+	// inline config the service mounts (envDocs.configEdges).
+	configTargets map[string]string
 	// shares are the services that read a client's migrated value from
 	// the state volume they share (sharedstate.go): they mount the socket.
 	shares []StateShare
@@ -81,7 +84,7 @@ type EnvAdd struct {
 
 func newCollector(p *Project, opts Options, a Topology) *collector {
 	cl := &collector{p: p, opts: opts, dbs: a.DBs, clients: a.Clients, badConn: a.BadConn,
-		warned: map[string]bool{}, cmdVars: map[string]bool{}, cfgSocket: map[string]string{}, tooBig: map[string]bool{}}
+		warned: map[string]bool{}, cmdVars: map[string]bool{}, cfgSocket: map[string]string{}, tooBig: map[string]bool{}, configTargets: map[string]string{}}
 	cl.scopes = hostvar.NewScopes(p.Project, cl.readFile, cl.refuse)
 	return cl
 }
@@ -93,6 +96,7 @@ func newCollector(p *Project, opts Options, a Topology) *collector {
 func (cl *collector) collect() []*Edge {
 	edges, followed := (sharedEnv{cl}).keep(cl.writableEdges(cl.collectEdges()))
 	edges = append(edges, (fileValues{cl}).configEdges()...)
+	edges = append(edges, (envDocs{cl}).configEdges()...)
 	edges = append(edges, (fileValues{cl}).rails()...)
 	edges = append(edges, (codeDefaults{cl}).edges(edges)...)
 	(imageDotenv{cl}).warn()
@@ -224,7 +228,8 @@ func (cl *collector) sawSocket(s SocketSetting) {
 }
 
 // SocketSettings reads the configuration files of top's clients (and
-// Rails' database.yml, and configuration documents in environment values)
+// Rails' database.yml, configuration documents in environment values and
+// inline configs)
 // and returns the socket-form values each client reads from one, with the
 // notes the reading made (a file refused, one beyond the limits). scopes
 // are the files it found reaching each service, for more evidence.
@@ -233,6 +238,7 @@ func SocketSettings(p *Project, opts Options, top Topology) (sockets []SocketSet
 	(fileValues{cl}).configEdges()
 	(fileValues{cl}).rails()
 	(envDocs{cl}).markSockets()
+	(envDocs{cl}).markConfigSockets()
 	return cl.sockets, cl.notes, cl.scopes
 }
 

@@ -131,6 +131,13 @@ type Var struct {
 	// Unless lists variables whose presence makes the image ignore this
 	// one (edoburu/pgbouncer: DATABASE_URL overrides DB_HOST).
 	Unless []string `yaml:"unless,omitempty"`
+	// Default, for a host variable, is the host the image connects to
+	// when the variable is unset (or empty), as its code falls back
+	// (Immich: host: dto.DB_HOSTNAME || 'database'), read from the
+	// entry's sources. When a service leaves the variable unset and a
+	// database service of the project answers to that name, the
+	// migration sets the variable in the service's environment.
+	Default string `yaml:"default,omitempty"`
 	// Requires, for a variable that takes the socket (directory: true),
 	// lists settings of other variables of the same service without which
 	// it takes none: Unleash's DATABASE_HOST and DATABASE_URL reach a

@@ -42,6 +42,8 @@ func TestSchemaRejects(t *testing.T) {
 		"tagged image":           "family: x\nimages: [x:1]\nvars:\n  - {key: H, role: host, reason: r}\nsources:\n  - {url: u, read: r}\n",
 		"port only":              "family: x\nimages: [x]\nvars:\n  - {key: P, role: port, reason: r}\nsources:\n  - {url: u, read: r}\n",
 		"query port host":        "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: true, no_query_port: true, reason: r}\nsources:\n  - {url: u, read: r}\n",
+		"default on a port":      "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, reason: r}\n  - {key: P, role: port, default: db, reason: r}\nsources:\n  - {url: u, read: r}\n",
+		"default host:port":      "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, default: \"db:5432\", reason: r}\nsources:\n  - {url: u, read: r}\n",
 		"no_socket dir":          "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: true, no_socket: true, reason: r}\nsources:\n  - {url: u, read: r}\n",
 		"no_socket port":         "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, reason: r}\n  - {key: P, role: port, no_socket: true, reason: r}\nsources:\n  - {url: u, read: r}\n",
 		"short commit":           "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, reason: r}\nsources:\n  - {repo: o/r, file: f, commit: abc1234, read: r}\n",

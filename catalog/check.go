@@ -111,6 +111,9 @@ func (e *Entry) checkVars(bad func(string, ...any)) {
 		if v.NoSocket && (v.Role == RolePort || v.Directory) {
 			bad("var %s: no_socket is for a host or url variable that takes no socket (directory: false)", v.Key)
 		}
+		if v.Default != "" && (v.Role != RoleHost || strings.ContainsAny(v.Default, " /:")) {
+			bad("var %s: default %q is for a host variable, and names a host (no port, no path)", v.Key, v.Default)
+		}
 		if v.NoQueryPort && (v.Role != RoleURL || !v.Directory) {
 			bad("var %s: no_query_port is for a url variable that takes the socket form", v.Key)
 		}

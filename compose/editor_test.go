@@ -125,6 +125,29 @@ func TestEditorComposeConstructs(t *testing.T) {
 			},
 			want: "services:\n  app:\n    image: a\n    environment:\n      - PGHOST=/run/pg\n      - PGPORT=5433\n      - B=1\n",
 		},
+		{
+			name: "a variable removed: the environment: key with it when it is the only entry, a list item among others, nothing where it is not exact",
+			doc: "x-env: &env\n  H: /run/pg\nservices:\n  app:\n    image: a\n    environment:\n      H: /run/pg\n  list:\n    image: a\n    environment:\n      - A=1\n      - H=/run/pg\n" +
+				"  flow:\n    image: a\n    environment: {H: /run/pg}\n  anchored:\n    image: a\n    environment: *env\n  multi:\n    image: a\n    environment:\n      H: >-\n        /run/pg\n",
+			edit: func(e *Editor, p *Project) {
+				for _, name := range []string{"app", "list", "flow", "anchored", "multi"} {
+					for _, v := range p.ServiceEnv(name) {
+						if v.Key != "H" {
+							continue
+						}
+						removed := false
+						for _, d := range p.ServiceDefs(name) {
+							removed = removed || e.RemoveServiceEnv(d, v)
+						}
+						if want := name == "app" || name == "list"; removed != want {
+							t.Errorf("%s: removed %v, want %v", name, removed, want)
+						}
+					}
+				}
+			},
+			want: "x-env: &env\n  H: /run/pg\nservices:\n  app:\n    image: a\n  list:\n    image: a\n    environment:\n      - A=1\n" +
+				"  flow:\n    image: a\n    environment: {H: /run/pg}\n  anchored:\n    image: a\n    environment: *env\n  multi:\n    image: a\n    environment:\n      H: >-\n        /run/pg\n",
+		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := load(t, c.doc)

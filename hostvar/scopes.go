@@ -377,9 +377,9 @@ func (sc *Scopes) Of(service string) evidence.Scope {
 	list, ok := sc.files[service]
 	if !ok {
 		list = []string{}
-		ignored := sc.imageIgnored(service)
+		ignored, buildOnly := sc.imageIgnored(service), sc.buildStageOnly(service)
 		for _, f := range s.Files() {
-			if !ignored(f) {
+			if !ignored(f) && !buildOnly(f) {
 				list = append(list, f)
 			}
 		}

@@ -18,6 +18,7 @@ import (
 	"net"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -180,6 +181,9 @@ func (pl *reverter) revertClient(service string, m compose.Mount, db *analyze.DB
 	for _, ent := range pl.p.ServiceEnv(service) {
 		raw, val := ent.Raw, ent.Value
 		if dir, tcp := revertHost(val, db.Name); path.Clean(dir) == m.Target && hostvar.WrittenAsDir(pl.p.Project, pl.scopes, pl.opts.HostVars, service, ent.Key) {
+			if tcp == db.Name && pl.removeSetDefault(ent, db) {
+				continue
+			}
 			mk, _ := interp.Mask(raw)
 			if pl.ed.SetValue(ent, mk, tcp) {
 				pl.rep.Change(finding.Change{Kind: "value", Pos: ent.Pos, Service: service, Key: ent.Key,
@@ -232,6 +236,27 @@ func (pl *reverter) revertClient(service string, m compose.Mount, db *analyze.DB
 		}
 	}
 	return unused
+}
+
+// removeSetDefault removes a host variable whose service, without it,
+// falls back to a default that reaches db (analyze.Fallback: the
+// catalogued image's default, a code default): what a migration writes
+// for a host left unset (UDS150, UDS170), so revert gives back the file
+// as it was. It reports whether it removed the variable.
+func (pl *reverter) removeSetDefault(ent compose.EnvVar, db *analyze.DB) bool {
+	host, ok := analyze.Fallback(pl.p, pl.scopes, ent)
+	if !ok || !slices.Contains(pl.p.Resolve(ent.Service, host).Services, db.Name) {
+		return false
+	}
+	for _, d := range pl.p.ServiceDefs(ent.Service) {
+		if d.Src == ent.Src && pl.ed.RemoveServiceEnv(d, ent) {
+			pl.rep.Change(finding.Change{Kind: "value", Pos: ent.Pos, Service: ent.Service, Key: ent.Key,
+				Dialect: dialect.HostVar(ent.Key).Name, Before: ent.Raw, After: "",
+				Reason: fmt.Sprintf("removed: without it %s falls back to %s, which reaches %s over TCP", ent.Service, host, db.Name)})
+			return true
+		}
+	}
+	return false
 }
 
 // revertSettings writes back to TCP the socket values service reads from

@@ -44,6 +44,25 @@ type Context struct {
 // target naming no stage): the caller then keeps every COPY source
 // (CopySources).
 func ImageSources(data []byte, target string, c Context) ([]string, bool) {
+	kept, built, ok := ImageSourcesByKind(data, target, c)
+	if !ok {
+		return nil, false
+	}
+	out := append(kept, built...)
+	slices.Sort(out)
+	return slices.Compact(out), true
+}
+
+// ImageSourcesByKind is ImageSources split by how a source reaches the
+// image: kept, copied into the image's stages as the file itself (COPY .
+// . of the final stage, COPY --from=builder of a path a context COPY wrote),
+// and builtOnly, reaching it only as what a build step made of it (a
+// --from copy of a build's output, /staging or /app/dist, or a RUN's bind
+// mount: wakapi's build-env gets the tree, its distroless stage only the
+// binary). A source in both is kept. A builder's script or configuration
+// file is then not in the image, while its manifests and code still say
+// what the binary is (the caller decides which files those are).
+func ImageSourcesByKind(data []byte, target string, c Context) (kept, builtOnly []string, ok bool) {
 	var stages []*stage
 	byName := map[string]*stage{}
 	var cur *stage
@@ -73,32 +92,41 @@ func ImageSources(data []byte, target string, c Context) ([]string, bool) {
 			ok = true
 		}
 		if !ok {
-			return nil, false
+			return nil, nil, false
 		}
 	}
 	if len(stages) == 0 {
-		return nil, false
+		return nil, nil, false
 	}
 	final := stages[len(stages)-1]
 	if target != "" {
 		if final = byName[strings.ToLower(target)]; final == nil {
-			return nil, false
+			return nil, nil, false
 		}
 	}
-	out := slices.Clone(final.reach)
-	slices.Sort(out)
-	return slices.Compact(out), true
+	kept = slices.Clone(final.reach)
+	slices.Sort(kept)
+	kept = slices.Compact(kept)
+	for _, b := range final.built {
+		if !slices.Contains(kept, b) && !slices.Contains(builtOnly, b) {
+			builtOnly = append(builtOnly, b)
+		}
+	}
+	slices.Sort(builtOnly)
+	return kept, builtOnly, true
 }
 
 // A stage of a multi-stage build, as far as the context goes: where its
 // commands run (workdir, "" when the base image's own applies), which of
 // its paths hold which context source (maps), every source that reached
-// it (reach), and turbo prune's output folder if a RUN made one.
+// it as the file itself (reach) or only as what a build step made of it
+// (built), and turbo prune's output folder if a RUN made one.
 type stage struct {
 	name    string
 	workdir string
 	maps    []mapping
 	reach   []string
+	built   []string
 	pruned  *prunedOut
 }
 
@@ -123,7 +151,7 @@ func newStage(args []string, byName map[string]*stage) *stage {
 	}
 	if len(args) > 0 {
 		if from := byName[strings.ToLower(args[0])]; from != nil {
-			s.workdir, s.maps, s.reach, s.pruned = from.workdir, slices.Clone(from.maps), slices.Clone(from.reach), from.pruned
+			s.workdir, s.maps, s.reach, s.built, s.pruned = from.workdir, slices.Clone(from.maps), slices.Clone(from.reach), slices.Clone(from.built), from.pruned
 		}
 	}
 	return s
@@ -223,17 +251,21 @@ func (s *stage) copyFrom(t *stage, src, dst string, intoDir bool, c Context) {
 			}
 		}
 	}
-	// Built in t (or partly): whatever reached t may be in it.
+	// Built in t (or partly): whatever reached t may be in it, as what a
+	// build step made of it; a context COPY below src is there itself.
 	if p := t.pruned; p != nil && p.dir != "" {
 		if _, ok := under(src, p.dir); ok {
 			s.reach = append(s.reach, p.srcs...)
 			return
 		}
 	}
-	s.reach = append(s.reach, t.reach...)
+	s.built = append(append(s.built, t.reach...), t.built...)
 	for _, m := range t.maps {
-		if rest, ok := under(m.dst, src); ok && dst != "" {
-			s.maps = append(s.maps, mapping{path.Join(dst, rest), m.src})
+		if rest, ok := under(m.dst, src); ok {
+			s.reach = append(s.reach, m.src)
+			if dst != "" {
+				s.maps = append(s.maps, mapping{path.Join(dst, rest), m.src})
+			}
 		}
 	}
 }
@@ -256,7 +288,7 @@ func (s *stage) run(words []string, byName map[string]*stage, c Context) bool {
 		}
 		if from := strings.ToLower(opts["from"]); from != "" {
 			if t := byName[from]; t != nil {
-				s.reach = append(s.reach, t.reach...)
+				s.built = append(append(s.built, t.reach...), t.built...)
 			}
 			continue
 		}
@@ -267,7 +299,7 @@ func (s *stage) run(words []string, byName map[string]*stage, c Context) bool {
 		if strings.Contains(src, "$") {
 			return false
 		}
-		s.reach = append(s.reach, path.Clean(strings.TrimPrefix(src, "/")))
+		s.built = append(s.built, path.Clean(strings.TrimPrefix(src, "/")))
 	}
 	if scopes, out, ok := turboPrune(words); ok && c.Pruned != nil {
 		if srcs, ok := c.Pruned(scopes); ok {

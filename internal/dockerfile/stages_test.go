@@ -111,3 +111,49 @@ func TestTurboPruned(t *testing.T) {
 		t.Error("Pruned(@x/nothing) is ok: a scope that names no workspace should not be")
 	}
 }
+
+// TestImageSourcesByKind: which sources reach the image as the files
+// themselves and which only as what a build step made of them.
+func TestImageSourcesByKind(t *testing.T) {
+	_, c := writeContext(t, map[string]string{
+		"go.mod": "module m\n", "go.sum": "", "main.go": "package main\n", "entrypoint.sh": "#!/bin/sh\n",
+		"configurations/local.yaml": "", "package.json": "{}", "dist/index.html": "",
+	})
+	for _, tc := range []struct {
+		name, dockerfile, target string
+		kept, built              string // joined by " "; kept "!" for not ok
+	}{
+		{name: "wakapi: the tree in build-env, the distroless stage takes /staging/app",
+			dockerfile: "FROM golang:alpine AS build-env\nWORKDIR /src\nCOPY ./go.mod ./go.sum ./\nCOPY . .\nRUN go build -o wakapi\nWORKDIR /staging\nRUN mkdir app && cp /src/wakapi app/\n" +
+				"FROM gcr.io/distroless/static:nonroot\nCOPY --from=build-env /staging/app /app\nENTRYPOINT [\"/app/wakapi\"]\n",
+			built: ". go.mod go.sum"},
+		{name: "ente: the binary from the builder, folders of the final stage's own",
+			dockerfile: "FROM golang:1 AS builder\nWORKDIR /etc/ente/\nCOPY go.mod .\nCOPY . .\nRUN go build -o museum ./cmd/museum\n" +
+				"FROM alpine:3.22\nCOPY --from=builder /etc/ente/museum .\nCOPY configurations configurations\n",
+			kept: "configurations", built: ". go.mod"},
+		{name: "the builder's whole workdir copied on: kept",
+			dockerfile: "FROM node:20 AS build\nWORKDIR /app\nCOPY package.json .\nCOPY . .\nRUN npm run build\nFROM node:20-slim\nCOPY --from=build /app /app\n",
+			kept:       "."},
+		{name: "a part a context COPY wrote: kept; the build's output beside it: built",
+			dockerfile: "FROM node:20 AS build\nWORKDIR /app\nCOPY . .\nRUN npm run build\nFROM nginx\nCOPY --from=build /app/dist /usr/share/nginx/html\nCOPY --from=build /app/out /srv\n",
+			kept:       "dist", built: "."},
+		{name: "a RUN's bind mount is built", dockerfile: "FROM golang:1 AS b\nRUN --mount=type=bind,target=/src go build -o /x /src\nFROM scratch\nCOPY --from=b /x /x\n",
+			built: "."},
+		{name: "target: the stage that holds the script", target: "build-env",
+			dockerfile: "FROM golang:alpine AS build-env\nWORKDIR /src\nCOPY . .\nFROM scratch\nCOPY --from=build-env /src/app /app\n",
+			kept:       "."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			kept, built, ok := ImageSourcesByKind([]byte(tc.dockerfile), tc.target, c)
+			if !ok {
+				t.Fatal("not ok")
+			}
+			if got := strings.Join(kept, " "); got != tc.kept {
+				t.Errorf("kept %q, want %q", got, tc.kept)
+			}
+			if got := strings.Join(built, " "); got != tc.built {
+				t.Errorf("built only %q, want %q", got, tc.built)
+			}
+		})
+	}
+}
