@@ -161,7 +161,8 @@ func (hc hiddenClients) catalogueHint(service, db string) string {
 	if e == nil {
 		return ""
 	}
-	for _, v := range e.Vars {
+	for i := range e.Vars {
+		v := e.Vars[i].In(func(k string) string { return cl.p.clientEnv(service, k) })
 		if (v.Role != catalog.RoleHost && v.Role != catalog.RoleURL) || cl.p.clientEnv(service, v.Key) != "" || (hiddenClients{cl}).anySet(service, v.Unless) {
 			continue
 		}

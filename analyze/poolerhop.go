@@ -41,10 +41,12 @@ func (cl *collector) poolerHop(name string) []*Edge {
 // catalogueKeeps reports (with a UDS151 warning) a URL variable that the
 // service's catalogued image cannot take in socket form (or only with a
 // library it does not ship and nothing adds: extension_dir), when it
-// reaches one of dbs; such a value stays on TCP.
+// reaches one of dbs; such a value stays on TCP. A variable whose reader
+// the user names (--consumer) is the user's to decide, as issue #20's
+// order has it.
 func (cl *collector) catalogueKeeps(v compose.EnvVar, find func(host string) *DB) bool {
 	e, cv := hostvar.CatalogueVar(cl.p.Project, v.Service, v.Key)
-	if cv == nil || cv.Role != catalog.RoleURL {
+	if cv == nil || cv.Role != catalog.RoleURL || hostvar.NamesReader(cl.opts.Consumers, v.Service, v.Key) {
 		return false
 	}
 	missingLib := cv.Directory && cv.ExtensionDir != "" && !extensionReaches(cl.p, v.Service, cv.ExtensionDir)

@@ -94,7 +94,7 @@ type Var struct {
 	// entrypoint resolves the value as a network host name first and exits
 	// when it does not resolve (Bitnami's wait-for-port --host). Where it is
 	// not set, a hand-written socket value may still work (Authelia's
-	// unix:// address, Unleash with DATABASE_SSL=false): the tool only does
+	// unix:// address, Mealie's POSTGRES_URL_OVERRIDE): the tool only does
 	// not write one. A socket path in a no_socket variable is an error
 	// (UDS221), and migrate repairs none.
 	NoSocket bool `yaml:"no_socket,omitempty"`
@@ -131,6 +131,14 @@ type Var struct {
 	// Unless lists variables whose presence makes the image ignore this
 	// one (edoburu/pgbouncer: DATABASE_URL overrides DB_HOST).
 	Unless []string `yaml:"unless,omitempty"`
+	// Requires, for a variable that takes the socket (directory: true),
+	// lists settings of other variables of the same service without which
+	// it takes none: Unleash's DATABASE_HOST and DATABASE_URL reach a
+	// socket only with DATABASE_SSL=false, since its default ssl options
+	// make node-postgres ask the socket for SSL. In a service that does
+	// not meet one, the variable is one with directory: false and the
+	// requirement's reason (Var.In).
+	Requires []Require `yaml:"requires,omitempty"`
 	// Also lists variables that must change with this one.
 	Also []Also `yaml:"also,omitempty"`
 	// Since, when set, is what the variable does from an image version
@@ -149,6 +157,19 @@ type Since struct {
 	// Sources say where the newer behaviour was read; Lookup cites them
 	// first for a tag at or above Version.
 	Sources []Source `yaml:"sources"`
+}
+
+// Require is a value another variable of the same service must have for
+// a variable to take the socket.
+type Require struct {
+	Key   string `yaml:"key"`
+	Value string `yaml:"value"`
+	// OrUnset: the image reads Value when Key is unset (its default), so
+	// a service that leaves Key unset meets the requirement too.
+	OrUnset bool `yaml:"or_unset,omitempty"`
+	// Reason says what the image does with another value of Key on a
+	// socket: the warning's explanation where the requirement is not met.
+	Reason string `yaml:"reason"`
 }
 
 // ConfKey is a key of an INI-style file at an absolute container path.

@@ -54,6 +54,9 @@ func TestSchemaRejects(t *testing.T) {
 		"server no local":        "family: x\nimages: [x]\nserver: {entrypoint: official, socket_dir: /s, trust_local: true}\nsources:\n  - {url: u, read: r}\n",
 		"server and pooler":      "family: x\nimages: [x]\npooler: true\nserver: {entrypoint: official, socket_dir: /s, trust_local: true, local: l}\nsources:\n  - {url: u, read: r}\n",
 		"no vars, not a pooler":  "family: x\nimages: [x]\nvars: []\nsources:\n  - {url: u, read: r}\n",
+		"requires on no socket":  "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: false, requires: [{key: S, value: \"false\", reason: r}], reason: r}\nsources:\n  - {url: u, read: r}\n",
+		"requires no reason":     "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: true, requires: [{key: S, value: \"false\"}], reason: r}\nsources:\n  - {url: u, read: r}\n",
+		"requires itself":        "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: true, requires: [{key: H, value: v, reason: r}], reason: r}\nsources:\n  - {url: u, read: r}\n",
 	}
 	for name, body := range cases {
 		if _, err := load(fstest.MapFS{"images/x.yaml": {Data: []byte(body)}}); err == nil {
@@ -74,6 +77,41 @@ func TestSchemaRejects(t *testing.T) {
 	overlap := strings.ReplaceAll(strings.ReplaceAll(good, "[x]", "[s/pg-16]"), "family: x", "family: o")
 	if _, err := load(fstest.MapFS{"images/s.yaml": {Data: []byte(server)}, "images/o.yaml": {Data: []byte(overlap)}}); err == nil {
 		t.Error("an image that another entry's pattern matches: loaded")
+	}
+}
+
+// TestVarIn: a variable with requires takes the socket in a service that
+// has the required values (an unset one counts only with or_unset), and
+// otherwise is one without a directory whose reason names the value; a
+// variable without requires is returned as it is.
+func TestVarIn(t *testing.T) {
+	v := &Var{Key: "H", Role: RoleHost, Directory: true, Reason: "yes", Requires: []Require{
+		{Key: "SSL", Value: "false", Reason: "asks the socket for SSL"},
+		{Key: "REQ", Value: "false", OrUnset: true, Reason: "requires SSL"},
+	}}
+	for _, c := range []struct {
+		env  map[string]string
+		dir  bool
+		want string
+	}{
+		{map[string]string{"SSL": "false"}, true, "yes"},
+		{map[string]string{"SSL": "false", "REQ": "false"}, true, "yes"},
+		{map[string]string{}, false, `SSL is unset here, not "false": asks the socket for SSL`},
+		{map[string]string{"SSL": "true"}, false, `SSL is "true" here, not "false": asks the socket for SSL`},
+		{map[string]string{"SSL": "FALSE"}, false, `SSL is "FALSE" here`},
+		{map[string]string{"SSL": "false", "REQ": "true"}, false, `REQ is "true" here, not "false": requires SSL`},
+	} {
+		got := v.In(func(k string) string { return c.env[k] })
+		if got.Directory != c.dir || !strings.HasPrefix(got.Reason, c.want) {
+			t.Errorf("In(%v) = directory %v, %q; want %v, %q", c.env, got.Directory, got.Reason, c.dir, c.want)
+		}
+	}
+	if !v.Directory || v.Reason != "yes" {
+		t.Error("In changed the entry's variable instead of a copy")
+	}
+	plain := &Var{Key: "H", Role: RoleHost, Directory: true, Reason: "yes"}
+	if plain.In(func(string) string { return "" }) != plain {
+		t.Error("a variable without requires is not returned as it is")
 	}
 }
 
@@ -319,13 +357,13 @@ func exercised(e *Entry, archives []string) bool {
 	return false
 }
 
-// interpolationDefault reads the default of a ${VAR:-default} image
-// reference, as compose would use it when VAR is unset.
+var interpolationRE = regexp.MustCompile(`\$\{[A-Za-z_][A-Za-z0-9_]*(?::?-([^}]*))?\}`)
+
+// interpolationDefault reads an image reference as compose would with its
+// variables unset: each ${VAR:-default} (or ${VAR-default}) is its default,
+// ${VAR} is empty ("${IMAGE:-postgres:16}", "appflowyinc/gotrue:${GOTRUE_VERSION:-latest}").
 func interpolationDefault(ref string) string {
-	if _, def, ok := strings.Cut(ref, ":-"); ok && strings.HasPrefix(ref, "${") {
-		return strings.TrimSuffix(def, "}")
-	}
-	return ref
+	return interpolationRE.ReplaceAllString(ref, "$1")
 }
 
 // TestServerImages checks the list the "no PostgreSQL service found"

@@ -117,6 +117,14 @@ func (e *Entry) checkVars(bad func(string, ...any)) {
 		if strings.TrimSpace(v.Reason) == "" {
 			bad("var %s: no reason", v.Key)
 		}
+		for _, r := range v.Requires {
+			if !keyRE.MatchString(r.Key) || r.Key == v.Key || strings.TrimSpace(r.Reason) == "" {
+				bad("var %s: requires %+v wants another variable's key and a reason", v.Key, r)
+			}
+			if v.Role == RolePort || !v.Directory {
+				bad("var %s: requires is for a host or url variable that takes the socket (directory: true)", v.Key)
+			}
+		}
 		for _, a := range v.Also {
 			if !keyRE.MatchString(a.Key) || a.Reason == "" {
 				bad("var %s: also %+v wants a key and a reason", v.Key, a)
@@ -139,13 +147,13 @@ func (e *Entry) checkVars(bad func(string, ...any)) {
 func (e *Entry) checkServer(bad func(string, ...any)) {
 	s := e.Server
 	switch s.Entrypoint {
-	case EntrypointOfficial, EntrypointBitnami, EntrypointSclorg:
+	case EntrypointOfficial, EntrypointBitnami, EntrypointSclorg, EntrypointSameersbn:
 	case "":
 		if s.No == "" {
-			bad("server: no entrypoint: want official, bitnami or sclorg (or no: with the reason its clients stay on TCP)")
+			bad("server: no entrypoint: want official, bitnami, sclorg or sameersbn (or no: with the reason its clients stay on TCP)")
 		}
 	default:
-		bad("server: entrypoint %q, want official, bitnami or sclorg", s.Entrypoint)
+		bad("server: entrypoint %q, want official, bitnami, sclorg or sameersbn", s.Entrypoint)
 	}
 	switch {
 	case s.No == "" && !strings.HasPrefix(s.SocketDir, "/"):

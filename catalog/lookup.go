@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -29,6 +30,29 @@ func (e *Entry) Var(key string) *Var {
 		}
 	}
 	return nil
+}
+
+// In returns the variable as it holds in a service whose environment env
+// reads (a key's effective value, "" when unset): when the service does
+// not meet one of its requirements (Requires), a copy that takes no socket
+// (Directory false) whose Reason says which value is missing and why;
+// otherwise v itself.
+func (v *Var) In(env func(key string) string) *Var {
+	for _, r := range v.Requires {
+		got := env(r.Key)
+		if got == r.Value || (got == "" && r.OrUnset) {
+			continue
+		}
+		have := "unset"
+		if got != "" {
+			have = strconv.Quote(got)
+		}
+		c := *v
+		c.Directory = false
+		c.Reason = fmt.Sprintf("%s is %s here, not %q: %s", r.Key, have, r.Value, r.Reason)
+		return &c
+	}
+	return v
 }
 
 // Split returns the repository path of an image reference (lower case,

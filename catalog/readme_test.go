@@ -78,6 +78,16 @@ func clientTable() string {
 			}
 			switch {
 			case v.Role == RolePort:
+			case v.Directory && len(v.Requires) > 0:
+				var with []string
+				for _, r := range v.Requires {
+					w := r.Key + "=" + r.Value
+					if r.OrUnset {
+						w += " or unset"
+					}
+					with = append(with, w)
+				}
+				yes = append(yes, key+" (with "+strings.Join(with, ", ")+")")
 			case v.Directory:
 				yes = append(yes, key)
 			default:

@@ -18,7 +18,10 @@ type Server struct {
 	//             directory only;
 	//   bitnami   Bitnami's scripts (POSTGRESQL_* variables, uid 1001);
 	//   sclorg    sclorg/Red Hat's run-postgresql (POSTGRESQL_* variables,
-	//             uid 26).
+	//             uid 26);
+	//   sameersbn sameersbn/docker-postgresql's entrypoint.sh (DB_USER,
+	//             DB_PASS, DB_NAME; Ubuntu's PostgreSQL packages run by
+	//             start-stop-daemon).
 	Entrypoint string `yaml:"entrypoint"`
 	// SocketDir is the directory the server creates .s.PGSQL.<port> in
 	// when nothing overrides unix_socket_directories. Empty with No.
@@ -47,9 +50,10 @@ type Server struct {
 
 // Entrypoint kinds (Server.Entrypoint).
 const (
-	EntrypointOfficial = "official"
-	EntrypointBitnami  = "bitnami"
-	EntrypointSclorg   = "sclorg"
+	EntrypointOfficial  = "official"
+	EntrypointBitnami   = "bitnami"
+	EntrypointSclorg    = "sclorg"
+	EntrypointSameersbn = "sameersbn"
 )
 
 // LookupServer returns the server entry for an image reference, or nil

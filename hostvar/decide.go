@@ -139,13 +139,19 @@ func (q Query) catalogue() (Verdict, bool) {
 }
 
 // CatalogueVar returns the catalogue entry of a service's image and its
-// variable key, or nils.
+// variable key as it holds in that service (catalog.Var.In: a requirement
+// on another of its variables it does not meet takes the socket away), or
+// nils.
 func CatalogueVar(p *compose.Project, service, key string) (*catalog.Entry, *catalog.Var) {
 	e := catalog.Lookup(p.Model.Services[service].Image)
 	if e == nil {
 		return nil, nil
 	}
-	return e, e.Var(key)
+	cv := e.Var(key)
+	if cv == nil {
+		return e, nil
+	}
+	return e, cv.In(func(k string) string { return compose.EnvLookup(p.ServiceEnv(service), k) })
 }
 
 // CatalogueBasis is the basis of what the catalogue entry e says: its

@@ -107,6 +107,18 @@ func (q Query) userReader() (form consumer.Form, basis *finding.Basis, stay *Sta
 	return "", nil, nil, false
 }
 
+// NamesReader reports whether --consumer (consumers, TARGET=READER|FORM)
+// names the reader of a service's key, as SERVICE/KEY or KEY: the user's
+// word then decides its form (Query.Reader), before the catalogue does.
+func NamesReader(consumers []string, service, key string) bool {
+	for _, c := range consumers {
+		if target, _, _ := strings.Cut(c, "="); target == service+"/"+key || target == key {
+			return true
+		}
+	}
+	return false
+}
+
 // userReaderFor applies --consumer TARGET=READER|FORM for one target; a
 // named reader is held to the limits evidence would hold it to (its
 // forms, and where it reads the port).

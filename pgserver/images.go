@@ -7,7 +7,7 @@ import (
 // Family describes where a PostgreSQL image keeps its socket.
 type Family struct {
 	// Name is the initialisation the image runs (catalog.Server's
-	// Entrypoint: "official", "bitnami", "sclorg"), or familyUnknown.
+	// Entrypoint: "official", "bitnami", "sclorg", "sameersbn"), or Unknown.
 	Name      string
 	SocketDir string
 	// Server is the catalogue's fact sheet (catalog/images/*.yaml with a

@@ -25,6 +25,9 @@ func TestRepositoryAndFamily(t *testing.T) {
 		"postgis/postgis:15-3.4":                          "official",
 		"timescale/timescaledb-ha:pg16":                   "official",
 		"bitnami/postgresql:16":                           "bitnami",
+		"kkimurak/sameersbn-postgresql:17":                "sameersbn",
+		"quay.io/sameersbn/postgresql:15-20230628":        "sameersbn",
+		"zulip/zulip-postgresql:14":                       "official", // groonga/pgroonga's alpine image, FROM postgres:14-alpine
 		"redis:7":                                         "",
 		"edoburu/pgbouncer":                               "",
 		"example/postgres-exporter:1":                     "",

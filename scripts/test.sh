@@ -76,7 +76,8 @@ install_missing() {
 install_missing
 
 # == npm packages for e2e TestURIReaders ======================================
-# The Node.js readers (pg, knex, postgres, sequelize, typeorm), pinned by
+# The Node.js readers (pg, knex, postgres, sequelize, typeorm) and deepmerge
+# (e2e TestUnleashDatabaseSSL rebuilds Unleash's options with it), pinned by
 # e2e/testdata/readers/package-lock.json, installed with npm ci from the
 # registry. npm's own cache (~/.npm) keeps the tarballs between runs
 # (--prefer-offline: no revalidation); a stamp with the lock file's hash

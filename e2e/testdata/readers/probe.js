@@ -83,7 +83,7 @@ async function typeorm(lib, uri) {
 function versions() {
   const v = {}
   for (const [name, dir] of [['pg', 'pg'], ['pg-connection-string', 'pg-connection-string'], ['knex', 'knex'], ['postgres', 'postgres'],
-    ['sequelize', 'sequelize'], ['typeorm', 'typeorm'], ['typeorm1', 'typeorm1']]) {
+    ['sequelize', 'sequelize'], ['typeorm', 'typeorm'], ['typeorm1', 'typeorm1'], ['deepmerge', 'deepmerge']]) {
     try {
       // Read the file: packages with "exports" (postgres, typeorm) refuse
       // require('NAME/package.json').
