@@ -111,8 +111,28 @@ func unselectedClients(p *Project, opts Options, a Topology, sc *hostvar.Scopes)
 // LeftOnTCP lists, as service/key in the order a reader meets them, the
 // values the analysis leaves on TCP: those that do not parse, those of its
 // notes whose code leaves a value (finding.Code.LeavesTCP), and, when the
-// plan changed nothing (edited false), the values it was to rewrite.
+// plan changed nothing (edited false), the values it was to rewrite. A
+// note about a client's tie to a database (depends_on, links,
+// network_mode: UDS131 for a client whose connection is out of view) is
+// no value: OutOfView lists those.
 func (a Topology) LeftOnTCP(srcs []*compose.Source, edited bool) []string {
+	values, _ := a.leftOnTCP(srcs, edited)
+	return values
+}
+
+// OutOfView lists, as service/key, the clients left on TCP whose
+// connection no value the tool reads holds: the notes LeftOnTCP leaves
+// out, at depends_on, links or network_mode.
+func (a Topology) OutOfView(srcs []*compose.Source) []string {
+	_, ties := a.leftOnTCP(srcs, true)
+	return ties
+}
+
+// tieKeys are the keys that tie a client to a database without holding a
+// connection value.
+var tieKeys = map[string]bool{"depends_on": true, "links": true, "network_mode": true}
+
+func (a Topology) leftOnTCP(srcs []*compose.Source, edited bool) (values, ties []string) {
 	fs := slices.Clone(a.BadConn)
 	for _, n := range a.Notes {
 		if c, _ := finding.Lookup(n.Finding.Code); n.Refused == nil && c.LeavesTCP {
@@ -125,7 +145,6 @@ func (a Topology) LeftOnTCP(srcs []*compose.Source, edited bool) []string {
 		}
 	}
 	SortFindings(srcs, fs)
-	var out []string
 	seen := map[string]bool{}
 	for _, f := range fs {
 		if f.Service == "" {
@@ -135,12 +154,17 @@ func (a Topology) LeftOnTCP(srcs []*compose.Source, edited bool) []string {
 		if f.Key != "" {
 			id += "/" + f.Key
 		}
-		if !seen[id] {
-			seen[id] = true
-			out = append(out, id)
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		if tieKeys[f.Key] {
+			ties = append(ties, id)
+		} else {
+			values = append(values, id)
 		}
 	}
-	return out
+	return values, ties
 }
 
 // selects reports whether the selection (--only, --exclude) keeps a

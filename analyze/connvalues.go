@@ -8,6 +8,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/jdbc"
 	"github.com/uds-migrate/uds-migrate/libpq"
+	"github.com/uds-migrate/uds-migrate/pgserver"
 )
 
 // checkConnValues finds environment values that start like a PostgreSQL
@@ -23,7 +24,11 @@ func (p *Project) checkConnValues() map[string]finding.Finding {
 	out := map[string]finding.Finding{}
 	for _, name := range p.ServiceOrder() {
 		for _, v := range p.ServiceEnv(name) {
-			if err := dialect.Malformed(v.Raw, v.Value); err != nil {
+			err := dialect.Malformed(v.Raw, v.Value)
+			if h, e := dialect.UnkeyedNpgsql(v.Value); err == nil && e != nil && p.pgService(h) {
+				err = e // Host=db;Databse=app names the server: a typo to fix
+			}
+			if err != nil {
 				out[v.Pos.String()] = finding.New("UDS163", v.Pos, name, v.Key, malformedMsg(name+"/"+v.Key, v.Value, err))
 			}
 		}
@@ -52,4 +57,15 @@ func atsBeforeQuery(value string) int {
 	_, rest, _ := strings.Cut(value, "://")
 	rest, _, _ = strings.Cut(rest, "?")
 	return strings.Count(rest, "@")
+}
+
+// pgService reports whether host is the name of a service whose image is a
+// PostgreSQL server or pooler the tool knows.
+func (p *Project) pgService(host string) bool {
+	svc, ok := p.Model.Services[strings.ToLower(strings.TrimSpace(host))]
+	if !ok {
+		return false
+	}
+	_, server := pgserver.FamilyOf(svc.Image)
+	return server || pgserver.IsPooler(svc.Image)
 }

@@ -256,18 +256,23 @@ func (cl *collector) warnCommand(service string) {
 				if socket {
 					continue
 				}
+				shown, what := dialect.Redact(dname, w), ""
 				if dname == "" {
-					db := unknownURL(w, find)
-					if db == nil {
+					if db := unknownURL(w, find); db != nil {
+						hosts = []string{db.Name}
+					} else if h, s, ok := dialect.SchemelessAddress(w); ok {
+						// Nakama's --database.address USER:PW@HOST:PORT/DB:
+						// a form the program reads its own way.
+						hosts, shown, what = []string{h}, s, ", an address without a scheme that the program reads its own way"
+					} else {
 						continue
 					}
-					hosts = []string{db.Name}
 				}
 				for _, h := range hosts {
 					if db := find(h); db != nil {
 						kn, _ := yamledit.OwnKey(node, key)
 						cl.commandNote(yamledit.NodePos(src, kn), service, key,
-							fmt.Sprintf("%s's %s holds a connection to %s (%s); the tool does not edit commands: point it at the socket in %s by hand, or move it to environment:", service, key, db.Name, dialect.Redact(dname, w), cl.opts.MountPath))
+							fmt.Sprintf("%s's %s holds a connection to %s (%s%s); the tool does not edit commands: point it at the socket in %s by hand, or move it to environment:", service, key, db.Name, shown, what, cl.opts.MountPath))
 						reported = true
 						return
 					}

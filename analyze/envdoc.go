@@ -15,6 +15,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/evidence"
 	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/hostvar"
+	"github.com/uds-migrate/uds-migrate/internal/interp"
 )
 
 // A configuration document in one environment variable (issue #21):
@@ -55,7 +56,7 @@ func (d envDocs) edges(v compose.EnvVar) ([]*Edge, bool) {
 		}
 		at, ok := envDocValueAt(v, cv)
 		if socket {
-			cl.cfgSocket[v.Service] = fmt.Sprintf("%s:%d", v.Pos.File, at.Line)
+			d.sawSocket(v, cv, at, ok)
 			continue
 		}
 		if !ok {
@@ -98,8 +99,29 @@ func envDocValues(v compose.EnvVar) ([]configfile.Value, bool, error) {
 	if isJSON {
 		read = configfile.JSON
 	}
-	vals, err := read([]byte(v.Value))
+	text, escaped := envDocText(v)
+	vals, err := read([]byte(text))
+	if escaped {
+		for i := range vals {
+			vals[i].Value = strings.ReplaceAll(vals[i].Value, "$$", "$")
+		}
+	}
 	return vals, true, err
+}
+
+// envDocText is the text of v's document that its settings' byte ranges
+// are in: the value as written when its only $ are $$ escapes (what the
+// migration writes for junixsocket's $FactoryArg), so that each byte of a
+// setting stands in the compose file, and escaped is true; else the value
+// compose computes (a ${...} reference: no range in the file holds it).
+func envDocText(v compose.EnvVar) (text string, escaped bool) {
+	if v.Raw == v.Value {
+		return v.Value, false
+	}
+	if m, err := interp.Mask(v.Raw); err == nil && len(m.Refs) == 0 && m.Value == v.Value {
+		return v.Raw, true
+	}
+	return v.Value, false
 }
 
 // EnvDocLeaves returns the connection settings of a configuration
@@ -130,6 +152,7 @@ func EnvDocLeaves(v compose.EnvVar) []compose.EnvVar {
 // byte of it stands there as in the document (so it can be edited).
 func envDocValueAt(v compose.EnvVar, cv configfile.Value) (configfile.Value, bool) {
 	src, n := v.Src, v.Node
+	text, escaped := envDocText(v)
 	at := cv
 	at.Line, at.Col = n.Line, n.Column
 	var start int
@@ -142,8 +165,8 @@ func envDocValueAt(v compose.EnvVar, cv configfile.Value) (configfile.Value, boo
 			return at, false
 		}
 		ind := blockIndent(src, n.Line+1)
-		docLineStart := strings.LastIndexByte(v.Value[:cv.Start], '\n') + 1
-		docLine, _, _ := strings.Cut(v.Value[docLineStart:], "\n")
+		docLineStart := strings.LastIndexByte(text[:cv.Start], '\n') + 1
+		docLine, _, _ := strings.Cut(text[docLineStart:], "\n")
 		start = src.Offset(line, 1) + ind + (cv.Start - docLineStart)
 		at.Line, at.Col = line, ind+(cv.Start-docLineStart)+1
 		if t := strings.TrimRight(src.Line(line), "\r"); len(t) < ind || t[ind:] != docLine {
@@ -151,7 +174,7 @@ func envDocValueAt(v compose.EnvVar, cv configfile.Value) (configfile.Value, boo
 		}
 	case 0, yaml.SingleQuotedStyle, yaml.DoubleQuotedStyle:
 		sp, err := src.ScalarSpan(n, v.InFlow)
-		if err != nil || strings.Contains(v.Value, "\n") {
+		if err != nil || strings.Contains(text, "\n") {
 			return at, false
 		}
 		inner := sp.Start + len(v.Prefix)
@@ -160,7 +183,7 @@ func envDocValueAt(v compose.EnvVar, cv configfile.Value) (configfile.Value, boo
 		}
 		start = inner + cv.Start
 		at.Col = n.Column + (start - sp.Start)
-		if inner+len(v.Value) > len(src.Data) || string(src.Data[inner:inner+len(v.Value)]) != v.Value {
+		if inner+len(text) > len(src.Data) || string(src.Data[inner:inner+len(text)]) != text {
 			return at, false
 		}
 	case yaml.FoldedStyle:
@@ -170,7 +193,7 @@ func envDocValueAt(v compose.EnvVar, cv configfile.Value) (configfile.Value, boo
 	default:
 		return at, false
 	}
-	if strings.Contains(v.Raw, "$") {
+	if !escaped && strings.Contains(v.Raw, "$") {
 		return at, false // what compose reads is not what is written
 	}
 	at.Start, at.End = start, start+(cv.End-cv.Start)
@@ -268,20 +291,35 @@ func (d envDocs) warnLines(v compose.EnvVar) bool {
 	return false
 }
 
-// markSockets notes, for revert, the clients that read a socket from
-// a configuration document in their environment: revert does not edit
-// those values, so their socket mount stays.
+// markSockets records, for revert, the socket-form values clients read
+// from a configuration document in their environment.
 func (d envDocs) markSockets() {
-	cl := d.cl
-	for _, name := range cl.clientServices() {
-		for _, v := range cl.p.ServiceEnv(name) {
-			for _, leaf := range EnvDocLeaves(v) {
-				if _, _, socket := dialect.Classify(leaf.Value); socket {
-					cl.cfgSocket[name] = fmt.Sprintf("%s:%d", leaf.Pos.File, leaf.Pos.Line)
+	for _, name := range d.cl.clientServices() {
+		for _, v := range d.cl.p.ServiceEnv(name) {
+			vals, _, err := envDocValues(v)
+			if err != nil {
+				continue
+			}
+			for _, cv := range vals {
+				if _, _, socket := dialect.Classify(cv.Value); socket {
+					at, ok := envDocValueAt(v, cv)
+					d.sawSocket(v, cv, at, ok)
 				}
 			}
 		}
 	}
+}
+
+// sawSocket records the socket-form setting cv of v's document, placed at
+// at in the compose file; exact says every byte of it stands there.
+func (d envDocs) sawSocket(v compose.EnvVar, cv, at configfile.Value, exact bool) {
+	s := SocketSetting{Service: v.Service, Key: v.Key, Pos: docPos(v, at), Value: cv.Value}
+	_, s.Dialect, _ = dialect.Classify(cv.Value)
+	if exact {
+		s.In = &ConfigValue{Path: v.Src.Path, Data: v.Src.Data, Value: at, Src: v.Src,
+			DocKey: fmt.Sprintf("%s (line %d of its value)", cv.Key, cv.Line)}
+	}
+	d.cl.sawSocket(s)
 }
 
 // crystalPGSockets are the socket files crystal-pg (will/crystal-pg,

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"bytes"
 	"fmt"
 	"maps"
 	"regexp"
@@ -54,6 +55,13 @@ func (hc hiddenClients) warn(edges []*Edge) {
 		if dep == nil || (hiddenClients{cl}).usesSocket(name) {
 			continue
 		}
+		if svc.NetworkMode == "service:"+dep.Name {
+			// compose-go folds network_mode: service:db into depends_on;
+			// the tie the user wrote is network_mode (changelog.com's
+			// devcontainer, trial 10 N2).
+			(hiddenClients{cl}).sharedNamespace(name, dep)
+			continue
+		}
 		if file, line := (hiddenClients{cl}).connection(name, dep); file != "" {
 			cl.note("UDS131", finding.Pos{File: file, Line: line, Col: 1}, name, file,
 				fmt.Sprintf("%s depends on %s and %s:%d names it in a form the tool does not edit (a literal host in code or a format it does not read): write that connection as %s by hand, and mount %s's socket volume on %s", name, dep.Name, file, line, manualForm(file, dep, cl.opts.MountPath), dep.Name, name))
@@ -88,6 +96,61 @@ func (hc hiddenClients) warn(edges []*Edge) {
 		cl.note("UDS131", yamledit.NodePos(src, kn), name, key,
 			fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it: the connection is in %s, baked into the image or built by a script, which the tool cannot see; write it as %s and add the socket volume by hand", name, key, dep.Name, name, where, manualForm("", dep, cl.opts.MountPath)))
 	}
+}
+
+// sharedNamespace reports (UDS142) a client in a database's network
+// namespace (network_mode: service:DB) whose connection no value shows:
+// it reaches the server as localhost over TCP. The message names
+// network_mode and, where a file that reaches the client names localhost
+// as a database's host (Ecto's hostname: System.get_env("DB_HOST",
+// "localhost")), that line and the socket form for its kind of file.
+func (hc hiddenClients) sharedNamespace(name string, db *DB) {
+	cl := hc.cl
+	src, node := cl.p.ServiceNode(name)
+	at := yamledit.NodePos(src, node)
+	if kn, _ := yamledit.OwnKey(node, "network_mode"); kn != nil {
+		at = yamledit.NodePos(src, kn)
+	}
+	where, file := "no value or file the tool reads shows where", ""
+	if f, line, host := hc.localConnection(name); f != "" {
+		where, file = fmt.Sprintf("%s:%d names %s as its database's host", f, line, host), f
+	}
+	cl.note("UDS142", at, name, "network_mode",
+		fmt.Sprintf("%s/network_mode is service:%s: %s shares %s's network namespace and reaches it as localhost over TCP (%s); left on TCP: to use the socket, mount %s's socket volume on %s and write that connection as %s by hand", name, db.Name, name, db.Name, where, db.Name, name, manualForm(file, db, cl.opts.MountPath)))
+}
+
+// localDBRE marks text about a database, not a web server (Phoenix's
+// url: [host: "localhost"]): Ecto's Repo and hostname:, Django's
+// DATABASES, a DB_HOST variable, a database or driver name.
+var localDBRE = regexp.MustCompile(`(?i)\b(?:db|dbs|databases?|postgres(?:ql)?|pg|psql|sql|repo|hostname)\b|\bdb_|_db\b|\.Repo\b`)
+
+// localContext is how many lines above a localhost host may say that it
+// is a database's (DATABASES = { ... "HOST": "127.0.0.1").
+const localContext = 6
+
+// localConnection finds the first line of the files that reach a service
+// that names localhost (or 127.0.0.1, host says which) as a host where
+// that line or the few above it speak of a database.
+func (hc hiddenClients) localConnection(service string) (file string, line int, host string) {
+	local := nameRE(&DB{Names: []string{"localhost", "127.0.0.1"}})
+	for _, abs := range hc.cl.scopes.Of(service).Files() {
+		path := hc.cl.p.DisplayPath(abs)
+		data, err := hc.cl.readFile(path)
+		if err != nil || bytes.IndexByte(data, 0) >= 0 {
+			continue
+		}
+		lines := strings.Split(string(data), "\n")
+		for i, line := range lines {
+			if connectionLine([]byte(line), local) > 0 && localDBRE.MatchString(strings.Join(lines[max(0, i-localContext):i+1], "\n")) {
+				host = "localhost"
+				if !strings.Contains(line, host) {
+					host = "127.0.0.1"
+				}
+				return path, i + 1, host
+			}
+		}
+	}
+	return "", 0, ""
 }
 
 // usesSocket reports whether a service already has a socket-form value.

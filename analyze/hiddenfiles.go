@@ -98,7 +98,15 @@ var hostWordRE = regexp.MustCompile(`(?i)host|server|addr`)
 // URL authority before it (//db, @db), a URL path before it (/postgres,
 // the database), or a key of another setting before it (user=postgres,
 // "NAME": "postgres").
+//
+// An image reference is never a host: a name after an image key or FROM
+// (image: postgres:16.8-alpine in another compose file that a bind mount
+// or a build context brings into view) is the image's repository, and
+// its :TAG no port. A port after a name is a whole token (:5432,
+// :${DB_PORT}, :{port}), not the start of a tag (:15-trixie, :16.8).
 var (
+	imageBeforeRE      = regexp.MustCompile(`(?i)(?:^|[^\w.-])image["']?\s*[:=]\s*["']?$|^\s*FROM\s+(?:--\S+\s+)*$`)
+	portAfterRE        = regexp.MustCompile(`^:(?:[0-9]{1,5}|\$\{?\w+\}?|\{\{?[^{}\n]*\}\}?|<%=[^%\n]*%>|%[sd])(?:[^\w.-]|$)`)
 	schemeOrKeyAfterRE = regexp.MustCompile(`^(\+[\w.+-]*)?://|^["']?:(\D|$)`)
 	authorityBeforeRE  = regexp.MustCompile(`(//|@)$`)
 	otherKeyBeforeRE   = regexp.MustCompile(`(?i)(^|[^a-z])(user|username|name|database|dbname|db|password|schema)["']?\s*[:=]>?\s*["']?$`)
@@ -126,14 +134,20 @@ func connectionLine(data []byte, nameRE *regexp.Regexp) int {
 		for _, m := range nameRE.FindAllStringSubmatchIndex(line, -1) {
 			before, after := line[:m[4]], line[m[5]:]
 			switch {
+			case imageBeforeRE.MatchString(before):
+				continue
+			case portAfterRE.MatchString(after) && !strings.HasSuffix(before, "/") && !otherKeyBeforeRE.MatchString(before):
+				return n // host:port
 			case schemeOrKeyAfterRE.MatchString(after):
 				continue
 			case authorityBeforeRE.MatchString(before):
 				return n
 			case strings.HasSuffix(before, "/"), otherKeyBeforeRE.MatchString(before):
 				continue
-			case strings.HasPrefix(after, ":") || hostWordRE.MatchString(line):
-				return n // host:port, or a host setting
+			case strings.HasPrefix(after, ":"):
+				continue // name:tag, a tag or a key's colon, not a port
+			case hostWordRE.MatchString(line):
+				return n // a host setting
 			}
 		}
 	}

@@ -27,6 +27,18 @@ func TestConnectionLine(t *testing.T) {
 		{"comment", "// the server postgres holds the data\n# host postgres\n", 0},
 		{"second line", "driver: postgres\nhost: postgres\n", 2},
 		{"longer name", "host: postgres-replica\n", 0},
+		// Trial 10 B1: image references (Nakama's docker-compose-tests.yml,
+		// ente's config/compose.yaml), and tags that are no port.
+		{"image key", "services:\n  db:\n    image: postgres:16.8-alpine\n", 0},
+		{"image key, tag with a suffix", "    image: postgres:15-trixie\n", 0},
+		{"image key, plain tag", "    image: \"postgres:16\"\n", 0},
+		{"JSON image", "{\"image\": \"postgres:16\"}\n", 0},
+		{"FROM", "FROM postgres:16 AS base\n", 0},
+		{"FROM with a platform", "FROM --platform=linux/amd64 postgres:16\n", 0},
+		{"a tag elsewhere", "docker pull postgres:15-trixie\n", 0},
+		{"host:port still", "addr: postgres:5432\n", 1},
+		{"host:port from a variable", "DB_ADDR=postgres:${DB_PORT}\n", 1},
+		{"image key beside a host line", "image: postgres:16\nDB_HOST: postgres\n", 2},
 	} {
 		db := &DB{Name: "postgres", Names: []string{"postgres"}}
 		if got := connectionLine([]byte(c.text), nameRE(db)); got != c.want {

@@ -154,3 +154,28 @@ func TestEditorComposeConstructs(t *testing.T) {
 		})
 	}
 }
+
+// TestRemoveTopVolumesFlow: declarations go from a flow mapping with
+// their separator, as the migration appended them.
+func TestRemoveTopVolumesFlow(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"volumes: {pg-socket: {}}\n", "volumes: {}\n"},
+		{"volumes: {data: {}, pg-socket: {}}\n", "volumes: {data: {}}\n"},
+		{"volumes: {pg-socket: {}, data: {driver: local}}\n", "volumes: {data: {driver: local}}\n"},
+		{"volumes: {a: {}, pg-socket: {}, b: {}, db-socket: {}}\n", "volumes: {a: {}, b: {}}\n"},
+		{"volumes: {pg-socket: {}, db-socket: {}, a: {}}\n", "volumes: {a: {}}\n"},
+		{"volumes: {data: null, pg-socket: {}}\n", "volumes: {data: null}\n"},
+	} {
+		p := load(t, "services: {}\n"+c.in)
+		src := p.Sources[0]
+		ed := NewEditor(p, &finding.Report{})
+		ed.RemoveTopVolumes(src, []string{"pg-socket", "db-socket"})
+		got, err := ed.YAML(src).Bytes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "services: {}\n" + c.want; string(got) != want {
+			t.Errorf("%q: got %q, want %q", c.in, got, want)
+		}
+	}
+}

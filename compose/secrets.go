@@ -28,6 +28,11 @@ var (
 	// The password of a URL's userinfo, any scheme, also one a reference
 	// stands for (${DB_SCHEME:-postgresql}://u:pw@db).
 	secretUserinfoRE = regexp.MustCompile(`://[^\s:/@"'\[\]]*:([^\s/@"']+)@`)
+	// The password of an address without a scheme, a word of its own
+	// (Nakama's --database.address USER:PASSWORD@HOST:PORT/DB): a host,
+	// an optional port and a '/' must follow, so an image's tag@digest is
+	// none.
+	secretSchemelessRE = regexp.MustCompile(`(?:^|[\s"'=])[A-Za-z0-9_.%-]+:([^\s/@"':]+)@[A-Za-z0-9_.-]+(?::[0-9]{1,5})?/`)
 	// Variables whose whole value is a secret (PGPASSWORD, DB_PASSWORD,
 	// POSTGRES_PASSWORD, *_SECRET).
 	secretVarRE = regexp.MustCompile(`(?i)(PASSWORD|PASSWD|PWD|SECRET)$`)
@@ -48,7 +53,7 @@ const MinSecret = 4
 
 // secretsIn counts the passwords written in text.
 func secretsIn(text string, into map[string]int) {
-	for _, re := range []*regexp.Regexp{secretKeyRE, secretUserinfoRE} {
+	for _, re := range []*regexp.Regexp{secretKeyRE, secretUserinfoRE, secretSchemelessRE} {
 		for _, m := range re.FindAllStringSubmatch(text, -1) {
 			into[m[1]]++
 		}

@@ -85,6 +85,21 @@ func TestDecide(t *testing.T) {
 		{"rust tokio-postgres alone", map[string]string{
 			"src/main.rs": "async fn pool() {\n    let url = std::env::var(\"DATABASE_URL\").unwrap();\n    tokio_postgres::connect(&url, NoTls).await;\n}\n"},
 			"DATABASE_URL", true, Empty, "tokio-postgres", "src/main.rs:3"},
+		// Trial 10 N3 (HackSoftware/Django-Styleguide-Example): env.db()
+		// is django-environ, not dj-database-url; it takes only the empty
+		// form (a percent-encoded host stays encoded, e2e proves it).
+		{"django-environ env.db", map[string]string{
+			"config/django/base.py": "import environ\n\nenv = environ.Env()\n\nDATABASES = {\n    \"default\": env.db(\"DATABASE_URL\", default=\"postgres:///styleguide_example\"),\n}\n",
+			"requirements/base.txt": "Django==5.2.1\ndjango-environ==0.12.0\npsycopg[binary]==3.2.9\n"},
+			"DATABASE_URL", true, Empty, "django-environ", "config/django/base.py:6"},
+		{"django-environ default variable", map[string]string{
+			"settings.py":      "import environ\nenv = environ.Env()\nDATABASES = {\"default\": env.db()}\n",
+			"requirements.txt": "django-environ\n"},
+			"DATABASE_URL", true, Empty, "django-environ", "settings.py:3"},
+		{"dj-database-url beside django-environ", map[string]string{
+			"settings.py":      "import dj_database_url\nDATABASES = {\"default\": dj_database_url.parse(os.environ[\"DATABASE_URL\"])}\n",
+			"requirements.txt": "dj-database-url==2.1.0\n"},
+			"DATABASE_URL", true, Empty, "dj-database-url", "settings.py:2"},
 		{"asyncpg pool", map[string]string{"app/db.py": "import asyncpg, os\n\nasync def pool():\n    return await asyncpg.create_pool(os.environ[\"DATABASE_URL\"])\n"},
 			"DATABASE_URL", true, Empty, "asyncpg", "app/db.py:4"},
 		{"pydantic then SQLAlchemy", map[string]string{
@@ -136,6 +151,18 @@ func TestDecide(t *testing.T) {
 			"DATABASE_URL", true, "", "tortoise", "main.py:1"},
 		{"jdbc built from the URI", map[string]string{"src/main/java/App.java": "class App {\n  String url = \"jdbc:\" + System.getenv(\"DATABASE_URL\");\n}\n"},
 			"DATABASE_URL", true, "", "jdbc-concat", "src/main/java/App.java:2"},
+		// Trial 8 #13, Penpot (backend/src/app/db.clj:120): the variable's
+		// name is derived (:database-uri), the URL prefixed in Clojure.
+		{"jdbc prefixed in Clojure, variable named nowhere", map[string]string{"backend/src/app/db.clj": "(defn- create-datasource-config\n  [{:keys [::uri] :as cfg}]\n  (doto (HikariConfig.)\n    (.setJdbcUrl (str \"jdbc:\" uri))))\n"},
+			"PENPOT_DATABASE_URI", true, "", "jdbc-concat", "backend/src/app/db.clj:4"},
+		{"jdbc prefixed in Clojure, variable read there", map[string]string{"src/db.clj": "(def url (System/getenv \"DB_URI\"))\n(def jdbc-url (str \"jdbc:\" url))\n"},
+			"DB_URI", true, "", "jdbc-concat", "src/db.clj:2"},
+		{"jdbc template in Kotlin", map[string]string{"src/main/kotlin/Db.kt": "val url = System.getenv(\"DATABASE_URL\")\nval ds = HikariDataSource().apply { jdbcUrl = \"jdbc:$url\" }\n"},
+			"DATABASE_URL", true, "", "jdbc-concat", "src/main/kotlin/Db.kt:2"},
+		{"jdbc template in Scala", map[string]string{"src/main/scala/Db.scala": "object Db {\n  val url = sys.env(\"DATABASE_URL\")\n  val jdbc = s\"jdbc:${url}\"\n}\n"},
+			"DATABASE_URL", true, "", "jdbc-concat", "src/main/scala/Db.scala:3"},
+		{"jdbc prefixed in Java, variable named nowhere", map[string]string{"src/main/java/Db.java": "class Db {\n  DataSource ds(String uri) {\n    return new HikariDataSource(cfg(\"jdbc:\" + uri));\n  }\n}\n"},
+			"APP_DB_URI", true, "", "jdbc-concat", "src/main/java/Db.java:3"},
 		{"prisma beside new URL() check", map[string]string{
 			"scripts/check-db.js":  "const url = new URL(process.env.DATABASE_URL);\n",
 			"prisma/schema.prisma": "datasource db {\n  url = env(\"DATABASE_URL\")\n}\n"},

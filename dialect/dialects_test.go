@@ -71,3 +71,52 @@ func TestR2DBCToSocket(t *testing.T) {
 		t.Errorf("redact = %q", got)
 	}
 }
+
+// TestSchemelessAddress: a command word USER[:PASSWORD]@HOST[:PORT][/DB]
+// (Nakama's --database.address) names its host and is shown with the
+// password masked; an e-mail address or an image's tag@digest is none.
+func TestSchemelessAddress(t *testing.T) {
+	for _, c := range []struct{ word, host, shown string }{
+		{"postgres:localdb@postgres:5432/nakama", "postgres", "postgres:****@postgres:5432/nakama"},
+		{"root@db:26257", "db", "root@db:26257"},
+		{"app:pw@db/app?sslmode=disable", "db", "app:****@db/app?sslmode=disable"},
+		{"app:@db:5432/app", "db", "app:@db:5432/app"},
+		{"admin@db", "", ""},
+		{"postgres:16@sha256:0123abcd", "", ""},
+		{"postgres://app:pw@db/app", "", ""},
+		{"--database.address", "", ""},
+	} {
+		host, shown, ok := SchemelessAddress(c.word)
+		if ok != (c.host != "") || host != c.host || shown != c.shown {
+			t.Errorf("SchemelessAddress(%q) = %q, %q, %v; want %q, %q", c.word, host, shown, ok, c.host, c.shown)
+		}
+	}
+}
+
+// TestSemicolonStringIsConnection: a semicolon string that does not parse
+// is a malformed connection value only with a database, user or password
+// keyword beside Host/Server (Malformed), or, without one, when its host
+// is a PostgreSQL service, which UnkeyedNpgsql leaves to the caller.
+// NBitcoin's RPC string is neither.
+func TestSemicolonStringIsConnection(t *testing.T) {
+	for _, c := range []struct {
+		value     string
+		malformed bool
+		host      string // UnkeyedNpgsql's host, "" for none
+	}{
+		{"server=http://bitcoind:43782;ceiwHEbqWI83:DwubwWsoo3", false, "http://bitcoind:43782"},
+		{"Host=db;Port=5432;User ID=app;Database=\"app", true, ""},
+		{"Host=db;Password='pw;Database=app", true, ""},
+		{"Host=db:5433;sslmode='require", false, "db"},
+		{"type=lnd-rest;server=https://lnd:8080/;macaroonfilepath=/m", false, ""},
+		{"Host=db;Port=5432;Database=app", false, ""},
+	} {
+		if got := Malformed(c.value, c.value) != nil; got != c.malformed {
+			t.Errorf("Malformed(%q) = %v, want %v", c.value, got, c.malformed)
+		}
+		host, err := UnkeyedNpgsql(c.value)
+		if (err != nil) != (c.host != "") || host != c.host {
+			t.Errorf("UnkeyedNpgsql(%q) = %q, %v; want host %q", c.value, host, err, c.host)
+		}
+	}
+}

@@ -177,15 +177,46 @@ func npgsqlSplitHostPort(h string) (host, port string) {
 // (one that names a host) from other text with ';' and '='.
 var npgsqlLikeRE = regexp.MustCompile(`(?i)(?:^|;)\s*(?:host|server)\s*=`)
 
+// npgsqlPGKeyRE finds a keyword only a database connection string has
+// beside its Host/Server: the database, the user or the password. A
+// semicolon string with a host and none of them is some other program's
+// (NBitcoin's RPC string server=http://bitcoind:43782;USER:PASSWORD).
+var npgsqlPGKeyRE = regexp.MustCompile(`(?i)(?:^|;)\s*(?:database|db|dbname|initial catalog|username|user ?name|user ?id|uid|user|password|psw|pwd)\s*=`)
+
+// npgsqlLooseHostRE reads the Host/Server value of a string that does
+// not parse.
+var npgsqlLooseHostRE = regexp.MustCompile(`(?i)(?:^|;)\s*(?:host|server)\s*=\s*([^;]*)`)
+
 // npgsqlSyntax returns the syntax error of a value that is meant as an
-// Npgsql connection string but does not parse (an unbalanced quote), or nil.
+// Npgsql connection string (a Host or Server and a database, user or
+// password keyword) but does not parse (an unbalanced quote), or nil.
 func npgsqlSyntax(s string) error {
 	s = strings.TrimPrefix(s, "pgsql:")
-	if !strings.Contains(s, ";") || !npgsqlLikeRE.MatchString(s) {
+	if !strings.Contains(s, ";") || !npgsqlLikeRE.MatchString(s) || !npgsqlPGKeyRE.MatchString(s) {
 		return nil
 	}
 	_, err := npgsqlPairs(s)
 	return err
+}
+
+// UnkeyedNpgsql returns, for a semicolon string with a Host or Server but
+// no database, user or password keyword that does not parse, the host it
+// names and the syntax error: it is a connection value only when that
+// host is a PostgreSQL service, which the caller knows. err is nil for
+// any other value.
+func UnkeyedNpgsql(s string) (host string, err error) {
+	if !strings.Contains(s, ";") || !npgsqlLikeRE.MatchString(s) || npgsqlPGKeyRE.MatchString(s) {
+		return "", nil
+	}
+	if _, err = npgsqlPairs(s); err == nil {
+		return "", nil
+	}
+	m := npgsqlLooseHostRE.FindStringSubmatch(s)
+	if m == nil {
+		return "", nil
+	}
+	h, _ := npgsqlSplitHostPort(strings.TrimSpace(m[1]))
+	return h, err
 }
 
 // npgsqlSecretKeys are the keywords whose value is a secret: Password and

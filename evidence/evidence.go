@@ -31,6 +31,10 @@ type Verdict struct {
 	Driver string
 	// Reason says in one clause what the evidence shows.
 	Reason string
+	// Pasted: the consumer pastes the variable into a URL as HOST:PORT
+	// (pasteReader), where no socket directory works whoever vouches
+	// for the variable: the user's --host-var does not override it.
+	Pasted bool
 	// Advice, for a consumer that takes no directory, says what to change
 	// by hand; "" means the JDBC advice (the URL needs the socket factory).
 	Advice string
@@ -69,7 +73,10 @@ type Scope struct {
 // pgjdbc URL, a TCP wait in a script) wherever it is, since one such use
 // breaks the container whatever else reads the variable; else the first
 // that takes one. ok is false when no reader recognises a consumer of key.
-func Find(s Scope, key string) (v Verdict, ok bool) {
+func Find(s Scope, key string) (v Verdict, ok bool) { return find(s, key, readers) }
+
+// find is Find with the given readers.
+func find(s Scope, key string, readers []reader) (v Verdict, ok bool) {
 	var first *Verdict
 	for _, f := range s.Files() {
 		rel, _ := filepath.Rel(s.ProjectDir, f)
@@ -113,7 +120,13 @@ type reader struct {
 	find func(data []byte, key string, env map[string]string) (Verdict, bool)
 }
 
-var readers = []reader{djangoReader, psycopgReader, railsReader, nodePGReader, goPGReader, jdbcReader, tcpWaitReader}
+var readers = []reader{djangoReader, psycopgReader, railsReader, nodePGReader, goPGReader, jdbcReader, tcpWaitReader, pasteReader, pasteScriptReader}
+
+// FindPasted returns the first paste of key into a URL in the files of s
+// (pasteReader), the one use a user's word does not override.
+func FindPasted(s Scope, key string) (Verdict, bool) {
+	return find(s, key, []reader{pasteReader, pasteScriptReader})
+}
 
 func hasExt(rel string, exts ...string) bool {
 	for _, e := range exts {

@@ -93,22 +93,31 @@ func sprintfCalls(data []byte) []sprintfCall {
 
 // topLevelArgs splits a call's argument text at commas outside brackets
 // and string literals, up to the call's closing parenthesis.
-func topLevelArgs(s string) []string {
+func topLevelArgs(s string) []string { return argsUntil(s, ')') }
+
+// argsUntil splits s at commas outside brackets and string literals ("..."
+// and '...'), up to the first closer outside them (')' for a call, ']' for
+// a Ruby array); nil when none closes it.
+func argsUntil(s string, closer byte) []string {
 	var out []string
-	depth, last, inStr := 0, 0, false
+	depth, last := 0, 0
+	var quote byte
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
-		case inStr && c == '\\':
+		case quote != 0 && c == '\\':
 			i++
-		case c == '"':
-			inStr = !inStr
-		case inStr:
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == closer && depth == 0:
+			return append(out, s[last:i])
 		case c == '(' || c == '[' || c == '{':
 			depth++
 		case (c == ')' || c == ']' || c == '}') && depth > 0:
 			depth--
-		case c == ')':
-			return append(out, s[last:i])
 		case c == ',' && depth == 0:
 			out = append(out, s[last:i])
 			last = i + 1

@@ -67,6 +67,10 @@ type Stay struct {
 // knows the variable.
 func (q Query) HostVar(port string) (v Verdict, ok bool) {
 	if v, ok := q.User(); ok {
+		// The user's word does not cover a paste into a URL (TCPUse).
+		if s := q.TCPUse(); s != nil && port == "" {
+			return Verdict{Stay: s}, true
+		}
 		return v, true
 	}
 	// Evidence is the code that hands the variable to a driver's host,

@@ -2,6 +2,7 @@ package hostvar
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -97,5 +98,52 @@ func TestKeys(t *testing.T) {
 		if got := PortSibling(tc.key); got != tc.portKey {
 			t.Errorf("PortSibling(%s) = %s, want %s", tc.key, got, tc.portKey)
 		}
+	}
+}
+
+// TestUserWordAndTCPUse: --host-var overrides a TCP wait the project
+// shows (a script may be one that never runs), not a paste of the
+// variable into a URL as HOST:PORT, which no directory fits.
+func TestUserWordAndTCPUse(t *testing.T) {
+	const doc = "services:\n  app:\n    image: example/app:1\n    command: [\"sh\", \"-c\", \"until nc -z $$DB_HOST 5432; do sleep 1; done; exec app\"]\n    environment:\n      DB_HOST: db\n    volumes:\n      - ./conf:/etc/app\n  db:\n    image: postgres:16\n"
+	for _, tc := range []struct {
+		name, conf string
+		user       bool
+		stay       bool
+	}{
+		{"a wait, no word", "", false, true},
+		{"a wait, the user's word", "", true, false},
+		{"a paste, the user's word", "URL = f'postgresql://app@{os.environ[\"DB_HOST\"]}:5432/app'\n", true, true},
+		{"the host in ?host=, the user's word", "URL = f'postgresql://app@/app?host={os.environ[\"DB_HOST\"]}'\n", true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.MkdirAll(filepath.Join(dir, "conf"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "conf", "app.conf"), []byte(tc.conf), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			p, err := compose.Load(context.Background(), []compose.Input{{Path: filepath.Join(dir, "compose.yml"), Data: []byte(doc)}}, compose.LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			q := Query{Project: p, Scopes: NewScopes(p, p.ReadFile, func(string, error) {}), DB: "db", DBPort: 5432, MountPath: "/var/run/postgresql"}
+			if tc.user {
+				q.HostVars = []string{"app/DB_HOST"}
+			}
+			for _, v := range p.ServiceEnv("app") {
+				if v.Key == "DB_HOST" {
+					q.Var = v
+				}
+			}
+			v, ok := q.HostVar("")
+			if !ok || (v.Stay != nil) != tc.stay {
+				t.Fatalf("HostVar = %+v, %v; want stay %v", v, ok, tc.stay)
+			}
+			if tc.stay && tc.user && !strings.Contains(v.Stay.Msg, "app/conf/app.conf:1") && !strings.Contains(v.Stay.Msg, "conf/app.conf:1") {
+				t.Errorf("message names no file and line: %s", v.Stay.Msg)
+			}
+		})
 	}
 }

@@ -9,15 +9,27 @@ import (
 )
 
 // TCPUse keeps (UDS120) a host variable that something in the service
-// dials as a TCP host name or pastes into a pgjdbc URL: its own compose
-// command, entrypoint or healthcheck test (`until nc -z $$PGHOST 5432`),
-// or a file of the project that reaches its container (an entrypoint's
-// wait, application.properties). A socket directory there breaks that use
-// whatever driver also reads the variable, so PGHOST, which libpq reads,
-// is held to it as any application's host variable is. nil when nothing
-// in the project dials it.
+// dials as a TCP host name or pastes into a URL: its own compose command,
+// entrypoint or healthcheck test (`until nc -z $$PGHOST 5432`), or a file
+// of the project that reaches its container (an entrypoint's wait,
+// application.properties, a config that builds
+// f"postgresql://...@{os.environ['PGHOST']}:5432/..."). A socket directory
+// there breaks that use whatever driver also reads the variable, so
+// PGHOST, which libpq reads, is held to it as any application's host
+// variable is. When the user vouches for the variable (--host-var), only a
+// paste into a URL keeps it: that text is broken by any directory, while a
+// wait the tool sees may be one that never runs (a build stage's script).
+// nil when nothing in the project keeps it.
 func (q Query) TCPUse() *Stay {
 	v := q.Var
+	if q.UserVouches() {
+		verdict, ok := evidence.FindPasted(q.Scopes.Of(v.Service), v.Key)
+		if !ok {
+			return nil
+		}
+		return &Stay{Code: "UDS120", Msg: fmt.Sprintf("%s/%s names %s, and --host-var %s/%s vouches that a driver takes a socket directory there, but the project pastes it into a URL: %s:%d: %s. Left unchanged, flag or not: %s",
+			v.Service, v.Key, q.DB, v.Service, v.Key, verdict.File, verdict.Line, verdict.Reason, q.advice(verdict))}
+	}
 	verdict, at, ok := q.command(v.Service, v.Key)
 	if !ok {
 		verdict, ok = evidence.Find(q.Scopes.Of(v.Service), v.Key)
@@ -28,10 +40,17 @@ func (q Query) TCPUse() *Stay {
 	}
 	if verdict.Advice != "" {
 		return &Stay{Code: "UDS120", Msg: fmt.Sprintf("%s/%s names %s, and the project shows a consumer that takes no socket directory: %s: %s. Left unchanged: %s",
-			v.Service, v.Key, q.DB, at, verdict.Reason, verdict.Advice)}
+			v.Service, v.Key, q.DB, at, verdict.Reason, q.advice(verdict))}
 	}
 	return &Stay{Code: "UDS120", Msg: fmt.Sprintf("%s/%s names %s, and the project shows its consumer: %s: %s. Left unchanged: write that URL in socket form (jdbc:postgresql://localhost:%d/DB?socketFactory=org.newsclub.net.unix.AFUNIXSocketFactory$FactoryArg&socketFactoryArg=%s/.s.PGSQL.%d, a single $ in a file compose does not read) and mount %s's socket volume",
 		v.Service, v.Key, q.DB, at, verdict.Reason, q.DBPort, q.MountPath, q.DBPort, q.DB)}
+}
+
+// advice is a verdict's advice with the query's socket directory and
+// server in place of evidence's stand-ins.
+func (q Query) advice(v evidence.Verdict) string {
+	a := strings.ReplaceAll(v.Advice, evidence.SocketDirWord, q.MountPath)
+	return strings.ReplaceAll(a, "the database's socket volume", q.DB+"'s socket volume")
 }
 
 // command returns the verdict of the service's own command,

@@ -148,12 +148,29 @@ func nothingReason(pl *pass) string {
 	// A value left on TCP with a warning (a variable nothing vouches
 	// for, a shared env value, a pooler, a value that does not parse) is a
 	// connection, not none: the summary must not contradict the warnings.
-	if left := a.LeftOnTCP(pl.p.Sources, false); len(left) > 0 {
+	// A client whose connection is out of view (UDS131 at its depends_on)
+	// is counted apart: it is no value.
+	left, ties := a.LeftOnTCP(pl.p.Sources, false), a.OutOfView(pl.p.Sources)
+	hidden := ""
+	if len(ties) > 0 {
+		hidden = fmt.Sprintf("%d client whose connection the tool cannot see is", len(ties))
+		if len(ties) > 1 {
+			hidden = fmt.Sprintf("%d clients whose connections the tool cannot see are", len(ties))
+		}
+		hidden += " left on TCP (" + strings.Join(ties, ", ") + ")"
+	}
+	switch {
+	case len(left) > 0:
 		what := "1 connection value is"
 		if len(left) > 1 {
 			what = fmt.Sprintf("%d connection values are", len(left))
 		}
-		return fmt.Sprintf("%s left on TCP (%s): see the warnings above", what, strings.Join(left, ", "))
+		if hidden != "" {
+			hidden = ", and " + hidden
+		}
+		return fmt.Sprintf("%s left on TCP (%s)%s: see the warnings above", what, strings.Join(left, ", "), hidden)
+	case hidden != "":
+		return fmt.Sprintf("no connection value the tool reads reaches %s over TCP, but %s: see the warnings above", strings.Join(names, ", "), hidden)
 	}
 	return fmt.Sprintf("no service connects to %s over TCP (values already in socket form are left as they are)", strings.Join(names, ", "))
 }

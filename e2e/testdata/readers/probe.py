@@ -3,7 +3,8 @@
     python3 probe.py READER < uris     # one URI a line
     python3 probe.py versions
 
-READER is psycopg2, psycopg, sqlalchemy, asyncpg or pydantic. For each URI
+READER is psycopg2, psycopg, sqlalchemy, asyncpg, pydantic or
+django-environ. For each URI
 it prints one JSON line: {"ok": true, "socket": B, "dir": D} when the reader
 connected and ran QUERY (socket: inet_client_addr() IS NULL; dir: the
 server's unix_socket_directories, so the test knows which server answered),
@@ -81,24 +82,63 @@ def pydantic_(uri):
     return sqlalchemy_(str(Settings(database_url=uri).database_url))
 
 
+def django_environ_(uri):
+    # A Django settings module with DATABASES = {"default": env.db("X")}:
+    # django-environ's Env.db_url_config turns the URL into the DATABASES
+    # entry (HOST from the authority, the query into OPTIONS), and Django's
+    # postgresql backend connects with psycopg2 (HOST, when not empty,
+    # overrides OPTIONS' host). Debian's django-environ 0.4.4 still names
+    # the engine postgresql_psycopg2, which Django 3.0 removed; releases
+    # since name django.db.backends.postgresql, which is used here. Host,
+    # port and OPTIONS, which decide the transport, are the library's.
+    import django
+    import environ
+    from django.conf import settings
+    from django.db.utils import ConnectionHandler
+
+    if not settings.configured:
+        settings.configure(DATABASES={}, USE_TZ=True)
+        django.setup()
+    cfg = environ.Env.db_url_config(uri)
+    cfg["ENGINE"] = cfg["ENGINE"].replace("postgresql_psycopg2", "postgresql")
+    conn = ConnectionHandler({"default": cfg})["default"]
+    try:
+        with conn.cursor() as cur:
+            cur.execute(QUERY)
+            return cur.fetchone()
+    finally:
+        conn.close()
+
+
 READERS = {
     "psycopg2": psycopg2_,
     "psycopg": psycopg_,
     "sqlalchemy": sqlalchemy_,
     "asyncpg": asyncpg_,
     "pydantic": pydantic_,
+    "django-environ": django_environ_,
 }
 
 
 def versions():
     out = {}
-    for mod in ["psycopg2", "psycopg", "sqlalchemy", "asyncpg", "pydantic"]:
+    for mod in ["psycopg2", "psycopg", "sqlalchemy", "asyncpg", "pydantic", "django"]:
         try:
             m = __import__(mod)
         except ImportError:
             continue
         v = getattr(m, "__version__", None) or str(getattr(m, "VERSION", ""))
         out[mod] = v.split(" ")[0]
+    # django-environ's module (environ) has no __version__: its
+    # distribution's metadata has.
+    try:
+        import importlib.metadata
+
+        import environ  # noqa: F401
+
+        out["django-environ"] = importlib.metadata.version("django-environ")
+    except Exception:
+        pass
     return out
 
 
