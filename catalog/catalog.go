@@ -146,6 +146,14 @@ type Var struct {
 	// not meet one, the variable is one with directory: false and the
 	// requirement's reason (Var.In).
 	Requires []Require `yaml:"requires,omitempty"`
+	// SocketVar, for a host variable that takes the socket (directory:
+	// true): the image reads the socket directory from this other
+	// variable, not from the host variable, which it still dials over TCP
+	// (TeslaMate: DATABASE_SOCKET_DIR makes Ecto connect through
+	// socket_dir, while the entrypoint waits with nc -z DATABASE_HOST
+	// DATABASE_PORT). The migration sets SocketVar to the mount path and
+	// leaves the host as written; the server keeps answering on TCP.
+	SocketVar string `yaml:"socket_var,omitempty"`
 	// Also lists variables that must change with this one.
 	Also []Also `yaml:"also,omitempty"`
 	// Since, when set, is what the variable does from an image version

@@ -61,6 +61,10 @@ func TestSchemaRejects(t *testing.T) {
 		"requires on no socket":  "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: false, requires: [{key: S, value: \"false\", reason: r}], reason: r}\nsources:\n  - {url: u, read: r}\n",
 		"requires no reason":     "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: true, requires: [{key: S, value: \"false\"}], reason: r}\nsources:\n  - {url: u, read: r}\n",
 		"requires itself":        "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: true, requires: [{key: H, value: v, reason: r}], reason: r}\nsources:\n  - {url: u, read: r}\n",
+		"socket_var no socket":   "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: false, socket_var: S, reason: r}\nsources:\n  - {url: u, read: r}\n",
+		"socket_var on a url":    "family: x\nimages: [x]\nvars:\n  - {key: U, role: url, directory: true, socket_var: S, reason: r}\nsources:\n  - {url: u, read: r}\n",
+		"socket_var itself":      "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: true, socket_var: H, reason: r}\nsources:\n  - {url: u, read: r}\n",
+		"socket_var host_port":   "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: true, host_port: true, socket_var: S, reason: r}\nsources:\n  - {url: u, read: r}\n",
 	}
 	for name, body := range cases {
 		if _, err := load(fstest.MapFS{"images/x.yaml": {Data: []byte(body)}}); err == nil {

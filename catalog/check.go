@@ -120,13 +120,18 @@ func (e *Entry) checkVars(bad func(string, ...any)) {
 		if strings.TrimSpace(v.Reason) == "" {
 			bad("var %s: no reason", v.Key)
 		}
+		// takes the socket, at least from some version on (since:)
+		takes := v.Directory || (v.Since != nil && v.Since.Directory)
 		for _, r := range v.Requires {
 			if !keyRE.MatchString(r.Key) || r.Key == v.Key || strings.TrimSpace(r.Reason) == "" {
 				bad("var %s: requires %+v wants another variable's key and a reason", v.Key, r)
 			}
-			if v.Role == RolePort || !v.Directory {
+			if v.Role == RolePort || !takes {
 				bad("var %s: requires is for a host or url variable that takes the socket (directory: true)", v.Key)
 			}
+		}
+		if v.SocketVar != "" && (v.Role != RoleHost || !takes || !keyRE.MatchString(v.SocketVar) || v.SocketVar == v.Key || v.HostPort) {
+			bad("var %s: socket_var %q wants a host variable that takes the socket (directory: true, no host_port) and another variable's name", v.Key, v.SocketVar)
 		}
 		for _, a := range v.Also {
 			if !keyRE.MatchString(a.Key) || a.Reason == "" {

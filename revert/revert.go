@@ -180,6 +180,18 @@ func (pl *reverter) revertClient(service string, m compose.Mount, db *analyze.DB
 	unused := true
 	for _, ent := range pl.p.ServiceEnv(service) {
 		raw, val := ent.Raw, ent.Value
+		if path.Clean(val) == m.Target && hostvar.IsSocketVar(pl.p.Project, service, ent.Key) {
+			// the variable the migration added beside a host variable that
+			// stayed (TeslaMate's DATABASE_SOCKET_DIR): it goes, and the
+			// image connects to the host again
+			if pl.ed.RemoveEnv(ent, "the image would keep connecting to the socket") {
+				pl.rep.Change(finding.Change{Kind: "value", Pos: ent.Pos, Service: service, Key: ent.Key,
+					Dialect: dialect.AppHostVar(false).Name, Before: raw, Reason: "reach " + db.Name + " over TCP: the host variable beside it names it"})
+			} else {
+				unused = false
+			}
+			continue
+		}
 		if dir, tcp := revertHost(val, db.Name); path.Clean(dir) == m.Target && hostvar.WrittenAsDir(pl.p.Project, pl.scopes, pl.opts.HostVars, service, ent.Key) {
 			if tcp == db.Name && pl.removeSetDefault(ent, db) {
 				continue

@@ -35,6 +35,18 @@ func (mg *migration) rewriteEdge(e *analyze.Edge, mp string, mount func()) {
 		mg.setUnsetVar(e, mp)
 		return
 	}
+	if e.KeepValue {
+		// the image reads the socket directory from the variables the
+		// edge adds; the value itself stays
+		mount()
+		v := e.Var
+		for _, a := range e.Adds {
+			if mg.ed.AddEnvAfter(v, a.Key, a.Value, a.Reason) {
+				mg.rep.Change(Change{Kind: "value", Pos: v.Pos, Service: v.Service, Key: a.Key, Dialect: e.Dialect, After: a.Value, Reason: a.Reason, Basis: e.Basis})
+			}
+		}
+		return
+	}
 	v := e.Var
 	m, enclose, err := analyze.MaskValue(mg.p, v)
 	if err != nil {
