@@ -253,7 +253,7 @@ func (e *Editor) RemoveTopVolumes(src *Source, names []string) {
 		return
 	}
 	if vols.Style&yaml.FlowStyle != 0 {
-		e.removeFlowVolumes(src, vols, names)
+		removeFlowVolumes(e.YAML(src), src, vols, names)
 		return
 	}
 	var keys []*yaml.Node
@@ -279,7 +279,7 @@ func (e *Editor) RemoveTopVolumes(src *Source, names []string) {
 // (volumes: {data: {}, db-socket: {}}), each with the ", " before it (or
 // after it, for the first), as the migration appends them; {} stays when
 // none is left. A declaration whose text it cannot place stays.
-func (e *Editor) removeFlowVolumes(src *Source, vols *yaml.Node, names []string) {
+func removeFlowVolumes(ed *yamledit.Editor, src *Source, vols *yaml.Node, names []string) {
 	spans := make([][2]int, len(vols.Content)/2)
 	for i := range spans {
 		start, end, ok := flowEntry(src, vols.Content[2*i], vols.Content[2*i+1])
@@ -293,16 +293,16 @@ func (e *Editor) removeFlowVolumes(src *Source, vols *yaml.Node, names []string)
 		drop[i] = slices.Contains(names, vols.Content[2*i].Value)
 	}
 	if !slices.Contains(drop, false) {
-		e.YAML(src).Replace(spans[0][0], spans[len(spans)-1][1], "") // {a: {}} → {}
+		ed.Replace(spans[0][0], spans[len(spans)-1][1], "") // {a: {}} → {}
 		return
 	}
 	for i, sp := range spans {
 		switch {
 		case !drop[i]:
 		case slices.Contains(drop[:i], false):
-			e.YAML(src).Replace(spans[i-1][1], sp[1], "") // ", name: {}"
+			ed.Replace(spans[i-1][1], sp[1], "") // ", name: {}"
 		default:
-			e.YAML(src).Replace(sp[0], spans[i+1][0], "") // "name: {}, " before the first kept
+			ed.Replace(sp[0], spans[i+1][0], "") // "name: {}, " before the first kept
 		}
 	}
 }
