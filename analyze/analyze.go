@@ -99,6 +99,10 @@ type Edge struct {
 	// Adds are variables to write after v once it is rewritten (its
 	// port, variables the catalogue sets with it).
 	Adds []EnvAdd
+	// KeepValue: Var stays as written and only Adds are written (its
+	// image reads the socket directory from another variable, which the
+	// edge adds: catalog.Var.SocketVar), with the socket mount.
+	KeepValue bool
 	// LibraryShipped: the service's catalogued image ships the library
 	// the socket form needs (junixsocket beside pgjdbc: a url variable
 	// with directory: true and no extension_dir), so the migration asks

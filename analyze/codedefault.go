@@ -3,13 +3,18 @@ package analyze
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 
+	"github.com/compose-spec/compose-go/v2/types"
+
+	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/evidence"
 	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/hostvar"
 	"github.com/uds-migrate/uds-migrate/internal/dockerfile"
+	"github.com/uds-migrate/uds-migrate/yamledit"
 )
 
 // A host that is only a code default (issue #21): the program reads
@@ -33,11 +38,65 @@ func (cd codeDefaults) edges(connected []*Edge) []*Edge {
 	}
 	var out []*Edge
 	for _, name := range cl.clientServices() {
-		if !has[name] {
-			out = append(out, (codeDefaults{cl}).of(name)...)
+		if has[name] {
+			continue
 		}
+		es := (codeDefaults{cl}).of(name)
+		if len(es) == 0 {
+			es = (codeDefaults{cl}).catalogued(name)
+		}
+		out = append(out, es...)
 	}
 	return out
+}
+
+// catalogued returns the edge of a catalogued image's host variable that
+// the service leaves unset while the image's own default (catalog.Var's
+// Default: Immich connects to database) names one of the project's
+// databases, on the port it listens on: the image connects there over TCP,
+// and setting the variable to the socket directory moves it to the socket.
+// The catalogue must say the variable takes a directory, no variable that
+// overrides it (unless:) may be set, and it may ask for no other variable
+// beside it (also:), which an unset edge does not write.
+func (cd codeDefaults) catalogued(name string) []*Edge {
+	cl := cd.cl
+	svc := cl.p.Model.Services[name]
+	e := catalog.Lookup(svc.Image)
+	if e == nil || svc.Build != nil {
+		return nil
+	}
+	for i := range e.Vars {
+		cv := &e.Vars[i]
+		if cv.Role != catalog.RoleHost || !cv.Directory || cv.Default == "" || len(cv.Also) > 0 ||
+			cl.p.clientEnv(name, cv.Key) != "" || (hiddenClients{cl}).anySet(name, cv.Unless) {
+			continue
+		}
+		home := cl.p.ImageHome(name)
+		if home.Src == nil {
+			continue
+		}
+		kn, _ := yamledit.OwnKey(compose.ServicesMapping(home.Src), name)
+		v := compose.EnvVar{Service: name, Key: cv.Key, Raw: cv.Default, Value: cv.Default, Pos: yamledit.NodePos(home.Src, kn)}
+		db := cl.dbAt(v, cv.Default)
+		if db == nil || db.NoSocket {
+			continue
+		}
+		// The default connects only on the port the image then uses: its
+		// port variable's, else 5432.
+		port := 5432
+		if cv.Port != "" {
+			if set := cl.p.clientEnv(name, cv.Port); set != "" {
+				port, _ = atoiPort(set)
+			}
+		}
+		if port != db.Port {
+			continue
+		}
+		b := hostvar.CatalogueBasis(e, cv.Reason)
+		return []*Edge{{Var: v, Dialect: dialect.AppHostVar(false).Name, DB: db, Port: db.Port,
+			Unset: &evidence.Default{Key: cv.Key, Value: cv.Default}, Basis: &b}}
+	}
+	return nil
 }
 
 // serviceCodeDefaults is codeDefaultEdges for one service.
@@ -84,14 +143,55 @@ func (cd codeDefaults) of(name string) []*Edge {
 // imageEnvKeys lists the variables the Dockerfile of a service built here
 // sets with ENV: inside the image they are not unset.
 func (cd codeDefaults) imageEnvKeys(service string) []string {
-	cl := cd.cl
-	b := cl.p.Model.Services[service].Build
+	return imageEnvKeys(cd.cl.p, cd.cl.readFile, service)
+}
+
+func imageEnvKeys(p *Project, read func(string) ([]byte, error), service string) []string {
+	b := p.Model.Services[service].Build
 	if b == nil || b.Context == "" {
 		return nil
 	}
-	data, err := cl.readFile(cl.p.DisplayPath(dockerfile.Path(b.Context, b.Dockerfile)))
+	data, err := read(p.DisplayPath(dockerfile.Path(b.Context, b.Dockerfile)))
 	if err != nil {
 		return nil
 	}
 	return evidence.EnvKeys(data)
+}
+
+// Fallback returns the host a service connects to when v, one of its
+// compose environment entries, is removed: the default of its catalogued
+// image (catalog.Var.Default), else the code default its own code reads
+// (evidence.Defaults), which is what a migration sets the variable beside
+// (codeDefaults). ok is false when something else would set the variable
+// then: another compose file's or an extended service's environment:, an
+// env_file, the Dockerfile's ENV. Revert removes such a variable instead of
+// writing the server's name into it, when the fallback reaches the server.
+func Fallback(p *Project, sc *hostvar.Scopes, v compose.EnvVar) (host string, ok bool) {
+	svc := p.Model.Services[v.Service]
+	if len(svc.EnvFiles) > 0 && slices.ContainsFunc(svc.EnvFiles, func(ef types.EnvFile) bool {
+		return compose.EnvLookup(p.EnvFileVars(v.Service, ef.Path), v.Key) != ""
+	}) {
+		return "", false
+	}
+	sets := 0
+	for _, d := range p.ServiceDefs(v.Service) {
+		if kn, _ := yamledit.MapGet(d.Node, "extends"); kn != nil {
+			return "", false
+		}
+		if slices.ContainsFunc(compose.EnvEntries(d.Node), func(e compose.EnvEntry) bool { return e.Key == v.Key }) {
+			sets++
+		}
+	}
+	if sets != 1 || slices.Contains(imageEnvKeys(p, p.ReadFile, v.Service), v.Key) {
+		return "", false
+	}
+	if _, cv := hostvar.CatalogueVar(p.Project, v.Service, v.Key); cv != nil && cv.Role == catalog.RoleHost && cv.Default != "" && svc.Build == nil {
+		return cv.Default, true
+	}
+	for _, d := range evidence.Defaults(sc.Of(v.Service)) {
+		if d.Key == v.Key {
+			return d.Value, true
+		}
+	}
+	return "", false
 }

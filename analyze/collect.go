@@ -30,10 +30,15 @@ type collector struct {
 	// from (UDS127 says how to write it).
 	cmdVars map[string]bool
 	// cfgSocket: service → "file:line" of a socket-form value it reads
-	// from a configuration file.
+	// from a configuration file; sockets are those values, in the order
+	// found (revert takes them back to TCP).
 	cfgSocket map[string]string
+	sockets   []SocketSetting
 	// tooBig: configuration files reported with UDS173 (overLimit).
 	tooBig map[string]bool
+	// configTargets: "service/configs.NAME" → the container path of an
+	// inline config the service mounts (envDocs.configEdges).
+	configTargets map[string]string
 	// shares are the services that read a client's migrated value from
 	// the state volume they share (sharedstate.go): they mount the socket.
 	shares []StateShare
@@ -79,7 +84,7 @@ type EnvAdd struct {
 
 func newCollector(p *Project, opts Options, a Topology) *collector {
 	cl := &collector{p: p, opts: opts, dbs: a.DBs, clients: a.Clients, badConn: a.BadConn,
-		warned: map[string]bool{}, cmdVars: map[string]bool{}, cfgSocket: map[string]string{}, tooBig: map[string]bool{}}
+		warned: map[string]bool{}, cmdVars: map[string]bool{}, cfgSocket: map[string]string{}, tooBig: map[string]bool{}, configTargets: map[string]string{}}
 	cl.scopes = hostvar.NewScopes(p.Project, cl.readFile, cl.refuse)
 	return cl
 }
@@ -91,6 +96,7 @@ func newCollector(p *Project, opts Options, a Topology) *collector {
 func (cl *collector) collect() []*Edge {
 	edges, followed := (sharedEnv{cl}).keep(cl.writableEdges(cl.collectEdges()))
 	edges = append(edges, (fileValues{cl}).configEdges()...)
+	edges = append(edges, (envDocs{cl}).configEdges()...)
 	edges = append(edges, (fileValues{cl}).rails()...)
 	edges = append(edges, (codeDefaults{cl}).edges(edges)...)
 	(imageDotenv{cl}).warn()
@@ -198,18 +204,42 @@ type (
 	sharedEnv struct{ cl *collector }
 )
 
-// SocketReaders reads the configuration files of top's clients (and Rails'
-// database.yml, and configuration documents in environment values) and
-// returns, per service, "file:line" of a socket-form value it reads from
-// one, with the notes the reading made (a file refused, one beyond the
-// limits): revert does not edit such files, so their mounts stay. scopes
+// SocketSetting is a socket-form connection value a client reads from a
+// configuration file, from a configuration document in its environment,
+// or from Rails' database.yml (its host, or url): what revert takes back
+// to TCP. In is where it is written, nil where the tool cannot edit it
+// exactly (a folded scalar, a ${...} reference in the document).
+type SocketSetting struct {
+	Service, Key string
+	Pos          finding.Pos // where the value is written
+	Dialect      string      // dialect.Classify's; the host variable dialect for Rails' host
+	Value        string      // as the client reads it
+	In           *ConfigValue
+	// Host: the value is a host setting, the socket directory itself
+	// (Rails' host), which goes back to the database's name.
+	Host bool
+}
+
+// sawSocket records a socket-form value a client reads from a
+// configuration file or document (s.Pos is its file and line).
+func (cl *collector) sawSocket(s SocketSetting) {
+	cl.cfgSocket[s.Service] = fmt.Sprintf("%s:%d", s.Pos.File, s.Pos.Line)
+	cl.sockets = append(cl.sockets, s)
+}
+
+// SocketSettings reads the configuration files of top's clients (and
+// Rails' database.yml, configuration documents in environment values and
+// inline configs)
+// and returns the socket-form values each client reads from one, with the
+// notes the reading made (a file refused, one beyond the limits). scopes
 // are the files it found reaching each service, for more evidence.
-func SocketReaders(p *Project, opts Options, top Topology) (readers map[string]string, notes []Note, scopes *hostvar.Scopes) {
+func SocketSettings(p *Project, opts Options, top Topology) (sockets []SocketSetting, notes []Note, scopes *hostvar.Scopes) {
 	cl := newCollector(p, opts, top)
 	(fileValues{cl}).configEdges()
 	(fileValues{cl}).rails()
 	(envDocs{cl}).markSockets()
-	return cl.cfgSocket, cl.notes, cl.scopes
+	(envDocs{cl}).markConfigSockets()
+	return cl.sockets, cl.notes, cl.scopes
 }
 
 // Reads answers, over one project and its analysis, the questions

@@ -133,7 +133,8 @@ func (fv fileValues) edge(service, path string, data []byte, v configfile.Value)
 	cl := fv.cl
 	hosts, dname, socket := dialect.Classify(v.Value)
 	if socket {
-		cl.cfgSocket[service] = fmt.Sprintf("%s:%d", path, v.Line)
+		cl.sawSocket(SocketSetting{Service: service, Key: v.Key, Pos: finding.Pos{File: path, Line: v.Line, Col: v.Col},
+			Dialect: dname, Value: v.Value, In: &ConfigValue{Path: path, Data: data, Value: v}})
 		return nil
 	}
 	if dname == "" {

@@ -15,6 +15,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/evidence"
 	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/hostvar"
+	"github.com/uds-migrate/uds-migrate/internal/interp"
 )
 
 // A configuration document in one environment variable (issue #21):
@@ -38,7 +39,6 @@ import (
 type envDocs struct{ cl *collector }
 
 func (d envDocs) edges(v compose.EnvVar) ([]*Edge, bool) {
-	cl := d.cl
 	vals, doc, err := envDocValues(v)
 	if !doc {
 		return nil, false
@@ -46,23 +46,33 @@ func (d envDocs) edges(v compose.EnvVar) ([]*Edge, bool) {
 	if err != nil || len(vals) == 0 {
 		return nil, d.warnLines(v)
 	}
+	return d.docEdges(v, vals), true
+}
+
+// docEdges returns the edges of the settings vals read from document v (a
+// variable's value, or an inline config's content: configEdges), noting
+// what it cannot edit.
+func (d envDocs) docEdges(v compose.EnvVar, vals []configfile.Value) []*Edge {
+	cl := d.cl
 	var out []*Edge
 	for _, cv := range vals {
 		hosts, dname, socket := dialect.Classify(cv.Value)
 		if dname == "" && !socket {
-			d.warnHost(v, cv)
+			if e := d.hostSetting(v, cv, vals); e != nil {
+				out = append(out, e)
+			}
 			continue
 		}
 		at, ok := envDocValueAt(v, cv)
 		if socket {
-			cl.cfgSocket[v.Service] = fmt.Sprintf("%s:%d", v.Pos.File, at.Line)
+			d.sawSocket(v, cv, at, ok)
 			continue
 		}
 		if !ok {
 			if db := d.firstDB(v, hosts); db != nil {
 				cl.note("UDS182", docPos(v, at), v.Service, v.Key,
-					fmt.Sprintf("%s/%s holds a configuration document whose %s (line %d of the value) reaches %s over TCP, written where the tool cannot edit it exactly (a folded scalar, an escape, a ${...} reference): write it in socket form by hand and mount %s's socket volume on %s",
-						v.Service, v.Key, cv.Key, cv.Line, db.Name, db.Name, v.Service))
+					fmt.Sprintf("%s holds a configuration document whose %s (line %d of %s) reaches %s over TCP, written where the tool cannot edit it exactly (a folded scalar, an escape, a ${...} reference): write it in socket form by hand and mount %s's socket volume on %s",
+						d.name(v), cv.Key, cv.Line, d.its(v), db.Name, db.Name, v.Service))
 			}
 			continue
 		}
@@ -75,11 +85,143 @@ func (d envDocs) edges(v compose.EnvVar) ([]*Edge, bool) {
 		}
 		at.Key = v.Key
 		if e := (fileValues{cl}).edge(v.Service, v.Src.Path, v.Src.Data, at); e != nil {
-			e.Var.Src, e.InFile.Src, e.InFile.DocKey = v.Src, v.Src, fmt.Sprintf("%s (line %d of its value)", cv.Key, cv.Line)
+			e.Var.Src, e.InFile.Src, e.InFile.DocKey = v.Src, v.Src, fmt.Sprintf("%s (line %d of %s)", cv.Key, cv.Line, d.its(v))
 			out = append(out, e)
 		}
 	}
-	return out, true
+	return out
+}
+
+// configEdges reads the inline configs (configs: NAME: content:) each
+// client mounts as the configuration files they become at their target,
+// in the format the target's name says (YAML, JSON, Hjson, .properties),
+// and returns the edges of the connection values in them, edited in place
+// inside the compose file; a format the tool does not read is reported by
+// the line that names a database (UDS182).
+func (d envDocs) configEdges() []*Edge {
+	cl := d.cl
+	var out []*Edge
+	for _, name := range cl.clientServices() {
+		for _, c := range compose.InlineConfigs(cl.p.Project, name) {
+			v := c.Var()
+			cl.configTargets[v.Service+"/"+v.Key] = c.Target
+			vals, ok := configValues(v, c.Target)
+			if !ok || len(vals) == 0 {
+				d.warnLines(v)
+				continue
+			}
+			out = append(out, d.docEdges(v, vals)...)
+		}
+	}
+	return d.sharedConfigs(out)
+}
+
+// sharedConfigs keeps the edges of inline configs whose every reader is
+// migrated with them: one content is the file of every service that mounts
+// the config, so an edit for one is an edit for all, and a service that
+// gets no edge for the setting (no evidence of its own, left out of the
+// run) would read a socket directory without the socket. Such a setting
+// stays on TCP for all of them (UDS160). Database services do not count
+// as readers.
+func (d envDocs) sharedConfigs(edges []*Edge) []*Edge {
+	cl := d.cl
+	isDB := map[string]bool{}
+	for _, db := range cl.dbs {
+		isDB[db.Name] = true
+	}
+	readers := map[string][]string{} // config name → the services mounting it
+	for _, name := range cl.p.ServiceOrder() {
+		for _, c := range cl.p.Model.Services[name].Configs {
+			if !isDB[name] {
+				readers[c.Source] = append(readers[c.Source], name)
+			}
+		}
+	}
+	setting := func(e *Edge) string { return fmt.Sprintf("%s@%d", e.Var.Key, e.InFile.Value.Start) }
+	migrated := map[string]map[string]bool{} // setting → services with an edge
+	for _, e := range edges {
+		if migrated[setting(e)] == nil {
+			migrated[setting(e)] = map[string]bool{}
+		}
+		migrated[setting(e)][e.Var.Service] = true
+	}
+	var out []*Edge
+	noted := map[string]bool{}
+	for _, e := range edges {
+		var left []string
+		for _, r := range readers[strings.TrimPrefix(e.Var.Key, "configs.")] {
+			if !migrated[setting(e)][r] {
+				left = append(left, r)
+			}
+		}
+		if len(left) == 0 {
+			out = append(out, e)
+			continue
+		}
+		if !noted[setting(e)] {
+			noted[setting(e)] = true
+			cl.note("UDS160", e.Var.Pos, e.Var.Service, e.Var.Key,
+				fmt.Sprintf("%s reads %s of %s, which %s also mounts and the migration does not move to the socket (no evidence of its own, or left out of the run): rewriting it would break %s, so it is left on TCP; give each service a config of its own to migrate it",
+					e.Var.Service, e.InFile.DocKey, e.Var.Key, strings.Join(left, ", "), strings.Join(left, ", ")))
+		}
+	}
+	return out
+}
+
+// configValues reads inline config v, mounted at target, in the format
+// its name says: its settings as the application reads them, with byte
+// ranges in the text envDocValueAt places (envDocText: the content as
+// written when its only $ are $$ escapes, which compose turns into $).
+// ok is false for a format the tool does not read, or content that does
+// not parse.
+func configValues(v compose.EnvVar, target string) ([]configfile.Value, bool) {
+	read := configFormat(target)
+	if read == nil {
+		return nil, false
+	}
+	text, escaped := envDocText(v)
+	vals, err := read([]byte(text))
+	if err != nil {
+		return nil, false
+	}
+	if escaped {
+		for i := range vals {
+			vals[i].Value = strings.ReplaceAll(vals[i].Value, "$$", "$")
+		}
+	}
+	return vals, true
+}
+
+// configFormat is the reader of a configuration file by its name, or nil.
+func configFormat(target string) func([]byte) ([]configfile.Value, error) {
+	switch strings.ToLower(path.Ext(target)) {
+	case ".yml", ".yaml":
+		return configfile.YAML
+	case ".json":
+		return configfile.JSON
+	case ".hjson":
+		return configfile.HJSON
+	case ".properties":
+		return configfile.Properties
+	}
+	return nil
+}
+
+// name is how findings name document v: SERVICE/KEY for a variable,
+// SERVICE's configs.NAME (its container path) for an inline config.
+func (d envDocs) name(v compose.EnvVar) string {
+	if t, ok := d.cl.configTargets[v.Service+"/"+v.Key]; ok {
+		return fmt.Sprintf("%s's %s (mounted at %s)", v.Service, v.Key, t)
+	}
+	return v.Service + "/" + v.Key
+}
+
+// its names the text of document v, for "line N of ...".
+func (d envDocs) its(v compose.EnvVar) string {
+	if _, ok := d.cl.configTargets[v.Service+"/"+v.Key]; ok {
+		return "its content"
+	}
+	return "the value"
 }
 
 // envDocValues reads v as a configuration document (a YAML block or
@@ -98,8 +240,29 @@ func envDocValues(v compose.EnvVar) ([]configfile.Value, bool, error) {
 	if isJSON {
 		read = configfile.JSON
 	}
-	vals, err := read([]byte(v.Value))
+	text, escaped := envDocText(v)
+	vals, err := read([]byte(text))
+	if escaped {
+		for i := range vals {
+			vals[i].Value = strings.ReplaceAll(vals[i].Value, "$$", "$")
+		}
+	}
 	return vals, true, err
+}
+
+// envDocText is the text of v's document that its settings' byte ranges
+// are in: the value as written when its only $ are $$ escapes (what the
+// migration writes for junixsocket's $FactoryArg), so that each byte of a
+// setting stands in the compose file, and escaped is true; else the value
+// compose computes (a ${...} reference: no range in the file holds it).
+func envDocText(v compose.EnvVar) (text string, escaped bool) {
+	if v.Raw == v.Value {
+		return v.Value, false
+	}
+	if m, err := interp.Mask(v.Raw); err == nil && len(m.Refs) == 0 && m.Value == v.Value {
+		return v.Raw, true
+	}
+	return v.Value, false
 }
 
 // EnvDocLeaves returns the connection settings of a configuration
@@ -130,6 +293,7 @@ func EnvDocLeaves(v compose.EnvVar) []compose.EnvVar {
 // byte of it stands there as in the document (so it can be edited).
 func envDocValueAt(v compose.EnvVar, cv configfile.Value) (configfile.Value, bool) {
 	src, n := v.Src, v.Node
+	text, escaped := envDocText(v)
 	at := cv
 	at.Line, at.Col = n.Line, n.Column
 	var start int
@@ -142,8 +306,8 @@ func envDocValueAt(v compose.EnvVar, cv configfile.Value) (configfile.Value, boo
 			return at, false
 		}
 		ind := blockIndent(src, n.Line+1)
-		docLineStart := strings.LastIndexByte(v.Value[:cv.Start], '\n') + 1
-		docLine, _, _ := strings.Cut(v.Value[docLineStart:], "\n")
+		docLineStart := strings.LastIndexByte(text[:cv.Start], '\n') + 1
+		docLine, _, _ := strings.Cut(text[docLineStart:], "\n")
 		start = src.Offset(line, 1) + ind + (cv.Start - docLineStart)
 		at.Line, at.Col = line, ind+(cv.Start-docLineStart)+1
 		if t := strings.TrimRight(src.Line(line), "\r"); len(t) < ind || t[ind:] != docLine {
@@ -151,7 +315,7 @@ func envDocValueAt(v compose.EnvVar, cv configfile.Value) (configfile.Value, boo
 		}
 	case 0, yaml.SingleQuotedStyle, yaml.DoubleQuotedStyle:
 		sp, err := src.ScalarSpan(n, v.InFlow)
-		if err != nil || strings.Contains(v.Value, "\n") {
+		if err != nil || strings.Contains(text, "\n") {
 			return at, false
 		}
 		inner := sp.Start + len(v.Prefix)
@@ -160,7 +324,7 @@ func envDocValueAt(v compose.EnvVar, cv configfile.Value) (configfile.Value, boo
 		}
 		start = inner + cv.Start
 		at.Col = n.Column + (start - sp.Start)
-		if inner+len(v.Value) > len(src.Data) || string(src.Data[inner:inner+len(v.Value)]) != v.Value {
+		if inner+len(text) > len(src.Data) || string(src.Data[inner:inner+len(text)]) != text {
 			return at, false
 		}
 	case yaml.FoldedStyle:
@@ -170,7 +334,7 @@ func envDocValueAt(v compose.EnvVar, cv configfile.Value) (configfile.Value, boo
 	default:
 		return at, false
 	}
-	if strings.Contains(v.Raw, "$") {
+	if !escaped && strings.Contains(v.Raw, "$") {
 		return at, false // what compose reads is not what is written
 	}
 	at.Start, at.End = start, start+(cv.End-cv.Start)
@@ -236,13 +400,13 @@ func (d envDocs) warnHost(v compose.EnvVar, cv configfile.Value) {
 	if abs, line := crystalPG(cl.scopes.Of(v.Service)); abs != "" {
 		file := cl.p.DisplayPath(abs)
 		cl.note("UDS182", docPos(v, at), v.Service, v.Key,
-			fmt.Sprintf("%s/%s holds a configuration document whose %s (line %d of the value) names %s as the host of a connection the program builds itself, and %s:%d declares crystal-pg, which takes no socket directory: it opens a host starting with / as the socket file itself (UNIXSocket.new, will/crystal-pg src/pq/connection.cr) and, for an empty host, looks for %s (ConnInfo#default_host, src/pq/conninfo.cr); %s",
-				v.Service, v.Key, cv.Key, cv.Line, db.Name, file, line, strings.Join(crystalPGSockets, ", "), crystalPGStep(db, cl.opts.MountPath, v.Service)))
+			fmt.Sprintf("%s holds a configuration document whose %s (line %d of %s) names %s as the host of a connection the program builds itself, and %s:%d declares crystal-pg, which takes no socket directory: it opens a host starting with / as the socket file itself (UNIXSocket.new, will/crystal-pg src/pq/connection.cr) and, for an empty host, looks for %s (ConnInfo#default_host, src/pq/conninfo.cr); %s",
+				d.name(v), cv.Key, cv.Line, d.its(v), db.Name, file, line, strings.Join(crystalPGSockets, ", "), crystalPGStep(db, cl.opts.MountPath, v.Service)))
 		return
 	}
 	cl.note("UDS182", docPos(v, at), v.Service, v.Key,
-		fmt.Sprintf("%s/%s holds a configuration document whose %s (line %d of the value) names %s as the host of a connection the program builds itself; the tool cannot know whether that program takes a socket directory there: if it hands it to libpq, pgx or psycopg, set it to %s and mount %s's socket volume on %s",
-			v.Service, v.Key, cv.Key, cv.Line, db.Name, cl.opts.MountPath, db.Name, v.Service))
+		fmt.Sprintf("%s holds a configuration document whose %s (line %d of %s) names %s as the host of a connection the program builds itself; the tool cannot know whether that program takes a socket directory there: if it hands it to libpq, pgx or psycopg, set it to %s and mount %s's socket volume on %s",
+			d.name(v), cv.Key, cv.Line, d.its(v), db.Name, cl.opts.MountPath, db.Name, v.Service))
 }
 
 // warnLines reports a multi-line value the tool cannot read as YAML
@@ -261,27 +425,80 @@ func (d envDocs) warnLines(v compose.EnvVar) bool {
 			line += n
 		}
 		cl.note("UDS182", finding.Pos{File: v.Pos.File, Line: line, Col: 1}, v.Service, v.Key,
-			fmt.Sprintf("%s/%s holds a configuration document in a format the tool does not read, whose line %d names %s where a connection is configured: point that connection at %s's socket in %s by hand and mount %s's socket volume on %s",
-				v.Service, v.Key, n, db.Name, db.Name, cl.opts.MountPath, db.Name, v.Service))
+			fmt.Sprintf("%s holds a configuration document in a format the tool does not read, whose line %d names %s where a connection is configured: point that connection at %s's socket in %s by hand and mount %s's socket volume on %s",
+				d.name(v), n, db.Name, db.Name, cl.opts.MountPath, db.Name, v.Service))
 		return true
 	}
 	return false
 }
 
-// markSockets notes, for revert, the clients that read a socket from
-// a configuration document in their environment: revert does not edit
-// those values, so their socket mount stays.
+// markSockets records, for revert, the socket-form values clients read
+// from a configuration document in their environment.
 func (d envDocs) markSockets() {
+	for _, name := range d.cl.clientServices() {
+		for _, v := range d.cl.p.ServiceEnv(name) {
+			vals, _, err := envDocValues(v)
+			if err != nil {
+				continue
+			}
+			d.markDoc(v, vals)
+		}
+	}
+}
+
+// markConfigSockets records, for revert, the socket-form settings of the
+// inline configs clients mount (markDoc). It notes nothing else.
+func (d envDocs) markConfigSockets() {
 	cl := d.cl
 	for _, name := range cl.clientServices() {
-		for _, v := range cl.p.ServiceEnv(name) {
-			for _, leaf := range EnvDocLeaves(v) {
-				if _, _, socket := dialect.Classify(leaf.Value); socket {
-					cl.cfgSocket[name] = fmt.Sprintf("%s:%d", leaf.Pos.File, leaf.Pos.Line)
-				}
+		for _, c := range compose.InlineConfigs(cl.p.Project, name) {
+			v := c.Var()
+			cl.configTargets[v.Service+"/"+v.Key] = c.Target
+			if vals, ok := configValues(v, c.Target); ok {
+				d.markDoc(v, vals)
 			}
 		}
 	}
+}
+
+// markDoc records the socket-form settings of document v (its settings
+// vals): a connection string in socket form, or a host setting that is a
+// directory (which goes back to the database's name: Host).
+func (d envDocs) markDoc(v compose.EnvVar, vals []configfile.Value) {
+	for _, cv := range vals {
+		at, ok := envDocValueAt(v, cv)
+		if _, _, socket := dialect.Classify(cv.Value); socket {
+			d.sawSocket(v, cv, at, ok)
+			continue
+		}
+		last := cv.Key[strings.LastIndexByte(cv.Key, '.')+1:]
+		if (hostvar.IsAppHostKey(last) || strings.EqualFold(last, "host")) && strings.HasPrefix(strings.TrimSpace(cv.Value), "/") {
+			d.sawHostSocket(v, cv, at, ok)
+		}
+	}
+}
+
+// sawSocket records the socket-form setting cv of v's document, placed at
+// at in the compose file; exact says every byte of it stands there.
+func (d envDocs) sawSocket(v compose.EnvVar, cv, at configfile.Value, exact bool) {
+	s := SocketSetting{Service: v.Service, Key: v.Key, Pos: docPos(v, at), Value: cv.Value}
+	_, s.Dialect, _ = dialect.Classify(cv.Value)
+	if exact {
+		s.In = &ConfigValue{Path: v.Src.Path, Data: v.Src.Data, Value: at, Src: v.Src,
+			DocKey: fmt.Sprintf("%s (line %d of %s)", cv.Key, cv.Line, d.its(v))}
+	}
+	d.cl.sawSocket(s)
+}
+
+// sawHostSocket records host setting cv of v's document, a socket
+// directory, as sawSocket does.
+func (d envDocs) sawHostSocket(v compose.EnvVar, cv, at configfile.Value, exact bool) {
+	s := SocketSetting{Service: v.Service, Key: v.Key, Pos: docPos(v, at), Value: strings.TrimSpace(cv.Value), Dialect: dialect.AppHostVar(false).Name, Host: true}
+	if exact {
+		s.In = &ConfigValue{Path: v.Src.Path, Data: v.Src.Data, Value: at, Src: v.Src,
+			DocKey: fmt.Sprintf("%s (line %d of %s)", cv.Key, cv.Line, d.its(v))}
+	}
+	d.cl.sawSocket(s)
 }
 
 // crystalPGSockets are the socket files crystal-pg (will/crystal-pg,

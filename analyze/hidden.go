@@ -70,7 +70,7 @@ func (hc hiddenClients) warn(edges []*Edge) {
 		src, _ := cl.p.ServiceNode(name)
 		kn, _ := yamledit.OwnKey(compose.ServicesMapping(src), name)
 		key := (hiddenClients{cl}).dependencyKey(name, dep.Name)
-		if hint := (hiddenClients{cl}).catalogueHint(name, dep.Name); hint != "" {
+		if hint := (hiddenClients{cl}).catalogueHint(name, dep); hint != "" {
 			cl.note("UDS131", yamledit.NodePos(src, kn), name, key,
 				fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it: %s", name, key, dep.Name, name, hint))
 			continue
@@ -218,8 +218,9 @@ func (cl *collector) warnUnsetPassthrough(v compose.EnvVar) bool {
 // own default), which variable to set to the socket directory, or why the
 // image takes no socket there. It is "" for an image the catalogue does
 // not know.
-func (hc hiddenClients) catalogueHint(service, db string) string {
+func (hc hiddenClients) catalogueHint(service string, dep *DB) string {
 	cl := hc.cl
+	db := dep.Name
 	e := catalog.Lookup(cl.p.Model.Services[service].Image)
 	if e == nil {
 		return ""
@@ -242,7 +243,15 @@ func (hc hiddenClients) catalogueHint(service, db string) string {
 		if !v.Directory {
 			return fmt.Sprintf("the image reads its host from %s, which is unset here, and %s takes no socket directory: %s (%s)", v.Key, v.Key, v.Reason, b.Citation())
 		}
-		return fmt.Sprintf("the image reads its host from %s, which is unset here (the image then uses its own default); set %s=%s, which it hands to a driver that takes a socket directory, and mount %s's socket volume (%s)", v.Key, v.Key, cl.opts.MountPath, db, b.Citation())
+		port := ""
+		if v.Port != "" && dep.Port != 5432 {
+			if p, _ := atoiPort(cl.p.clientEnv(service, v.Port)); p != dep.Port {
+				// The socket file is named after the port the image
+				// passes, its default 5432 when the variable is unset.
+				port = fmt.Sprintf(", set %s=%d (%s listens on %d)", v.Port, dep.Port, db, dep.Port)
+			}
+		}
+		return fmt.Sprintf("the image reads its host from %s, which is unset here (the image then uses its own default); set %s=%s, which it hands to a driver that takes a socket directory%s, and mount %s's socket volume (%s)", v.Key, v.Key, cl.opts.MountPath, port, db, b.Citation())
 	}
 	return ""
 }

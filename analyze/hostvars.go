@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/consumer"
@@ -56,6 +57,9 @@ func (d decisions) applyHostVerdict(v compose.EnvVar, db *DB, port string, hv ho
 			fmt.Sprintf("%s names %s, but %s (%s); left on TCP", who, db.Name, hv.Basis.Detail, hv.Basis.Citation()))
 		return nil
 	}
+	if hv.SocketVar != "" {
+		return d.socketVarEdge(v, db, hv)
+	}
 	if port != "" && !hv.HostPort {
 		cl.note("UDS120", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s holds host and port together (%s); %s takes a socket directory there only without the port: set it to %s and put the port %d in its own variable", who, dialect.Redact("", v.Value), v.Key, cl.opts.MountPath, db.Port))
@@ -75,6 +79,29 @@ func (d decisions) applyHostVerdict(v compose.EnvVar, db *DB, port string, hv ho
 		code, msg = "UDS152", fmt.Sprintf("%s set to the socket directory %s on the user's word: --host-var %s vouches that the application hands it to a driver that takes a socket directory as host; the tool has no evidence of its own", who, cl.opts.MountPath, who)
 	}
 	cl.decision(e, code, v.Pos, v.Service, v.Key, msg).Basis = &hv.Basis
+	return e
+}
+
+// socketVarEdge moves a client whose image reads its socket directory from
+// another variable than host variable v (hv.SocketVar, TeslaMate's
+// DATABASE_SOCKET_DIR): the edge keeps v as written, since the image
+// still dials it over TCP, and adds the socket variable set to the mount
+// path. A client whose socket variable already holds a directory is on
+// the socket: no edge, no note.
+func (d decisions) socketVarEdge(v compose.EnvVar, db *DB, hv hostvar.Verdict) *Edge {
+	cl := d.cl
+	if strings.HasPrefix(cl.p.clientEnv(v.Service, hv.SocketVar), "/") {
+		return nil
+	}
+	e := &Edge{Var: v, Dialect: dialect.AppHostVar(false).Name, DB: db, Port: db.Port, Basis: &hv.Basis, KeepValue: true}
+	e.Adds = append(e.Adds, EnvAdd{Key: hv.SocketVar, Value: cl.opts.MountPath,
+		Reason: fmt.Sprintf("the image reads the socket directory from %s; %s stays for its TCP wait", hv.SocketVar, v.Key)})
+	if hv.PortKey != "" && cl.p.clientEnv(v.Service, hv.PortKey) == "" && db.Port != 5432 {
+		e.Adds = append(e.Adds, portAdd(hv.PortKey, db))
+	}
+	who := v.Service + "/" + v.Key
+	cl.decision(e, "UDS150", v.Pos, v.Service, v.Key,
+		fmt.Sprintf("%s stays as written and %s/%s is set to the socket directory %s: %s (%s)", who, v.Service, hv.SocketVar, cl.opts.MountPath, hv.Basis.Detail, hv.Basis.Citation())).Basis = &hv.Basis
 	return e
 }
 

@@ -5,6 +5,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
@@ -63,6 +64,11 @@ func (cl *collector) catalogueKeeps(v compose.EnvVar, find func(host string) *DB
 	if db == nil && !socket {
 		db = unknownURL(v.Value, find)
 	}
+	if db == nil && !socket && !strings.Contains(v.Value, "\n") {
+		// a document over several lines is read setting by setting
+		// (envDocs), each asking the catalogue in turn
+		db = embeddedURL(v.Value, find)
+	}
 	if db == nil {
 		return false
 	}
@@ -95,4 +101,26 @@ func extensionReaches(p *Project, service, dir string) bool {
 		}
 	}
 	return false
+}
+
+// embeddedURL returns the database that a connection URL inside a
+// catalogued variable's value reaches, where the value as a whole is no
+// URL: a JVM option among others (Alfresco's JAVA_OPTS:
+// -Ddb.url=jdbc:postgresql://postgres:5432/alfresco). Each word, and each
+// side of its =, is read as a connection value.
+func embeddedURL(value string, find func(host string) *DB) *DB {
+	for _, w := range strings.FieldsFunc(value, func(r rune) bool {
+		return unicode.IsSpace(r) || r == '=' || r == '"' || r == '\''
+	}) {
+		hosts, dname, _ := dialect.Classify(w)
+		if dname == "" {
+			continue
+		}
+		for _, h := range hosts {
+			if db := find(h); db != nil {
+				return db
+			}
+		}
+	}
+	return nil
 }

@@ -59,7 +59,8 @@ func (fv fileValues) railsHost(service, abs string, env map[string]string) *Edge
 		return nil
 	}
 	if strings.HasPrefix(v.Value, "/") {
-		cl.cfgSocket[service] = fmt.Sprintf("%s:%d", path, v.Line)
+		cl.sawSocket(SocketSetting{Service: service, Key: "host", Pos: finding.Pos{File: path, Line: v.Line, Col: v.Col},
+			Dialect: dialect.AppHostVar(false).Name, Value: v.Value, In: &ConfigValue{Path: path, Data: data, Value: v}, Host: true})
 		return nil
 	}
 	ev := compose.EnvVar{Service: service, Key: "host", Raw: v.Value, Value: v.Value, Pos: finding.Pos{File: path, Line: v.Line, Col: v.Col}}

@@ -131,6 +131,13 @@ type Var struct {
 	// Unless lists variables whose presence makes the image ignore this
 	// one (edoburu/pgbouncer: DATABASE_URL overrides DB_HOST).
 	Unless []string `yaml:"unless,omitempty"`
+	// Default, for a host variable, is the host the image connects to
+	// when the variable is unset (or empty), as its code falls back
+	// (Immich: host: dto.DB_HOSTNAME || 'database'), read from the
+	// entry's sources. When a service leaves the variable unset and a
+	// database service of the project answers to that name, the
+	// migration sets the variable in the service's environment.
+	Default string `yaml:"default,omitempty"`
 	// Requires, for a variable that takes the socket (directory: true),
 	// lists settings of other variables of the same service without which
 	// it takes none: Unleash's DATABASE_HOST and DATABASE_URL reach a
@@ -139,6 +146,14 @@ type Var struct {
 	// not meet one, the variable is one with directory: false and the
 	// requirement's reason (Var.In).
 	Requires []Require `yaml:"requires,omitempty"`
+	// SocketVar, for a host variable that takes the socket (directory:
+	// true): the image reads the socket directory from this other
+	// variable, not from the host variable, which it still dials over TCP
+	// (TeslaMate: DATABASE_SOCKET_DIR makes Ecto connect through
+	// socket_dir, while the entrypoint waits with nc -z DATABASE_HOST
+	// DATABASE_PORT). The migration sets SocketVar to the mount path and
+	// leaves the host as written; the server keeps answering on TCP.
+	SocketVar string `yaml:"socket_var,omitempty"`
 	// Also lists variables that must change with this one.
 	Also []Also `yaml:"also,omitempty"`
 	// Since, when set, is what the variable does from an image version

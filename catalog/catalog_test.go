@@ -1,6 +1,8 @@
 package catalog
 
 import (
+	"encoding/json"
+	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -40,6 +42,8 @@ func TestSchemaRejects(t *testing.T) {
 		"tagged image":           "family: x\nimages: [x:1]\nvars:\n  - {key: H, role: host, reason: r}\nsources:\n  - {url: u, read: r}\n",
 		"port only":              "family: x\nimages: [x]\nvars:\n  - {key: P, role: port, reason: r}\nsources:\n  - {url: u, read: r}\n",
 		"query port host":        "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: true, no_query_port: true, reason: r}\nsources:\n  - {url: u, read: r}\n",
+		"default on a port":      "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, reason: r}\n  - {key: P, role: port, default: db, reason: r}\nsources:\n  - {url: u, read: r}\n",
+		"default host:port":      "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, default: \"db:5432\", reason: r}\nsources:\n  - {url: u, read: r}\n",
 		"no_socket dir":          "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: true, no_socket: true, reason: r}\nsources:\n  - {url: u, read: r}\n",
 		"no_socket port":         "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, reason: r}\n  - {key: P, role: port, no_socket: true, reason: r}\nsources:\n  - {url: u, read: r}\n",
 		"short commit":           "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, reason: r}\nsources:\n  - {repo: o/r, file: f, commit: abc1234, read: r}\n",
@@ -57,6 +61,10 @@ func TestSchemaRejects(t *testing.T) {
 		"requires on no socket":  "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: false, requires: [{key: S, value: \"false\", reason: r}], reason: r}\nsources:\n  - {url: u, read: r}\n",
 		"requires no reason":     "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: true, requires: [{key: S, value: \"false\"}], reason: r}\nsources:\n  - {url: u, read: r}\n",
 		"requires itself":        "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: true, requires: [{key: H, value: v, reason: r}], reason: r}\nsources:\n  - {url: u, read: r}\n",
+		"socket_var no socket":   "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: false, socket_var: S, reason: r}\nsources:\n  - {url: u, read: r}\n",
+		"socket_var on a url":    "family: x\nimages: [x]\nvars:\n  - {key: U, role: url, directory: true, socket_var: S, reason: r}\nsources:\n  - {url: u, read: r}\n",
+		"socket_var itself":      "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: true, socket_var: H, reason: r}\nsources:\n  - {url: u, read: r}\n",
+		"socket_var host_port":   "family: x\nimages: [x]\nvars:\n  - {key: H, role: host, directory: true, host_port: true, socket_var: S, reason: r}\nsources:\n  - {url: u, read: r}\n",
 	}
 	for name, body := range cases {
 		if _, err := load(fstest.MapFS{"images/x.yaml": {Data: []byte(body)}}); err == nil {
@@ -412,5 +420,44 @@ func TestLookupSince(t *testing.T) {
 	_ = Lookup("dessalines/lemmy:1.0.0")
 	if !Lookup("dessalines/lemmy:0.19.5").Var("LEMMY_DATABASE_URL").Directory {
 		t.Error("a 1.0 lookup changed the shared entry instead of a copy")
+	}
+}
+
+// TestPlanSchemaNamesEveryServerKind: plan --format json writes a server
+// entry's entrypoint kind as databases[].family, and docs/plan.schema.json
+// enumerates the values; a kind the schema lacks fails every consumer that
+// validates the document (CI stop: sameersbn, trial 8 #5).
+func TestPlanSchemaNamesEveryServerKind(t *testing.T) {
+	data, err := os.ReadFile("../docs/plan.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema struct {
+		Properties struct {
+			Databases struct {
+				Items struct {
+					Properties struct {
+						Family struct {
+							Enum []string `json:"enum"`
+						} `json:"family"`
+					} `json:"properties"`
+				} `json:"items"`
+			} `json:"databases"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(data, &schema); err != nil {
+		t.Fatal(err)
+	}
+	enum := schema.Properties.Databases.Items.Properties.Family.Enum
+	if len(enum) == 0 {
+		t.Fatal("plan.schema.json: no databases[].family enum")
+	}
+	for _, e := range Servers() {
+		if e.Server.No != "" && e.Server.Entrypoint == "" {
+			continue // a server whose socket the tool does not set up: never in databases[]
+		}
+		if !slices.Contains(enum, e.Server.Entrypoint) {
+			t.Errorf("%s: entrypoint kind %q is not in plan.schema.json's databases[].family enum %v", e.Family, e.Server.Entrypoint, enum)
+		}
 	}
 }

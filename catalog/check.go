@@ -111,19 +111,27 @@ func (e *Entry) checkVars(bad func(string, ...any)) {
 		if v.NoSocket && (v.Role == RolePort || v.Directory) {
 			bad("var %s: no_socket is for a host or url variable that takes no socket (directory: false)", v.Key)
 		}
+		if v.Default != "" && (v.Role != RoleHost || strings.ContainsAny(v.Default, " /:")) {
+			bad("var %s: default %q is for a host variable, and names a host (no port, no path)", v.Key, v.Default)
+		}
 		if v.NoQueryPort && (v.Role != RoleURL || !v.Directory) {
 			bad("var %s: no_query_port is for a url variable that takes the socket form", v.Key)
 		}
 		if strings.TrimSpace(v.Reason) == "" {
 			bad("var %s: no reason", v.Key)
 		}
+		// takes the socket, at least from some version on (since:)
+		takes := v.Directory || (v.Since != nil && v.Since.Directory)
 		for _, r := range v.Requires {
 			if !keyRE.MatchString(r.Key) || r.Key == v.Key || strings.TrimSpace(r.Reason) == "" {
 				bad("var %s: requires %+v wants another variable's key and a reason", v.Key, r)
 			}
-			if v.Role == RolePort || !v.Directory {
+			if v.Role == RolePort || !takes {
 				bad("var %s: requires is for a host or url variable that takes the socket (directory: true)", v.Key)
 			}
+		}
+		if v.SocketVar != "" && (v.Role != RoleHost || !takes || !keyRE.MatchString(v.SocketVar) || v.SocketVar == v.Key || v.HostPort) {
+			bad("var %s: socket_var %q wants a host variable that takes the socket (directory: true, no host_port) and another variable's name", v.Key, v.SocketVar)
 		}
 		for _, a := range v.Also {
 			if !keyRE.MatchString(a.Key) || a.Reason == "" {

@@ -38,6 +38,9 @@ func (e *Entry) Var(key string) *Var {
 // (Directory false) whose Reason says which value is missing and why;
 // otherwise v itself.
 func (v *Var) In(env func(key string) string) *Var {
+	if !v.Directory {
+		return v // takes no socket anyway (an older tag: since:)
+	}
 	for _, r := range v.Requires {
 		got := env(r.Key)
 		if got == r.Value || (got == "" && r.OrUnset) {

@@ -125,6 +125,29 @@ func TestEditorComposeConstructs(t *testing.T) {
 			},
 			want: "services:\n  app:\n    image: a\n    environment:\n      - PGHOST=/run/pg\n      - PGPORT=5433\n      - B=1\n",
 		},
+		{
+			name: "a variable removed: the environment: key with it when it is the only entry, a list item among others, nothing where it is not exact",
+			doc: "x-env: &env\n  H: /run/pg\nservices:\n  app:\n    image: a\n    environment:\n      H: /run/pg\n  list:\n    image: a\n    environment:\n      - A=1\n      - H=/run/pg\n" +
+				"  flow:\n    image: a\n    environment: {H: /run/pg}\n  anchored:\n    image: a\n    environment: *env\n  multi:\n    image: a\n    environment:\n      H: >-\n        /run/pg\n",
+			edit: func(e *Editor, p *Project) {
+				for _, name := range []string{"app", "list", "flow", "anchored", "multi"} {
+					for _, v := range p.ServiceEnv(name) {
+						if v.Key != "H" {
+							continue
+						}
+						removed := false
+						for _, d := range p.ServiceDefs(name) {
+							removed = removed || e.RemoveServiceEnv(d, v)
+						}
+						if want := name == "app" || name == "list"; removed != want {
+							t.Errorf("%s: removed %v, want %v", name, removed, want)
+						}
+					}
+				}
+			},
+			want: "x-env: &env\n  H: /run/pg\nservices:\n  app:\n    image: a\n  list:\n    image: a\n    environment:\n      - A=1\n" +
+				"  flow:\n    image: a\n    environment: {H: /run/pg}\n  anchored:\n    image: a\n    environment: *env\n  multi:\n    image: a\n    environment:\n      H: >-\n        /run/pg\n",
+		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := load(t, c.doc)
@@ -152,5 +175,30 @@ func TestEditorComposeConstructs(t *testing.T) {
 				t.Errorf("output does not load: %v", err)
 			}
 		})
+	}
+}
+
+// TestRemoveTopVolumesFlow: declarations go from a flow mapping with
+// their separator, as the migration appended them.
+func TestRemoveTopVolumesFlow(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"volumes: {pg-socket: {}}\n", "volumes: {}\n"},
+		{"volumes: {data: {}, pg-socket: {}}\n", "volumes: {data: {}}\n"},
+		{"volumes: {pg-socket: {}, data: {driver: local}}\n", "volumes: {data: {driver: local}}\n"},
+		{"volumes: {a: {}, pg-socket: {}, b: {}, db-socket: {}}\n", "volumes: {a: {}, b: {}}\n"},
+		{"volumes: {pg-socket: {}, db-socket: {}, a: {}}\n", "volumes: {a: {}}\n"},
+		{"volumes: {data: null, pg-socket: {}}\n", "volumes: {data: null}\n"},
+	} {
+		p := load(t, "services: {}\n"+c.in)
+		src := p.Sources[0]
+		ed := NewEditor(p, &finding.Report{})
+		ed.RemoveTopVolumes(src, []string{"pg-socket", "db-socket"})
+		got, err := ed.YAML(src).Bytes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "services: {}\n" + c.want; string(got) != want {
+			t.Errorf("%q: got %q, want %q", c.in, got, want)
+		}
 	}
 }

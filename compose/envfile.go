@@ -461,6 +461,29 @@ func envFileText(el *EnvLine, m interp.Masked, out string) (string, error) {
 	}
 }
 
+// RemoveEnv deletes the variable v where it is written, a one-line block
+// mapping entry or list item or an env file line, and reports whether it
+// did; a value elsewhere (a flow mapping, a value over several lines) is
+// left for the user (UDS111, saying why: reason).
+func (e *Editor) RemoveEnv(v EnvVar, reason string) bool {
+	switch {
+	case v.EnvFile != nil:
+		d := v.EnvFile.Data
+		start := bytes.LastIndexByte(d[:v.EnvFile.Start], '\n') + 1
+		end := len(d)
+		if i := bytes.IndexByte(d[v.EnvFile.End:], '\n'); i >= 0 {
+			end = v.EnvFile.End + i + 1
+		}
+		e.EditFile(v.EnvFile.Path, d, start, end, "")
+	case v.Node != nil && !v.InFlow && Writable(v) == nil:
+		e.YAML(v.Src).DeleteLines(v.Node.Line, v.Node.Line)
+	default:
+		e.rep.Add("UDS111", v.Pos, v.Service, v.Key, "remove "+v.Key+" by hand: "+reason)
+		return false
+	}
+	return true
+}
+
 // AddEnvAfter adds KEY=value right after the variable v, in v's own form
 // (map entry, list item or env file line), and reports whether it did; a
 // value in a flow mapping or on an env file's last line without a line

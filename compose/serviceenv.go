@@ -56,3 +56,58 @@ func EnvLookup(vars []EnvVar, key string) string {
 	}
 	return ""
 }
+
+// RemoveServiceEnv removes v, an entry of the service's own block-style
+// environment: in d (KEY: value, or - KEY=value, on a line of its own), and
+// the environment: key with it when v is its only entry: the inverse of
+// AddServiceEnv. It reports false, editing nothing, where that cannot be
+// done exactly: a flow-style or anchored environment:, an entry of a merged
+// anchor or over several lines, a line shared with other text.
+func (e *Editor) RemoveServiceEnv(d ServiceDef, v EnvVar) bool {
+	src := d.Src
+	if src == nil || v.Src != src || v.Node == nil || v.EnvFile != nil {
+		return false
+	}
+	kn, env := yamledit.OwnKey(d.Node, "environment")
+	if kn == nil || env == nil || env.Anchor != "" || env.Kind == yaml.AliasNode || env.Style&yaml.FlowStyle != 0 {
+		return false
+	}
+	// The entry's line, and the text before it there: blank before a
+	// map key, a dash before a list item.
+	first, col, lead, n := 0, 0, "", 0
+	switch env.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(env.Content); i += 2 {
+			if env.Content[i+1] == v.Node && !yamledit.IsMergeKey(env.Content[i]) {
+				first, col = env.Content[i].Line, env.Content[i].Column
+			}
+		}
+		n = len(env.Content) / 2
+	case yaml.SequenceNode:
+		for _, it := range env.Content {
+			if it == v.Node {
+				first, col, lead = it.Line, it.Column, "-"
+			}
+		}
+		n = len(env.Content)
+	}
+	if first == 0 || v.Node.Anchor != "" || v.Node.Line != first || col > len(src.Line(first)) ||
+		strings.TrimSpace(src.Line(first)[:col-1]) != lead {
+		return false
+	}
+	ind := strings.Index(src.Line(first), strings.TrimLeft(src.Line(first), " ")) + 1
+	last := src.BlockEnd(first, ind, false)
+	if last != first {
+		return false
+	}
+	if n == 1 {
+		// The only entry: the environment: key goes with it, when
+		// nothing else stands between them.
+		if kn.Line+1 != first || strings.TrimSpace(src.Line(kn.Line)[kn.Column-1:]) != "environment:" {
+			return false
+		}
+		first = kn.Line
+	}
+	e.YAML(src).DeleteLines(first, last)
+	return true
+}

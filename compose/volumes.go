@@ -249,7 +249,11 @@ func (e *Editor) removeItem(src *Source, svc *yaml.Node, m Mount) {
 // ends the file).
 func (e *Editor) RemoveTopVolumes(src *Source, names []string) {
 	kn, vols := yamledit.OwnKey(src.Root, "volumes")
-	if len(names) == 0 || kn == nil || vols.Kind != yaml.MappingNode || vols.Style&yaml.FlowStyle != 0 {
+	if len(names) == 0 || kn == nil || vols.Kind != yaml.MappingNode {
+		return
+	}
+	if vols.Style&yaml.FlowStyle != 0 {
+		e.removeFlowVolumes(src, vols, names)
 		return
 	}
 	var keys []*yaml.Node
@@ -269,6 +273,61 @@ func (e *Editor) RemoveTopVolumes(src *Source, names []string) {
 	for _, vk := range keys {
 		e.YAML(src).DeleteLines(vk.Line, src.BlockEnd(vk.Line, vk.Column, true))
 	}
+}
+
+// removeFlowVolumes deletes declarations from a flow mapping
+// (volumes: {data: {}, db-socket: {}}), each with the ", " before it (or
+// after it, for the first), as the migration appends them; {} stays when
+// none is left. A declaration whose text it cannot place stays.
+func (e *Editor) removeFlowVolumes(src *Source, vols *yaml.Node, names []string) {
+	spans := make([][2]int, len(vols.Content)/2)
+	for i := range spans {
+		start, end, ok := flowEntry(src, vols.Content[2*i], vols.Content[2*i+1])
+		if !ok {
+			return
+		}
+		spans[i] = [2]int{start, end}
+	}
+	drop := make([]bool, len(spans))
+	for i := range spans {
+		drop[i] = slices.Contains(names, vols.Content[2*i].Value)
+	}
+	if !slices.Contains(drop, false) {
+		e.YAML(src).Replace(spans[0][0], spans[len(spans)-1][1], "") // {a: {}} → {}
+		return
+	}
+	for i, sp := range spans {
+		switch {
+		case !drop[i]:
+		case slices.Contains(drop[:i], false):
+			e.YAML(src).Replace(spans[i-1][1], sp[1], "") // ", name: {}"
+		default:
+			e.YAML(src).Replace(sp[0], spans[i+1][0], "") // "name: {}, " before the first kept
+		}
+	}
+}
+
+// flowEntry is the byte range of one key: value entry of a flow mapping.
+func flowEntry(src *Source, k, v *yaml.Node) (start, end int, ok bool) {
+	if k.Kind != yaml.ScalarNode || k.Style != 0 {
+		return 0, 0, false // the migration writes plain keys
+	}
+	start = src.Offset(k.Line, k.Column)
+	switch v.Kind {
+	case yaml.MappingNode, yaml.SequenceNode:
+		closing := yamledit.FlowClose(src.Data, src.Offset(v.Line, v.Column))
+		if closing < 0 {
+			return 0, 0, false
+		}
+		return start, closing + 1, true
+	case yaml.ScalarNode:
+		vs, err := src.ScalarSpan(v, true)
+		if err != nil {
+			return 0, 0, false
+		}
+		return start, vs.End, true
+	}
+	return 0, 0, false
 }
 
 // PlainVolume reports whether a top-level volume is declared without

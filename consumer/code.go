@@ -17,6 +17,9 @@ type rule struct {
 	re *regexp.Regexp
 	// also, when set, must match somewhere in the file (an import).
 	also *regexp.Regexp
+	// how says what a connector's line shows ("" for "opens the
+	// connection").
+	how string
 }
 
 func ext(exts ...string) func(string) bool {
@@ -77,7 +80,7 @@ var keyRules = []struct {
 	{"shell-parse", `\$\{?@K@\b[^\n]*\b(?:sed|awk|cut|grep\s+-o)\b|\b(?:sed|awk|cut)\b[^\n]*\$\{?@K@\b|\$\{@K@(?:#|%|/|:[0-9])`, shellFiles},
 	{"query-append", `(?i)\{[^{}\n]*\b@K@\b[^{}\n]*\}\?|\$\{?@K@\}?\?|\b@K@\b[^\n]*\+=?\s*["'\x60]\?|\b@K@\b[^\n]*\.=?\s*["']\?[a-z_]+=|["'\x60]%[sv]\?[^\n]*\b@K@\b`, anyCode},
 	{"url-parse", `(?i)\b(?:urlparse|urlsplit|parse_url|url\.parse|url\.Parse|URI\.parse|URI\s*\(|urllib\.parse\.urlparse)\s*\([^\n]*\b@K@\b`, anyCode},
-	{"jdbc-concat", `(?i)["']jdbc:["']\s*\+[^\n]*\b@K@\b|\b@K@\b[^\n]*["']jdbc:["']|"jdbc:%s"[^\n]*\b@K@\b|jdbc:\$\{?@K@\b`, anyCode},
+	{"jdbc-concat", `(?i)["']jdbc:["']\s*\+[^\n]*\b@K@\b|\b@K@\b[^\n]*["']jdbc:["']|"jdbc:%s"[^\n]*\b@K@\b|jdbc:\$\{?@K@\b|\(str\s+"jdbc:"[^\n]*\b@K@\b`, anyCode},
 	{"ecto", `System\.(?:get_env|fetch_env!?)\(\s*"@K@"`, exFiles},
 	{"tortoise", `\bdb_url\s*=[^=\n]*\b@K@\b|["']db_url["']\s*:[^\n]*\b@K@\b`, pyFiles},
 	// A Rust url::Url that holds the value (flow.go follows
@@ -123,7 +126,12 @@ var connectorRules = []rule{
 	{reader: "diesel", files: rsFiles, re: regexp.MustCompile(`\bPgConnection::establish\(`), also: regexp.MustCompile(`PgConnection::establish`)},
 	{reader: "tokio-postgres", files: rsFiles, re: regexp.MustCompile(`\btokio_postgres::connect\(|\bAsyncPgConnection::establish\(|\bdeadpool_postgres::|\bAsyncDieselConnectionManager::`),
 		also: regexp.MustCompile(`tokio_postgres::connect|AsyncPgConnection::establish|deadpool_postgres::|AsyncDieselConnectionManager::`)},
-	{reader: "jdbc-concat", files: jvmFiles, re: regexp.MustCompile(`"jdbc:"\s*\+|"jdbc:postgresql://"\s*\+`)},
+	// A JDBC URL built from a URL: Java's "jdbc:" + url (or
+	// String.format("jdbc:%s", url)), Clojure's (str "jdbc:" uri) (Penpot's
+	// backend/src/app/db.clj), Kotlin's "jdbc:$url" and Scala's s"jdbc:${url}"
+	// templates, Groovy's GString.
+	{reader: "jdbc-concat", files: jvmFiles, re: regexp.MustCompile(`"jdbc:(?:postgresql://)?"\s*\+|\(str\s+"jdbc:(?:postgresql://)?"\s|"jdbc:(?:postgresql://)?%s"|"jdbc:(?:postgresql://)?\$\{?[A-Za-z_]`),
+		how: `prefixes a URL with "jdbc:" for pgjdbc`},
 }
 
 // keyRE matches a mention of key as a whole word; in Python files the

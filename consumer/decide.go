@@ -64,7 +64,9 @@ var validators = map[string]bool{"pydantic": true, "whatwg-url": true, "rust-url
 //     the whole scope (a settings module read by another module);
 //  3. then the PostgreSQL libraries the manifests declare;
 //  4. DATABASE_URL that no code names: the frameworks that read it
-//     implicitly (Rails, dj-database-url's config(), django-environ's env.db()).
+//     implicitly (Rails, dj-database-url's config(), django-environ's env.db());
+//  5. a variable no code names, in a scope whose code hands a URL to a
+//     reader that takes no socket URI ((str "jdbc:" uri)): that reader.
 //
 // ok is false when no reader is found: the consumer is unknown and the
 // value must not be edited. A validator (pydantic, new URL()) joins the
@@ -160,6 +162,16 @@ func Decide(s evidence.Scope, key string) (v Verdict, ok bool) {
 	}
 	if len(uses) == 0 && !mentioned && key == "DATABASE_URL" {
 		uses = implicit(scopeUses, manifestUses)
+	}
+	if len(uses) == 0 && !mentioned {
+		// The variable is named nowhere (a configuration library derives
+		// its name: Penpot's :database-uri from PENPOT_DATABASE_URI), but
+		// the code in view hands a URL to a reader that takes no socket
+		// URI ((str "jdbc:" uri) into pgjdbc): no form fits it, and that
+		// line is the reason to say.
+		if i := slices.IndexFunc(scopeUses, func(u Use) bool { return len(u.Reader.Forms) == 0 }); i >= 0 {
+			return Verdict{Uses: scopeUses[i : i+1]}, true
+		}
 	}
 	if len(uses) == 0 || onlyValidators(uses) {
 		return Verdict{}, false
@@ -288,9 +300,13 @@ func connectors(rel, text string, lines []string) []Use {
 		if !c.files(rel) || (c.also != nil && !c.also.MatchString(text)) {
 			continue
 		}
+		how := c.how
+		if how == "" {
+			how = "opens the connection"
+		}
 		for i, line := range lines {
 			if c.re.MatchString(line) {
-				out = append(out, Use{Reader: ByName(c.reader), File: rel, Line: i + 1, How: "opens the connection"})
+				out = append(out, Use{Reader: ByName(c.reader), File: rel, Line: i + 1, How: how})
 				break
 			}
 		}

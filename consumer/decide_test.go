@@ -151,6 +151,18 @@ func TestDecide(t *testing.T) {
 			"DATABASE_URL", true, "", "tortoise", "main.py:1"},
 		{"jdbc built from the URI", map[string]string{"src/main/java/App.java": "class App {\n  String url = \"jdbc:\" + System.getenv(\"DATABASE_URL\");\n}\n"},
 			"DATABASE_URL", true, "", "jdbc-concat", "src/main/java/App.java:2"},
+		// Trial 8 #13, Penpot (backend/src/app/db.clj:120): the variable's
+		// name is derived (:database-uri), the URL prefixed in Clojure.
+		{"jdbc prefixed in Clojure, variable named nowhere", map[string]string{"backend/src/app/db.clj": "(defn- create-datasource-config\n  [{:keys [::uri] :as cfg}]\n  (doto (HikariConfig.)\n    (.setJdbcUrl (str \"jdbc:\" uri))))\n"},
+			"PENPOT_DATABASE_URI", true, "", "jdbc-concat", "backend/src/app/db.clj:4"},
+		{"jdbc prefixed in Clojure, variable read there", map[string]string{"src/db.clj": "(def url (System/getenv \"DB_URI\"))\n(def jdbc-url (str \"jdbc:\" url))\n"},
+			"DB_URI", true, "", "jdbc-concat", "src/db.clj:2"},
+		{"jdbc template in Kotlin", map[string]string{"src/main/kotlin/Db.kt": "val url = System.getenv(\"DATABASE_URL\")\nval ds = HikariDataSource().apply { jdbcUrl = \"jdbc:$url\" }\n"},
+			"DATABASE_URL", true, "", "jdbc-concat", "src/main/kotlin/Db.kt:2"},
+		{"jdbc template in Scala", map[string]string{"src/main/scala/Db.scala": "object Db {\n  val url = sys.env(\"DATABASE_URL\")\n  val jdbc = s\"jdbc:${url}\"\n}\n"},
+			"DATABASE_URL", true, "", "jdbc-concat", "src/main/scala/Db.scala:3"},
+		{"jdbc prefixed in Java, variable named nowhere", map[string]string{"src/main/java/Db.java": "class Db {\n  DataSource ds(String uri) {\n    return new HikariDataSource(cfg(\"jdbc:\" + uri));\n  }\n}\n"},
+			"APP_DB_URI", true, "", "jdbc-concat", "src/main/java/Db.java:3"},
 		{"prisma beside new URL() check", map[string]string{
 			"scripts/check-db.js":  "const url = new URL(process.env.DATABASE_URL);\n",
 			"prisma/schema.prisma": "datasource db {\n  url = env(\"DATABASE_URL\")\n}\n"},

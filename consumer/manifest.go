@@ -19,6 +19,10 @@ type dep struct {
 	version string
 }
 
+// IsManifest reports whether a project-relative path is a dependency
+// manifest this package reads (package.json, go.mod, pom.xml ...).
+func IsManifest(rel string) bool { return manifestKind(rel) != "" }
+
 // manifestKind returns the ecosystem a project-relative path's manifest
 // belongs to, or "" when the file is not a manifest this package reads.
 func manifestKind(rel string) string {

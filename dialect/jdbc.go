@@ -57,8 +57,10 @@ var jdbcDialect = Dialect{
 		port := ""
 		if u, err := jdbc.Parse(val); err == nil && len(u.Hosts) == 1 {
 			port = u.Hosts[0].Port
-			if uriSchemePath(u) != "" && dbPort != 5432 {
-				port = strconv.Itoa(dbPort) // the host was the socket's file: URI
+			if uriSchemePath(u) != "" {
+				// The host was the socket's file: URI; the port is the
+				// one its file name says, written as other forms write it.
+				port = strconv.Itoa(dbPort)
 			}
 		}
 		return jdbc.FromSocket(val, host, port)

@@ -44,6 +44,15 @@ func fileEdges(p *types.Project, dbs []dbService, projDir string) []edge {
 				roots = append(roots, cfg.File)
 			}
 		}
+		for _, c := range p.Services[name].Configs {
+			if cfg, ok := p.Configs[c.Source]; ok && cfg.Content != "" && cfg.File == "" {
+				target := c.Target
+				if target == "" {
+					target = "/" + c.Source
+				}
+				edges = append(edges, inlineConfigEdges(name, c.Source, target, cfg.Content)...)
+			}
+		}
 		for _, abs := range (evidence.Scope{ProjectDir: projDir, Roots: roots}).Files() {
 			rel, _ := filepath.Rel(projDir, abs)
 			rel = filepath.ToSlash(rel)
@@ -171,4 +180,67 @@ func docEdges(v string) []edge {
 		}
 	}
 	return out
+}
+
+// inlineConfigEdges reads an inline config (configs: NAME: content:, as
+// compose computed it) as the file it becomes at target, in the format its
+// name says, and returns its socket-form connection strings and its host
+// settings that hold a directory (db.host: /var/run/postgresql, which the
+// application hands to a libpq-family driver with the settings beside it:
+// db.port, db.user, db.password, db.name).
+func inlineConfigEdges(service, name, target, content string) []edge {
+	var read func([]byte) ([]configfile.Value, error)
+	switch strings.ToLower(filepath.Ext(target)) {
+	case ".yml", ".yaml":
+		read = configfile.YAML
+	case ".json":
+		read = configfile.JSON
+	case ".properties":
+		read = configfile.Properties
+	default:
+		return nil
+	}
+	vals, err := read([]byte(content))
+	if err != nil {
+		return nil
+	}
+	setting := map[string]string{}
+	for _, v := range vals {
+		setting[strings.ToLower(v.Key)] = v.Value
+	}
+	var out []edge
+	for _, v := range vals {
+		key := "configs." + name + " " + v.Key
+		if e, ok := classify(v.Value); ok {
+			e.service, e.key, e.inFile = service, key, true
+			e.fillDefaults(map[string]string{})
+			out = append(out, e)
+			continue
+		}
+		prefix, last := "", strings.ToLower(v.Key)
+		if i := strings.LastIndexByte(last, '.'); i >= 0 {
+			prefix, last = last[:i+1], last[i+1:]
+		}
+		if last != "host" || !strings.HasPrefix(v.Value, "/") {
+			continue
+		}
+		e := edge{service: service, key: key, dialect: "pgenv", dir: v.Value, port: 5432, inFile: true, value: "host=" + v.Value,
+			user: firstSetting(setting, prefix, "user", "username"), password: setting[prefix+"password"], database: firstSetting(setting, prefix, "name", "dbname", "database")}
+		if p := setting[prefix+"port"]; p != "" {
+			fmt.Sscan(p, &e.port)
+		}
+		e.fillDefaults(map[string]string{})
+		out = append(out, e)
+	}
+	return out
+}
+
+// firstSetting returns the first of prefix+keys set in settings.
+func firstSetting(settings map[string]string, prefix string, keys ...string) string {
+	for _, k := range keys {
+		if v := settings[prefix+k]; v != "" {
+			return v
+		}
+	}
+	return ""
 }

@@ -42,6 +42,10 @@ type Verdict struct {
 	PortKey  string         // the variable holding the port beside it, if known
 	HostPort bool           // the value may be DIR:port
 	Also     []catalog.Also // variables to set with it
+	// SocketVar, when set, is the variable that takes the socket
+	// directory instead of this one, which stays as written
+	// (catalog.Var.SocketVar).
+	SocketVar string
 	// Stay, when set, keeps the value on TCP: the project shows a use
 	// that a socket directory breaks (a TCP dial, the wrong socket file).
 	Stay *Stay
@@ -126,7 +130,7 @@ func (q Query) catalogue() (Verdict, bool) {
 	if cv == nil || cv.Role != catalog.RoleHost {
 		return Verdict{}, false
 	}
-	hv := Verdict{TakesDir: cv.Directory, Basis: CatalogueBasis(e, cv.Reason), PortKey: cv.Port, HostPort: cv.HostPort, Also: cv.Also}
+	hv := Verdict{TakesDir: cv.Directory, Basis: CatalogueBasis(e, cv.Reason), PortKey: cv.Port, HostPort: cv.HostPort, Also: cv.Also, SocketVar: cv.SocketVar}
 	for _, k := range cv.Unless {
 		if compose.EnvLookup(q.Project.ServiceEnv(v.Service), k) != "" {
 			hv.TakesDir = false
@@ -184,6 +188,23 @@ func SetToDir(p *compose.Project, hostVars []string, service, key string) bool {
 	}
 	_, cv := CatalogueVar(p, service, key)
 	return cv != nil && cv.Role == catalog.RoleHost && cv.Directory
+}
+
+// IsSocketVar reports whether key is, for a service's catalogued image,
+// the variable that takes the socket directory in place of a host
+// variable (catalog.Var.SocketVar: TeslaMate's DATABASE_SOCKET_DIR): the
+// migration adds it, and revert removes it.
+func IsSocketVar(p *compose.Project, service, key string) bool {
+	e := catalog.Lookup(p.Model.Services[service].Image)
+	if e == nil {
+		return false
+	}
+	for _, v := range e.Vars {
+		if v.SocketVar == key {
+			return true
+		}
+	}
+	return false
 }
 
 // UserVouches reports whether the user vouched for the variable

@@ -166,7 +166,7 @@ func (q Query) unknownReader(why string) *Stay {
 	}
 	msg := fmt.Sprintf("%s reaches %s over TCP, but %s, so it is left unchanged: a socket URI its reader rejects stops the application", who, q.DB, why)
 	if len(forms) > 0 {
-		msg += ". If its reader is one of these, apply the form it takes: " + strings.Join(forms, "; ") + "; Ecto, Tortoise, postgres.js and code that parses or appends to the URL take none"
+		msg += ". If its reader is one of these, apply the form it takes: " + strings.Join(forms, "; ") + "; Ecto, Tortoise, postgres.js, code that parses or appends to the URL, and code that prefixes it with \"jdbc:\" for pgjdbc ((str \"jdbc:\" uri), \"jdbc:\" + url) take none"
 	}
 	return &Stay{Code: "UDS154", Msg: msg}
 }

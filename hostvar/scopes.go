@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bmatcuk/doublestar/v4"
+
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/evidence"
 	"github.com/uds-migrate/uds-migrate/internal/confine"
@@ -49,7 +51,7 @@ func (sc *Scopes) ReachingFiles(service string) []string {
 	svc := sc.p.Model.Services[service]
 	var out []string
 	if b := svc.Build; b != nil {
-		out = append(out, sc.copySources(b.Context, b.Dockerfile)...)
+		out = append(out, sc.copySources(b.Context, b.Dockerfile, b.Target)...)
 	} else if svc.Image != "" {
 		out = append(out, sc.ImageBuilders(svc.Image)...)
 	}
@@ -233,8 +235,12 @@ func (sc *Scopes) SecretFiles(service string) map[string]string {
 }
 
 // copySources reads the Dockerfile of a build context and returns the
-// sources its COPY/ADD instructions take from the context.
-func (sc *Scopes) copySources(context, df string) []string {
+// sources (absolute) whose files reach the image of stage target: those
+// the stages it is built from take from the context (ImageSources: a
+// builder stage's COPY . . counts only for what the final stage copies
+// from it, turbo prune for the workspaces it keeps), else, when the
+// Dockerfile holds what that cannot follow, every COPY/ADD source.
+func (sc *Scopes) copySources(context, df, target string) []string {
 	if context == "" {
 		return nil
 	}
@@ -242,12 +248,57 @@ func (sc *Scopes) copySources(context, df string) []string {
 	if err != nil {
 		return nil
 	}
+	srcs, ok := dockerfile.ImageSources(data, target, sc.buildContext(context))
+	if !ok {
+		srcs = dockerfile.CopySources(data)
+	}
 	var out []string
-	for _, s := range dockerfile.CopySources(data) {
-		m, _ := filepath.Glob(filepath.Join(context, s))
+	for _, s := range srcs {
+		m, _ := filepath.Glob(filepath.Join(context, filepath.FromSlash(s)))
 		out = append(out, m...)
 	}
 	return out
+}
+
+// buildContext answers ImageSources' questions about a build context
+// (absolute) from its files, none read outside it.
+func (sc *Scopes) buildContext(context string) dockerfile.Context {
+	abs := func(rel string) (string, bool) {
+		p := filepath.Join(context, filepath.FromSlash(rel))
+		return p, confine.Check(context, p) == nil
+	}
+	read := func(rel string) ([]byte, error) {
+		p, ok := abs(rel)
+		if !ok {
+			return nil, fs.ErrPermission
+		}
+		return sc.read(sc.p.DisplayPath(p))
+	}
+	return dockerfile.Context{
+		Stat: func(rel string) (bool, bool) {
+			p, ok := abs(rel)
+			if !ok {
+				return false, false
+			}
+			fi, err := os.Stat(p)
+			return err == nil && fi.IsDir(), err == nil
+		},
+		Pruned: func(scopes []string) ([]string, bool) {
+			return dockerfile.TurboPruned(scopes, read, func(pattern string) []string {
+				if strings.Contains(pattern, "**") {
+					return nil // a walk of the whole tree (node_modules): the workspace stays unknown
+				}
+				var out []string
+				dirs, _ := doublestar.Glob(os.DirFS(context), pattern, doublestar.WithNoFollow())
+				for _, d := range dirs {
+					if fi, err := os.Stat(filepath.Join(context, filepath.FromSlash(d))); err == nil && fi.IsDir() {
+						out = append(out, d)
+					}
+				}
+				return out
+			})
+		},
+	}
 }
 
 // evidenceRoot is the directory whose files evidence may come from: the
@@ -326,9 +377,9 @@ func (sc *Scopes) Of(service string) evidence.Scope {
 	list, ok := sc.files[service]
 	if !ok {
 		list = []string{}
-		ignored := sc.imageIgnored(service)
+		ignored, buildOnly := sc.imageIgnored(service), sc.buildStageOnly(service)
 		for _, f := range s.Files() {
-			if !ignored(f) {
+			if !ignored(f) && !buildOnly(f) {
 				list = append(list, f)
 			}
 		}

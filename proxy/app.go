@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -43,12 +44,17 @@ func (pp *planner) listenOnSocket(a *appSide, sock string) bool {
 		}
 		return true
 	}
-	if svc := pp.p.Model.Services[a.name]; svc.Build == nil && !startsProgram(svc.Command) && !startsProgram(svc.Entrypoint) {
+	if svc := pp.p.Model.Services[a.name]; svc.Build == nil && !startsProgram(svc.Entrypoint) && !namesProgram(svc.Command) {
 		// A published image that runs its own server (RabbitMQ's
-		// management UI, NATS monitoring, Jaeger's UI): no app server's
-		// command to change, so no manual step either.
+		// management UI, NATS monitoring, Jaeger's UI, PowerSync's
+		// ["start", "-r", "unified"]): no app server's command to change,
+		// so no manual step either.
+		what := "the image runs a server of its own"
+		if len(svc.Command) > 0 {
+			what = fmt.Sprintf("its command: (%s) names no program the tool knows, so it is arguments to the image's own entrypoint, which runs a server of its own", strings.Join(svc.Command, " "))
+		}
 		pp.note("UDS311", a.name, "image",
-			fmt.Sprintf("nginx reaches %s (image %s) on port %d: the image runs a server of its own, not an app server the tool moves to a socket (gunicorn, uvicorn, puma, uwsgi or unicorn in command: or entrypoint:); it stays on TCP", a.name, svc.Image, o.Port))
+			fmt.Sprintf("nginx reaches %s (image %s) on port %d: %s, not an app server the tool moves to a socket (gunicorn, uvicorn, puma, uwsgi or unicorn in command: or entrypoint:); it stays on TCP", a.name, svc.Image, o.Port, what))
 		return false
 	}
 	pp.note("UDS304", a.name, "command",
@@ -57,12 +63,38 @@ func (pp *planner) listenOnSocket(a *appSide, sock string) bool {
 	return false
 }
 
-// startsProgram reports whether a command: or entrypoint: names a program
-// to run (node server.js), not only flags for the image's own entrypoint
-// (NATS's ["-m", "8222"]).
+// startsProgram reports whether an entrypoint: names a program to run:
+// docker executes its first word, whatever it is (only flags, NATS's
+// ["-m", "8222"], name none).
 func startsProgram(words []string) bool {
 	return len(words) > 0 && words[0] != "" && !strings.HasPrefix(words[0], "-")
 }
+
+// namesProgram reports whether the command: of a published image (whose
+// entrypoint the tool cannot read) names a program to run (node
+// server.js, /app/run.sh, python -m gunicorn), not arguments for the
+// image's own entrypoint: flags (NATS's ["-m", "8222"]) or a word the tool
+// cannot read as a program (PowerSync's ["start", "-r", "unified"],
+// Kestra's server standalone). A word with a path in it, a shell, an
+// interpreter or launcher, or an app server the tool knows is a program;
+// any other bare word is taken for an argument, so it gets no advice about
+// a program it may not be.
+func namesProgram(words []string) bool {
+	if !startsProgram(words) {
+		return false
+	}
+	w := words[0]
+	return strings.Contains(w, "/") || programRE.MatchString(w)
+}
+
+// programRE matches the programs a command: starts a server with: shells,
+// interpreters and their launchers (python3.12, npm, bundle), process
+// wrappers (exec, tini, gosu) and the app servers (appserver's and their
+// kin), by name.
+var programRE = regexp.MustCompile(`^(sh|bash|ash|dash|zsh|exec|env|tini|dumb-init|gosu|su-exec|s6-svscan|supervisord|` +
+	`(python|pypy|ruby|node|nodejs|php|perl|java)[0-9.]*|php-fpm[0-9.]*|npm|npx|yarn|pnpm|bun|deno|bundle|rails|rake|dotnet|mix|elixir|iex|erl|` +
+	`gunicorn|uvicorn|hypercorn|daphne|granian|puma|uwsgi|unicorn|waitress-serve|flask|django-admin|celery|streamlit|` +
+	`[A-Za-z0-9_.-]+\.(sh|py|js|mjs|rb|pl|php|jar))$`)
 
 // appNotes reports how the socket becomes connectable (UDS301) and what the
 // reviewer must know about the listener change.

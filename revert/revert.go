@@ -18,6 +18,8 @@ import (
 	"net"
 	"path"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/analyze"
@@ -69,11 +71,14 @@ func loaded(p *analyze.Project, opts analyze.Options) (*analyze.Result, error) {
 	rv := &reverter{p: p, opts: opts, rep: &finding.Report{}}
 	rv.ed = compose.NewEditor(p.Project, rv.rep)
 	dropTop := map[*compose.Source][]string{} // top-level volumes to remove, per file
-	// Configuration files are not reverted: note which clients read a
-	// socket value from one, so their mount stays.
-	readers, notes, scopes := analyze.SocketReaders(p, opts, a)
+	// The socket values clients read from configuration files, documents
+	// in their environment and Rails' database.yml: reverted in place.
+	sockets, notes, scopes := analyze.SocketSettings(p, opts, a)
 	analyze.ReportNotes(notes, rv.ed, rv.rep)
-	rv.socketReaders, rv.scopes = readers, scopes
+	rv.settings, rv.scopes, rv.settingDone = map[string][]analyze.SocketSetting{}, scopes, map[string]bool{}
+	for _, s := range sockets {
+		rv.settings[s.Service] = append(rv.settings[s.Service], s)
+	}
 	for _, db := range a.DBs {
 		if vol := rv.revertDB(db); vol != "" {
 			// Every file's declaration: a migration of several files
@@ -112,16 +117,18 @@ func loaded(p *analyze.Project, opts analyze.Options) (*analyze.Result, error) {
 }
 
 // reverter brings the clients of a project's databases back to TCP,
-// through its editor and report; socketReaders are the clients that read a
-// socket value from a configuration file, which revert does not edit
-// (service → "file:line").
+// through its editor and report; settings are the socket values each
+// client reads from a configuration file or document (service → values),
+// settingDone the ones edited ("path:offset": a file several services
+// read is edited once).
 type reverter struct {
-	p             *analyze.Project
-	opts          analyze.Options
-	ed            *compose.Editor
-	rep           *finding.Report
-	socketReaders map[string]string
-	scopes        *hostvar.Scopes // the files that reach each service, for evidence
+	p           *analyze.Project
+	opts        analyze.Options
+	ed          *compose.Editor
+	rep         *finding.Report
+	settings    map[string][]analyze.SocketSetting
+	settingDone map[string]bool
+	scopes      *hostvar.Scopes // the files that reach each service, for evidence
 }
 
 // revertDB brings db's clients back to TCP and removes the socket mounts
@@ -147,14 +154,11 @@ func (pl *reverter) revertDB(db *analyze.DB) string {
 			if m.Source != sock.Source {
 				continue
 			}
-			if at := pl.socketReaders[name]; at != "" {
-				file, line := splitAt(at)
-				pl.rep.Add("UDS111", finding.Pos{File: file, Line: line, Col: 1}, name, file,
-					fmt.Sprintf("%s reads the socket from %s, a configuration file revert does not edit: its socket mount stays; point that value back at %s:%d by hand, then remove the mount", name, at, db.Name, db.Port))
-				users++
-				continue
+			unused := pl.revertClient(name, m, db)
+			if !pl.revertSettings(name, m, db) {
+				unused = false
 			}
-			if pl.revertClient(name, m, db) {
+			if unused {
 				pl.ed.RemoveMount(name, m)
 			} else {
 				users++
@@ -176,7 +180,22 @@ func (pl *reverter) revertClient(service string, m compose.Mount, db *analyze.DB
 	unused := true
 	for _, ent := range pl.p.ServiceEnv(service) {
 		raw, val := ent.Raw, ent.Value
+		if path.Clean(val) == m.Target && hostvar.IsSocketVar(pl.p.Project, service, ent.Key) {
+			// the variable the migration added beside a host variable that
+			// stayed (TeslaMate's DATABASE_SOCKET_DIR): it goes, and the
+			// image connects to the host again
+			if pl.ed.RemoveEnv(ent, "the image would keep connecting to the socket") {
+				pl.rep.Change(finding.Change{Kind: "value", Pos: ent.Pos, Service: service, Key: ent.Key,
+					Dialect: dialect.AppHostVar(false).Name, Before: raw, Reason: "reach " + db.Name + " over TCP: the host variable beside it names it"})
+			} else {
+				unused = false
+			}
+			continue
+		}
 		if dir, tcp := revertHost(val, db.Name); path.Clean(dir) == m.Target && hostvar.WrittenAsDir(pl.p.Project, pl.scopes, pl.opts.HostVars, service, ent.Key) {
+			if tcp == db.Name && pl.removeSetDefault(ent, db) {
+				continue
+			}
 			mk, _ := interp.Mask(raw)
 			if pl.ed.SetValue(ent, mk, tcp) {
 				pl.rep.Change(finding.Change{Kind: "value", Pos: ent.Pos, Service: service, Key: ent.Key,
@@ -210,7 +229,7 @@ func (pl *reverter) revertClient(service string, m compose.Mount, db *analyze.DB
 			unused = false
 			continue
 		}
-		out, err := dialect.FromSocket(dname, mk.Value, db.Name, db.Port)
+		out, err := dialect.FromSocket(dname, mk.Value, db.Name, socketPort(mk.Value, dname, db.Port))
 		if err != nil {
 			pl.rep.Add("UDS111", ent.Pos, service, ent.Key, fmt.Sprintf("%s/%s cannot be reverted as written (%s): the mount of %s stays; point it at %s:%d by hand, then remove the mount", service, ent.Key, dialect.RedactErr(err), m.Source, db.Name, db.Port))
 			unused = false
@@ -223,15 +242,124 @@ func (pl *reverter) revertClient(service string, m compose.Mount, db *analyze.DB
 		if pl.ed.SetValue(ent, mk, out) {
 			pl.rep.Change(finding.Change{Kind: "value", Pos: ent.Pos, Service: service, Key: ent.Key,
 				Dialect: dname, Before: analyze.RedactValue(pl.p, dname, raw), After: analyze.RedactValue(pl.p, dname, newRaw), Reason: "reach " + db.Name + " over TCP"})
-			if sslDisableRE.MatchString(out) {
-				pl.rep.Add("UDS174", ent.Pos, service, ent.Key,
-					fmt.Sprintf("%s/%s goes back to TCP with sslmode=disable, the socket form's sslmode: the migration writes disable for whatever the value had (require, verify-full: UDS104 said which), and revert cannot know it, so the connection to %s is now unencrypted; set the sslmode it had by hand", service, ent.Key, db.Name))
-			}
+			pl.warnSSLDisable(service, ent.Key, ent.Pos, out, db)
 		} else {
 			unused = false
 		}
 	}
 	return unused
+}
+
+// removeSetDefault removes a host variable whose service, without it,
+// falls back to a default that reaches db (analyze.Fallback: the
+// catalogued image's default, a code default): what a migration writes
+// for a host left unset (UDS150, UDS170), so revert gives back the file
+// as it was. It reports whether it removed the variable.
+func (pl *reverter) removeSetDefault(ent compose.EnvVar, db *analyze.DB) bool {
+	host, ok := analyze.Fallback(pl.p, pl.scopes, ent)
+	if !ok || !slices.Contains(pl.p.Resolve(ent.Service, host).Services, db.Name) {
+		return false
+	}
+	for _, d := range pl.p.ServiceDefs(ent.Service) {
+		if d.Src == ent.Src && pl.ed.RemoveServiceEnv(d, ent) {
+			pl.rep.Change(finding.Change{Kind: "value", Pos: ent.Pos, Service: ent.Service, Key: ent.Key,
+				Dialect: dialect.HostVar(ent.Key).Name, Before: ent.Raw, After: "",
+				Reason: fmt.Sprintf("removed: without it %s falls back to %s, which reaches %s over TCP", ent.Service, host, db.Name)})
+			return true
+		}
+	}
+	return false
+}
+
+// revertSettings writes back to TCP the socket values service reads from
+// configuration files and documents that use the socket in mount m, where
+// the migration wrote them: in the file's own syntax (Render), with $ as
+// $$ inside a compose value. It reports whether the mount is now unused by
+// them: a value it cannot edit exactly keeps it, with UDS111.
+func (pl *reverter) revertSettings(service string, m compose.Mount, db *analyze.DB) bool {
+	unused := true
+	for _, s := range pl.settings[service] {
+		sp, out, err := settingToTCP(s, db)
+		if sp == "" {
+			pl.rep.Add("UDS111", s.Pos, service, s.Key,
+				fmt.Sprintf("%s reads a socket value from %s:%d (%s), and revert cannot tell which socket it uses: the mount of %s stays; point it at %s:%d by hand, then remove the mount", service, s.Pos.File, s.Pos.Line, s.Key, m.Source, db.Name, db.Port))
+			unused = false
+			continue
+		}
+		if sp = path.Clean(sp); sp != m.Target && !strings.HasPrefix(sp, m.Target+"/") {
+			continue // another mount's socket
+		}
+		if s.In == nil || err != nil {
+			why := "written where revert cannot edit it exactly (a folded scalar, a ${...} reference)"
+			if err != nil {
+				why = "which revert cannot write back as written (" + dialect.RedactErr(err) + ")"
+			}
+			pl.rep.Add("UDS111", s.Pos, service, s.Key,
+				fmt.Sprintf("%s reads the socket from %s:%d (%s), %s: its socket mount stays; point that value back at %s:%d by hand, then remove the mount", service, s.Pos.File, s.Pos.Line, s.Key, why, db.Name, db.Port))
+			unused = false
+			continue
+		}
+		cv := s.In
+		done := cv.Path + ":" + strconv.Itoa(cv.Value.Start)
+		if pl.settingDone[done] {
+			continue
+		}
+		pl.settingDone[done] = true
+		reads := fmt.Sprintf("a configuration file %s reads", service)
+		if cv.Src != nil {
+			pl.ed.YAML(cv.Src).Replace(cv.Value.Start, cv.Value.End, strings.ReplaceAll(cv.Value.Render(out), "$", "$$"))
+			reads = fmt.Sprintf("%s of the configuration document in %s/%s", cv.DocKey, service, s.Key)
+		} else {
+			pl.ed.EditFile(cv.Path, cv.Data, cv.Value.Start, cv.Value.End, cv.Value.Render(out))
+		}
+		pl.rep.Change(finding.Change{Kind: "value", Pos: s.Pos, Service: service, Key: s.Key, Dialect: s.Dialect,
+			Before: dialect.Redact(s.Dialect, s.Value), After: dialect.Redact(s.Dialect, out), Reason: "reach " + db.Name + " over TCP (" + reads + ")"})
+		pl.warnSSLDisable(service, s.Key, s.Pos, out, db)
+	}
+	return unused
+}
+
+// settingToTCP returns the socket path a socket setting names ("" when
+// revert does not know its form) and its TCP form reaching db.
+func settingToTCP(s analyze.SocketSetting, db *analyze.DB) (sp, out string, err error) {
+	if s.Host {
+		dir, tcp := revertHost(s.Value, db.Name)
+		return dir, tcp, nil
+	}
+	sp = dialect.SocketPathOf(s.Value, s.Dialect)
+	if sp == "" {
+		return "", "", nil
+	}
+	out, err = dialect.FromSocket(s.Dialect, s.Value, db.Name, socketPort(s.Value, s.Dialect, db.Port))
+	return sp, out, err
+}
+
+// socketPort is the port a socket-form value of dialect name connects
+// to, which its TCP form keeps: the one its socket file names
+// (.s.PGSQL.6432), else the one it writes (port=6432), else the server's
+// (serverPort). A pooler named with --db listens on a port the compose
+// file may not show (its 6432), and the migration kept the client's.
+func socketPort(val, name string, serverPort int) int {
+	if sp := dialect.SocketPathOf(val, name); sp != "" {
+		if n, ok := strings.CutPrefix(path.Base(sp), ".s.PGSQL."); ok {
+			if p, ok := pgserver.ParsePort(n); ok {
+				return p
+			}
+		}
+	}
+	if p := dialect.URLPort(val, name); p > 0 {
+		return p
+	}
+	return serverPort
+}
+
+// warnSSLDisable says (UDS174) that a value back on TCP keeps the socket
+// form's sslmode=disable, which may not be what it had.
+func (pl *reverter) warnSSLDisable(service, key string, at finding.Pos, out string, db *analyze.DB) {
+	if sslDisableRE.MatchString(out) {
+		pl.rep.Add("UDS174", at, service, key,
+			fmt.Sprintf("%s/%s goes back to TCP with sslmode=disable, the socket form's sslmode: the migration writes disable for whatever the value had (require, verify-full: UDS104 said which), and revert cannot know it, so the connection to %s is now unencrypted; set the sslmode it had by hand", service, key, db.Name))
+	}
 }
 
 // sslDisableRE finds sslmode=disable in a URI, conninfo or JDBC URL.
@@ -244,11 +372,4 @@ func revertHost(val, server string) (dir, tcp string) {
 		return h, net.JoinHostPort(server, p)
 	}
 	return val, server
-}
-
-// splitAt splits "file:line".
-func splitAt(at string) (string, int) {
-	i := strings.LastIndexByte(at, ':')
-	n, _ := pgserver.ParsePort(at[i+1:])
-	return at[:i], n
 }

@@ -133,7 +133,13 @@ func nothingReason(pl *pass) string {
 		if len(resultOf[proxy.Result](pl, proxyStep).OnTCP) > 0 {
 			proxies = "the reverse proxy's addresses stay on TCP (see the warnings above)"
 		}
-		return "no PostgreSQL service found (server images of the catalogue: " + catalog.ServerImages() + "; name others with --db SERVICE), and " + proxies + externalHint(pl.p)
+		found := "no PostgreSQL service found"
+		if noSocketServer(pl.p) {
+			// a catalogued server whose socket the tool leaves alone
+			// (UDS165) is found, only not set up
+			found = "no PostgreSQL service whose socket the tool sets up found"
+		}
+		return found + " (server images of the catalogue: " + catalog.ServerImages() + "; name others with --db SERVICE), and " + proxies + externalHint(pl.p)
 	}
 	var names []string
 	for _, db := range a.DBs {
@@ -174,6 +180,17 @@ func nothingReason(pl *pass) string {
 // dbKeyRE matches a host variable's name that says it is a database's.
 var dbKeyRE = regexp.MustCompile(`(?i)(^|_)(DB|DATABASE|POSTGRES|POSTGRESQL|PG|PSQL|SQL)|^PGHOST$|DB_?HOST`)
 
+// noSocketServer reports whether a service runs a catalogued PostgreSQL
+// server whose socket the tool does not set up (its entry's no:).
+func noSocketServer(p *analyze.Project) bool {
+	for _, svc := range p.Model.Services {
+		if e := catalog.LookupServer(svc.Image); e != nil && e.Server.No != "" {
+			return true
+		}
+	}
+	return false
+}
+
 func externalHint(p *analyze.Project) string {
 	var hits []string
 	for _, name := range p.ServiceOrder() {
@@ -181,8 +198,11 @@ func externalHint(p *analyze.Project) string {
 			if hosts, dname, socket := dialect.Classify(v.Value); dname != "" && !socket && len(hosts) > 0 {
 				where := "outside this project"
 				for _, h := range hosts {
-					if _, ok := p.Model.Services[h]; ok {
+					if svc, ok := p.Model.Services[h]; ok {
 						where = fmt.Sprintf("the service %s, whose image is not a PostgreSQL image the tool knows: name it with --db %s (and --socket-dir when its socket is not in /var/run/postgresql)", h, h)
+						if e := catalog.LookupServer(svc.Image); e != nil && e.Server.No != "" {
+							where = fmt.Sprintf("the service %s, a PostgreSQL server of the catalogue (%s) whose socket the tool does not set up (UDS165 says why): to migrate it anyway, name it with --db %s --socket-dir %s=DIR", h, e.Family, h, h)
+						}
 					}
 				}
 				hits = append(hits, fmt.Sprintf("%s/%s points at %s, %s", name, v.Key, strings.Join(hosts, ","), strings.TrimPrefix(where, "the ")))

@@ -35,6 +35,18 @@ func (mg *migration) rewriteEdge(e *analyze.Edge, mp string, mount func()) {
 		mg.setUnsetVar(e, mp)
 		return
 	}
+	if e.KeepValue {
+		// the image reads the socket directory from the variables the
+		// edge adds; the value itself stays
+		mount()
+		v := e.Var
+		for _, a := range e.Adds {
+			if mg.ed.AddEnvAfter(v, a.Key, a.Value, a.Reason) {
+				mg.rep.Change(Change{Kind: "value", Pos: v.Pos, Service: v.Service, Key: a.Key, Dialect: e.Dialect, After: a.Value, Reason: a.Reason, Basis: e.Basis})
+			}
+		}
+		return
+	}
 	v := e.Var
 	m, enclose, err := analyze.MaskValue(mg.p, v)
 	if err != nil {
@@ -117,7 +129,7 @@ func (mg *migration) rewriteEdge(e *analyze.Edge, mp string, mount func()) {
 	}
 	if d.HostInQuery && mentionsRails(mg.p.Model.Services[v.Service]) {
 		mg.rep.Add("UDS123", v.Pos, v.Service, v.Key,
-			fmt.Sprintf("%s looks like a Rails app: Rails 7.0 and later read ?host= from DATABASE_URL; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER:PASSWORD@%s/DB)", v.Service, strings.ReplaceAll(mp, "/", "%2F")))
+			fmt.Sprintf("%s/%s: %s looks like a Rails app: Rails 7.0 and later read ?host= from %s; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER:PASSWORD@%s/DB)", v.Service, v.Key, v.Service, v.Key, strings.ReplaceAll(mp, "/", "%2F")))
 	}
 	if d.Needs != nil && !e.LibraryShipped && !mg.javaWarn[v.Service] {
 		mg.javaWarn[v.Service] = true
@@ -286,6 +298,18 @@ func (mg *migration) setUnsetVar(e *analyze.Edge, mp string) {
 	at := yamledit.NodePos(home.Src, kn)
 	mg.rep.Change(Change{Kind: "value", Pos: at, Service: v.Service, Key: v.Key, Dialect: e.Dialect,
 		After: mp, Reason: edgeReason(e, mp), Basis: b})
+	if b.Kind == BasisCatalogue {
+		// The image's own default (catalog.Var.Default), no line of the
+		// project's: the catalogue's sources say where it was read.
+		host := d.Value
+		if host != e.DB.Name {
+			host += " (" + e.DB.Name + ")"
+		}
+		mg.rep.Add("UDS150", at, v.Service, v.Key,
+			fmt.Sprintf("%s/%s was unset, so the image connected to its default host %s over TCP: set to the socket directory %s in %s's environment: %s (%s); the port (%d) names .s.PGSQL.%d",
+				v.Service, v.Key, host, mp, v.Service, b.Detail, b.Citation(), e.DB.Port, e.DB.Port)).Basis = b
+		return
+	}
 	f := mg.rep.Add("UDS170", at, v.Service, v.Key,
 		fmt.Sprintf("%s/%s was unset, so %s fell back to %s over TCP: set to the socket directory %s in %s's environment on evidence: %s:%d: %s; %s takes an absolute directory as the socket directory, and the port (%d) names .s.PGSQL.%d",
 			v.Service, v.Key, d.At(), d.Value, mp, v.Service, b.At.File, b.At.Line, b.Detail, b.Name, e.DB.Port, e.DB.Port))
@@ -296,6 +320,13 @@ func (mg *migration) setUnsetVar(e *analyze.Edge, mp string) {
 // rewrite rests on (UDS155, UDS170), or which catalogue entry (UDS150).
 func (mg *migration) noteEvidence(e *analyze.Edge, mp string) {
 	d, _ := dialect.Lookup(e.Dialect)
+	if b := e.Basis; b != nil && b.Kind == BasisCatalogue && e.LibraryShipped {
+		// a JDBC URL whose image ships junixsocket: no UDS101 step, so
+		// the entry that says so is the finding
+		mg.rep.Add("UDS150", e.Var.Pos, e.Var.Service, e.Var.Key,
+			fmt.Sprintf("%s/%s written in the junixsocket JDBC form, which the image takes as it is: %s (%s)", e.Var.Service, e.Var.Key, b.Detail, b.Citation())).Basis = b
+		return
+	}
 	if b := e.Basis; b != nil && b.Kind == BasisCatalogue && d.ByReader {
 		// a URI in the catalogue's form: said as for host variables, so
 		// that every catalogue edit shows its source (trial 10 N4)
@@ -312,9 +343,13 @@ func (mg *migration) noteEvidence(e *analyze.Edge, mp string) {
 			fmt.Sprintf("%s/%s written in the %s socket form: %s", e.Var.Service, e.Var.Key, e.Form, b.Detail)).Basis = b
 		return
 	}
+	who := e.Var.Service + "/" + e.Var.Key
+	if e.InFile != nil && e.InFile.DocKey != "" {
+		who += "'s " + e.InFile.DocKey // a setting inside a document
+	}
 	mg.rep.Add("UDS170", e.Var.Pos, e.Var.Service, e.Var.Key,
-		fmt.Sprintf("%s/%s set to the socket directory %s on evidence: %s:%d: %s; %s takes an absolute directory as the socket directory, and the port (%d) names .s.PGSQL.%d",
-			e.Var.Service, e.Var.Key, mp, b.At.File, b.At.Line, b.Detail, b.Name, e.DB.Port, e.DB.Port))
+		fmt.Sprintf("%s set to the socket directory %s on evidence: %s:%d: %s; %s takes an absolute directory as the socket directory, and the port (%d) names .s.PGSQL.%d",
+			who, mp, b.At.File, b.At.Line, b.Detail, b.Name, e.DB.Port, e.DB.Port))
 }
 
 // noteRailsDefault says what editing a shared ERB default does (UDS171).
