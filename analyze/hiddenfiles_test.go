@@ -46,3 +46,29 @@ func TestConnectionLine(t *testing.T) {
 		}
 	}
 }
+
+// TestNextSignal: Next.js is shown by its configuration file, a
+// package.json dependency or an import, not by the word "next" (trial 10
+// B6: a switch's case "next": in kitsune's front-end code).
+func TestNextSignal(t *testing.T) {
+	for _, c := range []struct {
+		base, text string
+		line       int // 0: none
+	}{
+		{"next.config.js", "module.exports = {}\n", 1},
+		{"next.config.ts", "export default {}\n", 1},
+		{"package.json", "{\n  \"dependencies\": {\n    \"react\": \"18\",\n    \"next\": \"14.2.3\"\n  }\n}\n", 4},
+		{"package.json", "{\"devDependencies\": {\"next\": \"^15\"}}", 1},
+		{"package.json", "{\"scripts\": {\"next\": \"node step.js\"}}", 0},
+		{"package.json", "{\"dependencies\": {\"next-auth\": \"4\"}}", 0},
+		{"wizard.js", "switch (a) {\n  case \"next\": {\n    break\n  }\n}\n", 0},
+		{"index.tsx", "import Head from 'next/head'\n", 1},
+		{"server.js", "const next = require(\"next\")\n", 1},
+		{"notes.txt", "import x from \"next\"\n", 0},
+	} {
+		line, ok := nextSignal(c.base, []byte(c.text))
+		if ok != (c.line != 0) || line != c.line {
+			t.Errorf("nextSignal(%s, %q) = %d, %v; want line %d", c.base, c.text, line, ok, c.line)
+		}
+	}
+}

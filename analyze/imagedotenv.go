@@ -3,6 +3,7 @@ package analyze
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -24,8 +25,49 @@ import (
 // and the project's .env is also compose's interpolation file), it says so.
 
 // dotenvLoaderRE marks code or a manifest that loads dotenv files
-// (envFilePath: @nestjs/config's ConfigModule.forRoot option).
-var dotenvLoaderRE = regexp.MustCompile(`(?i)dotenv|\bread_env\(|"next"\s*:|laravel/framework|--env-file[= ]|\benvFilePath\b`)
+// (envFilePath: @nestjs/config's ConfigModule.forRoot option). Next.js,
+// which loads .env itself, is told by nextSignal: the word "next" alone is
+// none (a switch's case "next": in a front-end script, trial 10 B6).
+var dotenvLoaderRE = regexp.MustCompile(`(?i)dotenv|\bread_env\(|laravel/framework|--env-file[= ]|\benvFilePath\b`)
+
+// nextImportRE is code that imports Next.js: from "next/...", require("next").
+var nextImportRE = regexp.MustCompile(`(?:\bfrom\s+|\bimport\s+|\brequire\(\s*)["']next(?:/[^"'\s]*)?["']`)
+
+// nextConfigRE is Next.js's own configuration file.
+var nextConfigRE = regexp.MustCompile(`^next\.config\.(?:js|mjs|cjs|ts|mts)$`)
+
+// nextSignal returns the line of a file that shows a Next.js application
+// (which loads .env files itself): its next.config.*, a package.json
+// that declares next as a dependency (the key of dependencies or
+// devDependencies, parsed as JSON), or code that imports it.
+func nextSignal(base string, data []byte) (int, bool) {
+	switch {
+	case nextConfigRE.MatchString(base):
+		return 1, true
+	case base == "package.json":
+		var pkg struct {
+			Dependencies    map[string]any `json:"dependencies"`
+			DevDependencies map[string]any `json:"devDependencies"`
+		}
+		if json.Unmarshal(data, &pkg) != nil {
+			return 0, false
+		}
+		if _, ok := pkg.Dependencies["next"]; !ok {
+			if _, ok := pkg.DevDependencies["next"]; !ok {
+				return 0, false
+			}
+		}
+		if loc := regexp.MustCompile(`"next"\s*:`).FindIndex(data); loc != nil {
+			return bytes.Count(data[:loc[0]], []byte("\n")) + 1, true
+		}
+		return 1, true
+	case slices.Contains([]string{".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".mts"}, filepath.Ext(base)):
+		if loc := nextImportRE.FindIndex(data); loc != nil {
+			return bytes.Count(data[:loc[0]], []byte("\n")) + 1, true
+		}
+	}
+	return 0, false
+}
 
 // dotenvTemplates are dotenv files that are examples, not settings.
 var dotenvTemplates = []string{".example", ".sample", ".template", ".dist", ".defaults"}
@@ -99,9 +141,12 @@ func (d imageDotenv) loader(scope evidence.Scope) (string, int) {
 			if err != nil || bytes.IndexByte(data, 0) >= 0 {
 				continue
 			}
+			if n, ok := nextSignal(base, data); ok {
+				return cl.p.DisplayPath(f), n
+			}
 			sc := bufio.NewScanner(bytes.NewReader(data))
 			for n := 1; sc.Scan(); n++ {
-				if dotenvLoaderRE.Match(sc.Bytes()) {
+				if dotenvLoaderRE.Match(sc.Bytes()) && !commentRE.Match(sc.Bytes()) {
 					return cl.p.DisplayPath(f), n
 				}
 			}

@@ -18,7 +18,9 @@ var (
 	// A password after a key that names one: password=x (JDBC, DSN),
 	// Password=x; (Npgsql, PDO), "password": "x".
 	// Npgsql also takes PSW and "SSL Password" (npgsqlSecretKeys).
-	secretKeyRE = regexp.MustCompile(`(?i)(?:password|passwd|pwd|psw)["']?\s*[=:]\s*["']?([^\s"';&,}\]]+)`)
+	// The value is on the key's line: `db_password:` with a mapping
+	// below (compose's secrets:) holds none.
+	secretKeyRE = regexp.MustCompile(`(?i)(?:password|passwd|pwd|psw)["']?[ \t]*[=:][ \t]*["']?([^\s"';&,}\]]+)`)
 	// A quoted password (Npgsql/ADO.NET 'a;b' or "a""b", libpq 'a b'): the
 	// whole text between the quotes, which the pattern above cuts short.
 	secretQuotedRE = []*regexp.Regexp{
@@ -74,21 +76,13 @@ func secretsIn(text string, into map[string]int) {
 // written, in the values compose computes (env files, interpolation), and
 // the whole values of password variables.
 func (p *Project) Secrets() []string {
-	var text strings.Builder
 	set := map[string]int{}
 	for _, src := range append(append([]*Source{}, p.Sources...), p.ExtSources...) {
 		secretsIn(string(src.Data), set)
-		text.Write(src.Data)
 	}
-	// The env files are read as the compose files are: a password that is
-	// also written there as the user and the database name
-	// (POSTGRES_USER=hello_flask, POSTGRES_PASSWORD=hello_flask,
-	// POSTGRES_DB=hello_flask_prod) is a name as well, which masking by
-	// text would hide; the redactors still mask it where it stands as a
-	// password.
+	// The env files are read as the compose files are.
 	for _, data := range envFileTexts(p) {
 		secretsIn(string(data), set)
-		text.Write(data)
 	}
 	extra := map[string]int{}
 	addVar := func(k, v string) {
@@ -108,20 +102,26 @@ func (p *Project) Secrets() []string {
 				}
 			}
 		}
-		// A password equal to a service name (POSTGRES_PASSWORD: catalog
-		// beside a service catalog) would mask the service in every
-		// finding, which must name it; the dialect redactors still mask
-		// it where it stands as a password.
-		for name := range p.Model.Services {
-			delete(set, name)
+	}
+	for s, n := range extra {
+		set[s] += n
+	}
+	if p.Model != nil {
+		// A password equal to a service name, or part of one
+		// (POSTGRES_PASSWORD: zammad beside zammad-postgresql), is printed
+		// by every finding's and plan's service field, which masking by
+		// text does not reach: it is no secret there, and masking it in
+		// messages would only garble the names; the dialect redactors
+		// still mask it where it stands as a password.
+		for s := range set {
+			for name := range p.Model.Services {
+				if s == name || len(s) >= MinSecret && strings.Contains(name, s) {
+					delete(set, s)
+				}
+			}
 		}
 	}
-	for s := range extra {
-		if _, ok := set[s]; !ok {
-			set[s] = 0
-		}
-	}
-	return secretList(set, text.String())
+	return secretList(set)
 }
 
 // envFileTexts are the contents of the project's env files: the
@@ -157,24 +157,25 @@ func envFileTexts(p *Project) [][]byte {
 // InputSecrets lists the passwords written in the input files (for errors
 // raised before a project is loaded).
 func InputSecrets(inputs []Input) []string {
-	var text strings.Builder
 	set := map[string]int{}
 	for _, in := range inputs {
 		secretsIn(string(in.Data), set)
-		text.Write(in.Data)
 	}
-	return secretList(set, text.String())
+	return secretList(set)
 }
 
-// secretList keeps the secrets worth masking by text: long enough, and not
-// also written in text where they are not a password (a password
-// "superset" for the service and user superset) — masking those would
-// mask the names, which the file shows anyway. count is how often each was
-// found as a password in text.
-func secretList(count map[string]int, text string) []string {
+// secretList keeps the secrets to mask by text: every password found,
+// also where the same text is the user's or the database's name
+// (postgres://kitsune:kitsune@db/kitsune: each occurrence is masked,
+// trial 10 W3), except the words of the tool's own messages (a password
+// "postgres" or "password": masking them would garble every message and
+// hide nothing) and the names the caller leaves out (service names, which
+// findings carry in their own fields). count is how often each was found
+// as a password.
+func secretList(count map[string]int) []string {
 	var out []string
-	for s, n := range count {
-		if s != "" && !strings.Contains(s, "*") && occurrences(text, s) <= n && !ToolWord(s) {
+	for s := range count {
+		if s != "" && !strings.Contains(s, "*") && !ToolWord(s) {
 			out = append(out, s)
 		}
 	}
@@ -197,15 +198,6 @@ func Scrub(s string, secrets []string) string {
 		}
 	}
 	return s
-}
-
-// occurrences counts sec in text: anywhere for a long secret, as a whole
-// word for a short one (the way scrub masks it).
-func occurrences(text, sec string) int {
-	if len(sec) >= MinSecret {
-		return strings.Count(text, sec)
-	}
-	return len(wordAt(text, sec))
 }
 
 // scrubShort masks each whole-word occurrence of a short secret.
@@ -238,18 +230,40 @@ func wordByte(c byte) bool {
 	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80
 }
 
+// ScrubFindings masks secrets in the findings' texts: the message and
+// what the basis says.
 func ScrubFindings(fs []finding.Finding, secrets []string) {
 	for i := range fs {
 		fs[i].Message = Scrub(fs[i].Message, secrets)
+		fs[i].Basis = scrubBasis(fs[i].Basis, secrets)
 	}
 }
 
+// ScrubChanges masks secrets in the changes' texts.
 func ScrubChanges(cs []finding.Change, secrets []string) {
 	for i := range cs {
 		cs[i].Before = Scrub(cs[i].Before, secrets)
 		cs[i].After = Scrub(cs[i].After, secrets)
 		cs[i].Reason = Scrub(cs[i].Reason, secrets)
+		cs[i].Basis = scrubBasis(cs[i].Basis, secrets)
 	}
+}
+
+// scrubBasis returns b with its texts masked (a copy: a basis may be
+// shared by several findings and changes). A catalogue family or a cited
+// URL equal to a password ("gitea" for user, database and password) is
+// masked too: plan --format json prints them beside the message.
+func scrubBasis(b *finding.Basis, secrets []string) *finding.Basis {
+	if b == nil {
+		return nil
+	}
+	c := *b
+	c.Name, c.Detail = Scrub(c.Name, secrets), Scrub(c.Detail, secrets)
+	c.Cite = nil
+	for _, s := range b.Cite {
+		c.Cite = append(c.Cite, Scrub(s, secrets))
+	}
+	return &c
 }
 
 // toolWords are words the tool's own messages use: a password equal to one

@@ -8,8 +8,9 @@ import (
 
 // TestScrub checks the second line of defence: every password of the
 // project is masked in a message that quotes it, whatever built the
-// message; a "password" that is also a name in the file, or a word the
-// tool prints, is left alone.
+// message, also where the same text is a user's or a database's name
+// (trial 10 W3: kitsune:kitsune@.../kitsune); a "password" that is also a
+// service's name, or a word the tool prints, is left alone.
 func TestScrub(t *testing.T) {
 	doc := `services:
   db:
@@ -24,15 +25,16 @@ func TestScrub(t *testing.T) {
       NPGSQL: Host=db;Username=app;Password=N9pgsqlSecret;Database=app
       PGPASSWORD: P9gpassSecret
       OTHER: postgres://u:U9riSecret@db/x
+      SAME: postgres://kitsune:kitsune@db/kitsune
 `
 	p, err := Load(context.Background(), []Input{{Path: filepath.Join(t.TempDir(), "compose.yml"), Data: []byte(doc)}}, LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	secrets := p.Secrets()
-	msg := "superset/X: J9dbcSecret N9pgsqlSecret P9gpassSecret U9riSecret without a password"
+	msg := "superset/X: J9dbcSecret N9pgsqlSecret P9gpassSecret U9riSecret without a password, postgres://kitsune:****@/kitsune?host=/x"
 	got := Scrub(msg, secrets)
-	if want := "superset/X: **** **** **** **** without a password"; got != want {
+	if want := "superset/X: **** **** **** **** without a password, postgres://****:****@/****?host=/x"; got != want {
 		t.Errorf("scrub(%q) = %q, want %q (secrets %q)", msg, got, want, secrets)
 	}
 }

@@ -53,6 +53,7 @@ func redactRef(name, ref string) string {
 // masked as placeholder runes): the dialect's own redactor, then the
 // backstop for what a parser rejected or a dialect does not know.
 func redactPlain(name, s string) string {
+	orig := s
 	switch {
 	case celeryDialect.Match(s):
 		s = celeryDialect.Redact(s)
@@ -63,7 +64,74 @@ func redactPlain(name, s string) string {
 			s = libpq.Redact(s)
 		}
 	}
-	return redactBackstop(s)
+	return maskEqualParts(redactBackstop(s), maskedTexts(orig, redactBackstop(s)))
+}
+
+// maskedTexts returns the texts of orig that redacted masks: where
+// redacted has "****", orig has a password. Both run alike around them.
+func maskedTexts(orig, redacted string) []string {
+	var out []string
+	for i, j := 0, 0; i < len(orig) && j < len(redacted); {
+		if !strings.HasPrefix(redacted[j:], "****") || strings.HasPrefix(orig[i:], "****") {
+			i, j = i+1, j+1
+			continue
+		}
+		// The password runs in orig until the text that follows the mask.
+		tail := redacted[j+4:]
+		next := len(tail)
+		if k := strings.Index(tail, "****"); k >= 0 {
+			next = k
+		}
+		follow := tail[:min(next, 1)]
+		end := len(orig)
+		if follow != "" {
+			if k := strings.Index(orig[i:], follow); k >= 0 {
+				end = i + k
+			}
+		}
+		if pw := orig[i:end]; pw != "" {
+			out = append(out, pw)
+		}
+		i, j = end, j+4
+	}
+	return out
+}
+
+// maskEqualParts masks, in a redacted value, every other part whose text
+// is a password of it (postgres://kitsune:****@db/kitsune: the user and
+// the database too, trial 10 W3), as a whole word, but not the scheme
+// (a password "postgres" in postgres://).
+func maskEqualParts(s string, pws []string) string {
+	for _, pw := range pws {
+		if pw == "" || pw == "****" {
+			continue
+		}
+		for i := 0; ; {
+			k := strings.Index(s[i:], pw)
+			if k < 0 {
+				break
+			}
+			k += i
+			end := k + len(pw)
+			word := (k == 0 || !redactWordByte(s[k-1])) && (end == len(s) || !redactWordByte(s[end]))
+			scheme := schemeAfterRE.MatchString(s[end:])
+			if word && !scheme {
+				s = s[:k] + "****" + s[end:]
+				i = k + 4
+				continue
+			}
+			i = k + 1
+		}
+	}
+	return s
+}
+
+// schemeAfterRE is what follows a URL scheme or a dialect prefix
+// (postgres://, postgresql+asyncpg://, jdbc:postgresql:, pgsql:host=).
+var schemeAfterRE = regexp.MustCompile(`^(?:\+[\w.+-]*)?://|^:[a-z]+[:=/]`)
+
+func redactWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80
 }
 
 // passwordKeyRE finds the value after a key that names a secret in any

@@ -40,3 +40,22 @@ func TestRedactNpgsqlKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestRedactEqualParts: a part of a value whose text is its password (the
+// user's or the database's name, trial 10 W3) is masked too, but not a
+// scheme of the same text.
+func TestRedactEqualParts(t *testing.T) {
+	for _, c := range []struct{ dialect, in, want string }{
+		{URI, "postgres://kitsune:kitsune@db:5432/kitsune", "postgres://****:****@db:5432/****"},
+		{URI, "postgres://postgres:postgres@postgres:5432/postgres?sslmode=disable", "postgres://****:****@****:5432/****?sslmode=disable"},
+		{URI, "postgres://app:secret@db/kitsune", "postgres://app:****@db/kitsune"},
+		{DSN, "host=db dbname=billing user=billing password=billing", "host=db dbname=**** user=**** password=****"},
+		{JDBC, "jdbc:postgresql://db:5432/orders?user=app&password=orders", "jdbc:postgresql://db:5432/****?user=app&password=****"},
+		{Npgsql, "Host=db;Database=orders;Username=app;Password=orders", "Host=db;Database=****;Username=app;Password=****"},
+		{URI, "postgres://ab:ab@db/abc", "postgres://****:****@db/abc"},
+	} {
+		if got := Redact(c.dialect, c.in); got != c.want {
+			t.Errorf("Redact(%s, %q) = %q, want %q", c.dialect, c.in, got, c.want)
+		}
+	}
+}
