@@ -129,7 +129,7 @@ func (mg *migration) rewriteEdge(e *analyze.Edge, mp string, mount func()) {
 	}
 	if d.HostInQuery && mentionsRails(mg.p.Model.Services[v.Service]) {
 		mg.rep.Add("UDS123", v.Pos, v.Service, v.Key,
-			fmt.Sprintf("%s looks like a Rails app: Rails 7.0 and later read ?host= from DATABASE_URL; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER:PASSWORD@%s/DB)", v.Service, strings.ReplaceAll(mp, "/", "%2F")))
+			fmt.Sprintf("%s looks like a Rails app: Rails 7.0 and later read ?host= from a database URL such as %s; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER:PASSWORD@%s/DB)", v.Service, v.Key, strings.ReplaceAll(mp, "/", "%2F")))
 	}
 	if d.Needs != nil && !e.LibraryShipped && !mg.javaWarn[v.Service] {
 		mg.javaWarn[v.Service] = true
