@@ -143,15 +143,39 @@ func (sc *Scopes) ImageBuilders(image string) []string {
 func (sc *Scopes) RepositoryDeclares(manifests []string, driver, marker string) (withDriver string, declared bool) {
 	root := sc.evidenceRoot()
 	all := evidence.Scope{ProjectDir: root, Roots: []string{root}, Read: func(p string) ([]byte, error) { return sc.read(sc.p.DisplayPath(p)) }}
+	build := func(base string) bool { return slices.Contains(manifests, base) || buildScript(base) }
+	var files []string
 	for _, f := range all.Files() {
-		base := filepath.Base(f)
-		if strings.HasSuffix(base, ".jar") && strings.Contains(base, marker) {
-			return withDriver, true
+		if base := filepath.Base(f); build(base) || strings.HasSuffix(base, ".jar") {
+			files = append(files, f)
 		}
-		if !slices.Contains(manifests, base) && !buildScript(base) {
+	}
+	// Outside a repository (an unpacked archive), the build files of a few
+	// parent folders count too, as for ImageBuilders.
+	if root == sc.p.Model.WorkingDir {
+		for d, i := filepath.Dir(root), 0; i < maxBuilderParents && d != filepath.Dir(d); d, i = filepath.Dir(d), i+1 {
+			entries, _ := os.ReadDir(d)
+			for _, e := range entries {
+				f := filepath.Join(d, e.Name())
+				if fi, err := os.Lstat(f); err == nil && fi.Mode().IsRegular() && fi.Size() <= evidence.MaxFileSize && build(e.Name()) {
+					files = append(files, f)
+				}
+			}
+		}
+	}
+	for _, f := range files {
+		base := filepath.Base(f)
+		if strings.HasSuffix(base, ".jar") {
+			if strings.Contains(base, marker) {
+				return withDriver, true
+			}
 			continue
 		}
-		data, err := all.ReadFile(f)
+		read := all.ReadFile // confined to the repository: no symlink out
+		if !confine.Within(root, f) {
+			read = func(p string) ([]byte, error) { return sc.read(sc.p.DisplayPath(p)) }
+		}
+		data, err := read(f)
 		if err != nil {
 			continue
 		}
@@ -160,33 +184,6 @@ func (sc *Scopes) RepositoryDeclares(manifests []string, driver, marker string) 
 		}
 		if withDriver == "" && bytes.Contains(data, []byte(driver)) {
 			withDriver = sc.p.DisplayPath(f)
-		}
-	}
-	// Outside a repository (an unpacked archive), the manifests of a few
-	// parent folders count too, as for ImageBuilders.
-	if root == sc.p.Model.WorkingDir {
-		for d, i := filepath.Dir(root), 0; i < maxBuilderParents && d != filepath.Dir(d); d, i = filepath.Dir(d), i+1 {
-			entries, _ := os.ReadDir(d)
-			for _, e := range entries {
-				base := e.Name()
-				if !slices.Contains(manifests, base) && !buildScript(base) {
-					continue
-				}
-				f := filepath.Join(d, base)
-				if fi, err := os.Lstat(f); err != nil || !fi.Mode().IsRegular() || fi.Size() > evidence.MaxFileSize {
-					continue
-				}
-				data, err := sc.read(sc.p.DisplayPath(f))
-				if err != nil {
-					continue
-				}
-				if bytes.Contains(data, []byte(marker)) {
-					return withDriver, true
-				}
-				if withDriver == "" && bytes.Contains(data, []byte(driver)) {
-					withDriver = sc.p.DisplayPath(f)
-				}
-			}
 		}
 	}
 	return withDriver, false
