@@ -29,6 +29,8 @@ type Scopes struct {
 	// builders are the project's build manifests that make a container
 	// image (evidence.BuiltImages), found once: manifest -> images.
 	builders map[string][]string
+	// rootFiles is the walk of the evidence root, made once (buildFiles).
+	rootFiles []string
 }
 
 // NewScopes returns the scopes of p's services; read reads a file as
@@ -87,35 +89,15 @@ func (sc *Scopes) mountedFiles(service string) []string {
 func (sc *Scopes) ImageBuilders(image string) []string {
 	if sc.builders == nil {
 		sc.builders = map[string][]string{}
-		root := sc.evidenceRoot()
-		all := evidence.Scope{ProjectDir: root, Roots: []string{root}, Read: func(p string) ([]byte, error) { return sc.read(sc.p.DisplayPath(p)) }}
-		for _, f := range all.Files() {
-			if !slices.Contains(evidence.ImageBuilders, filepath.Base(f)) {
-				continue
-			}
-			if data, err := all.ReadFile(f); err == nil {
-				if imgs := evidence.BuiltImages(filepath.Base(f), data); len(imgs) > 0 {
-					sc.builders[f] = imgs
-				}
-			}
-		}
 		// Outside a repository the evidence root is the compose file's
 		// folder, while a build tool's compose files often sit below the
 		// module (JHipster's src/main/docker/app.yml under pom.xml): the
-		// manifests of a few parent folders count too, each only for the
-		// image it names.
-		if root == sc.p.Model.WorkingDir {
-			for d, i := filepath.Dir(root), 0; i < maxBuilderParents && d != filepath.Dir(d); d, i = filepath.Dir(d), i+1 {
-				for _, base := range evidence.ImageBuilders {
-					f := filepath.Join(d, base)
-					if fi, err := os.Lstat(f); err != nil || !fi.Mode().IsRegular() || fi.Size() > evidence.MaxFileSize {
-						continue
-					}
-					if data, err := sc.read(sc.p.DisplayPath(f)); err == nil {
-						if imgs := evidence.BuiltImages(base, data); len(imgs) > 0 {
-							sc.builders[f] = imgs
-						}
-					}
+		// manifests of a few parent folders count too (buildFiles), each
+		// only for the image it names.
+		for _, f := range sc.buildFiles(func(base string) bool { return slices.Contains(evidence.ImageBuilders, base) }) {
+			if data, err := sc.readBuildFile(f); err == nil {
+				if imgs := evidence.BuiltImages(filepath.Base(f), data); len(imgs) > 0 {
+					sc.builders[f] = imgs
 				}
 			}
 		}
@@ -141,29 +123,10 @@ func (sc *Scopes) ImageBuilders(image string) []string {
 // Java build says what the image ships even when no manifest reaches the
 // service.
 func (sc *Scopes) RepositoryDeclares(manifests []string, driver, marker string) (withDriver string, declared bool) {
-	root := sc.evidenceRoot()
-	all := evidence.Scope{ProjectDir: root, Roots: []string{root}, Read: func(p string) ([]byte, error) { return sc.read(sc.p.DisplayPath(p)) }}
-	build := func(base string) bool { return slices.Contains(manifests, base) || buildScript(base) }
-	var files []string
-	for _, f := range all.Files() {
-		if base := filepath.Base(f); build(base) || strings.HasSuffix(base, ".jar") {
-			files = append(files, f)
-		}
+	build := func(base string) bool {
+		return slices.Contains(manifests, base) || buildScript(base) || strings.HasSuffix(base, ".jar")
 	}
-	// Outside a repository (an unpacked archive), the build files of a few
-	// parent folders count too, as for ImageBuilders.
-	if root == sc.p.Model.WorkingDir {
-		for d, i := filepath.Dir(root), 0; i < maxBuilderParents && d != filepath.Dir(d); d, i = filepath.Dir(d), i+1 {
-			entries, _ := os.ReadDir(d)
-			for _, e := range entries {
-				f := filepath.Join(d, e.Name())
-				if fi, err := os.Lstat(f); err == nil && fi.Mode().IsRegular() && fi.Size() <= evidence.MaxFileSize && build(e.Name()) {
-					files = append(files, f)
-				}
-			}
-		}
-	}
-	for _, f := range files {
+	for _, f := range sc.buildFiles(build) {
 		base := filepath.Base(f)
 		if strings.HasSuffix(base, ".jar") {
 			if strings.Contains(base, marker) {
@@ -171,11 +134,7 @@ func (sc *Scopes) RepositoryDeclares(manifests []string, driver, marker string) 
 			}
 			continue
 		}
-		read := all.ReadFile // confined to the repository: no symlink out
-		if !confine.Within(root, f) {
-			read = func(p string) ([]byte, error) { return sc.read(sc.p.DisplayPath(p)) }
-		}
-		data, err := read(f)
+		data, err := sc.readBuildFile(f)
 		if err != nil {
 			continue
 		}
@@ -187,6 +146,49 @@ func (sc *Scopes) RepositoryDeclares(manifests []string, driver, marker string) 
 		}
 	}
 	return withDriver, false
+}
+
+// buildFiles returns the files under the evidence root whose base name
+// accept takes, in walk order, and, outside a repository (an unpacked
+// archive, a folder of compose files below a module), those of up to
+// maxBuilderParents parent folders. The root's walk is made once and
+// shared by every caller (ImageBuilders, RepositoryDeclares).
+func (sc *Scopes) buildFiles(accept func(base string) bool) []string {
+	root := sc.evidenceRoot()
+	if sc.rootFiles == nil {
+		all := evidence.Scope{ProjectDir: root, Roots: []string{root}, Read: func(p string) ([]byte, error) { return sc.read(sc.p.DisplayPath(p)) }}
+		sc.rootFiles = append([]string{}, all.Files()...)
+	}
+	var out []string
+	for _, f := range sc.rootFiles {
+		if accept(filepath.Base(f)) {
+			out = append(out, f)
+		}
+	}
+	if root != sc.p.Model.WorkingDir {
+		return out
+	}
+	for d, i := filepath.Dir(root), 0; i < maxBuilderParents && d != filepath.Dir(d); d, i = filepath.Dir(d), i+1 {
+		entries, _ := os.ReadDir(d)
+		for _, e := range entries {
+			f := filepath.Join(d, e.Name())
+			if fi, err := os.Lstat(f); err == nil && fi.Mode().IsRegular() && fi.Size() <= evidence.MaxFileSize && accept(e.Name()) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// readBuildFile reads a file buildFiles returned: one under the evidence
+// root confined to it (no symlink leads out), a parent folder's as reports
+// show its path.
+func (sc *Scopes) readBuildFile(f string) ([]byte, error) {
+	root := sc.evidenceRoot()
+	if confine.Within(root, f) {
+		return evidence.Scope{ProjectDir: root, Read: func(p string) ([]byte, error) { return sc.read(sc.p.DisplayPath(p)) }}.ReadFile(f)
+	}
+	return sc.read(sc.p.DisplayPath(f))
 }
 
 // buildScript reports whether a file's base name is a Dockerfile or a shell
