@@ -41,13 +41,5 @@ run gomaxprocs1 env GOMAXPROCS=1 "$bin" bench
 run default-again "$bin" bench
 rm -f "$bin"
 for f in "$OUT"/*.json; do
-	python3 - "$f" <<'PY'
-import json, sys, os
-d = json.load(open(sys.argv[1]))
-fl = d.get("floor") or {}
-for c in d["clients"]:
-    r = c["ratio"]
-    q = {t["transport"]: round(t["queriesPerSecond"]) for t in c["transports"]}
-    print(f'{os.path.basename(sys.argv[1]):22} {c["client"]:8} tcp {q.get("tcp")} socket {q.get("socket")} ratio {r["estimate"]:.3f} ({r["low"]:.3f}-{r["high"]:.3f}) {c["verdict"]}; floor tcp {fl.get("tcpRoundTripUs", 0):.1f} socket {fl.get("socketRoundTripUs", 0):.1f} µs; otherCores {d["machine"].get("otherCores")}')
-PY
+	python3 scripts/bench-summary.py "$f"
 done | tee "$OUT/summary.txt"
