@@ -39,7 +39,7 @@ func (cl *collector) collectEdges() []*Edge {
 				continue
 			}
 			if e, ignores := (inheritedVars{cl}).ignores(name, v.Key); ignores {
-				if _, dname, _ := dialect.Classify(v.Value); dname != "" || hostvar.IsAppHostKey(v.Key) {
+				if _, dname, _ := dialect.Classify(v.Value); dname != "" || hostvar.IsAppHostKey(v.Key) && (inheritedVars{cl}).namesDB(v) {
 					(inheritedVars{cl}).note(v, e)
 				}
 				continue

@@ -3,6 +3,8 @@ package analyze
 import (
 	"bytes"
 	"fmt"
+	"net"
+	"path"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
@@ -44,6 +46,22 @@ func (iv inheritedVars) ignores(service, key string) (catalogued *catalog.Entry,
 		}
 	}
 	return e, true
+}
+
+// namesDB reports whether a host variable v holds a database's name
+// (host or host:port) or a socket directory: PEERTUBE_WEBSERVER_HOSTNAME,
+// a web host name an nginx image does read, is no connection value, so
+// UDS183 says nothing about it.
+func (iv inheritedVars) namesDB(v compose.EnvVar) bool {
+	host := v.Value
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	if path.IsAbs(host) {
+		return true
+	}
+	db, _, _ := iv.cl.p.dbFor(iv.cl.dbs, v.Service, host)
+	return db != nil
 }
 
 // note says (UDS183) that a service inherits a connection value it
