@@ -372,12 +372,17 @@ func (sc *Scopes) serviceEvidenceRoot(service string) string {
 	return common
 }
 
-// mountedTree returns the outermost bind-mount source among vols that
-// holds dir (../, ../..: the tree a compose file sits in) at most
-// maxBuilderParents folders above it, "" when none does. The filesystem
+// mountedTree returns, outside a repository, the part of a bind-mounted
+// tree above dir (the compose file's folder) that is the project's: the
+// mount source that holds dir (../, ../..), at most maxBuilderParents
+// folders up, cut at the nearest folder above dir that looks like the top
+// of a repository (repositoryTop). A devcontainer's ../.. (VS Code's
+// default, the folder above the repository) brings the repository in
+// with its neighbours: the repository counts, the neighbours do not. ""
+// when no mount holds dir or no folder up to the mount looks like a
+// repository's top (nothing says where the project ends). The filesystem
 // root, the user's home and the folders above it never count: mounting
-// them says nothing about the project (a /:/host or ~:/root mount), and
-// their walk would read other projects' code.
+// them says nothing about the project (a /:/host or ~:/root mount).
 func mountedTree(vols []types.ServiceVolumeConfig, dir string) string {
 	home, _ := os.UserHomeDir()
 	best := ""
@@ -397,7 +402,32 @@ func mountedTree(vols []types.ServiceVolumeConfig, dir string) string {
 			best = src
 		}
 	}
-	return best
+	if best == "" {
+		return ""
+	}
+	for d := filepath.Dir(dir); confine.Within(best, d); d = filepath.Dir(d) {
+		if repositoryTop(d) {
+			return d
+		}
+	}
+	return ""
+}
+
+// topFiles are what a repository keeps at its top (GitHub's folder, git's
+// settings, the licence, the readme) or a dependency manifest of the
+// code it holds: the nearest folder that has one is where a project
+// unpacked without its .git begins.
+var topFiles = []string{".github", ".gitignore", ".gitattributes", "LICENSE", "LICENSE.md", "LICENSE.txt", "COPYING", "README", "README.md", "README.rst",
+	"package.json", "go.mod", "Cargo.toml", "pyproject.toml", "requirements.txt", "setup.py", "Gemfile", "mix.exs", "composer.json", "pom.xml", "build.gradle", "build.gradle.kts"}
+
+// repositoryTop reports whether folder d holds one of topFiles.
+func repositoryTop(d string) bool {
+	for _, f := range topFiles {
+		if _, err := os.Lstat(filepath.Join(d, f)); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // Of is what evidence readers may look at for a service.

@@ -1,45 +1,62 @@
 package hostvar
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/compose-spec/compose-go/v2/types"
 )
 
-// TestMountedTree: which bind-mount source widens a service's evidence
-// root outside a repository: one holding the compose file's folder, at
-// most maxBuilderParents folders up, never the filesystem root, the home
+// TestMountedTree: which part of a bind-mounted tree widens a service's
+// evidence root outside a repository: a mount holding the compose file's
+// folder, at most maxBuilderParents folders up, cut at the nearest folder
+// that looks like a repository's top; never the filesystem root, the home
 // folder or above it, a named volume or a folder beside the project.
 func TestMountedTree(t *testing.T) {
-	t.Setenv("HOME", "/home/u")
-	dir := "/home/u/src/app/.devcontainer"
+	base := t.TempDir()
+	home := filepath.Join(base, "home", "u")
+	t.Setenv("HOME", home)
+	app := filepath.Join(home, "src", "app")
+	dir := filepath.Join(app, ".devcontainer")
+	bare := filepath.Join(home, "src", "bare", ".devcontainer") // no top-of-repository file
+	deep := filepath.Join(base, "srv", "a", "b", "c", "d", "e", "compose")
+	for _, d := range []string{dir, bare, deep, filepath.Join(home, "src", "other")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{filepath.Join(app, "Cargo.toml"), filepath.Join(base, "srv", "a", "b", "c", "d", "README.md")} {
+		if err := os.WriteFile(f, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	bind := func(src string) types.ServiceVolumeConfig {
 		return types.ServiceVolumeConfig{Type: types.VolumeTypeBind, Source: src, Target: "/x"}
 	}
 	for _, c := range []struct {
 		name string
-		vols []types.ServiceVolumeConfig
+		dir  string
+		src  string
 		want string
 	}{
-		{"parent", []types.ServiceVolumeConfig{bind("/home/u/src/app")}, "/home/u/src/app"},
-		{"outermost of two", []types.ServiceVolumeConfig{bind("/home/u/src/app"), bind("/home/u/src")}, "/home/u/src"},
-		{"the folder itself", []types.ServiceVolumeConfig{bind(dir)}, ""},
-		{"below it", []types.ServiceVolumeConfig{bind(dir + "/conf")}, ""},
-		{"beside the project", []types.ServiceVolumeConfig{bind("/home/u/src/other")}, ""},
-		{"home", []types.ServiceVolumeConfig{bind("/home/u")}, ""},
-		{"above home", []types.ServiceVolumeConfig{bind("/home")}, ""},
-		{"filesystem root", []types.ServiceVolumeConfig{bind("/")}, ""},
-		{"named volume", []types.ServiceVolumeConfig{{Type: types.VolumeTypeVolume, Source: "/home/u/src/app", Target: "/x"}}, ""},
+		{"parent", dir, app, app},
+		{"the folder above the repository (../..): cut at the repository", dir, filepath.Join(home, "src"), app},
+		{"no top-of-repository file up to the mount", bare, filepath.Dir(bare), ""},
+		{"the folder itself", dir, dir, ""},
+		{"below it", dir, filepath.Join(dir, "conf"), ""},
+		{"beside the project", dir, filepath.Join(home, "src", "other"), ""},
+		{"home", dir, home, ""},
+		{"above home", dir, filepath.Dir(home), ""},
+		{"filesystem root", dir, "/", ""},
+		{"two folders up", deep, filepath.Join(base, "srv", "a", "b", "c", "d"), filepath.Join(base, "srv", "a", "b", "c", "d")},
+		{"five folders up (beyond maxBuilderParents)", deep, filepath.Join(base, "srv", "a"), ""},
 	} {
-		if got := mountedTree(c.vols, dir); got != c.want {
+		if got := mountedTree([]types.ServiceVolumeConfig{bind(c.src)}, c.dir); got != c.want {
 			t.Errorf("%s: mountedTree = %q, want %q", c.name, got, c.want)
 		}
 	}
-	deep := "/srv/a/b/c/d/e/compose"
-	if got := mountedTree([]types.ServiceVolumeConfig{bind("/srv/a/b/c/d")}, deep); got != "/srv/a/b/c/d" {
-		t.Errorf("two folders up: %q", got)
-	}
-	if got := mountedTree([]types.ServiceVolumeConfig{bind("/srv/a")}, deep); got != "" {
-		t.Errorf("five folders up: %q, want none (maxBuilderParents %d)", got, maxBuilderParents)
+	if got := mountedTree([]types.ServiceVolumeConfig{{Type: types.VolumeTypeVolume, Source: app, Target: "/x"}}, dir); got != "" {
+		t.Errorf("named volume: mountedTree = %q, want none", got)
 	}
 }
