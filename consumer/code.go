@@ -129,6 +129,11 @@ var connectorRules = []rule{
 	{reader: "diesel", files: rsFiles, re: regexp.MustCompile(`\bPgConnection::establish\(`), also: regexp.MustCompile(`PgConnection::establish`)},
 	{reader: "tokio-postgres", files: rsFiles, re: regexp.MustCompile(`\btokio_postgres::connect\(|\bAsyncPgConnection::establish\(|\bdeadpool_postgres::|\bAsyncDieselConnectionManager::`),
 		also: regexp.MustCompile(`tokio_postgres::connect|AsyncPgConnection::establish|deadpool_postgres::|AsyncDieselConnectionManager::`)},
+	// sqlx: a pool or connection opened from a URL, or the URL parsed into
+	// PgConnectOptions (docs.rs crates/lib/docs_rs_database/src/pool.rs:83
+	// connect_lazy(&config.database_url)).
+	{reader: "sqlx", files: rsFiles, re: regexp.MustCompile(`\bPg(?:Pool|Connection)::connect(?:_lazy)?\(|\bPgPoolOptions::new\(\)[^\n;]*\.connect(?:_lazy)?\(|\.connect_lazy\(|\bPgConnectOptions::from_str\(|::<\s*(?:sqlx::postgres::)?PgConnectOptions\s*>`),
+		also: regexp.MustCompile(`PgPool|PgConnection::connect|PgConnectOptions`)},
 	// A JDBC URL built from a URL: Java's "jdbc:" + url (or
 	// String.format("jdbc:%s", url)), Clojure's (str "jdbc:" uri) (Penpot's
 	// backend/src/app/db.clj), Kotlin's "jdbc:$url" and Scala's s"jdbc:${url}"
