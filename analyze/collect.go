@@ -96,6 +96,7 @@ func newCollector(p *Project, opts Options, a Topology) *collector {
 func (cl *collector) collect() []*Edge {
 	edges, followed := (sharedEnv{cl}).keep(cl.writableEdges(cl.collectEdges()))
 	edges = append(edges, (fileValues{cl}).configEdges()...)
+	edges = append(edges, (fileValues{cl}).cataloguedFiles()...)
 	edges = append(edges, (envDocs{cl}).configEdges()...)
 	edges = append(edges, (fileValues{cl}).rails()...)
 	edges = append(edges, (codeDefaults{cl}).edges(edges)...)
@@ -236,6 +237,7 @@ func (cl *collector) sawSocket(s SocketSetting) {
 func SocketSettings(p *Project, opts Options, top Topology) (sockets []SocketSetting, notes []Note, scopes *hostvar.Scopes) {
 	cl := newCollector(p, opts, top)
 	(fileValues{cl}).configEdges()
+	(fileValues{cl}).cataloguedFiles()
 	(fileValues{cl}).rails()
 	(envDocs{cl}).markSockets()
 	(envDocs{cl}).markConfigSockets()

@@ -74,7 +74,7 @@ func (fv fileValues) settings() []ConfigSetting {
 			own[r] = true
 		}
 		for _, abs := range cl.scopes.Of(name).Files() {
-			if direct[abs] && !own[abs] {
+			if (direct[abs] && !own[abs]) || fv.claimed(name, abs) {
 				continue
 			}
 			rel, _ := filepath.Rel(cl.p.Model.WorkingDir, abs)

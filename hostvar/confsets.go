@@ -16,7 +16,7 @@ import (
 // (grep -E "^\s*\bKEY\b\s*=", odoo/docker 17.0/entrypoint.sh check_config).
 // at is "file:line" relative to the project directory.
 func (sc *Scopes) confSets(service, file, key string) (at string, ok bool) {
-	host := sc.mountedSource(service, file)
+	host := sc.MountedSource(service, file)
 	if host == "" {
 		return "", false
 	}
@@ -43,9 +43,9 @@ func (sc *Scopes) confSets(service, file, key string) (at string, ok bool) {
 	return "", false
 }
 
-// mountedSource returns the host path behind container path file of a
+// MountedSource returns the host path behind container path file of a
 // service's bind mounts, or "".
-func (sc *Scopes) mountedSource(service, file string) string {
+func (sc *Scopes) MountedSource(service, file string) string {
 	for _, m := range sc.p.Model.Services[service].Volumes {
 		if m.Type != "bind" || m.Source == "" {
 			continue

@@ -119,6 +119,7 @@ var roundTripLosses = map[string][]roundTripLoss{
 	"22-known-images.txtar":               {lossDefaultPort},
 	"bom.txtar":                           {lossEnvQuotes},
 	"catalog-apps.txtar":                  {lossDefaultPort},
+	"catalog-file-gatus-variants.txtar":   {lossDefaultPort},
 	"dotenv-follow.txtar":                 {lossEnvQuotes},
 	"env-file.txtar":                      {lossEnvQuotes},
 	"host-port-beside-host.txtar":         {lossAddedVar("PGPORT")},
