@@ -120,6 +120,7 @@ var roundTripLosses = map[string][]roundTripLoss{
 	"bom.txtar":                           {lossEnvQuotes},
 	"catalog-apps.txtar":                  {lossDefaultPort},
 	"catalog-file-gatus-variants.txtar":   {lossDefaultPort},
+	"catalog-file-pretalx.txtar":          {lossHostName("pretalx-db", "db")},
 	"dotenv-follow.txtar":                 {lossEnvQuotes},
 	"env-file.txtar":                      {lossEnvQuotes},
 	"host-port-beside-host.txtar":         {lossAddedVar("PGPORT")},
