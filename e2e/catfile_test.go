@@ -5,17 +5,16 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/configfile"
+	"github.com/uds-migrate/uds-migrate/hostvar"
 	"github.com/uds-migrate/uds-migrate/internal/pgtest"
 )
 
@@ -71,7 +70,7 @@ func TestCatalogueFileSettings(t *testing.T) {
 				}
 			}
 			for _, f := range e.Files {
-				host := mountedFile(svc.Volumes, f.Path)
+				host := hostvar.BindSource(svc.Volumes, f.Path)
 				data, err := os.ReadFile(host)
 				if host == "" || err != nil {
 					continue
@@ -172,24 +171,6 @@ func connectCatalogueSetting(t *testing.T, srv *pgtest.Server, f catalog.File, v
 			t.Errorf("psycopg2 with %s=%s: %v %v; want a socket session in %s", f.Key, val, res, err, srv.SocketDir)
 		}
 	}
-}
-
-// mountedFile is the host path a service's bind mounts put at the
-// container path file, or "".
-func mountedFile(vols []types.ServiceVolumeConfig, file string) string {
-	for _, m := range vols {
-		if m.Type != "bind" {
-			continue
-		}
-		t := path.Clean(m.Target)
-		if t == file {
-			return m.Source
-		}
-		if rest, ok := strings.CutPrefix(file, t+"/"); ok {
-			return filepath.Join(m.Source, filepath.FromSlash(rest))
-		}
-	}
-	return ""
 }
 
 // pgxIdent quotes a role name as an SQL identifier.

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/compose-spec/compose-go/v2/types"
 )
 
 // confSets reports whether the file a service bind-mounts at the container
@@ -46,7 +48,14 @@ func (sc *Scopes) confSets(service, file, key string) (at string, ok bool) {
 // MountedSource returns the host path behind container path file of a
 // service's bind mounts, or "".
 func (sc *Scopes) MountedSource(service, file string) string {
-	for _, m := range sc.p.Model.Services[service].Volumes {
+	return BindSource(sc.p.Model.Services[service].Volumes, file)
+}
+
+// BindSource returns the host path that bind mounts vols put at the
+// container path file (the file mounted itself, or inside a mounted
+// directory), or "".
+func BindSource(vols []types.ServiceVolumeConfig, file string) string {
+	for _, m := range vols {
 		if m.Type != "bind" || m.Source == "" {
 			continue
 		}
