@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -83,18 +84,6 @@ func (fv fileValues) catalogueFiles(service string) []catalogueFile {
 	return out
 }
 
-// claimed reports whether abs is a file a service's catalogued image
-// reads (catalogueFiles): its settings are read there, not as a file of
-// its name's format.
-func (fv fileValues) claimed(service, abs string) bool {
-	for _, cf := range fv.catalogueFiles(service) {
-		if cf.abs == abs {
-			return true
-		}
-	}
-	return false
-}
-
 // catalogueSetting reads the setting of one catalogued file and returns
 // its edge, or nil: the setting is absent, When does not hold, it is in
 // socket form already (recorded), names no database, or its port is not
@@ -133,17 +122,17 @@ func (fv fileValues) catalogueSetting(service string, cf catalogueFile) *Edge {
 	in := &ConfigValue{Path: path, Data: data, Value: v}
 	if f.Role == catalog.RoleHost {
 		host := strings.TrimSpace(v.Value)
+		port := 0
+		if p, ok := get(f.Port); ok && f.Port != "" {
+			port, _ = atoiPort(strings.TrimSpace(p.Value))
+		}
 		if strings.HasPrefix(host, "/") {
-			cl.sawSocket(SocketSetting{Service: service, Key: f.Key, Pos: at, Dialect: dialect.AppHostVar(false).Name, Value: host, In: in, Host: true})
+			cl.sawSocket(SocketSetting{Service: service, Key: f.Key, Pos: at, Dialect: dialect.AppHostVar(false).Name, Value: host, In: in, Host: true, Port: cmp.Or(port, 5432)})
 			return nil
 		}
 		db := cl.dbAt(ev, host)
 		if db == nil || !f.Directory {
 			return nil
-		}
-		port := 0
-		if p, ok := get(f.Port); ok && f.Port != "" {
-			port, _ = atoiPort(strings.TrimSpace(p.Value))
 		}
 		if port != db.Port && !(port == 0 && db.Port == 5432) {
 			cl.note("UDS120", at, service, f.Key,

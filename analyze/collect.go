@@ -219,6 +219,10 @@ type SocketSetting struct {
 	// Host: the value is a host setting, the socket directory itself
 	// (Rails' host), which goes back to the database's name.
 	Host bool
+	// Port, for a host setting of a catalogued file (catalog.File), is
+	// the port its reader opens .s.PGSQL.<port> with: the file's port
+	// setting, else 5432.
+	Port int
 }
 
 // sawSocket records a socket-form value a client reads from a
@@ -260,6 +264,15 @@ func NewReads(p *Project, opts Options, top Topology) Reads {
 func (r Reads) Ignores(service, key string) bool {
 	_, ignores := (inheritedVars{r.cl}).ignores(service, key)
 	return ignores
+}
+
+// CatalogueFileSockets lists the socket-form settings of the
+// configuration files the clients' catalogued images read (catalog.File:
+// gatus' storage.path, pretalx's [database] host), for validate.
+func (r Reads) CatalogueFileSockets() []SocketSetting {
+	n := len(r.cl.sockets)
+	(fileValues{r.cl}).cataloguedFiles()
+	return r.cl.sockets[n:]
 }
 
 // ConfigSettings lists the settings of the configuration files reaching
