@@ -127,6 +127,8 @@ var roundTripLosses = map[string][]roundTripLoss{
 	"22-known-images.txtar":               {lossDefaultPort},
 	"bom.txtar":                           {lossEnvQuotes},
 	"catalog-apps.txtar":                  {lossDefaultPort},
+	"catalog-file-gatus-variants.txtar":   {lossDefaultPort},
+	"catalog-file-pretalx.txtar":          {lossHostName("pretalx-db", "db")},
 	"catalog-coder.txtar":                 {lossDefaultPort},
 	"catalog-default-host-empty.txtar":    {lossDefaultSet("DB_HOST")},
 	"catalog-librephotos.txtar":           {lossDefaultSet("DB_HOST")},
