@@ -172,7 +172,10 @@ func (hc hiddenClients) usesSocket(service string) bool {
 		if _, _, socket := dialect.Classify(v.Value); socket {
 			return true
 		}
-		if hostvar.SetToDir(cl.p.Project, cl.opts.HostVars, service, v.Key) && strings.HasPrefix(v.Value, "/") {
+		// A host variable holding a directory, by migrate's own rules
+		// (evidence included: DB_SERVICE read as Django's HOST), is a
+		// socket connection: the tool's own output is not "no connection".
+		if strings.HasPrefix(v.Value, "/") && hostvar.WrittenAsDir(cl.p.Project, cl.scopes, cl.opts.HostVars, service, v.Key) {
 			return true
 		}
 	}

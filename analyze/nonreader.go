@@ -3,6 +3,8 @@ package analyze
 import (
 	"bytes"
 	"fmt"
+	"net"
+	"path"
 	"slices"
 	"strings"
 
@@ -74,5 +76,11 @@ func (iv inheritedVars) reachesDB(v compose.EnvVar) bool {
 	if dname != "" {
 		return socket || slices.ContainsFunc(hosts, names)
 	}
-	return hostvar.IsAppHostKey(v.Key) && strings.TrimSpace(v.Value) != "" && names(strings.TrimSpace(v.Value))
+	// A host variable: the database's name (host or host:port) or a socket
+	// directory. PEERTUBE_WEBSERVER_HOSTNAME, a web host name, is none.
+	host := strings.TrimSpace(v.Value)
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	return hostvar.IsAppHostKey(v.Key) && host != "" && (path.IsAbs(host) || names(host))
 }

@@ -114,17 +114,19 @@ func (sc *Scopes) ImageBuilders(image string) []string {
 }
 
 // RepositoryDeclares looks at the build manifests (base names) anywhere
-// under the evidence root, the repository that holds the project: it
-// returns the first, as reports show its path, that declares driver
-// (build scripts count too: buildScript)
-// (pgjdbc's group, "org.postgresql"), "" when none does, and whether any
-// manifest (or a jar's name) in the repository holds marker
-// ("junixsocket"). Why: a compose file that runs a published image often
+// under the evidence root, the repository that holds the project, build
+// scripts among them (buildScript): it returns, as reports show their
+// paths, those that name driver (pgjdbc's group, "org.postgresql") but not
+// marker ("junixsocket"), and whether any file there names driver at all.
+// A jar whose name holds marker in the repository ships the library:
+// nothing lacks it. Why: a compose file that runs a published image often
 // sits in the repository that builds that image (Dependency-Track's
 // dev/compose.yaml beside apiserver/pom.xml), so the repository's own
 // Java build says what the image ships even when no manifest reaches the
-// service.
-func (sc *Scopes) RepositoryDeclares(manifests []string, driver, marker string) (withDriver string, declared bool) {
+// service; with several builds (pom.xml beside build.gradle, the Maven one
+// the documented build) the image may come from any, so each that uses
+// the driver must declare the library.
+func (sc *Scopes) RepositoryDeclares(manifests []string, driver, marker string) (lacking []string, usesDriver bool) {
 	build := func(base string) bool {
 		return slices.Contains(manifests, base) || buildScript(base) || strings.HasSuffix(base, ".jar")
 	}
@@ -132,22 +134,20 @@ func (sc *Scopes) RepositoryDeclares(manifests []string, driver, marker string) 
 		base := filepath.Base(f)
 		if strings.HasSuffix(base, ".jar") {
 			if strings.Contains(base, marker) {
-				return withDriver, true
+				return nil, true
 			}
 			continue
 		}
 		data, err := sc.readBuildFile(f)
-		if err != nil {
+		if err != nil || !bytes.Contains(data, []byte(driver)) {
 			continue
 		}
-		if bytes.Contains(data, []byte(marker)) {
-			return withDriver, true
-		}
-		if withDriver == "" && bytes.Contains(data, []byte(driver)) {
-			withDriver = sc.p.DisplayPath(f)
+		usesDriver = true
+		if !bytes.Contains(data, []byte(marker)) {
+			lacking = append(lacking, sc.p.DisplayPath(f))
 		}
 	}
-	return withDriver, false
+	return lacking, usesDriver
 }
 
 // buildFiles returns the files under the evidence root whose base name

@@ -60,6 +60,14 @@ var (
 		return roundTripLoss{"the migration added " + key + "; revert keeps it with its TCP value (the same server)",
 			replaceAll(`(?m)^\s*-?\s*`+key+`\s*[:=].*\n`, "")}
 	}
+	// The input set a host variable to what the image falls back to when
+	// it is unset (the catalogue's default names the database): revert
+	// cannot tell it from one the migration added for an unset host
+	// (UDS150), and removes it; the image then falls back to the same host.
+	lossDefaultSet = func(key string) roundTripLoss {
+		return roundTripLoss{"the input set " + key + " to the image's default; revert removes it, and the image falls back to the same host",
+			replaceAll(`(?m)^\s*-?\s*`+key+`\s*[:=]\s*db\n`, "")}
+	}
 	// A socket setup the input had broken, which the migration repaired
 	// (UDS108 a read-only server socket mount, UDS112 a single
 	// $FactoryArg, a socket file where the directory goes): revert keeps
@@ -119,6 +127,9 @@ var roundTripLosses = map[string][]roundTripLoss{
 	"22-known-images.txtar":               {lossDefaultPort},
 	"bom.txtar":                           {lossEnvQuotes},
 	"catalog-apps.txtar":                  {lossDefaultPort},
+	"catalog-coder.txtar":                 {lossDefaultPort},
+	"catalog-librephotos.txtar":           {lossDefaultSet("DB_HOST")},
+	"catalog-manyfold.txtar":              {lossDefaultPort},
 	"dotenv-follow.txtar":                 {lossEnvQuotes},
 	"env-file.txtar":                      {lossEnvQuotes},
 	"host-port-beside-host.txtar":         {lossAddedVar("PGPORT")},
