@@ -128,6 +128,7 @@ var roundTripLosses = map[string][]roundTripLoss{
 	"bom.txtar":                           {lossEnvQuotes},
 	"catalog-apps.txtar":                  {lossDefaultPort},
 	"catalog-coder.txtar":                 {lossDefaultPort},
+	"catalog-default-host-empty.txtar":    {lossDefaultSet("DB_HOST")},
 	"catalog-librephotos.txtar":           {lossDefaultSet("DB_HOST")},
 	"catalog-manyfold.txtar":              {lossDefaultPort},
 	"dotenv-follow.txtar":                 {lossEnvQuotes},
