@@ -39,7 +39,11 @@ func (q Query) Reader() (form consumer.Form, basis *finding.Basis, stay *Stay) {
 				Msg: fmt.Sprintf("%s/%s reaches %s over TCP and is read by %s (%s:%d %s): %s; left on TCP", v.Service, v.Key, q.DB, u.Reader.Name, u.File, u.Line, u.How, u.Reader.Reason)}
 		}
 		if verdict.Form == consumer.Encoded {
-			return "", nil, q.unknownReader("its readers (" + strings.Join(verdict.Readers(), ", ") + ") share only the percent-encoded form, which the tool does not write")
+			// The readers are known: no --consumer form to offer (each
+			// breaks one of them), only the form to write by hand.
+			return "", nil, &Stay{Code: "UDS153", Basis: b,
+				Msg: fmt.Sprintf("%s/%s reaches %s over TCP and its readers share only the percent-encoded socket form, which the tool does not write (%s); left on TCP: to use the socket, write it by hand with the directory as the host, postgres://USER:PASSWORD@%s/DB, and mount %s's socket volume on %s",
+					v.Service, v.Key, q.DB, readersDetail(verdict), strings.ReplaceAll(q.MountPath, "/", "%2F"), q.DB, v.Service)}
 		}
 		form := consumer.ChooseAt(verdictReaders(verdict), q.DBPort)
 		if form == "" || form == consumer.Encoded {
