@@ -28,11 +28,17 @@ const (
 	Localhost Form = "localhost"
 	// Encoded is postgres://USER:PW@%2FDIR/DB: the directory as the host.
 	Encoded Form = "encoded"
+	// File is postgres://USER:PW@/DB?host=/DIR/.s.PGSQL.PORT: ?host=
+	// names the socket file itself, for a reader that dials it as given
+	// (bun's pgdriver); the port is in the file's name, not in ?port=.
+	File Form = "file"
 )
 
 // preference is the order in which a form is chosen among those every
-// reader accepts: the empty authority is libpq's documented form.
-var preference = []Form{Empty, Localhost, Encoded}
+// reader accepts: the empty authority is libpq's documented form. File
+// comes last: libpq and the drivers modelled on it fail on it ("Not a
+// directory"), so it is chosen only where every reader takes it.
+var preference = []Form{Empty, Localhost, Encoded, File}
 
 // Reader is one row of the reader table.
 type Reader struct {
@@ -157,7 +163,8 @@ func byPackage(pkg string) *Reader {
 	return nil
 }
 
-// ParseForm returns the form named s ("empty", "localhost", "encoded").
+// ParseForm returns the form named s ("empty", "localhost", "encoded",
+// "file").
 func ParseForm(s string) (Form, bool) {
 	f := Form(s)
 	return f, slices.Contains(preference, f)

@@ -2,6 +2,7 @@ package libpq
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -553,4 +554,57 @@ func WithAuthorityHost(s, host string) (string, error) {
 
 func emptyAuthority(hosts []Host) bool {
 	return len(hosts) == 0 || (len(hosts) == 1 && hosts[0] == Host{})
+}
+
+// WithSocketFile returns a socket-form URI (URIToSocket's result) in the
+// file form, for a reader that dials ?host= as given (bun's pgdriver,
+// driver/pgdriver/config.go parseDSN): "postgres://u:pw@/db?host=/dir&port=5433"
+// becomes "postgres://u:pw@/db?host=/dir/.s.PGSQL.5433&sslmode=disable".
+// The port moves into the socket file's name (such a reader does not read
+// ?port=; pgdriver would send it to the server as a run-time parameter),
+// and sslmode becomes disable: pgdriver asks for TLS unless sslmode is
+// disable, and a socket session refuses it. A URI without a socket
+// ?host= parameter is returned unchanged.
+//
+// Errors: those of ParseURI.
+func WithSocketFile(s string) (string, error) {
+	u, err := ParseURI(s)
+	if err != nil {
+		return "", err
+	}
+	dir, ok := u.Param("host")
+	if !ok || !isUnixSocketPath(dir) {
+		return s, nil
+	}
+	port := DefaultPort
+	if p, ok := u.Param("port"); ok {
+		if n, err := strconv.Atoi(p); err == nil && checkPortNumber(n) == nil {
+			port = n
+		}
+	}
+	file := path.Join(dir, ".s.PGSQL."+strconv.Itoa(port))
+	if strings.HasPrefix(path.Base(dir), ".s.PGSQL.") {
+		file = dir // already the file, which names the port
+	}
+	var params []Param
+	hasMode := false
+	for _, p := range u.Params {
+		switch decode(p.Key) {
+		case "port":
+			continue
+		case "host":
+			p = Param{Key: p.Key, Value: encode(file)}
+		case "sslmode":
+			hasMode = true
+			if decode(p.Value) != SocketSSLMode {
+				p = Param{Key: p.Key, Value: SocketSSLMode}
+			}
+		}
+		params = append(params, p)
+	}
+	if !hasMode {
+		params = append(params, Param{Key: "sslmode", Value: SocketSSLMode})
+	}
+	u.Params = params
+	return u.String(), nil
 }
