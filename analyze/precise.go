@@ -158,13 +158,12 @@ func bareHost(line, host string) string {
 
 // hostTakers says, by a file's kind, which readers take a socket
 // directory where a host goes; "" for a kind whose readers take none
-// there (Ecto's hostname: socket_dir instead; JDBC: junixsocket).
+// there (Ecto's hostname: socket_dir instead; JDBC: junixsocket) or whose
+// manualForm is a host already (Python, Ruby: host DIR).
 func hostTakers(file string) string {
 	switch strings.ToLower(filepath.Ext(file)) {
 	case ".php":
 		return "Doctrine's pdo_pgsql and pgsql drivers, PDO and pg_connect hand host to libpq, which takes the socket directory"
-	case ".py", ".rb":
-		return "psycopg, Django and the pg gem take the socket directory as host"
 	case ".js", ".mjs", ".cjs", ".ts":
 		return "node-postgres takes the socket directory as host"
 	case ".cs":
