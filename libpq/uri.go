@@ -320,12 +320,18 @@ func (u *URI) Database() string { return decode(u.Path) }
 // returns false when the effective host is a TCP host, a list of hosts, a
 // variable, or absent (libpq would then use its compiled-in default
 // directory, which this package does not guess), and when a non-empty
-// hostaddr parameter forces TCP.
+// hostaddr parameter forces TCP. Behind an empty authority with no
+// ?host=, Ecto's ?socket_dir= (WithSocketDirParam) names the directory.
 func (u *URI) SocketDir() (string, bool) {
 	if v, ok := u.Param("hostaddr"); ok && v != "" {
 		return "", false
 	}
 	host, ok := u.Param("host")
+	if dir, sd := u.Param("socket_dir"); !ok && sd && emptyAuthority(u.Hosts) {
+		// Ecto's socket form (WithSocketDirParam): libpq rejects the
+		// parameter, but the value is for Postgrex, which takes it.
+		host, ok = dir, true
+	}
 	if !ok {
 		if len(u.Hosts) != 1 {
 			return "", false
@@ -453,7 +459,7 @@ func URIToSocket(s, dir string, port int) (string, []Note, error) {
 }
 
 // URIFromSocket is the inverse of URIToSocket, for reverting a migration: it
-// drops the host, hostaddr and port parameters and writes host (an IPv6
+// drops the host, hostaddr, port and socket_dir (Ecto's form) parameters and writes host (an IPv6
 // address may be given with or without brackets) and, when port > 0, ":port"
 // in the URI's host part. Everything else stays as written; the '?' goes when
 // no parameter is left.
@@ -477,7 +483,7 @@ func URIFromSocket(s, host string, port int) (string, error) {
 	params := make([]Param, 0, len(u.Params))
 	for _, p := range u.Params {
 		switch decode(p.Key) {
-		case "host", "hostaddr", "port":
+		case "host", "hostaddr", "port", "socket_dir":
 			continue
 		}
 		params = append(params, p)
@@ -606,5 +612,33 @@ func WithSocketFile(s string) (string, error) {
 		params = append(params, Param{Key: "sslmode", Value: SocketSSLMode})
 	}
 	u.Params = params
+	return u.String(), nil
+}
+
+// WithSocketDirParam returns a socket-form URI (URIToSocket's result) in
+// Ecto's form: "postgres://u:pw@/db?host=/dir" becomes
+// "postgres://u:pw@/db?socket_dir=/dir". Ecto's parse_url makes every
+// query parameter it does not know a repo option, and Postgrex's
+// :socket_dir is the socket directory (lib/ecto/repo/supervisor.ex,
+// lib/postgrex/protocol.ex endpoints). A URI without a socket ?host=
+// parameter, or with a ?port= (a string there, not the integer Postgrex
+// takes; the caller writes this form for port 5432 only), is returned
+// unchanged.
+//
+// Errors: those of ParseURI.
+func WithSocketDirParam(s string) (string, error) {
+	u, err := ParseURI(s)
+	if err != nil {
+		return "", err
+	}
+	dir, ok := u.Param("host")
+	if _, port := u.Param("port"); !ok || !isUnixSocketPath(dir) || port {
+		return s, nil
+	}
+	for i, p := range u.Params {
+		if decode(p.Key) == "host" {
+			u.Params[i] = Param{Key: "socket_dir", Value: p.Value}
+		}
+	}
 	return u.String(), nil
 }

@@ -420,13 +420,15 @@ func mountHomes(p *analyze.Project, service string, edges []*analyze.Edge) []com
 
 // inForm writes a socket-form URI (the empty form, dialect.ToSocket's
 // result) in the form its reader takes (consumer.Form): localhost in the
-// authority, or ?host= naming the socket file.
+// authority, ?host= naming the socket file, or Ecto's ?socket_dir=.
 func inForm(out string, f consumer.Form) (string, error) {
 	switch f {
 	case consumer.Localhost:
 		return libpq.WithAuthorityHost(out, "localhost")
 	case consumer.File:
 		return libpq.WithSocketFile(out)
+	case consumer.SocketDir:
+		return libpq.WithSocketDirParam(out)
 	}
 	return out, nil
 }
