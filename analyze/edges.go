@@ -54,6 +54,12 @@ func (cl *collector) collectEdges() []*Edge {
 			hosts, dname, socket := dialect.Classify(v.Value)
 			if socket {
 				cl.warnForeignSocket(v, dname)
+				if fh, ok := (decisions{cl}).fileHost(v, v.Value); ok {
+					cl.fileHosts[v.Pos.String()] = fh
+					if fh.Basis == nil {
+						cl.noteFileHost(v, fh)
+					}
+				}
 				continue
 			}
 			if dname == "" {

@@ -63,9 +63,13 @@ func (hc hiddenClients) warn(edges []*Edge) {
 			(hiddenClients{cl}).sharedNamespace(name, dep)
 			continue
 		}
-		if file, line := (hiddenClients{cl}).connection(name, dep); file != "" {
+		if file, line, text := (hiddenClients{cl}).connection(name, dep); file != "" {
+			step := "write that connection as " + manualForm(file, dep, cl.opts.MountPath)
+			if q, takers := bareHost(text, dep.Name), hostTakers(file); q != "" && takers != "" {
+				step = fmt.Sprintf("the line holds a host only, so write the socket directory there, %s%s%s in place of %s%s%s (%s)", q, cl.opts.MountPath, q, q, dep.Name, q, takers)
+			}
 			cl.note("UDS131", finding.Pos{File: file, Line: line, Col: 1}, name, file,
-				fmt.Sprintf("%s depends on %s and %s:%d names it in a form the tool does not edit (a literal host in code or a format it does not read): write that connection as %s by hand, and mount %s's socket volume on %s", name, dep.Name, file, line, manualForm(file, dep, cl.opts.MountPath), dep.Name, name))
+				fmt.Sprintf("%s depends on %s and %s:%d names it in a form the tool does not edit (a literal host in code or a format it does not read): %s by hand, and mount %s's socket volume on %s", name, dep.Name, file, line, step, dep.Name, name))
 			continue
 		}
 		src, _ := cl.p.ServiceNode(name)

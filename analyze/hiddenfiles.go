@@ -26,7 +26,7 @@ func nameRE(db *DB) *regexp.Regexp {
 // connection is configured (a format the tool does not edit, such as
 // Python settings with a literal host). It returns the file as reports
 // use it and the line, or "" when no such line is found.
-func (hc hiddenClients) connection(service string, db *DB) (string, int) {
+func (hc hiddenClients) connection(service string, db *DB) (file string, line int, text string) {
 	cl := hc.cl
 	skip := map[string]bool{}
 	for _, src := range cl.p.Sources {
@@ -46,10 +46,10 @@ func (hc hiddenClients) connection(service string, db *DB) (string, int) {
 			continue
 		}
 		if n := connectionLine(data, nameRE); n > 0 {
-			return path, n
+			return path, n, strings.Split(string(data), "\n")[n-1]
 		}
 	}
-	return "", 0
+	return "", 0, ""
 }
 
 // programExts are the source files of the languages whose code the

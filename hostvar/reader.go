@@ -167,10 +167,16 @@ func (q Query) unknownReader(why string) *Stay {
 		if lh, err := libpq.WithAuthorityHost(sock, "localhost"); err == nil {
 			forms = append(forms, fmt.Sprintf("Prisma, pydantic, PHP parse_url (Doctrine, Laravel), knex, new URL(), Rails (ActiveRecord 7.0+; its URI parser refuses an empty host before Ruby 3.4): %s (--consumer %s=localhost)", dialect.Redact(d.Name, lh), who))
 		}
+		if sd, err := libpq.WithSocketDirParam(sock); err == nil && sd != sock {
+			forms = append(forms, fmt.Sprintf("Ecto (ecto_sql 3.4+; Phoenix): %s (--consumer %s=ecto)", dialect.Redact(d.Name, sd), who))
+		}
+		if f, err := libpq.WithSocketFile(sock); err == nil {
+			forms = append(forms, fmt.Sprintf("bun's pgdriver: %s (--consumer %s=bun-pgdriver)", dialect.Redact(d.Name, f), who))
+		}
 	}
 	msg := fmt.Sprintf("%s reaches %s over TCP, but %s, so it is left unchanged: a socket URI its reader rejects stops the application", who, q.DB, why)
 	if len(forms) > 0 {
-		msg += ". If its reader is one of these, apply the form it takes: " + strings.Join(forms, "; ") + "; Ecto, Tortoise, postgres.js, code that parses or appends to the URL, and code that prefixes it with \"jdbc:\" for pgjdbc ((str \"jdbc:\" uri), \"jdbc:\" + url) take none"
+		msg += ". If its reader is one of these, apply the form it takes: " + strings.Join(forms, "; ") + "; Tortoise, postgres.js, code that parses or appends to the URL, and code that prefixes it with \"jdbc:\" for pgjdbc ((str \"jdbc:\" uri), \"jdbc:\" + url) take none"
 	}
 	return &Stay{Code: "UDS154", Msg: msg}
 }
