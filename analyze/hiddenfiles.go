@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/configfile"
 	"github.com/uds-migrate/uds-migrate/internal/dockerfile"
 )
 
@@ -42,7 +43,8 @@ func (hc hiddenClients) connection(service string, db *DB) (string, int) {
 		}
 		path := cl.p.DisplayPath(abs)
 		data, err := cl.readFile(path)
-		if err != nil || bytes.IndexByte(data, 0) >= 0 {
+		if err != nil || bytes.IndexByte(data, 0) >= 0 || configfile.IsSchema(path, data) {
+			// a schema's examples are documentation (trial 11 D2)
 			continue
 		}
 		if n := connectionLine(data, nameRE); n > 0 {
