@@ -285,6 +285,17 @@ func noSocketServer(p *analyze.Project) bool {
 	return false
 }
 
+// noSocketReason describes a server image the catalogue lists with a no:
+// (supabase/postgres: peer authentication on local connections) by the
+// catalogue's reason and source, for a summary; "" for any other image.
+func noSocketReason(image string) string {
+	e := catalog.LookupServer(image)
+	if e == nil || e.Server.No == "" {
+		return ""
+	}
+	return fmt.Sprintf("a PostgreSQL server of the catalogue (image %s) whose socket the tool does not set up: %s (%s); left on TCP", image, e.Server.No, hostvar.CatalogueBasis(e, "").Citation())
+}
+
 func externalHint(p *analyze.Project) string {
 	var hits []string
 	for _, name := range p.ServiceOrder() {
@@ -294,8 +305,8 @@ func externalHint(p *analyze.Project) string {
 				for _, h := range hosts {
 					if svc, ok := p.Model.Services[h]; ok {
 						where = fmt.Sprintf("the service %s, whose image is not a PostgreSQL image the tool knows: name it with --db %s (and --socket-dir when its socket is not in /var/run/postgresql)", h, h)
-						if e := catalog.LookupServer(svc.Image); e != nil && e.Server.No != "" {
-							where = fmt.Sprintf("the service %s, a PostgreSQL server of the catalogue (%s) whose socket the tool does not set up (UDS165 says why): to migrate it anyway, name it with --db %s --socket-dir %s=DIR", h, e.Family, h, h)
+						if no := noSocketReason(svc.Image); no != "" {
+							where = "the service " + h + ", " + no
 						}
 					}
 				}
@@ -309,6 +320,12 @@ func externalHint(p *analyze.Project) string {
 				// Only a database's host by its name or its image's
 				// (REDIS_HOST=redis is none).
 				if svc, ok := p.Model.Services[h]; ok && (dbKeyRE.MatchString(v.Key) || strings.Contains(strings.ToLower(svc.Image), "postgres")) {
+					if no := noSocketReason(svc.Image); no != "" {
+						// a catalogued no: server (trial 11 D6:
+						// supabase/postgres): its reason, never --db
+						hits = append(hits, fmt.Sprintf("%s/%s names the service %s, %s", name, v.Key, h, no))
+						continue
+					}
 					hits = append(hits, fmt.Sprintf("%s/%s names the service %s, whose image (%s) is not a PostgreSQL image the tool knows: if it is one, name it with --db %s (and --socket-dir when its socket is not in /var/run/postgresql)", name, v.Key, h, p.Model.Services[h].Image, h))
 				}
 			}
