@@ -21,7 +21,29 @@ func TestMeasureFloorRealServer(t *testing.T) {
 	if f.Samples != floorBatches*floorBatchSize || !(f.TCPUS > 0) || !(f.SocketUS > 0) || math.Abs(f.SavedUS-(f.TCPUS-f.SocketUS)) > 1e-9 {
 		t.Fatalf("floor %+v", f)
 	}
-	t.Logf("floor: TCP %.1f µs, socket %.1f µs, saved %.1f µs", f.TCPUS, f.SocketUS, f.SavedUS)
+	// The test server is this machine's own, started as this user or, under
+	// root, as postgres: on Linux with two CPUs the floor is pinned, both
+	// placements, and the figures are those where the socket saves most.
+	if _, ok := newCPUPin(); ok {
+		if len(f.Placements) != 2 || f.Placements[0].Placement != "one CPU" || f.Placements[1].Placement != "two CPUs" || f.Unpinned != "" {
+			t.Fatalf("pinning was possible, floor %+v", f)
+		}
+		best := f.Placements[0]
+		if f.Placements[1].SavedUS > best.SavedUS {
+			best = f.Placements[1]
+		}
+		if f.Placement != best.Placement || f.TCPUS != best.TCPUS || f.SocketUS != best.SocketUS {
+			t.Fatalf("top-level figures are not the placement saving most: %+v", f)
+		}
+		// The thread got its affinity back: it may run on every CPU again.
+		after, _ := newCPUPin()
+		if len(after.cpus) < 2 {
+			t.Fatalf("the thread stayed pinned: %v", after.cpus)
+		}
+	} else if f.Placement != "unpinned" || f.Unpinned == "" {
+		t.Fatalf("unpinned floor without its reason: %+v", f)
+	}
+	t.Logf("floor: %+v", f)
 
 	rep, err := Run(context.Background(), ep, Config{Workload: selectOne(t), Plan: quick, Conns: 1, Mode: Simple})
 	if err != nil {
@@ -59,6 +81,15 @@ func TestLimitArithmetic(t *testing.T) {
 	}
 	if got := (&Report{Floor: &Floor{TCPUS: 20, SocketUS: 21, SavedUS: -1}}).LimitLine(c); !strings.Contains(got, "no room for a gain") {
 		t.Errorf("LimitLine with no saving: %s", got)
+	}
+	// Pinned: the line names the placement of its figures and the other's;
+	// a measured gain above the limit is said, not hidden.
+	pinned := &Floor{TCPUS: 30, SocketUS: 20, SavedUS: 10, Placement: "two CPUs", Placements: []PlacementFloor{{"one CPU", 8, 5, 3}, {"two CPUs", 30, 20, 10}}}
+	c.Ratio.Estimate = 1.2
+	c.Limit = limitFor(pinned, &c, 3)
+	want = "the socket saves 10.0 µs per round trip here (empty query, client and server on two CPUs: TCP 30.0 µs, socket 20.0 µs; on one CPU: TCP 8.0 µs, socket 5.0 µs); this workload makes 3 round trips per transaction of 300.0 µs over TCP, so at most +11.1%; measured +20.0%, more than empty round trips allow: this workload's round trips cost the transport more than an empty query's"
+	if got := (&Report{Floor: pinned}).LimitLine(c); got != want {
+		t.Errorf("pinned LimitLine:\n got %s\nwant %s", got, want)
 	}
 	if got := (&Report{}).LimitLine(c); !strings.Contains(got, "not measured") {
 		t.Errorf("LimitLine without a floor: %s", got)

@@ -19,7 +19,8 @@ func TestJSONFollowsSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	two.Mode, two.Conns = Simple, 4
-	two.Floor = &Floor{TCPUS: 30, SocketUS: 20, SavedUS: 10, Samples: 4000}
+	two.Floor = &Floor{TCPUS: 30, SocketUS: 20, SavedUS: 10, Samples: 4000, Placement: "two CPUs",
+		Placements: []PlacementFloor{{"one CPU", 8, 5, 3}, {"two CPUs", 30, 20, 10}}}
 	for i := range two.Clients {
 		two.Clients[i].Transports[0].MsPerTransaction = 0.3 // the fake rounds carry no latencies
 		two.Clients[i].Limit = limitFor(two.Floor, &two.Clients[i], two.QueriesPerTransaction)

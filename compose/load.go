@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/compose-spec/compose-go/v2/dotenv"
@@ -200,6 +201,17 @@ func interpolationEnv(dir string, opts LoadOptions) (env, origin map[string]stri
 	explicit := len(files) > 0
 	if !explicit {
 		files = []string{filepath.Join(dir, ".env")}
+		// As docker compose (compose-go's WithEnvFiles): a true
+		// COMPOSE_DISABLE_ENV_FILE drops the default .env, not --env-file.
+		if v, ok := osEnv["COMPOSE_DISABLE_ENV_FILE"]; ok {
+			off, err := strconv.ParseBool(v)
+			if err != nil {
+				return nil, nil, fmt.Errorf("COMPOSE_DISABLE_ENV_FILE=%q is not a boolean (docker compose refuses it too)", v)
+			}
+			if off {
+				files = nil
+			}
+		}
 	}
 	read := opts.ReadFile
 	if read == nil {

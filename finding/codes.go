@@ -108,6 +108,7 @@ var codes = withDocs([]Code{
 	{ID: "UDS181", Severity: SevWarning, Title: "a connection value in a dotenv file that reaches the container and that the code loads: left on TCP", Manual: true, LeavesTCP: true},
 	{ID: "UDS182", Severity: SevWarning, Title: "a connection inside a configuration document held in one environment variable, where the tool cannot edit it: left on TCP", Manual: true, LeavesTCP: true},
 	{ID: "UDS183", Severity: SevInfo, Title: "a service inherits a connection value its image does not read (a cache, a proxy): no socket mount"},
+	{ID: "UDS184", Severity: SevInfo, Title: "a connection value in a compose file this run does not load (an override such as compose.prod.yml) stays on TCP", Manual: true, LeavesTCP: true},
 	{ID: "UDS201", Severity: SevError, Title: "single-$ $FactoryArg interpolates to empty"},
 	{ID: "UDS202", Severity: SevError, Title: "JDBC host other than localhost with junixsocket"},
 	{ID: "UDS203", Severity: SevError, Title: "socketFactoryArg names a directory, not the socket file"},

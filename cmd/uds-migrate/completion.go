@@ -252,6 +252,9 @@ the separator of COMPOSE_FILE (default : on Unix)
 .B COMPOSE_ENV_FILES
 comma-separated interpolation env files when no \fB\-\-env\-file\fR is given
 .TP
+.B COMPOSE_DISABLE_ENV_FILE
+when true (strconv.ParseBool, as docker compose), the project directory's .env is not read for interpolation; \fB\-\-env\-file\fR and COMPOSE_ENV_FILES still are
+.TP
 .B COMPOSE_PROFILES
 comma-separated profiles when no \fB\-\-profile\fR is given (without either, every service is migrated)
 .TP
