@@ -188,10 +188,10 @@ func nothingReason(pl *pass) string {
 // connects, the application services that could connect at run time: a
 // client (not a pooler, not an image the catalogue knows reads no
 // connection, such as redis or nginx) that depends on a database or shares
-// a compose network with one. Left out are a client that already uses a
-// socket (a socket-form value, a mount at the socket mount path or of a
-// database's volume) and one whose code in view opens no connection
-// (UDS137 says so). It is "" when there is none.
+// a compose network with one. Left out is one whose code in view opens
+// no connection (UDS137 says so). It is "" when there is none, and when a
+// client already uses a socket (a socket-form value, a mount at the socket
+// mount path or of a database's volume): the connections are found.
 func runtimeClients(pl *pass) string {
 	codeSeen := map[string]bool{}
 	for _, n := range pl.top.Notes {
@@ -222,7 +222,11 @@ func runtimeClients(pl *pass) string {
 			_, _, socket := dialect.Classify(v.Value)
 			return socket
 		}) {
-			continue
+			// The project's connections are found and on the socket
+			// (a second run, hydra's consent beside the migrated
+			// hydra): another service on the network is no sign of one
+			// more.
+			return ""
 		}
 		for _, db := range pl.top.DBs {
 			if _, ok := svc.DependsOn[db.Name]; ok {
