@@ -19,6 +19,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/uds-migrate/uds-migrate/analyze"
+	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/finding"
@@ -265,6 +266,13 @@ func (v *validator) checkHostDir(at func(code, msg string), service, key, val st
 		return // not a plain directory (DIR:port is the catalogue's to check)
 	}
 	svc := v.p.Model.Services[service]
+	if catalog.LookupServer(svc.Image) != nil && svc.Build == nil {
+		// a PostgreSQL server's own setting (supabase/postgres'
+		// POSTGRES_HOST: /var/run/postgresql in supabase/realtime's
+		// compose.dbs.yml), also where the catalogue's no: keeps it
+		// from being a database of the run: no client value
+		return
+	}
 	if e, cv := hostvar.CatalogueVar(v.p.Project, service, key); cv != nil || e != nil && e.NotAClient && svc.Build == nil {
 		// an image that reads no connection variable (redis inheriting a
 		// shared DB_HOST), or one whose catalogue entry judges the key
