@@ -366,3 +366,61 @@ func under(p, dir string) (string, bool) {
 	}
 	return "", false
 }
+
+// OpaqueBase returns the image a Dockerfile's final stage (or target)
+// builds on when no stage of its chain (the final stage and the stages it
+// is FROM) has a COPY, an ADD or a RUN --mount: the Dockerfile puts no
+// file of the build context into the image itself, and only the base
+// image's ONBUILD instructions, which a Dockerfile does not show, may
+// (ledermann/docker-rails: FROM ghcr.io/ledermann/rails-base-final, whose
+// ONBUILD COPY takes the whole context). "" when the chain copies
+// something, names a build argument, or there is no FROM.
+func OpaqueBase(data []byte, target string) string {
+	type chain struct {
+		from   string
+		copies bool
+	}
+	var stages []*chain
+	byName := map[string]*chain{}
+	var cur *chain
+	for ins, f := range instructionWords(data) {
+		switch op := strings.ToUpper(f[0]); {
+		case op == "FROM":
+			args := f[1:]
+			for len(args) > 0 && strings.HasPrefix(args[0], "--") {
+				args = args[1:]
+			}
+			if len(args) == 0 {
+				return ""
+			}
+			cur = &chain{from: strings.ToLower(args[0])}
+			stages = append(stages, cur)
+			if len(args) >= 3 && strings.EqualFold(args[1], "AS") {
+				byName[strings.ToLower(args[2])] = cur
+			}
+		case cur == nil:
+		case op == "COPY" || op == "ADD" || op == "RUN" && strings.Contains(ins, "--mount"):
+			cur.copies = true
+		}
+	}
+	if len(stages) == 0 {
+		return ""
+	}
+	s := stages[len(stages)-1]
+	if target != "" {
+		if s = byName[strings.ToLower(target)]; s == nil {
+			return ""
+		}
+	}
+	for seen := 0; seen <= len(stages); seen++ {
+		if s.copies || strings.Contains(s.from, "$") {
+			return ""
+		}
+		parent, ok := byName[s.from]
+		if !ok {
+			return s.from
+		}
+		s = parent
+	}
+	return ""
+}
