@@ -143,8 +143,10 @@ var viewExts = []string{".jsx", ".tsx", ".vue", ".svelte", ".html", ".htm", ".tw
 // hostKeyRE marks a line of code that assigns a host ('HOST': 'db',
 // host=os.getenv("DB_HOST", "db"), hostname: "db", Server=db): in code,
 // the word alone is no such line ($server in a call's arguments,
-// $parseDatabaseHosts = function (..., $fallback = 'coolify-db')).
-var hostKeyRE = regexp.MustCompile(`(?i)(?:^|[^a-z])(?:host(?:name)?|server|addr(?:ess)?)['"]?\]?\s*(?:=>|:=|=|:)`)
+// $parseDatabaseHosts = function (..., $fallback = 'coolify-db')). A PHP
+// enum case's value as the key counts (Shlink: EnvVars::DB_HOST->value =>
+// 'shlink_db_postgres').
+var hostKeyRE = regexp.MustCompile(`(?i)(?:^|[^a-z])(?:host(?:name)?|server|addr(?:ess)?)(?:->value)?['"]?\]?\s*(?:=>|:=|=|:)`)
 
 // isCode reports whether a file is program code or markup, where a
 // server's name in a string is a connection only beside code that opens
