@@ -143,8 +143,8 @@ func (fv fileValues) catalogueSetting(service string, cf catalogueFile) *Edge {
 		return &Edge{Var: ev, Dialect: dialect.AppHostVar(false).Name, DB: db, Port: db.Port, InFile: in, Basis: &basis}
 	}
 	hosts, dname, socket := dialect.Classify(v.Value)
-	if dname != dialect.URI && dname != dialect.DSN {
-		return nil // not a libpq-grammar value: not what the entry describes
+	if d, _ := dialect.Lookup(dname); d == nil || d.SocketDir == nil {
+		return nil // not a libpq-grammar value (a URI or keyword DSN): not what the entry describes
 	}
 	if socket {
 		cl.sawSocket(SocketSetting{Service: service, Key: f.Key, Pos: at, Dialect: dname, Value: v.Value, In: in})
