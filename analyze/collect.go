@@ -260,6 +260,15 @@ func (r Reads) Ignores(service, key string) bool {
 	return ignores
 }
 
+// TakesDir reports whether service's variable key is one a socket
+// directory goes in as a host, by the rules migrate writes one there
+// (hostvar.WrittenAsDir: a host key, --host-var, the catalogue, or
+// evidence in the project that hands it to a driver's host, Django's
+// HOST reading DB_SERVICE).
+func (r Reads) TakesDir(service, key string) bool {
+	return hostvar.WrittenAsDir(r.cl.p.Project, r.cl.scopes, r.cl.opts.HostVars, service, key)
+}
+
 // ConfigSettings lists the settings of the configuration files reaching
 // each client of the analysis, in service order (a file beyond the limits
 // is noted, UDS173, and skipped).

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -124,6 +125,11 @@ func (hc hiddenClients) sharedNamespace(name string, db *DB) {
 // DATABASES, a DB_HOST variable, a database or driver name.
 var localDBRE = regexp.MustCompile(`(?i)\b(?:db|dbs|databases?|postgres(?:ql)?|pg|psql|sql|repo|hostname)\b|\bdb_|_db\b|\.Repo\b`)
 
+// dataExts are files of data, not of code or configuration: a database
+// dump's rows (dispatch's data/dispatch-sample-data.dump holds
+// http://localhost:8080/... beside "Schema: ..."), tables, logs.
+var dataExts = []string{".sql", ".dump", ".csv", ".tsv", ".log", ".svg"}
+
 // localContext is how many lines above a localhost host may say that it
 // is a database's (DATABASES = { ... "HOST": "127.0.0.1").
 const localContext = 6
@@ -134,6 +140,9 @@ const localContext = 6
 func (hc hiddenClients) localConnection(service string) (file string, line int, host string) {
 	local := nameRE(&DB{Names: []string{"localhost", "127.0.0.1"}})
 	for _, abs := range hc.cl.scopes.Of(service).Files() {
+		if slices.Contains(dataExts, strings.ToLower(filepath.Ext(abs))) {
+			continue
+		}
 		path := hc.cl.p.DisplayPath(abs)
 		data, err := hc.cl.readFile(path)
 		if err != nil || bytes.IndexByte(data, 0) >= 0 {
@@ -163,7 +172,10 @@ func (hc hiddenClients) usesSocket(service string) bool {
 		if _, _, socket := dialect.Classify(v.Value); socket {
 			return true
 		}
-		if hostvar.SetToDir(cl.p.Project, cl.opts.HostVars, service, v.Key) && strings.HasPrefix(v.Value, "/") {
+		// A host variable holding a directory, by migrate's own rules
+		// (evidence included: DB_SERVICE read as Django's HOST), is a
+		// socket connection: the tool's own output is not "no connection".
+		if strings.HasPrefix(v.Value, "/") && hostvar.WrittenAsDir(cl.p.Project, cl.scopes, cl.opts.HostVars, service, v.Key) {
 			return true
 		}
 	}

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -105,7 +106,9 @@ func (se sharedEnv) otherUses(e *Edge, mounted map[string]bool) []string {
 
 // standaloneUses lists the services of the compose files beside the env
 // file or beside a compose file of the run (docker-compose.migrate.yml
-// beside docker-compose.yml, Weblate's docker-compose-https.yml) that the
+// beside docker-compose.yml, Weblate's docker-compose-https.yml; in the
+// base file's folder any file compose-go loads, whatever its name:
+// dockerizing-django's production.yml, compose.SiblingFiles) that the
 // -f set does not load and that read v from it when run alone: ${KEY} in a
 // value, when the env file is that file's folder's .env (compose's
 // interpolation file), or the file in their env_file. Such a project has
@@ -131,6 +134,19 @@ func standaloneUses(cl *collector, v compose.EnvVar, envAbs string) []string {
 		for _, pat := range siblingPatterns {
 			m, _ := filepath.Glob(filepath.Join(dir, pat))
 			files = append(files, m...)
+		}
+	}
+	// The base file's folder holds variants named freely (production.yml,
+	// stack.yml): every compose file compose-go loads there counts.
+	if len(cl.p.Sources) > 0 {
+		if base, err := filepath.Abs(cl.p.Sources[0].Path); err == nil {
+			for _, f := range compose.SiblingFiles(context.Background(), filepath.Dir(base), cl.opts.LoadOptions()) {
+				// a library the run reads through extends.file (common.yml)
+				// is part of this project, not one run alone
+				if !slices.ContainsFunc(cl.p.ExtSources, func(src *compose.Source) bool { a, _ := filepath.Abs(src.Path); return a == f }) {
+					files = append(files, f)
+				}
+			}
 		}
 	}
 	slices.Sort(files)

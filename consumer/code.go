@@ -91,7 +91,10 @@ var keyRules = []struct {
 	{"prisma", `\benv\(\s*["'\x60]@K@["'\x60]\s*\)|process\.env(?:\.@K@\b|\[\s*["']@K@["']\s*\])`, prismaConfigFiles},
 	{"pydantic", `(?i)\b@K@\s*:\s*(?:Optional\[|Annotated\[)?\s*(?:pydantic\.)?(?:PostgresDsn|AnyUrl|Url|MultiHostUrl|AnyHttpUrl)\b`, pyFiles},
 	{"whatwg-url", `new\s+URL\s*\([^\n]*\b@K@\b`, jsFiles},
-	{"rust-url", `\b(?:Url::parse|Url::from_str)\s*\([^\n]*\b@K@\b|\b@K@\b[^\n]*\.parse::<\s*(?:url::)?Url\s*>`, rsFiles},
+	// Url::parse(KEY), KEY.parse::<Url>(), and a read typed Url
+	// (let base: Url = required_var_parsed("KEY"), var_parsed::<Url>("KEY"),
+	// as crates.io's crates_io_test_db/src/lib.rs:57 reads TEST_DATABASE_URL).
+	{"rust-url", `\b(?:Url::parse|Url::from_str)\s*\([^\n]*\b@K@\b|\b@K@\b[^\n]*\.parse::<\s*(?:url::)?Url\s*>|\blet\s+(?:mut\s+)?\w+\s*:\s*(?:url::)?Url\s*=[^\n]*\b@K@\b|::<\s*(?:url::)?Url\s*>\s*\([^\n]*\b@K@\b`, rsFiles},
 	{"php-parse-url", `%env\((?:resolve:|string:)?@K@\)%`, ext(".yml", ".yaml", ".php", ".xml")},
 	{"php-parse-url", `['"]url['"]\s*=>\s*env\(\s*['"]@K@['"]`, phpFiles},
 	{"rails", `^\s*url:\s*<%=[^\n]*ENV[^\n]*\b@K@\b`, ext("database.yml", "database.yml.erb")},
@@ -126,6 +129,11 @@ var connectorRules = []rule{
 	{reader: "diesel", files: rsFiles, re: regexp.MustCompile(`\bPgConnection::establish\(`), also: regexp.MustCompile(`PgConnection::establish`)},
 	{reader: "tokio-postgres", files: rsFiles, re: regexp.MustCompile(`\btokio_postgres::connect\(|\bAsyncPgConnection::establish\(|\bdeadpool_postgres::|\bAsyncDieselConnectionManager::`),
 		also: regexp.MustCompile(`tokio_postgres::connect|AsyncPgConnection::establish|deadpool_postgres::|AsyncDieselConnectionManager::`)},
+	// sqlx: a pool or connection opened from a URL, or the URL parsed into
+	// PgConnectOptions (docs.rs crates/lib/docs_rs_database/src/pool.rs:83
+	// connect_lazy(&config.database_url)).
+	{reader: "sqlx", files: rsFiles, re: regexp.MustCompile(`\bPg(?:Pool|Connection)::connect(?:_lazy)?\(|\bPgPoolOptions::new\(\)[^\n;]*\.connect(?:_lazy)?\(|\.connect_lazy\(|\bPgConnectOptions::from_str\(|::<\s*(?:sqlx::postgres::)?PgConnectOptions\s*>`),
+		also: regexp.MustCompile(`PgPool|PgConnection::connect|PgConnectOptions`)},
 	// A JDBC URL built from a URL: Java's "jdbc:" + url (or
 	// String.format("jdbc:%s", url)), Clojure's (str "jdbc:" uri) (Penpot's
 	// backend/src/app/db.clj), Kotlin's "jdbc:$url" and Scala's s"jdbc:${url}"

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,7 +21,7 @@ import (
 // sources, as a cargo directory source.
 const debianCrates = "/usr/share/cargo/registry"
 
-// TestRustURLCrate checks the rows rust-url and url-set-query of
+// TestRustURLCrate checks the rows rust-url, url-set-query and sqlx of
 // consumer/readers.yaml against the real url crate (Debian's
 // librust-url-dev, built offline): Url::parse takes the forms rust-url
 // lists and refuses the others, and set_query, as Lemmy calls it,
@@ -109,6 +110,9 @@ func TestRustURLCrate(t *testing.T) {
 		Error    string `json:"error"`
 		Parsed   string `json:"parsed"`
 		SetQuery string `json:"set_query"`
+		// Host is host_str(), QueryHost the last host= value.
+		Host      string `json:"host"`
+		QueryHost string `json:"query_host"`
 	}
 	var res []result
 	sc := bufio.NewScanner(bytes.NewReader(out))
@@ -146,6 +150,22 @@ func TestRustURLCrate(t *testing.T) {
 			t.Errorf("readers.yaml url-set-query accepts the %s form, which the tool writes and set_query breaks", f)
 		}
 		t.Logf("%s form: ok=%v %s%s -> %s", f, r.OK, r.Error, r.Parsed, r.SetQuery)
+	}
+	// sqlx parses with this crate first (PgConnectOptions::from_str,
+	// sqlx-postgres/src/options/parse.rs:173-180), then takes a socket
+	// directory from a host= value, or an authority host that
+	// percent-decodes to one, starting with / (:12-17, :69-74). sqlx itself
+	// is not built here (crates.io is out of reach): what is checked is
+	// that the forms its row lists survive that parse with the directory
+	// where sqlx looks, and that the ones it omits do not.
+	sqlx := consumer.ByName("sqlx")
+	for i, f := range order {
+		r := res[1+i]
+		host, _ := url.PathUnescape(r.Host)
+		socket := r.OK && (strings.HasPrefix(r.QueryHost, "/var/run/postgresql") || strings.HasPrefix(host, "/var/run/postgresql"))
+		if socket != sqlx.Accepts(f) {
+			t.Errorf("sqlx, %s form %s: parsed %v (%s), host %q, host= %q; readers.yaml sqlx says %v", f, forms[f], r.OK, r.Error, r.Host, r.QueryHost, sqlx.Accepts(f))
+		}
 	}
 	if r := res[1+2]; !r.OK || !strings.Contains(r.SetQuery, "@%2Fvar%2Frun%2Fpostgresql/") {
 		t.Errorf("encoded form: %+v; the row's reason says a percent-encoded host survives set_query", r)

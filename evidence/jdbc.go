@@ -31,26 +31,45 @@ var jdbcReader = reader{
 }
 
 // Declares reports what the build manifests among s's files say about a
-// library: manifest is the first one visible (project-relative, "" when
-// none is), and declared whether any manifest names marker or a jar
-// whose name holds it ships in the scope (lib/junixsocket-core-2.10.1.jar).
-// manifests are base names (pom.xml, build.gradle, build.gradle.kts).
-func Declares(s Scope, manifests []string, marker string) (manifest string, declared bool) {
+// library: seen are the manifests visible (project-relative, walk order;
+// none when no Java build reaches s) and lacking those that leave the
+// library out. With several builds in sight (pom.xml beside build.gradle,
+// one per module) the image may come from any of them, so every manifest
+// that names driver (pgjdbc's group "org.postgresql") must name marker
+// too: lacking lists each that does not. When no manifest names driver
+// (it comes from a parent outside s) and none names marker, the first
+// manifest is lacking. A jar whose name holds marker shipped in the scope
+// (lib/junixsocket-core-2.10.1.jar) puts the library in the image:
+// nothing is lacking. manifests are base names (pom.xml, build.gradle,
+// build.gradle.kts).
+func Declares(s Scope, manifests []string, driver, marker string) (seen, lacking []string) {
+	shipped, declared := false, false
 	for _, f := range s.Files() {
 		base := filepath.Base(f)
 		if strings.HasSuffix(base, ".jar") && strings.Contains(base, marker) {
-			return manifest, true
+			shipped = true
+			continue
 		}
 		if !slices.Contains(manifests, base) {
 			continue
 		}
-		if manifest == "" {
-			rel, _ := filepath.Rel(s.ProjectDir, f)
-			manifest = filepath.ToSlash(rel)
-		}
-		if data, err := s.read(f); err == nil && bytes.Contains(data, []byte(marker)) {
-			return manifest, true
+		rel, _ := filepath.Rel(s.ProjectDir, f)
+		rel = filepath.ToSlash(rel)
+		seen = append(seen, rel)
+		data, err := s.read(f)
+		switch {
+		case err != nil:
+		case bytes.Contains(data, []byte(marker)):
+			declared = true
+		case bytes.Contains(data, []byte(driver)):
+			lacking = append(lacking, rel)
 		}
 	}
-	return manifest, false
+	if shipped {
+		return seen, nil
+	}
+	if len(lacking) == 0 && !declared && len(seen) > 0 {
+		lacking = seen[:1]
+	}
+	return seen, lacking
 }

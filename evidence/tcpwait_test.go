@@ -1,6 +1,10 @@
 package evidence
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+)
 
 func TestTCPWaitReader(t *testing.T) {
 	for _, c := range []struct {
@@ -42,25 +46,37 @@ func TestFindInCommand(t *testing.T) {
 
 func TestDeclares(t *testing.T) {
 	manifests := []string{"pom.xml", "build.gradle", "build.gradle.kts"}
+	const pg = "<project><dependencies><dependency><groupId>org.postgresql</groupId></dependency></dependencies></project>"
 	for _, c := range []struct {
-		name     string
-		files    map[string]string
-		manifest string
-		declared bool
+		name          string
+		files         map[string]string
+		seen, lacking string
 	}{
-		{"pom without it", map[string]string{"pom.xml": "<project><dependencies><dependency><groupId>org.postgresql</groupId></dependency></dependencies></project>"}, "pom.xml", false},
-		{"pom with it", map[string]string{"pom.xml": "<groupId>com.kohlschutter.junixsocket</groupId>"}, "pom.xml", true},
-		{"gradle kts without it", map[string]string{"app/build.gradle.kts": "dependencies { runtimeOnly(\"org.postgresql:postgresql\") }"}, "app/build.gradle.kts", false},
-		{"a shipped jar", map[string]string{"build.gradle": "dependencies {}", "lib/junixsocket-core-2.10.1.jar": ""}, "build.gradle", true},
-		{"no manifest", map[string]string{"app.jar": ""}, "", false},
+		{"pom without it", map[string]string{"pom.xml": pg}, "pom.xml", "pom.xml"},
+		{"pom with it", map[string]string{"pom.xml": "<groupId>com.kohlschutter.junixsocket</groupId>"}, "pom.xml", ""},
+		{"gradle kts without it", map[string]string{"app/build.gradle.kts": "dependencies { runtimeOnly(\"org.postgresql:postgresql\") }"}, "app/build.gradle.kts", "app/build.gradle.kts"},
+		{"a shipped jar", map[string]string{"build.gradle": "dependencies { runtimeOnly 'org.postgresql:postgresql' }", "lib/junixsocket-core-2.10.1.jar": ""}, "build.gradle", ""},
+		{"no manifest", map[string]string{"app.jar": ""}, "", ""},
+		// Trial 12 M5: Maven and Gradle builds of one project; junixsocket
+		// in build.gradle only leaves the Maven-built image without it.
+		{"two builds, one declares", map[string]string{"pom.xml": pg, "build.gradle": "runtimeOnly 'org.postgresql:postgresql'\nimplementation 'com.kohlschutter.junixsocket:junixsocket-core:2.10.1'"}, "build.gradle pom.xml", "pom.xml"},
+		{"two builds, neither", map[string]string{"pom.xml": pg, "build.gradle": "runtimeOnly 'org.postgresql:postgresql'"}, "build.gradle pom.xml", "build.gradle pom.xml"},
+		{"two builds, both", map[string]string{"pom.xml": pg + "junixsocket", "build.gradle": "org.postgresql junixsocket"}, "build.gradle pom.xml", ""},
+		// a parent pom that names neither and a module that declares both
+		{"parent and module", map[string]string{"pom.xml": "<modules><module>app</module></modules>", "app/pom.xml": pg + "junixsocket"}, "app/pom.xml pom.xml", ""},
 	} {
 		dir := t.TempDir()
 		for name, body := range c.files {
 			write(t, dir, name, body)
 		}
-		m, d := Declares(Scope{ProjectDir: dir, Roots: []string{dir}}, manifests, "junixsocket")
-		if m != c.manifest || d != c.declared {
-			t.Errorf("%s: Declares = %q, %v; want %q, %v", c.name, m, d, c.manifest, c.declared)
+		seen, lacking := Declares(Scope{ProjectDir: dir, Roots: []string{dir}}, manifests, "org.postgresql", "junixsocket")
+		slices.Sort(seen)
+		slices.Sort(lacking)
+		if got := strings.Join(seen, " "); got != c.seen {
+			t.Errorf("%s: seen %q, want %q", c.name, got, c.seen)
+		}
+		if got := strings.Join(lacking, " "); got != c.lacking {
+			t.Errorf("%s: lacking %q, want %q", c.name, got, c.lacking)
 		}
 	}
 }

@@ -83,7 +83,8 @@ func NotRun(rel string) bool {
 }
 
 // Files lists the regular files under the roots, inside the project, in
-// lexical order, at most MaxFiles. A root counts where it leads once every
+// lexical order, at most MaxFiles; a root above the project counts for
+// the project's part of it. A root counts where it leads once every
 // symbolic link in its path is resolved (./linkdir/cfg with linkdir ->
 // ../outside is outside, and Refused hears of it). Symbolic links met in
 // the walk are resolved and kept only when they stay inside the project;
@@ -98,6 +99,11 @@ func (s Scope) Files() []string {
 	var out []string
 	for _, root := range s.Roots {
 		root = filepath.Clean(root)
+		if root != filepath.Clean(s.ProjectDir) && confine.Within(root, filepath.Clean(s.ProjectDir)) {
+			// A mount of a folder above the project (a devcontainer's
+			// ../..) brings the project in: its part is read, no more.
+			root = filepath.Clean(s.ProjectDir)
+		}
 		if !s.inside(root) {
 			continue
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/compose-spec/compose-go/v2/types"
 
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/evidence"
@@ -25,6 +26,7 @@ type Scopes struct {
 	read   func(path string) ([]byte, error) // a file as reports show its path
 	refuse func(path string, err error)      // a file left unread: it leads out of the project
 	root   string                            // evidenceRoot, once found
+	repo   bool                              // root holds a .git: the repository's top
 	files  map[string][]string               // the files reaching each service
 	// builders are the project's build manifests that make a container
 	// image (evidence.BuiltImages), found once: manifest -> images.
@@ -42,7 +44,7 @@ func NewScopes(p *compose.Project, read func(string) ([]byte, error), refuse fun
 
 // Reuse takes the walks o, scopes of the same project, has made already.
 func (sc *Scopes) Reuse(o *Scopes) {
-	sc.root, sc.files = o.root, o.files
+	sc.root, sc.repo, sc.files = o.root, o.repo, o.files
 }
 
 // ReachingFiles lists the project's files and directories (absolute) that
@@ -112,17 +114,19 @@ func (sc *Scopes) ImageBuilders(image string) []string {
 }
 
 // RepositoryDeclares looks at the build manifests (base names) anywhere
-// under the evidence root, the repository that holds the project: it
-// returns the first, as reports show its path, that declares driver
-// (build scripts count too: buildScript)
-// (pgjdbc's group, "org.postgresql"), "" when none does, and whether any
-// manifest (or a jar's name) in the repository holds marker
-// ("junixsocket"). Why: a compose file that runs a published image often
+// under the evidence root, the repository that holds the project, build
+// scripts among them (buildScript): it returns, as reports show their
+// paths, those that name driver (pgjdbc's group, "org.postgresql") but not
+// marker ("junixsocket"), and whether any file there names driver at all.
+// A jar whose name holds marker in the repository ships the library:
+// nothing lacks it. Why: a compose file that runs a published image often
 // sits in the repository that builds that image (Dependency-Track's
 // dev/compose.yaml beside apiserver/pom.xml), so the repository's own
 // Java build says what the image ships even when no manifest reaches the
-// service.
-func (sc *Scopes) RepositoryDeclares(manifests []string, driver, marker string) (withDriver string, declared bool) {
+// service; with several builds (pom.xml beside build.gradle, the Maven one
+// the documented build) the image may come from any, so each that uses
+// the driver must declare the library.
+func (sc *Scopes) RepositoryDeclares(manifests []string, driver, marker string) (lacking []string, usesDriver bool) {
 	build := func(base string) bool {
 		return slices.Contains(manifests, base) || buildScript(base) || strings.HasSuffix(base, ".jar")
 	}
@@ -130,22 +134,20 @@ func (sc *Scopes) RepositoryDeclares(manifests []string, driver, marker string) 
 		base := filepath.Base(f)
 		if strings.HasSuffix(base, ".jar") {
 			if strings.Contains(base, marker) {
-				return withDriver, true
+				return nil, true
 			}
 			continue
 		}
 		data, err := sc.readBuildFile(f)
-		if err != nil {
+		if err != nil || !bytes.Contains(data, []byte(driver)) {
 			continue
 		}
-		if bytes.Contains(data, []byte(marker)) {
-			return withDriver, true
-		}
-		if withDriver == "" && bytes.Contains(data, []byte(driver)) {
-			withDriver = sc.p.DisplayPath(f)
+		usesDriver = true
+		if !bytes.Contains(data, []byte(marker)) {
+			lacking = append(lacking, sc.p.DisplayPath(f))
 		}
 	}
-	return withDriver, false
+	return lacking, usesDriver
 }
 
 // buildFiles returns the files under the evidence root whose base name
@@ -313,7 +315,7 @@ func (sc *Scopes) evidenceRoot() string {
 	root := dir
 	for d := dir; ; {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			root = d
+			root, sc.repo = d, true
 			break
 		}
 		parent := filepath.Dir(d)
@@ -332,8 +334,19 @@ func (sc *Scopes) evidenceRoot() string {
 // or ../api beside the compose folder, with or without a .git), so the code
 // it copies is the service's own. A context whose common directory with the
 // project is the filesystem root (an unrelated tree) does not widen it.
+//
+// Outside a repository it is widened too to a bind-mount source that
+// holds the compose file's folder (mountedTree): a devcontainer's
+// ../:/workspace brings the very tree the compose file sits in, so its
+// code is the service's own, as a build context's is. In a repository the
+// root is the repository's top already, and a mount above it is not read.
 func (sc *Scopes) serviceEvidenceRoot(service string) string {
 	root := sc.evidenceRoot()
+	if !sc.repo {
+		if t := mountedTree(sc.p.Model.Services[service].Volumes, root); t != "" {
+			root = t
+		}
+	}
 	svc := sc.p.Model.Services[service]
 	b := svc.Build
 	if b == nil && svc.Image != "" {
@@ -357,6 +370,64 @@ func (sc *Scopes) serviceEvidenceRoot(service string) string {
 		return root
 	}
 	return common
+}
+
+// mountedTree returns, outside a repository, the part of a bind-mounted
+// tree above dir (the compose file's folder) that is the project's: the
+// mount source that holds dir (../, ../..), at most maxBuilderParents
+// folders up, cut at the nearest folder above dir that looks like the top
+// of a repository (repositoryTop). A devcontainer's ../.. (VS Code's
+// default, the folder above the repository) brings the repository in
+// with its neighbours: the repository counts, the neighbours do not. ""
+// when no mount holds dir or no folder up to the mount looks like a
+// repository's top (nothing says where the project ends). The filesystem
+// root, the user's home and the folders above it never count: mounting
+// them says nothing about the project (a /:/host or ~:/root mount).
+func mountedTree(vols []types.ServiceVolumeConfig, dir string) string {
+	home, _ := os.UserHomeDir()
+	best := ""
+	for _, v := range vols {
+		src := filepath.Clean(v.Source)
+		if v.Type != types.VolumeTypeBind || !filepath.IsAbs(src) || src == dir || !confine.Within(src, dir) {
+			continue
+		}
+		if filepath.Dir(src) == src || (home != "" && confine.Within(src, filepath.Clean(home))) {
+			continue
+		}
+		up := 0
+		for d := dir; d != src; d = filepath.Dir(d) {
+			up++
+		}
+		if up <= maxBuilderParents && (best == "" || confine.Within(src, best)) {
+			best = src
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	for d := filepath.Dir(dir); confine.Within(best, d); d = filepath.Dir(d) {
+		if repositoryTop(d) {
+			return d
+		}
+	}
+	return ""
+}
+
+// topFiles are what a repository keeps at its top (GitHub's folder, git's
+// settings, the licence, the readme) or a dependency manifest of the
+// code it holds: the nearest folder that has one is where a project
+// unpacked without its .git begins.
+var topFiles = []string{".github", ".gitignore", ".gitattributes", "LICENSE", "LICENSE.md", "LICENSE.txt", "COPYING", "README", "README.md", "README.rst",
+	"package.json", "go.mod", "Cargo.toml", "pyproject.toml", "requirements.txt", "setup.py", "Gemfile", "mix.exs", "composer.json", "pom.xml", "build.gradle", "build.gradle.kts"}
+
+// repositoryTop reports whether folder d holds one of topFiles.
+func repositoryTop(d string) bool {
+	for _, f := range topFiles {
+		if _, err := os.Lstat(filepath.Join(d, f)); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // Of is what evidence readers may look at for a service.

@@ -1,8 +1,10 @@
 package hostvar
 
 import (
+	"bytes"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -42,6 +44,7 @@ func (sc *Scopes) buildStageOnly(service string) func(path string) bool {
 		return out
 	}
 	keptAbs, onlyAbs, seen := abs(kept), abs(only), sc.mountedFiles(service)
+	published := publishedContent(data, func(p string) ([]byte, error) { return sc.read(sc.p.DisplayPath(p)) })
 	under := func(roots []string, p string) bool {
 		return slices.ContainsFunc(roots, func(r string) bool { return confine.Within(r, p) })
 	}
@@ -50,9 +53,113 @@ func (sc *Scopes) buildStageOnly(service string) func(path string) bool {
 			return false
 		}
 		rel, err := filepath.Rel(b.Context, p)
-		return err == nil && !BuildInput(filepath.ToSlash(rel))
+		return err == nil && !BuildInput(filepath.ToSlash(rel)) && !published(p)
 	}
 }
+
+// dotnetOutput matches a build step that writes a .NET project's output
+// folder, content files included.
+var dotnetOutput = regexp.MustCompile(`(?i)\bdotnet\s+(?:publish|build)\b`)
+
+// projectArg matches a project file a dotnet command names.
+var projectArg = regexp.MustCompile(`[^\s"'=]+\.csproj\b`)
+
+// appSettings matches ASP.NET Core's configuration files by base name
+// (appsettings.json, appsettings.Production.json).
+var appSettings = regexp.MustCompile(`(?i)^appsettings(?:\.[^/\\]+)?\.json$`)
+
+// publishedContent returns a predicate for the files (absolute) of a build
+// context that a `dotnet publish` (or `dotnet build`) the Dockerfile runs
+// copies into its output as themselves, so that an image taking that
+// output (COPY --from=build /app ./) holds them: the appsettings*.json of a
+// project whose .csproj, in the same folder, uses the Web SDK. Source:
+// dotnet/sdk src/StaticWebAssetsSdk/Sdk/Sdk.StaticWebAssets.StaticAssets.ProjectSystem.props
+// @ 00f19da (imported by Microsoft.NET.Sdk.Web): `<Content Include="**\*.json"
+// CopyToOutputDirectory="PreserveNewest" CopyToPublishDirectory="PreserveNewest" .../>`.
+// A plain Microsoft.NET.Sdk project copies a JSON file only when its
+// .csproj says so (CopyToPublishDirectory or CopyToOutputDirectory next to
+// the file's name), which counts too. When the command names project files
+// (`dotnet publish Api/Api.csproj`), only those projects' settings count.
+// read reads a file by absolute path.
+func publishedContent(dockerfileText []byte, read func(string) ([]byte, error)) func(string) bool {
+	if !dotnetOutput.Match(dockerfileText) {
+		return func(string) bool { return false }
+	}
+	// `dotnet publish Api/Api.csproj` publishes that project only (with
+	// none named, the one in its folder): another project's settings (a
+	// test project's) stay out.
+	var named []string
+	for _, line := range strings.Split(string(dockerfileText), "\n") {
+		if dotnetOutput.MatchString(line) {
+			for _, m := range projectArg.FindAllString(line, -1) {
+				named = append(named, path.Base(strings.ReplaceAll(m, `\`, "/")))
+			}
+		}
+	}
+	return func(p string) bool {
+		base := filepath.Base(p)
+		if !appSettings.MatchString(base) {
+			return false
+		}
+		projects, _ := filepath.Glob(filepath.Join(filepath.Dir(p), "*.csproj"))
+		for _, proj := range projects {
+			if len(named) > 0 && !slices.Contains(named, filepath.Base(proj)) {
+				continue
+			}
+			data, err := read(proj)
+			if err != nil {
+				continue
+			}
+			if bytes.Contains(data, []byte(`Sdk="Microsoft.NET.Sdk.Web"`)) {
+				return true
+			}
+			if copiedItem(data, base) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// copiedItem reports whether a project file's item for name (Include= or
+// Update= "appsettings.json", a None or Content element) carries
+// CopyToPublishDirectory or CopyToOutputDirectory other than Never.
+func copiedItem(project []byte, name string) bool {
+	text := string(project)
+	for _, attr := range []string{`Include="`, `Update="`} {
+		for rest := text; ; {
+			i := strings.Index(rest, attr+name+`"`)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(attr)+len(name)+1:]
+			item := rest
+			if gt := strings.IndexByte(item, '>'); gt > 0 && item[gt-1] == '/' {
+				item = item[:gt] // <None Include="x" CopyTo...="..." />
+			} else {
+				// <None Include="x"><CopyTo...>v</CopyTo...></None>: up to
+				// the element's closing tag, its children included
+				end := len(item)
+				for _, tag := range []string{"</None>", "</Content>"} {
+					if i := strings.Index(item, tag); i >= 0 && i < end {
+						end = i
+					}
+				}
+				item = item[:end]
+			}
+			for _, m := range copyToItem.FindAllStringSubmatch(item, -1) {
+				if !strings.EqualFold(m[1], "Never") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// copyToItem matches the copy metadata of a project item, as an attribute
+// (CopyToOutputDirectory="PreserveNewest") or an element.
+var copyToItem = regexp.MustCompile(`CopyTo(?:Publish|Output)Directory(?:="|>)\s*(\w+)`)
 
 // BuildInput reports whether a file of a build context (rel: its
 // slash-separated path there) says something about the image a build

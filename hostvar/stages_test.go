@@ -1,6 +1,10 @@
 package hostvar
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
 
 // TestBuildInput: what a build stage's files still say about the image it
 // makes: manifests, compiled or bundled code, JVM resources; not scripts or
@@ -15,6 +19,47 @@ func TestBuildInput(t *testing.T) {
 	} {
 		if got := BuildInput(rel); got != want {
 			t.Errorf("BuildInput(%q) = %v, want %v", rel, got, want)
+		}
+	}
+}
+
+// TestPublishedContent: the appsettings*.json a `dotnet publish` copies
+// into its output (Web SDK: every *.json is content; plain SDK: an item
+// with CopyTo...Directory), and nothing else.
+func TestPublishedContent(t *testing.T) {
+	const web = `<Project Sdk="Microsoft.NET.Sdk.Web"></Project>`
+	for _, c := range []struct {
+		name       string
+		dockerfile string
+		files      map[string]string
+		file       string
+		want       bool
+	}{
+		{"web sdk publish", "RUN dotnet publish -c release -o /app", map[string]string{"Api/Api.csproj": web}, "Api/appsettings.json", true},
+		{"environment file", "RUN dotnet publish -o /out", map[string]string{"Api/Api.csproj": web}, "Api/appsettings.Production.json", true},
+		{"dotnet build", "RUN dotnet build -o /out", map[string]string{"Api/Api.csproj": web}, "Api/appsettings.json", true},
+		{"no publish", "RUN dotnet restore", map[string]string{"Api/Api.csproj": web}, "Api/appsettings.json", false},
+		{"no project beside", "RUN dotnet publish -o /app", map[string]string{"Api/Api.csproj": web}, "appsettings.json", false},
+		{"other json", "RUN dotnet publish -o /app", map[string]string{"Api/Api.csproj": web}, "Api/config.json", false},
+		{"named project", `RUN dotnet publish "Api/Api.csproj" -c Release -o /app`, map[string]string{"Api/Api.csproj": web, "Tests/Tests.csproj": web}, "Api/appsettings.json", true},
+		{"another project", `RUN dotnet publish "Api/Api.csproj" -c Release -o /app`, map[string]string{"Api/Api.csproj": web, "Tests/Tests.csproj": web}, "Tests/appsettings.json", false},
+		{"plain sdk", "RUN dotnet publish -o /app", map[string]string{"W/W.csproj": `<Project Sdk="Microsoft.NET.Sdk"></Project>`}, "W/appsettings.json", false},
+		{"plain sdk, copied", "RUN dotnet publish -o /app", map[string]string{"W/W.csproj": `<Project Sdk="Microsoft.NET.Sdk"><ItemGroup><None Update="appsettings.json"><CopyToOutputDirectory>PreserveNewest</CopyToOutputDirectory></None></ItemGroup></Project>`}, "W/appsettings.json", true},
+		{"plain sdk, attribute", "RUN dotnet publish -o /app", map[string]string{"W/W.csproj": `<Project Sdk="Microsoft.NET.Sdk"><ItemGroup><Content Include="appsettings.json" CopyToPublishDirectory="Always" /></ItemGroup></Project>`}, "W/appsettings.json", true},
+		{"plain sdk, never", "RUN dotnet publish -o /app", map[string]string{"W/W.csproj": `<Project Sdk="Microsoft.NET.Sdk"><ItemGroup><None Include="appsettings.json" CopyToPublishDirectory="Never" /><None Include="other.json" CopyToPublishDirectory="Always" /></ItemGroup></Project>`}, "W/appsettings.json", false},
+	} {
+		dir := t.TempDir()
+		for name, body := range c.files {
+			p := filepath.Join(dir, name)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := publishedContent([]byte("FROM x AS build\n"+c.dockerfile+"\n"), os.ReadFile)(filepath.Join(dir, c.file)); got != c.want {
+			t.Errorf("%s: publishedContent(%s) = %v, want %v", c.name, c.file, got, c.want)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -52,6 +53,88 @@ func combinations(inputs []Input) [][]string {
 	return out
 }
 
+// aloneSiblings lists the other compose files of the base file's folder,
+// whatever their names (compose.SiblingFiles: dockerizing-django's
+// production.yml beside docker-compose.yml), that the run does not load and
+// combos does not pair with the base: each is a project docker compose
+// runs alone (-f FILE), one combination each. A file the run reads through
+// extends.file (extended: a library of services, common.yml) is part of
+// this project, not another. A relative base keeps its siblings relative.
+func aloneSiblings(ctx context.Context, inputs []Input, combos [][]string, opts Options, extended []*Source) [][]string {
+	if len(inputs) == 0 {
+		return nil
+	}
+	base := inputs[0].Path
+	dir, err := filepath.Abs(filepath.Dir(base))
+	if err != nil {
+		return nil
+	}
+	var out [][]string
+	for _, f := range compose.SiblingFiles(ctx, dir, opts.LoadOptions()) {
+		if !filepath.IsAbs(base) {
+			f = filepath.Join(filepath.Dir(base), filepath.Base(f))
+		}
+		taken := func(p string) bool { return p == f || sameFile(p, f) }
+		if slices.ContainsFunc(inputs, func(in Input) bool { return taken(in.Path) }) ||
+			slices.ContainsFunc(extended, func(src *Source) bool { return taken(src.Path) }) ||
+			slices.ContainsFunc(combos, func(c []string) bool { return slices.ContainsFunc(c, taken) }) {
+			continue
+		}
+		out = append(out, []string{f})
+	}
+	return out
+}
+
+// readsAny reports whether a loaded project reads one of files (absolute):
+// as its interpolation env file (a variable of it in the file's text), a
+// service's env_file, a config's file or
+// below a bind mount's source.
+func readsAny(p *analyze.Project, files []string) bool {
+	if len(files) == 0 {
+		return false
+	}
+	has := func(path string, below bool) bool {
+		a, err := filepath.Abs(path)
+		if err != nil || path == "" {
+			return false
+		}
+		return slices.ContainsFunc(files, func(f string) bool {
+			return f == a || below && strings.HasPrefix(f, a+string(filepath.Separator))
+		})
+	}
+	// The folder's .env counts where the file interpolates one of the
+	// variables it sets (Origin holds every variable the .env sets).
+	for k, f := range p.Origin {
+		if !has(f, false) {
+			continue
+		}
+		ref := regexp.MustCompile(`\$\{?` + regexp.QuoteMeta(k) + `\b`)
+		for _, src := range p.Sources {
+			if ref.Match(src.Data) {
+				return true
+			}
+		}
+	}
+	for _, c := range p.Model.Configs {
+		if has(c.File, false) {
+			return true
+		}
+	}
+	for _, svc := range p.Model.Services {
+		for _, e := range svc.EnvFiles {
+			if has(e.Path, false) {
+				return true
+			}
+		}
+		for _, v := range svc.Volumes {
+			if v.Type == "bind" && has(v.Source, true) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func sameFile(a, b string) bool {
 	aa, err1 := filepath.Abs(a)
 	bb, err2 := filepath.Abs(b)
@@ -64,15 +147,23 @@ func sameFile(a, b string) bool {
 // it did not have before: that combination cannot be kept valid by edits
 // to this run's files. A combination that does not load as it was is not
 // the migration's to judge and is skipped.
-func checkCombinations(ctx context.Context, inputs []Input, res *Result, opts Options) []Finding {
+func checkCombinations(ctx context.Context, inputs []Input, res *Result, opts Options, extended []*Source) []Finding {
 	after := map[string][]byte{}
 	for i, in := range inputs {
 		after[in.Path] = res.Files[i].After
 	}
 	optsAfter := opts
 	optsAfter.ReadFile = compose.Overlay(res.Files[len(inputs):], opts.ReadFile)
+	var edited []string
+	for _, f := range res.Files[len(inputs):] {
+		if a, err := filepath.Abs(f.Path); err == nil && f.Changed {
+			edited = append(edited, a)
+		}
+	}
+	combos := combinations(inputs)
+	alone := aloneSiblings(ctx, inputs, combos, opts, extended)
 	var out []Finding
-	for _, combo := range combinations(inputs) {
+	for _, combo := range append(combos, alone...) {
 		before, ok := comboInputs(inputs, combo, nil)
 		if !ok {
 			continue
@@ -80,6 +171,9 @@ func checkCombinations(ctx context.Context, inputs []Input, res *Result, opts Op
 		pb, err := analyze.Load(ctx, before, opts)
 		if err != nil {
 			continue
+		}
+		if len(combo) == 1 && slices.ContainsFunc(alone, func(c []string) bool { return c[0] == combo[0] }) && !readsAny(pb, edited) {
+			continue // a project of its own that shares no file this run edits
 		}
 		migrated, _ := comboInputs(inputs, combo, after)
 		name := strings.Join(combo, " + ")

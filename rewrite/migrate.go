@@ -80,7 +80,7 @@ func Migrate(ctx context.Context, inputs []Input, opts Options) (res *Result, er
 			}
 		}
 	}
-	if combos := checkCombinations(ctx, inputs, res, opts); len(combos) > 0 {
+	if combos := checkCombinations(ctx, inputs, res, opts, out.ExtSources); len(combos) > 0 {
 		res.Findings = append(res.Findings, combos...)
 		analyze.SortFindings(out.Sources, res.Findings)
 	}

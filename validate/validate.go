@@ -217,9 +217,45 @@ func (v *validator) checkPlainValue(at func(code, msg string), service, key, val
 	}
 	sockFile := dialect.CheckSocket(checker{v: v, service: service, at: at}, key, val)
 	if sockFile == "" {
+		v.checkHostDir(at, service, key, val, ms)
 		return
 	}
 	v.checkSocketPath(at, service+"/"+key, sockFile, ms)
+}
+
+// checkHostDir checks an application host variable that holds a socket
+// directory (DB_HOST=/var/run/postgresql, or DB_SERVICE where the project
+// shows it is Django's HOST) as migrate judges such a variable
+// (Reads.TakesDir): the directory must be a mount of a database's socket
+// volume. The port beside it (DB_PORT), when set, names the socket file;
+// otherwise the port is not compared. PGHOST and connection-value forms
+// are checked by their dialects.
+func (v *validator) checkHostDir(at func(code, msg string), service, key, val string, ms []compose.Mount) {
+	val = strings.TrimSpace(val)
+	if key == "PGHOST" || !strings.HasPrefix(val, "/") || strings.ContainsAny(val, ":, ") || dialect.Recognise(val) != nil || dialect.SocketFileRE.MatchString(path.Base(val)) {
+		return // not a plain directory (DIR:port is the catalogue's to check)
+	}
+	svc := v.p.Model.Services[service]
+	if e, cv := hostvar.CatalogueVar(v.p.Project, service, key); cv != nil || e != nil && e.NotAClient && svc.Build == nil {
+		// an image that reads no connection variable (redis inheriting a
+		// shared DB_HOST), or one whose catalogue entry judges the key
+		return
+	}
+	if !v.reads().TakesDir(service, key) {
+		return
+	}
+	dir := path.Clean(val)
+	port := ""
+	if pk := hostvar.PortSibling(key); pk != "" {
+		if p, ok := pgserver.ParsePort(compose.EnvLookup(v.p.ServiceEnv(service), pk)); ok {
+			port = strconv.Itoa(p)
+		}
+	}
+	if port == "" {
+		v.checkSocketDir(at, service+"/"+key, dir, ms)
+		return
+	}
+	v.checkSocketPath(at, service+"/"+key, dir+"/.s.PGSQL."+port, ms)
 }
 
 // checkSocketPath follows a client's socket file to the mount that holds it
@@ -228,8 +264,25 @@ func (v *validator) checkPlainValue(at func(code, msg string), service, key, val
 // holds a foreign socket (the host's own PostgreSQL): a warning, UDS134.
 // what is "service/key".
 func (v *validator) checkSocketPath(at func(code, msg string), what, sockFile string, ms []compose.Mount) {
+	db := v.checkSocketDir(at, what, path.Dir(sockFile), ms)
+	want := ""
+	if db != nil {
+		want = ".s.PGSQL." + strconv.Itoa(db.Port)
+	}
+	// An image the tool does not know (a pooler) names its socket after a
+	// port only the client shows: nothing to compare against.
+	if db != nil && path.Base(sockFile) != want && db.PortSet {
+		at("UDS207",
+			fmt.Sprintf("%s listens on port %d, so its socket is %s/%s, not %s", db.Name, db.Port, path.Dir(sockFile), want, sockFile))
+	}
+}
+
+// checkSocketDir follows a client's socket directory to the mount that
+// holds it and returns the database that mounts the same volume there at
+// its socket directory, nil after reporting why there is none. what is
+// "service/key".
+func (v *validator) checkSocketDir(at func(code, msg string), what, dir string, ms []compose.Mount) *analyze.DB {
 	service, _, _ := strings.Cut(what, "/")
-	dir := path.Dir(sockFile)
 	var hold *compose.Mount
 	for i, m := range ms {
 		if m.Source != "" && (dir == m.Target || strings.HasPrefix(dir, m.Target+"/")) {
@@ -239,25 +292,19 @@ func (v *validator) checkSocketPath(at func(code, msg string), what, sockFile st
 	if hold == nil {
 		at("UDS205",
 			fmt.Sprintf("%s mounts nothing at %s: mount the database's socket volume there (read-only is enough)", service, dir))
-		return
+		return nil
 	}
 	db, ok := v.dbMount[v.sourceKey(*hold)]
 	if !ok && hold.Bind && dir == hold.Target {
 		at("UDS162", analyze.ForeignSocketMsg(what, hold.Source, dir))
-		return
+		return nil
 	}
 	if !ok || dir != hold.Target {
 		at("UDS206",
 			fmt.Sprintf("%s is not a database's socket directory: no PostgreSQL service mounts %s at its socket directory", dir, hold.Source))
-		return
+		return nil
 	}
-	want := ".s.PGSQL." + strconv.Itoa(db.Port)
-	// An image the tool does not know (a pooler) names its socket after a
-	// port only the client shows: nothing to compare against.
-	if path.Base(sockFile) != want && db.PortSet {
-		at("UDS207",
-			fmt.Sprintf("%s listens on port %d, so its socket is %s/%s, not %s", db.Name, db.Port, dir, want, sockFile))
-	}
+	return db
 }
 
 // checker is what a dialect's check of one value of service asks of the
