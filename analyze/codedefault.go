@@ -67,8 +67,12 @@ func (cd codeDefaults) catalogued(name string) []*Edge {
 	}
 	for i := range e.Vars {
 		cv := &e.Vars[i]
+		// Set at all, even to "" (DB_HOST=${dbHost} with dbHost unset):
+		// the image then reads "", not its default, and a second entry
+		// for the key would be a duplicate.
+		set := slices.ContainsFunc(cl.p.ServiceEnv(name), func(v compose.EnvVar) bool { return v.Key == cv.Key })
 		if cv.Role != catalog.RoleHost || !cv.Directory || cv.Default == "" || len(cv.Also) > 0 ||
-			cl.p.clientEnv(name, cv.Key) != "" || (hiddenClients{cl}).anySet(name, cv.Unless) {
+			set || (hiddenClients{cl}).anySet(name, cv.Unless) {
 			continue
 		}
 		home := cl.p.ImageHome(name)
