@@ -96,6 +96,7 @@ func newCollector(p *Project, opts Options, a Topology) *collector {
 func (cl *collector) collect() []*Edge {
 	edges, followed := (sharedEnv{cl}).keep(cl.writableEdges(cl.collectEdges()))
 	edges = append(edges, (fileValues{cl}).configEdges()...)
+	edges = append(edges, (fileValues{cl}).cataloguedFiles()...)
 	edges = append(edges, (envDocs{cl}).configEdges()...)
 	edges = append(edges, (fileValues{cl}).rails()...)
 	edges = append(edges, (codeDefaults{cl}).edges(edges)...)
@@ -218,6 +219,10 @@ type SocketSetting struct {
 	// Host: the value is a host setting, the socket directory itself
 	// (Rails' host), which goes back to the database's name.
 	Host bool
+	// Port, for a host setting of a catalogued file (catalog.File), is
+	// the port its reader opens .s.PGSQL.<port> with: the file's port
+	// setting, else 5432.
+	Port int
 }
 
 // sawSocket records a socket-form value a client reads from a
@@ -236,6 +241,7 @@ func (cl *collector) sawSocket(s SocketSetting) {
 func SocketSettings(p *Project, opts Options, top Topology) (sockets []SocketSetting, notes []Note, scopes *hostvar.Scopes) {
 	cl := newCollector(p, opts, top)
 	(fileValues{cl}).configEdges()
+	(fileValues{cl}).cataloguedFiles()
 	(fileValues{cl}).rails()
 	(envDocs{cl}).markSockets()
 	(envDocs{cl}).markConfigSockets()
@@ -258,6 +264,15 @@ func NewReads(p *Project, opts Options, top Topology) Reads {
 func (r Reads) Ignores(service, key string) bool {
 	_, ignores := (inheritedVars{r.cl}).ignores(service, key)
 	return ignores
+}
+
+// CatalogueFileSockets lists the socket-form settings of the
+// configuration files the clients' catalogued images read (catalog.File:
+// gatus' storage.path, pretalx's [database] host), for validate.
+func (r Reads) CatalogueFileSockets() []SocketSetting {
+	n := len(r.cl.sockets)
+	(fileValues{r.cl}).cataloguedFiles()
+	return r.cl.sockets[n:]
 }
 
 // TakesDir reports whether service's variable key is one a socket

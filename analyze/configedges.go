@@ -73,8 +73,15 @@ func (fv fileValues) settings() []ConfigSetting {
 		for _, r := range cl.scopes.ReachingFiles(name) {
 			own[r] = true
 		}
+		// A file the service's catalogued image reads (catalog.File) is
+		// read there, with the entry's key, not as a file of its name's
+		// format.
+		claimed := map[string]bool{}
+		for _, cf := range fv.catalogueFiles(name) {
+			claimed[cf.abs] = true
+		}
 		for _, abs := range cl.scopes.Of(name).Files() {
-			if direct[abs] && !own[abs] {
+			if (direct[abs] && !own[abs]) || claimed[abs] {
 				continue
 			}
 			rel, _ := filepath.Rel(cl.p.Model.WorkingDir, abs)

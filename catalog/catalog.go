@@ -70,6 +70,11 @@ type Entry struct {
 	StateDir string `yaml:"state_dir,omitempty"`
 	// Vars are the variables the image reads for its connection.
 	Vars []Var `yaml:"vars"`
+	// Files are settings of configuration files the image reads at a
+	// path in its container (gatus' storage.path in /config/config.yaml,
+	// pretalx's [database] host in /etc/pretalx/pretalx.cfg): where a
+	// service bind-mounts the file, the setting is edited in place.
+	Files []File `yaml:"files,omitempty"`
 	// Sources say where each fact was read (URL or repo + file) and what
 	// was read there.
 	Sources []Source `yaml:"sources"`
@@ -186,6 +191,57 @@ type Require struct {
 	// socket: the warning's explanation where the requirement is not met.
 	Reason string `yaml:"reason"`
 }
+
+// File is one setting of a configuration file an image reads: the file
+// (an absolute path in the container), its syntax, the setting's key and
+// what the image's reader takes there.
+type File struct {
+	// Path is the file's absolute path in the container.
+	Path string `yaml:"path"`
+	// PathVars name variables with which the image reads another file
+	// (gatus' GATUS_CONFIG_PATH, pretalx's PRETALX_CONFIG_FILE): in a
+	// service that sets one, Path is not the file read, and nothing is.
+	PathVars []string `yaml:"path_vars,omitempty"`
+	// Format is the file's syntax: "yaml" (Key a dotted path of
+	// mappings: storage.path) or "ini" (Key is SECTION.KEY, read as
+	// Python's configparser reads it: database.host).
+	Format string `yaml:"format"`
+	Key    string `yaml:"key"`
+	// Role is "url" (a libpq-style connection URI) or "host" (a host
+	// setting the image hands to its driver as the host).
+	Role string `yaml:"role"`
+	// When, if set, is another setting of the same file that must have
+	// Value for Key to be the connection the image opens (gatus:
+	// storage.type postgres; pretalx: database.backend postgresql).
+	When *FileWhen `yaml:"when,omitempty"`
+	// Unless lists variables that, set in the service, replace the
+	// file's setting (pretalx reads PRETALX_DB_HOST over the file's
+	// host): the file is then not edited.
+	Unless []string `yaml:"unless,omitempty"`
+	// Port, for a host setting, is the key of the port setting beside
+	// it in the same file: it must name the server's port (or be unset
+	// for 5432), since the driver opens .s.PGSQL.<port>.
+	Port string `yaml:"port,omitempty"`
+	// Directory: the reader takes the socket there (a host: an absolute
+	// directory; a url: the socket form, empty authority unless URIHost).
+	Directory bool `yaml:"directory"`
+	// URIHost, as Var.URIHost: "localhost" keeps that authority beside
+	// ?host=DIR; empty leaves the authority empty (lib/pq needs that).
+	URIHost string `yaml:"uri_host,omitempty"`
+	Reason  string `yaml:"reason"`
+}
+
+// FileWhen is a setting of the same file and the value it must have.
+type FileWhen struct {
+	Key   string `yaml:"key"`
+	Value string `yaml:"value"`
+}
+
+// File formats.
+const (
+	FormatYAML = "yaml"
+	FormatINI  = "ini"
+)
 
 // ConfKey is a key of an INI-style file at an absolute container path.
 type ConfKey struct {

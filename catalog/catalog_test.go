@@ -358,6 +358,12 @@ func exercised(e *Entry, archives []string) bool {
 				all = false
 			}
 		}
+		for _, f := range e.Files {
+			// the file's setting: its last key (path, host) in the archive
+			if !strings.Contains(a, f.Key[strings.LastIndexByte(f.Key, '.')+1:]) {
+				all = false
+			}
+		}
 		if all {
 			return true
 		}

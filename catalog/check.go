@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -52,6 +53,7 @@ func (e *Entry) check() error {
 	} else {
 		e.checkVars(bad)
 	}
+	e.checkFiles(bad)
 	if len(e.Sources) == 0 {
 		bad("no sources: an unverified entry is not an entry")
 	}
@@ -144,7 +146,7 @@ func (e *Entry) checkVars(bad func(string, ...any)) {
 		bad("a server entry lists no variables (its clients' entries do)")
 	case e.Server != nil && e.Pooler:
 		bad("an entry is a server or a pooler, not both")
-	case !hostOrURL && e.Server == nil && !(e.Pooler && len(e.Vars) == 0):
+	case !hostOrURL && e.Server == nil && !(e.Pooler && len(e.Vars) == 0) && len(e.Files) == 0:
 		bad("no host or url variable")
 	}
 }
@@ -174,5 +176,42 @@ func (e *Entry) checkServer(bad func(string, ...any)) {
 	}
 	if strings.TrimSpace(s.Local) == "" {
 		bad("server: local: say what pg_hba.conf does with local connections")
+	}
+}
+
+// fileKeyRE is a setting's key in a configuration file: dotted words.
+var fileKeyRE = regexp.MustCompile(`^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)+$`)
+
+// checkFiles checks the configuration file settings of an entry: an
+// absolute clean path, a format the tool reads, dotted keys, a url or
+// host role, a reason.
+func (e *Entry) checkFiles(bad func(string, ...any)) {
+	for _, f := range e.Files {
+		if !path.IsAbs(f.Path) || path.Clean(f.Path) != f.Path {
+			bad("file %q: want a clean absolute path in the container", f.Path)
+		}
+		if f.Format != FormatYAML && f.Format != FormatINI {
+			bad("file %s: format %q, want yaml or ini", f.Path, f.Format)
+		}
+		if !fileKeyRE.MatchString(f.Key) || (f.When != nil && !fileKeyRE.MatchString(f.When.Key)) || (f.Port != "" && !fileKeyRE.MatchString(f.Port)) {
+			bad("file %s: key %q (when, port): want dotted keys (section.key for ini)", f.Path, f.Key)
+		}
+		if f.Role != RoleURL && f.Role != RoleHost {
+			bad("file %s key %s: role %q, want url or host", f.Path, f.Key, f.Role)
+		}
+		if f.Port != "" && f.Role != RoleHost {
+			bad("file %s key %s: port is for a host setting", f.Path, f.Key)
+		}
+		if f.URIHost != "" && (f.Role != RoleURL || !f.Directory || f.URIHost != "localhost") {
+			bad("file %s key %s: uri_host %q wants a url setting that takes the socket form, and localhost", f.Path, f.Key, f.URIHost)
+		}
+		for _, k := range append(slices.Clone(f.PathVars), f.Unless...) {
+			if k != "" && !keyRE.MatchString(k) {
+				bad("file %s: %q is not an environment variable name", f.Path, k)
+			}
+		}
+		if strings.TrimSpace(f.Reason) == "" {
+			bad("file %s key %s: no reason", f.Path, f.Key)
+		}
 	}
 }

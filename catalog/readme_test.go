@@ -94,6 +94,14 @@ func clientTable() string {
 				no = append(no, key)
 			}
 		}
+		for _, f := range e.Files {
+			key := "`" + f.Key + "` in `" + f.Path + "`"
+			if f.Directory {
+				yes = append(yes, key)
+			} else {
+				no = append(no, key)
+			}
+		}
 		family := e.Family
 		if e.Pooler {
 			family += " (pooler)"

@@ -144,7 +144,7 @@ func TestDecide(t *testing.T) {
 		{"library declared, variable never read", map[string]string{"requirements.txt": "psycopg2==2.9\n", "README.md": "Set DATABASE_URL to your database.\n"},
 			"DATABASE_URL", false, "", "", ""},
 		{"rails reads DATABASE_URL implicitly", map[string]string{"Gemfile": "source \"https://rubygems.org\"\ngem \"rails\", \"~> 7.1\"\ngem \"pg\"\n"},
-			"DATABASE_URL", true, Empty, "rails,ruby-pg", "Gemfile:2"},
+			"DATABASE_URL", true, Localhost, "rails,ruby-pg", "Gemfile:2"},
 		{"doctrine", map[string]string{"config/packages/doctrine.yaml": "doctrine:\n    dbal:\n        url: '%env(resolve:DATABASE_URL)%'\n"},
 			"DATABASE_URL", true, Localhost, "php-parse-url", "config/packages/doctrine.yaml:3"},
 		{"tortoise", map[string]string{"main.py": "register_tortoise(app, db_url=os.environ[\"DATABASE_URL\"], modules={})\n"},

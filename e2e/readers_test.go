@@ -95,6 +95,7 @@ var readerCases = []readerCase{
 	{name: "php-parse-url/doctrine", row: "php-parse-url", src: readerSrc, libs: []string{"php"}, run: scriptRun("php", "probe.php", "doctrine"), versions: scriptVersions("php", "probe.php", map[string]string{"php": "php"}, "apt-get install php-cli php-pgsql")},
 	{name: "php-parse-url/laravel", row: "php-parse-url", src: readerSrc, libs: []string{"php"}, run: scriptRun("php", "probe.php", "laravel"), versions: scriptVersions("php", "probe.php", map[string]string{"php": "php"}, "apt-get install php-cli php-pgsql")},
 	{name: "ruby-pg", row: "ruby-pg", src: readerSrc, libs: []string{"pg"}, run: scriptRun("ruby", "probe.rb", "ruby-pg"), versions: scriptVersions("ruby", "probe.rb", map[string]string{"pg": "pg"}, "apt-get install ruby-pg")},
+	{name: "rails", row: "rails", src: readerSrc, libs: []string{"activerecord", "pg"}, run: scriptRun("ruby", "probe.rb", "rails"), versions: scriptVersions("ruby", "probe.rb", map[string]string{"activerecord": "activerecord", "pg": "pg"}, "apt-get install ruby-activerecord ruby-pg")},
 	{name: "pgx", row: "pgx", src: readerSrc, libs: []string{"pgx"}, run: pgxRun, versions: goVersions("github.com/jackc/pgx/v5", "pgx")},
 	{name: "lib-pq", row: "lib/pq", src: readerSrc + "?sslmode=disable", libs: []string{"lib/pq"}, run: libpqRun, versions: goVersions("github.com/lib/pq", "lib/pq")},
 	{name: "node-postgres/pg", row: "node-postgres", src: readerSrc, libs: []string{"pg"}, run: scriptRun("node", "probe.js", "pg"), versions: nodeVersions("pg")},

@@ -129,7 +129,7 @@ type reader struct {
 	find func(data []byte, key string, env map[string]string) (Verdict, bool)
 }
 
-var readers = []reader{djangoReader, psycopgReader, railsReader, nodePGReader, goPGReader, jdbcReader, tcpWaitReader, pasteReader, pasteScriptReader}
+var readers = []reader{djangoReader, psycopgReader, railsReader, railsCaseReader, nodePGReader, goPGReader, jdbcReader, tcpWaitReader, pasteReader, pasteScriptReader}
 
 // FindPasted returns the first paste of key into a URL in the files of s
 // (pasteReader), the one use a user's word does not override.

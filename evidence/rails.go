@@ -43,3 +43,26 @@ var railsReader = reader{
 			Reason: "Rails' config/database.yml (" + name + ", adapter " + adapter.Value + ") takes host from " + key}, true
 	},
 }
+
+// railsCaseReader: a database.yml (config/database.yml, or one an app
+// loads through config.paths["config/database"], as solidus' dummy app
+// core/lib/spree/testing_support/dummy_app/database.yml) whose ERB code
+// picks adapter and host with case expressions (configfile.ERBCaseHost):
+// X reaches host only where the adapter is postgresql or postgis,
+// whichever environment section reads it, and so only the pg gem.
+var railsCaseReader = reader{
+	match: func(rel string) bool {
+		return rel == "database.yml" || strings.HasSuffix(rel, "/database.yml")
+	},
+	find: func(data []byte, key string, _ map[string]string) (Verdict, bool) {
+		line, ok := configfile.ERBCaseHost(data, key, pgAdapters)
+		if !ok {
+			return Verdict{}, false
+		}
+		return Verdict{Directory: true, Driver: "pg gem (libpq)", Line: line,
+			Reason: "Rails' database.yml hands " + key + " to host only in branches of its ERB code where the adapter is the pg gem's (postgresql, postgis)"}, true
+	},
+}
+
+// pgAdapters are ActiveRecord's adapters over the pg gem.
+var pgAdapters = []string{"postgresql", "postgis"}

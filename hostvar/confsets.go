@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/compose-spec/compose-go/v2/types"
 )
 
 // confSets reports whether the file a service bind-mounts at the container
@@ -16,7 +18,7 @@ import (
 // (grep -E "^\s*\bKEY\b\s*=", odoo/docker 17.0/entrypoint.sh check_config).
 // at is "file:line" relative to the project directory.
 func (sc *Scopes) confSets(service, file, key string) (at string, ok bool) {
-	host := sc.mountedSource(service, file)
+	host := sc.MountedSource(service, file)
 	if host == "" {
 		return "", false
 	}
@@ -43,10 +45,17 @@ func (sc *Scopes) confSets(service, file, key string) (at string, ok bool) {
 	return "", false
 }
 
-// mountedSource returns the host path behind container path file of a
+// MountedSource returns the host path behind container path file of a
 // service's bind mounts, or "".
-func (sc *Scopes) mountedSource(service, file string) string {
-	for _, m := range sc.p.Model.Services[service].Volumes {
+func (sc *Scopes) MountedSource(service, file string) string {
+	return BindSource(sc.p.Model.Services[service].Volumes, file)
+}
+
+// BindSource returns the host path that bind mounts vols put at the
+// container path file (the file mounted itself, or inside a mounted
+// directory), or "".
+func BindSource(vols []types.ServiceVolumeConfig, file string) string {
+	for _, m := range vols {
 		if m.Type != "bind" || m.Source == "" {
 			continue
 		}

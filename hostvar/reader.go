@@ -159,9 +159,9 @@ func (q Query) unknownReader(why string) *Stay {
 	var forms []string
 	d := dialect.Recognise(v.Value) // a URI whose socket form depends on its reader (ByReader)
 	if sock, _, err := d.ToSocket(v.Value, q.MountPath, q.DBPort); err == nil {
-		forms = append(forms, fmt.Sprintf("libpq, psycopg, pgx, lib/pq, node-postgres, TypeORM 0.2.29+, asyncpg, SQLAlchemy, Rails, dj-database-url, django-environ: %s (--consumer %s=empty)", dialect.Redact(d.Name, sock), who))
+		forms = append(forms, fmt.Sprintf("libpq, psycopg, pgx, lib/pq, node-postgres, TypeORM 0.2.29+, asyncpg, SQLAlchemy, dj-database-url, django-environ: %s (--consumer %s=empty)", dialect.Redact(d.Name, sock), who))
 		if lh, err := libpq.WithAuthorityHost(sock, "localhost"); err == nil {
-			forms = append(forms, fmt.Sprintf("Prisma, pydantic, PHP parse_url (Doctrine, Laravel), knex, new URL(): %s (--consumer %s=localhost)", dialect.Redact(d.Name, lh), who))
+			forms = append(forms, fmt.Sprintf("Prisma, pydantic, PHP parse_url (Doctrine, Laravel), knex, new URL(), Rails (ActiveRecord 7.0+; its URI parser refuses an empty host before Ruby 3.4): %s (--consumer %s=localhost)", dialect.Redact(d.Name, lh), who))
 		}
 	}
 	msg := fmt.Sprintf("%s reaches %s over TCP, but %s, so it is left unchanged: a socket URI its reader rejects stops the application", who, q.DB, why)

@@ -23,6 +23,7 @@ cd "$(dirname "$0")/.."
 #   nginx                    the nginx-in-front-of-an-app-server tests
 #   python3-psycopg2 python3-psycopg python3-sqlalchemy python3-asyncpg
 #   python3-pydantic python3-django-environ python3-django php-cli php-pgsql ruby-pg
+#   ruby-activerecord
 #                            the readers of postgres:// URIs that e2e
 #                            TestURIReaders connects with (consumer/readers.yaml;
 #                            about 40 s to download and install here)
@@ -31,7 +32,7 @@ cd "$(dirname "$0")/.."
 #   zsh fish                 the shells cmd/uds-migrate TestCompletionShells drives
 #                            the completion scripts in (bash is there already)
 packages=(postgresql libpostgresql-jdbc-java libjunixsocket-java libjunixsocket-jni default-jdk-headless nginx zsh fish librust-url-dev
-	python3-psycopg2 python3-psycopg python3-sqlalchemy python3-asyncpg python3-pydantic python3-django-environ python3-django php-cli php-pgsql ruby-pg)
+	python3-psycopg2 python3-psycopg python3-sqlalchemy python3-asyncpg python3-pydantic python3-django-environ python3-django php-cli php-pgsql ruby-pg ruby-activerecord)
 
 installed() {
 	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'

@@ -1,6 +1,8 @@
 package validate
 
 import (
+	"path"
+	"strconv"
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/dialect"
@@ -25,5 +27,20 @@ func (v *validator) checkConfigFiles() {
 			continue
 		}
 		v.checkPlainValue(at, s.Service, s.Value.Key, s.Value.Value, v.p.ServiceMounts(s.Service))
+	}
+}
+
+// checkCatalogueFiles checks the socket-form settings of the configuration
+// files catalogued images read (catalog.File: gatus' storage.path,
+// pretalx's [database] host) as checkConfigFiles checks a file's values:
+// a host setting is the socket directory, its port the file's.
+func (v *validator) checkCatalogueFiles() {
+	for _, s := range v.reads().CatalogueFileSockets() {
+		at := v.valueAt(s.Pos, s.Service, s.Key)
+		if s.Host {
+			v.checkSocketPath(at, s.Service+"/"+s.Key, path.Join(s.Value, ".s.PGSQL."+strconv.Itoa(s.Port)), v.p.ServiceMounts(s.Service))
+			continue
+		}
+		v.checkPlainValue(at, s.Service, s.Key, s.Value, v.p.ServiceMounts(s.Service))
 	}
 }

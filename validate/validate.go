@@ -162,6 +162,7 @@ func (v *validator) runOn(a analyze.Topology) {
 		v.checkPGSSLMode(name)
 	}
 	v.checkConfigFiles()
+	v.checkCatalogueFiles()
 }
 
 // sourceKey identifies a mount source: a volume name, or a bind path
