@@ -26,6 +26,10 @@ type Topology struct {
 	Repairs       []Repair
 	Notes         []Note
 	KeepPGSSLMode map[string]bool
+	// FileHosts are the socket-form URIs whose ?host= names the socket
+	// file, by the value's position (finding.Pos.String()): whether its
+	// reader takes the file, and the basis for repairing it if not.
+	FileHosts map[string]FileHost
 	// Shares are the services that read a client's migrated value from
 	// the state volume they share: they mount the socket with it.
 	Shares []StateShare
@@ -70,7 +74,7 @@ func Analyze(p *Project, opts Options) (Topology, error) {
 	}
 	cl := newCollector(p, opts, a)
 	a.Edges = cl.collect()
-	a.Repairs, a.Notes, a.Shares = cl.repairs, cl.notes, cl.shares
+	a.Repairs, a.Notes, a.Shares, a.FileHosts = cl.repairs, cl.notes, cl.shares, cl.fileHosts
 	a.KeepPGSSLMode = keepPGSSLMode(p, a.Edges)
 	notePGHOSTShadows(p, a.Edges)
 	if len(opts.Only) > 0 || len(opts.Exclude) > 0 {

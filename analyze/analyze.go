@@ -16,6 +16,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/evidence"
 	"github.com/uds-migrate/uds-migrate/finding"
+	"github.com/uds-migrate/uds-migrate/hostvar"
 	"github.com/uds-migrate/uds-migrate/internal/dockerfile"
 	"github.com/uds-migrate/uds-migrate/pgserver"
 	"github.com/uds-migrate/uds-migrate/yamledit"
@@ -216,13 +217,18 @@ func (p *Project) builtFrom(svc types.ServiceConfig) string {
 }
 
 // serverNo returns the catalogue's reason why a PostgreSQL server's
-// clients stay on TCP (serverNo of its image, or of its Dockerfile's FROM),
-// and the catalogue family.
-func (p *Project) serverNo(svc types.ServiceConfig) (reason, family string) {
-	if no, fam := pgserver.ServerNo(svc.Image); no != "" || svc.Build == nil {
-		return no, fam
+// clients stay on TCP (the no: of its image's entry, or of its
+// Dockerfile's FROM's), and the entry's citation ("catalogue FAMILY:
+// SOURCE"); "" for a server the catalogue does not refuse.
+func (p *Project) serverNo(svc types.ServiceConfig) (reason, cite string) {
+	e := catalog.LookupServer(svc.Image)
+	if (e == nil || e.Server.No == "") && svc.Build != nil {
+		e = catalog.LookupServer(p.builtFrom(svc))
 	}
-	return pgserver.ServerNo(p.builtFrom(svc))
+	if e == nil || e.Server.No == "" {
+		return "", ""
+	}
+	return e.Server.No, hostvar.CatalogueBasis(e, "").Citation()
 }
 
 // imageText names a service's image for messages: `image "x"`, or the

@@ -42,6 +42,8 @@ type collector struct {
 	// shares are the services that read a client's migrated value from
 	// the state volume they share (sharedstate.go): they mount the socket.
 	shares []StateShare
+	// fileHosts: the socket-form URIs naming the socket file (Topology.FileHosts).
+	fileHosts map[string]FileHost
 }
 
 // A Note is what the collection says about a value, in the order it
@@ -84,7 +86,7 @@ type EnvAdd struct {
 
 func newCollector(p *Project, opts Options, a Topology) *collector {
 	cl := &collector{p: p, opts: opts, dbs: a.DBs, clients: a.Clients, badConn: a.BadConn,
-		warned: map[string]bool{}, cmdVars: map[string]bool{}, cfgSocket: map[string]string{}, tooBig: map[string]bool{}, configTargets: map[string]string{}}
+		warned: map[string]bool{}, fileHosts: map[string]FileHost{}, cmdVars: map[string]bool{}, cfgSocket: map[string]string{}, tooBig: map[string]bool{}, configTargets: map[string]string{}}
 	cl.scopes = hostvar.NewScopes(p.Project, cl.readFile, cl.refuse)
 	return cl
 }

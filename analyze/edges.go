@@ -54,6 +54,12 @@ func (cl *collector) collectEdges() []*Edge {
 			hosts, dname, socket := dialect.Classify(v.Value)
 			if socket {
 				cl.warnForeignSocket(v, dname)
+				if fh, ok := (decisions{cl}).fileHost(v, v.Value); ok {
+					cl.fileHosts[v.Pos.String()] = fh
+					if fh.Basis == nil {
+						cl.noteFileHost(v, fh)
+					}
+				}
 				continue
 			}
 			if dname == "" {
@@ -293,9 +299,11 @@ func (cl *collector) warnNotDB(v compose.EnvVar, hosts []string) {
 		if !ok || pgserver.IsPooler(svc.Image) || svc.Name == v.Service || slices.ContainsFunc(cl.dbs, func(d *DB) bool { return d.Name == svc.Name }) {
 			continue // a database left on TCP for another reason says why itself
 		}
-		if no, fam := cl.p.serverNo(svc); no != "" {
+		if no, cite := cl.p.serverNo(svc); no != "" {
+			// The catalogue's reason is why a socket fails there: no
+			// invitation to --db, which would write it anyway.
 			cl.note("UDS165", v.Pos, v.Service, v.Key,
-				fmt.Sprintf("%s/%s connects to %s, a PostgreSQL server (%s, catalogue family %s) whose socket the tool does not set up: %s; left on TCP; to migrate it anyway, rerun with --db %s --socket-dir %s=DIR", v.Service, v.Key, svc.Name, cl.p.imageText(svc), fam, no, svc.Name, svc.Name))
+				fmt.Sprintf("%s/%s connects to %s, a PostgreSQL server (%s) whose socket the tool does not set up: %s (%s); left on TCP", v.Service, v.Key, svc.Name, cl.p.imageText(svc), no, cite))
 			return
 		}
 		cl.note("UDS165", v.Pos, v.Service, v.Key,

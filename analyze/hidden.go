@@ -63,9 +63,14 @@ func (hc hiddenClients) warn(edges []*Edge) {
 			(hiddenClients{cl}).sharedNamespace(name, dep)
 			continue
 		}
-		if file, line := (hiddenClients{cl}).connection(name, dep); file != "" {
+		file, line, aside := (hiddenClients{cl}).connection(name, dep)
+		if file != "" {
+			step := "write that connection as " + manualForm(file, dep, cl.opts.MountPath)
+			if q, takers := bareHost((hiddenClients{cl}).lineText(file, line), dep.Name), hostTakers(file); q != "" && takers != "" {
+				step = fmt.Sprintf("the line holds a host only, so write the socket directory there, %s%s%s in place of %s%s%s (%s)", q, cl.opts.MountPath, q, q, dep.Name, q, takers)
+			}
 			cl.note("UDS131", finding.Pos{File: file, Line: line, Col: 1}, name, file,
-				fmt.Sprintf("%s depends on %s and %s:%d names it in a form the tool does not edit (a literal host in code or a format it does not read): write that connection as %s by hand, and mount %s's socket volume on %s", name, dep.Name, file, line, manualForm(file, dep, cl.opts.MountPath), dep.Name, name))
+				fmt.Sprintf("%s depends on %s and %s:%d names it in a form the tool does not edit (a literal host in code or a format it does not read): %s by hand, and mount %s's socket volume on %s%s", name, dep.Name, file, line, step, dep.Name, name, (hiddenClients{cl}).dotenvSetting(name, file, line)))
 			continue
 		}
 		src, _ := cl.p.ServiceNode(name)
@@ -73,7 +78,12 @@ func (hc hiddenClients) warn(edges []*Edge) {
 		key := (hiddenClients{cl}).dependencyKey(name, dep.Name)
 		if hint := (hiddenClients{cl}).catalogueHint(name, dep); hint != "" {
 			cl.note("UDS131", yamledit.NodePos(src, kn), name, key,
-				fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it: %s", name, key, dep.Name, name, hint))
+				fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it: %s%s", name, key, dep.Name, name, hint, aside.note(name, dep.Name)))
+			continue
+		}
+		if aside != nil && aside.Template && len(aside.Vars) > 0 {
+			cl.note("UDS131", yamledit.NodePos(src, kn), name, key,
+				fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it: %s:%d is a template whose host comes from %s when it is rendered (unset in %s's environment, so the template's default %s); %s reads the file rendered from it, which the tool does not see: set %s to %s where the template is rendered (a socket directory works where its reader is a libpq-family driver), or write the rendered file's host as %s, and add the socket volume by hand", name, key, dep.Name, name, aside.File, aside.Line, strings.Join(aside.Vars, ", "), name, dep.Name, name, aside.Vars[0], cl.opts.MountPath, manualForm("", dep, cl.opts.MountPath)))
 			continue
 		}
 		if len(cl.scopes.ReachingFiles(name)) == 0 {
@@ -83,7 +93,7 @@ func (hc hiddenClients) warn(edges []*Edge) {
 		}
 		if code, n := (hiddenClients{cl}).codeInView(name, dep); code != "" {
 			cl.note("UDS137", yamledit.NodePos(src, kn), name, key,
-				fmt.Sprintf("%s/%s names %s, but neither %s's environment nor the files that reach its container, its code among them (%d program files: %s, ...), name %s as a host: as configured, %s opens no connection to %s (the dependency only orders start-up, or a variable left unset selects another database), so there is nothing to migrate; if a value from outside the project (the base image, the shell) does connect it, write that value as %s and add the socket volume by hand", name, key, dep.Name, name, n, code, dep.Name, name, dep.Name, manualForm("", dep, cl.opts.MountPath)))
+				fmt.Sprintf("%s/%s names %s, but neither %s's environment nor the files that reach its container, its code among them (%d program files: %s, ...), name %s as a host%s: as configured, %s opens no connection to %s (the dependency only orders start-up, or a variable left unset selects another database), so there is nothing to migrate; if a value from outside the project (the base image, the shell) does connect it, write that value as %s and add the socket volume by hand", name, key, dep.Name, name, n, code, dep.Name, aside.note(name, dep.Name), name, dep.Name, manualForm("", dep, cl.opts.MountPath)))
 			continue
 		}
 		where := "a mounted config file"
@@ -95,8 +105,20 @@ func (hc hiddenClients) warn(edges []*Edge) {
 			where = "a secret file it reads (" + strings.Join(files, ", ") + ") in a form the tool does not edit, a mounted config file"
 		}
 		cl.note("UDS131", yamledit.NodePos(src, kn), name, key,
-			fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it: the connection is in %s, baked into the image or built by a script, which the tool cannot see; write it as %s and add the socket volume by hand", name, key, dep.Name, name, where, manualForm("", dep, cl.opts.MountPath)))
+			fmt.Sprintf("%s/%s names %s, but none of %s's environment values connects to it%s: the connection is in %s, baked into the image or built by a script, which the tool cannot see; write it as %s and add the socket volume by hand", name, key, dep.Name, name, aside.note(name, dep.Name), where, manualForm("", dep, cl.opts.MountPath)))
 	}
+}
+
+// note says, inside a warning about service's tie to db, why the line
+// that names db is not its connection; "" for none.
+func (a *asideLine) note(service, db string) string {
+	switch {
+	case a == nil:
+		return ""
+	case a.Template:
+		return fmt.Sprintf(" (%s:%d names %s only as a template's default, %s does not read that file)", a.File, a.Line, db, service)
+	}
+	return fmt.Sprintf(" (%s:%d names %s only in a string of code that opens no connection with it, such as a form's prefill or an example: not %s's connection)", a.File, a.Line, db, service)
 }
 
 // sharedNamespace reports (UDS142) a client in a database's network
@@ -263,7 +285,13 @@ func (hc hiddenClients) catalogueHint(service string, dep *DB) string {
 				port = fmt.Sprintf(", set %s=%d (%s listens on %d)", v.Port, dep.Port, db, dep.Port)
 			}
 		}
-		return fmt.Sprintf("the image reads its host from %s, which is unset here (the image then uses its own default); set %s=%s, which it hands to a driver that takes a socket directory%s, and mount %s's socket volume (%s)", v.Key, v.Key, cl.opts.MountPath, port, db, b.Citation())
+		why := b.Citation()
+		if v.Reason != "" {
+			// when the image reads it (synapse: only when it renders
+			// its configuration from the environment)
+			why = v.Reason + "; " + why
+		}
+		return fmt.Sprintf("the image reads its host from %s, which is unset here (the image then uses its own default); set %s=%s, which it hands to a driver that takes a socket directory%s, and mount %s's socket volume (%s)", v.Key, v.Key, cl.opts.MountPath, port, db, why)
 	}
 	return ""
 }

@@ -1,6 +1,9 @@
 package analyze
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // connectionLine finds a service name only where it stands as a host.
 func TestConnectionLine(t *testing.T) {
@@ -69,6 +72,77 @@ func TestNextSignal(t *testing.T) {
 		line, ok := nextSignal(c.base, []byte(c.text))
 		if ok != (c.line != 0) || line != c.line {
 			t.Errorf("nextSignal(%s, %q) = %d, %v; want line %d", c.base, c.text, line, ok, c.line)
+		}
+	}
+}
+
+// A template's default is no host (trial 11 D3: synapse's
+// docker/conf/homeserver.yaml), and templateLine finds it with the
+// variables its expression reads.
+func TestTemplateLine(t *testing.T) {
+	db := &DB{Name: "db", Names: []string{"db"}}
+	for _, c := range []struct {
+		name, text string
+		conn, tmpl int
+		vars       string
+	}{
+		{"Jinja", "database:\n  args:\n    host: \"{{ POSTGRES_HOST or \"db\" }}\"\n", 0, 3, "POSTGRES_HOST"},
+		{"Go template", "host: {{ .Env.APP_DB_HOST | default \"db\" }}\n", 0, 1, "APP_DB_HOST"},
+		{"Jinja statement", "{% set host = PGHOST or 'db' %}\n", 0, 1, "PGHOST"},
+		{"plain host beside", "host: \"{{ DB_HOST or \"db\" }}\"\nhost: db\n", 2, 1, "DB_HOST"},
+		{"template elsewhere on the line", "host: db # {{ note }}\n", 1, 0, ""},
+		{"no host word", "greeting: \"{{ 'db' }}\"\n", 0, 0, ""},
+	} {
+		if got := connectionLine([]byte(c.text), nameRE(db)); got != c.conn {
+			t.Errorf("%s: connectionLine = %d, want %d", c.name, got, c.conn)
+		}
+		n, vars := templateLine(strings.Split(c.text, "\n"), nameRE(db))
+		if n != c.tmpl || strings.Join(vars, ",") != c.vars {
+			t.Errorf("%s: templateLine = %d %v, want %d %s", c.name, n, vars, c.tmpl, c.vars)
+		}
+	}
+}
+
+// In code, a server's name in a string is a connection only on a line
+// that assigns a host or in a file that opens a connection (trial 11 D3:
+// coolify's form prefill, $server in a call's arguments).
+func TestCodeLiteralRules(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want bool
+	}{
+		{"  'HOST': 'db',", true},
+		{"    host=os.getenv(\"DB_HOST\", \"db\"),", true},
+		{"  hostname: System.get_env(\"POSTGRES_HOST\", \"postgres\"),", true},
+		{"    'host' => env('DB_HOST', 'coolify-db'),", true},
+		{"var cs = \"Server=db;Database=app\";", true},
+		{"$out = instant_remote_process(['docker inspect coolify-db'], $server);", false},
+		{"$parseDatabaseHosts = function (mixed $hosts, mixed $fallback = 'coolify-db'): array {", false},
+		{"$this->existingPostgresqlUrl = 'postgres://coolify:password@coolify-db:5432';", false},
+	} {
+		if got := hostKeyRE.MatchString(c.line); got != c.want {
+			t.Errorf("hostKeyRE(%q) = %v, want %v", c.line, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		code string
+		want bool
+	}{
+		{"return sql.Open(\"postgres\", dsn)", true},
+		{"engine = create_engine(url)", true},
+		{"DATABASES = {\"default\": {}}", true},
+		{"$pdo = new PDO($dsn);", true},
+		{"    'connections' => [", true},
+		{"const pool = new Pool({ connectionString })", true},
+		{"import postgres from 'postgres'", true},
+		{"config :app, App.Repo,", true},
+		{"let pool = PgPoolOptions::new().connect(&url).await?;", true},
+		{"public $existingPostgresqlUrl = '';", false},
+		{"<input placeholder=\"postgres://user:password@db:5432/app\" />", false},
+		{"HELP = f\"Give the database URL, for example {EXAMPLE_URL}\"", false},
+	} {
+		if got := dbAPIRE.MatchString(c.code); got != c.want {
+			t.Errorf("dbAPIRE(%q) = %v, want %v", c.code, got, c.want)
 		}
 	}
 }

@@ -143,6 +143,37 @@ func manualForm(file string, db *DB, dir string) string {
 	return fmt.Sprintf("the socket directory %s as libpq-family drivers take it (host=%s, or postgres://USER:PASSWORD@/DB?host=%s; JDBC needs junixsocket and socketFactoryArg=%s)", dir, dir, dir, sock)
 }
 
+// bareHost returns the quote around host when line holds it as a string
+// of its own ('db', "db"): a setting that holds a host only (Shlink's
+// EnvVars::DB_HOST->value => 'shlink_db_postgres', a Python HOST: 'db'),
+// not a URL, a DSN or a host:port inside a longer string; "" otherwise.
+func bareHost(line, host string) string {
+	for _, q := range []string{"'", `"`} {
+		if strings.Contains(line, q+host+q) {
+			return q
+		}
+	}
+	return ""
+}
+
+// hostTakers says, by a file's kind, which readers take a socket
+// directory where a host goes; "" for a kind whose readers take none
+// there (Ecto's hostname: socket_dir instead; JDBC: junixsocket) or whose
+// manualForm is a host already (Python, Ruby: host DIR).
+func hostTakers(file string) string {
+	switch strings.ToLower(filepath.Ext(file)) {
+	case ".php":
+		return "Doctrine's pdo_pgsql and pgsql drivers, PDO and pg_connect hand host to libpq, which takes the socket directory"
+	case ".js", ".mjs", ".cjs", ".ts":
+		return "node-postgres takes the socket directory as host"
+	case ".cs":
+		return "Npgsql takes the socket directory as Host"
+	case ".go":
+		return "pgx and lib/pq take the socket directory as host"
+	}
+	return ""
+}
+
 // hostNetwork names, for a service under network_mode: host, the value
 // that reaches a database through the port it publishes on the host
 // (localhost:5432 is the host's port there), or "".

@@ -97,9 +97,13 @@ func (cl *collector) splitVar(v compose.EnvVar, find func(host string) *DB) *Edg
 				v.Service, v.Key, db.Name, v.Service, v.Key, where, v.Service, v.Key, cl.opts.MountPath, db.Port, db.Port))
 		return nil
 	}
+	noEvidence := "No evidence in the project shows its consumer (the tool reads the code of images built here and of mounted sources: Django, SQLAlchemy/psycopg, Rails database.yml, node-postgres, pgx, lib/pq)"
+	if base := cl.scopes.OpaqueBase(v.Service); base != "" {
+		noEvidence = fmt.Sprintf("The tool cannot tell which files of the project reach %s's image: its Dockerfile copies none itself, and its base image %s may copy the build context with ONBUILD instructions, which the Dockerfile does not show; if it does, check that nothing there dials %s as a TCP host (a wait with nc or wait-for-it) before you vouch for it", v.Service, base, v.Key)
+	}
 	cl.note("UDS120", v.Pos, v.Service, v.Key,
-		fmt.Sprintf("%s/%s %s; the tool cannot know whether the application accepts a socket directory. If it hands the value to libpq, pgx or psycopg as host, set it to %s (port %d picks .s.PGSQL.%d); otherwise build the connection URL in socket form yourself. No evidence in the project shows its consumer (the tool reads the code of images built here and of mounted sources: Django, SQLAlchemy/psycopg, Rails database.yml, node-postgres, pgx, lib/pq); to vouch for it yourself, rerun with --host-var %s/%s.%s",
-			v.Service, v.Key, what, cl.opts.MountPath, db.Port, db.Port, v.Service, v.Key, extra))
+		fmt.Sprintf("%s/%s %s; the tool cannot know whether the application accepts a socket directory. If it hands the value to libpq, pgx or psycopg as host, set it to %s (port %d picks .s.PGSQL.%d); otherwise build the connection URL in socket form yourself. %s; to vouch for it yourself, rerun with --host-var %s/%s.%s",
+			v.Service, v.Key, what, cl.opts.MountPath, db.Port, db.Port, noEvidence, v.Service, v.Key, extra))
 	return nil
 }
 

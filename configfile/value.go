@@ -26,7 +26,8 @@ type Format struct {
 
 // For returns the format of a file by its name, or false when the file is
 // not one this package edits: Java/Spring .properties, Spring's
-// application*.yml / bootstrap*.yml, .json and .hjson configs. Rails'
+// application*.yml / bootstrap*.yml, .json and .hjson configs; a JSON
+// Schema or OpenAPI document (IsSchema) holds no setting. Rails'
 // config/database.yml has its own reader (RailsSetting). Each reads a file
 // that starts with a UTF-8 BOM, and its byte ranges keep it (bomAware).
 func For(name string) (Format, bool) {
@@ -36,12 +37,16 @@ func For(name string) (Format, bool) {
 		// npm's lock files: package metadata, often over the 512 KB the
 		// tool reads, never a setting.
 		return Format{}, false
+	case schemaName(name):
+		// A schema or API description (config.schema.json, openapi.json):
+		// documentation of settings, not settings (IsSchema).
+		return Format{}, false
 	case strings.HasSuffix(base, ".properties"):
 		return Format{"properties", bomAware(Properties)}, true
 	case (strings.HasPrefix(base, "application") || strings.HasPrefix(base, "bootstrap")) && (strings.HasSuffix(base, ".yml") || strings.HasSuffix(base, ".yaml")):
-		return Format{"yaml", bomAware(YAML)}, true
+		return Format{"yaml", skipSchema(name, bomAware(YAML))}, true
 	case strings.HasSuffix(base, ".json"):
-		return Format{"json", bomAware(JSON)}, true
+		return Format{"json", skipSchema(name, bomAware(JSON))}, true
 	case strings.HasSuffix(base, ".hjson"):
 		return Format{"hjson", bomAware(HJSON)}, true
 	}

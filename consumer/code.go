@@ -1,6 +1,7 @@
 package consumer
 
 import (
+	"bytes"
 	"path"
 	"regexp"
 	"strings"
@@ -122,6 +123,7 @@ var connectorRules = []rule{
 	{reader: "sequelize", files: jsFiles, re: regexp.MustCompile(`new\s+Sequelize\s*\(`)},
 	{reader: "postgres.js", files: jsFiles, re: regexp.MustCompile(`\bpostgres\s*\(`), also: regexp.MustCompile(`require\(\s*["']postgres["']\s*\)|from\s+["']postgres["']`)},
 	{reader: "pgx", files: goFiles, re: regexp.MustCompile(`\bpgx(?:pool)?\.(?:Connect|ConnectConfig|New|NewWithConfig|ParseConfig)\(|sql\.Open\(\s*"pgx"|\bpostgres\.Open\(`)},
+	{reader: "bun-pgdriver", files: goFiles, re: regexp.MustCompile(`\bpgdriver\.(?:NewConnector|WithDSN)\(`)},
 	{reader: "lib/pq", files: goFiles, re: regexp.MustCompile(`sql\.Open\(\s*"postgres"|\bpq\.(?:NewConnector|ParseURL)\(`)},
 	{reader: "ruby-pg", files: rbFiles, re: regexp.MustCompile(`\bPG(?:::Connection)?\.(?:connect|new|open)\(`)},
 	{reader: "ecto", files: exFiles, re: regexp.MustCompile(`\bEcto\.Repo\b|\bPostgrex\b`)},
@@ -151,6 +153,14 @@ func keyRE(key string, fold bool) *regexp.Regexp {
 		p = `(?i)` + p
 	}
 	return regexp.MustCompile(p)
+}
+
+// viperFile reports whether rel is Go code that reads settings through
+// viper, whose AutomaticEnv looks a key up as the upper-cased variable
+// (viper.GetString("db_dsn") reads DB_DSN): there, as in Python, a
+// mention ignores case.
+func viperFile(rel string, data []byte) bool {
+	return goFiles(rel) && bytes.Contains(data, []byte("viper."))
 }
 
 // keyRule compiles a keyRules pattern for key.

@@ -111,7 +111,7 @@ func Decide(s evidence.Scope, key string) (v Verdict, ok bool) {
 		scopeUses = append(scopeUses, conns...)
 		code = append(code, codeText{rel: rel, lines: lines})
 		codeConns = append(codeConns, conns)
-		mention := keyRE(key, pyFiles(rel))
+		mention := keyRE(key, pyFiles(rel) || viperFile(rel, data))
 		hit := false
 		for i, line := range lines {
 			if !mention.MatchString(line) {

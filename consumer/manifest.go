@@ -65,7 +65,7 @@ var depREs = map[string][]*regexp.Regexp{
 	},
 	"go":       {regexp.MustCompile(`^\s*(?:require\s+)?([a-z0-9.-]+\.[a-z]+/[^\s]+)\s+v[0-9]`)},
 	"gem":      {regexp.MustCompile(`^\s*gem\s+["']([A-Za-z0-9_-]+)["']`), regexp.MustCompile(`^\s{4}([A-Za-z0-9_-]+) \(`)},
-	"hex":      {regexp.MustCompile(`\{\s*:([a-z0-9_]+)\s*,`)},
+	"hex":      {regexp.MustCompile(`\{\s*:([a-z0-9_]+)\s*,(?:\s*"([^"]*)")?`)},
 	"composer": {regexp.MustCompile(`^\s*"([a-z0-9_.-]+/[a-z0-9_.-]+)"\s*:\s*"`)},
 	"maven":    {regexp.MustCompile(`(org\.postgresql)`)},
 	"nuget":    {regexp.MustCompile(`(?i)PackageReference\s+Include="([A-Za-z0-9_.-]+)"`)},
@@ -97,7 +97,11 @@ func manifestDeps(rel string, data []byte) []dep {
 			case "maven":
 				name = "org.postgresql:postgresql"
 			}
-			out = append(out, dep{pkg: eco + ":" + name, line: i + 1})
+			d := dep{pkg: eco + ":" + name, line: i + 1}
+			if len(m) > 2 {
+				d.version = m[2] // mix.exs: {:ecto_sql, "~> 3.10"}
+			}
+			out = append(out, d)
 			break
 		}
 	}

@@ -28,11 +28,21 @@ const (
 	Localhost Form = "localhost"
 	// Encoded is postgres://USER:PW@%2FDIR/DB: the directory as the host.
 	Encoded Form = "encoded"
+	// File is postgres://USER:PW@/DB?host=/DIR/.s.PGSQL.PORT: ?host=
+	// names the socket file itself, for a reader that dials it as given
+	// (bun's pgdriver); the port is in the file's name, not in ?port=.
+	File Form = "file"
+	// SocketDir is postgres://USER:PW@/DB?socket_dir=/DIR: Ecto's
+	// parse_url makes every query parameter it does not know a repo
+	// option, and Postgrex's :socket_dir is the socket directory.
+	SocketDir Form = "socket_dir"
 )
 
 // preference is the order in which a form is chosen among those every
-// reader accepts: the empty authority is libpq's documented form.
-var preference = []Form{Empty, Localhost, Encoded}
+// reader accepts: the empty authority is libpq's documented form. File
+// comes last: libpq and the drivers modelled on it fail on it ("Not a
+// directory"), so it is chosen only where every reader takes it.
+var preference = []Form{Empty, Localhost, Encoded, File, SocketDir}
 
 // Reader is one row of the reader table.
 type Reader struct {
@@ -157,7 +167,8 @@ func byPackage(pkg string) *Reader {
 	return nil
 }
 
-// ParseForm returns the form named s ("empty", "localhost", "encoded").
+// ParseForm returns the form named s ("empty", "localhost", "encoded",
+// "file", "socket_dir").
 func ParseForm(s string) (Form, bool) {
 	f := Form(s)
 	return f, slices.Contains(preference, f)
@@ -169,13 +180,14 @@ func Choose(readers []*Reader) Form { return ChooseAt(readers, 5432) }
 // ChooseAt returns the preferred form that every reader accepts for a
 // server on port, or "": the empty form writes a port other than 5432 in
 // ?port=, so it does not suit a reader that reads the port from the
-// authority only (PortIgnored); the localhost form writes it in the
-// authority, where every reader of that form takes it.
+// authority only (PortIgnored), nor does any other form but localhost,
+// which writes it in the authority, where every reader of that form
+// takes it.
 func ChooseAt(readers []*Reader, port int) Form {
 	for _, f := range preference {
 		ok := len(readers) > 0
 		for _, r := range readers {
-			ok = ok && r.Accepts(f) && (f != Empty || port == 5432 || !r.PortIgnored)
+			ok = ok && r.Accepts(f) && (f == Localhost || port == 5432 || !r.PortIgnored)
 		}
 		if ok {
 			return f

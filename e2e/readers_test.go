@@ -19,6 +19,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	_ "github.com/lib/pq"
+	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/uds-migrate/uds-migrate/consumer"
 	"github.com/uds-migrate/uds-migrate/internal/pgtest"
@@ -98,6 +99,7 @@ var readerCases = []readerCase{
 	{name: "rails", row: "rails", src: readerSrc, libs: []string{"activerecord", "pg"}, run: scriptRun("ruby", "probe.rb", "rails"), versions: scriptVersions("ruby", "probe.rb", map[string]string{"activerecord": "activerecord", "pg": "pg"}, "apt-get install ruby-activerecord ruby-pg")},
 	{name: "pgx", row: "pgx", src: readerSrc, libs: []string{"pgx"}, run: pgxRun, versions: goVersions("github.com/jackc/pgx/v5", "pgx")},
 	{name: "lib-pq", row: "lib/pq", src: readerSrc + "?sslmode=disable", libs: []string{"lib/pq"}, run: libpqRun, versions: goVersions("github.com/lib/pq", "lib/pq")},
+	{name: "bun-pgdriver", row: "bun-pgdriver", src: readerSrc + "?sslmode=disable", libs: []string{"pgdriver"}, run: pgdriverRun, versions: goVersions("github.com/uptrace/bun/driver/pgdriver", "pgdriver")},
 	{name: "node-postgres/pg", row: "node-postgres", src: readerSrc, libs: []string{"pg"}, run: scriptRun("node", "probe.js", "pg"), versions: nodeVersions("pg")},
 	{name: "node-postgres/pg-connection-string", row: "node-postgres", src: readerSrc, libs: []string{"pg-connection-string"}, run: scriptRun("node", "probe.js", "pg-connection-string"), versions: nodeVersions("pg-connection-string")},
 	{name: "knex", row: "knex", src: readerSrc, libs: []string{"knex"}, run: scriptRun("node", "probe.js", "knex"), versions: nodeVersions("knex")},
@@ -111,8 +113,9 @@ var readerCases = []readerCase{
 
 // readerForms are the socket forms the test writes, from the TCP value
 // src, for a server whose socket is dir/.s.PGSQL.port: empty and
-// localhost as the tool writes them (libpq.URIToSocket,
-// libpq.WithAuthorityHost), encoded by hand (the tool never writes it).
+// localhost and file as the tool writes them (libpq.URIToSocket,
+// libpq.WithAuthorityHost, libpq.WithSocketFile), encoded by hand (the
+// tool never writes it).
 func readerForms(t *testing.T, src, dir string, port int) map[consumer.Form]string {
 	t.Helper()
 	empty, _, err := libpq.URIToSocket(src, dir, port)
@@ -131,6 +134,13 @@ func readerForms(t *testing.T, src, dir string, port int) map[consumer.Form]stri
 		userinfo += "@"
 	}
 	encoded := fmt.Sprintf("%s://%s%s:%d/postgres", scheme, userinfo, strings.ReplaceAll(dir, "/", "%2F"), port)
+	file, err := libpq.WithSocketFile(empty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "host=" + dir + "/.s.PGSQL." + strconv.Itoa(port); !strings.Contains(file, want) || strings.Contains(file, "port=") {
+		t.Fatalf("file socket form %q lacks %q or keeps ?port=", file, want)
+	}
 	// The forms' shapes, so a change in the writer cannot make this test
 	// try something else than the forms.
 	at := "@localhost/postgres?"
@@ -145,7 +155,7 @@ func readerForms(t *testing.T, src, dir string, port int) map[consumer.Form]stri
 			t.Fatalf("socket form %q lacks %q or host=%s", c.uri, c.want, dir)
 		}
 	}
-	return map[consumer.Form]string{consumer.Empty: empty, consumer.Localhost: local, consumer.Encoded: encoded}
+	return map[consumer.Form]string{consumer.Empty: empty, consumer.Localhost: local, consumer.Encoded: encoded, consumer.File: file}
 }
 
 // TestURIReaders connects with each real library of consumer/readers.yaml
@@ -197,7 +207,7 @@ func TestURIReaders(t *testing.T) {
 				password = srv.SuperPassword
 			}
 			tcp := strings.Replace(src, "db:5432", "127.0.0.1:"+strconv.Itoa(srv.Port), 1)
-			order := []consumer.Form{consumer.Empty, consumer.Localhost, consumer.Encoded}
+			order := []consumer.Form{consumer.Empty, consumer.Localhost, consumer.Encoded, consumer.File}
 			uris := []string{tcp}
 			for _, sh := range shapes {
 				forms := readerForms(t, src, sh.dir, sh.port)
@@ -448,6 +458,34 @@ func pgxRun(ctx context.Context, uris []string) ([]readerResult, error) {
 			conn.Close(context.Background())
 		}
 		cancel()
+		r.OK = err == nil
+		if err != nil {
+			r.Error = err.Error()
+		}
+		res = append(res, r)
+	}
+	return res, nil
+}
+
+// pgdriverRun connects as dhax/go-base does (database/postgres.go:
+// sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dsn)))). WithDSN
+// panics on a URL it cannot parse: that is a refusal.
+func pgdriverRun(ctx context.Context, uris []string) ([]readerResult, error) {
+	var res []readerResult
+	for _, uri := range uris {
+		r := readerResult{}
+		err := func() (err error) {
+			defer func() {
+				if p := recover(); p != nil {
+					err = fmt.Errorf("pgdriver.WithDSN: %v", p)
+				}
+			}()
+			db := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(uri)))
+			defer db.Close()
+			cctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+			defer cancel()
+			return db.QueryRowContext(cctx, readerQuery).Scan(&r.Socket, &r.Dir)
+		}()
 		r.OK = err == nil
 		if err != nil {
 			r.Error = err.Error()

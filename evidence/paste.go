@@ -61,13 +61,17 @@ func pasteFile(rel string) bool {
 // into a URL or HOST:PORT text; urlOnly asks for the URL shapes only.
 func pasted(data []byte, key string, urlOnly bool) (Verdict, bool) {
 	ref := pasteRef(data, key)
-	line, ok := pastedLine(data, ref, urlOnly)
+	line, hostOnly, ok := pastedLine(data, ref, urlOnly)
 	if !ok {
 		return Verdict{}, false
 	}
+	reason := key + " is pasted into a URL as HOST:PORT, where a socket directory gives @/var/run/postgresql:5432/DB, which URL readers take as an empty host and a database named var/run/postgresql:5432/DB (SQLAlchemy, libpq), so no socket form of the variable works there"
+	if hostOnly {
+		reason = key + " is pasted into a URL as its host (@HOST/DB), where a socket directory gives @/var/run/postgresql/DB, which URL readers take as an empty host and a database named var/run/postgresql/DB (libpq, tokio-postgres, SQLAlchemy), so no socket form of the variable works there"
+	}
 	return Verdict{Directory: false, Pasted: true, Driver: "a URL built from it", Line: line,
-		Reason: key + " is pasted into a URL as HOST:PORT, where a socket directory gives @/var/run/postgresql:5432/DB, which URL readers take as an empty host and a database named var/run/postgresql:5432/DB (SQLAlchemy, libpq), so no socket form of the variable works there",
-		Advice: "build that URL in the socket form its reader takes (for libpq, psycopg, SQLAlchemy or pgx: postgresql://USER:PASSWORD@/DB?host=" + SocketDirWord + ") in place of HOST:PORT and mount the database's socket volume by hand"}, true
+		Reason: reason,
+		Advice: "build that URL in the socket form its reader takes (for libpq, psycopg, SQLAlchemy or pgx: postgresql://USER:PASSWORD@/DB?host=" + SocketDirWord + ") in place of " + map[bool]string{false: "HOST:PORT", true: "@HOST/DB"}[hostOnly] + " and mount the database's socket volume by hand"}, true
 }
 
 // SocketDirWord stands for the mount path in Advice texts; hostvar puts
@@ -119,29 +123,38 @@ var portTokenRE = regexp.MustCompile(`^:(?:[0-9]+|#?\{\{?[^{}\n]*\}\}?|<%=[^%\n]
 // message, not a connection.
 var outputLineRE = regexp.MustCompile(`(?i)\b(?:print|println|printf|puts|echo|log|logger|logging|console\.\w+|warn|info|debug)\b\s*[.(]|\blog\.\w+\(|^\s*echo\b`)
 
-// pastedLine returns the 1-based line of the first paste of ref in data.
-func pastedLine(data []byte, ref string, urlOnly bool) (int, bool) {
+// pastedLine returns the 1-based line of the first paste of ref in data;
+// hostOnly says it is a URL's host with no port beside it (ChirpStack's
+// chirpstack.toml: dsn="postgres://u:p@$POSTGRESQL_HOST/chirpstack?...",
+// or @${X}?..., @{x}/db, @$X at the string's end).
+func pastedLine(data []byte, ref string, urlOnly bool) (line int, hostOnly, ok bool) {
 	field := placeholderOpen + placeholderBody + ref + placeholderBody + `(?:\}\}?|%>)`
-	shellVar := `\$\{?` + ref + `[^}\s"':/@]*\}?`
+	shellVar := `\$\{?` + ref + `[^}\s"':/@?]*\}?`
 	pair := `(?:` + field + `|` + shellVar + `)` + portAfter
 	if urlOnly {
 		pair = `(?:@|//)` + pair
 	}
+	// The authority's host alone: after '@', up to the path, the query,
+	// the fragment or the string's end.
+	host := `@(?:` + field + `|` + shellVar + `)(?:[/?#"'\x60]|\s|$)`
 	concat := ref + `[\w"'\])]*\s*[+.]\s*["'\x60]:|JoinHostPort\(\s*[^,\n]*` + ref
-	pairRE, concatRE := Compiled(pair), Compiled(concat)
+	pairRE, concatRE, hostRE := Compiled(pair), Compiled(concat), Compiled(host)
 	lines := strings.Split(string(data), "\n")
 	for i, l := range lines {
 		if commentLineRE.MatchString(l) || outputLineRE.MatchString(l) {
 			continue
 		}
 		if hostPortPair(l, pairRE) || !urlOnly && concatRE.MatchString(l) {
-			return i + 1, true
+			return i + 1, false, true
 		}
 		if formatHostArg(lines, i, ref) {
-			return i + 1, true
+			return i + 1, false, true
+		}
+		if hostRE.MatchString(l) {
+			return i + 1, true, true
 		}
 	}
-	return 0, false
+	return 0, false, false
 }
 
 // hostPortPair reports whether pairRE matches l at a HOST:PORT pair, not

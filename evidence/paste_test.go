@@ -33,6 +33,15 @@ func TestPasteReader(t *testing.T) {
 		{"go JoinHostPort", "main.go", "addr := net.JoinHostPort(os.Getenv(\"DB_HOST\"), \"5432\")\n", "DB_HOST", 1},
 		{"concatenation", "db.js", "const url = 'postgres://u@' + process.env.DB_HOST + ':' + port + '/app'\n", "DB_HOST", 1},
 		{"PHP concatenation", "config.php", "$url = 'pgsql://u@' . getenv('DB_HOST') . ':' . $port;\n", "DB_HOST", 1},
+		// The host alone, no port (trial 12 W3, ChirpStack's chirpstack.toml).
+		{"toml host only", "configuration/chirpstack/chirpstack.toml", "[postgresql]\n  dsn=\"postgres://chirpstack:chirpstack@$POSTGRESQL_HOST/chirpstack?sslmode=disable\"\n", "POSTGRESQL_HOST", 2},
+		{"braced host only", "app.toml", "dsn=\"postgres://u:p@${POSTGRESQL_HOST}/db\"\n", "POSTGRESQL_HOST", 1},
+		{"host then query", "app.conf", "url = postgres://u:p@$DB_HOST?sslmode=disable\n", "DB_HOST", 1},
+		{"host at the end", "app.yml", "url: \"postgres://u:p@${DB_HOST}\"\n", "DB_HOST", 1},
+		{"f-string host only", "db.py", "url = f'postgresql://u:p@{os.environ[\"DB_HOST\"]}/app'\n", "DB_HOST", 1},
+		{"script host only", "run.sh", "psql \"postgres://u@$DB_HOST/app\"\n", "DB_HOST", 1},
+		{"user info, not host", "app.toml", "dsn=\"postgres://$DB_HOST@db/app\"\n", "DB_HOST", 0},
+		{"longer name, host only", "app.toml", "dsn=\"postgres://u@$DB_HOST_RO/app\"\n", "DB_HOST", 0},
 		// Socket-friendly places and non-connections.
 		{"query host", "db.py", "URL = f'postgresql://u:p@/app?host={os.environ[\"PGHOST\"]}'\n", "PGHOST", 0},
 		{"keyword DSN", "db.py", "DSN = f'host={os.environ[\"PGHOST\"]} port=5432 dbname=app'\n", "PGHOST", 0},

@@ -23,7 +23,7 @@ const (
 
 // skipDirs are dependency and tool directories: code there is not the
 // application's own.
-var skipDirs = map[string]bool{"node_modules": true, ".git": true, "vendor": true, ".venv": true, "venv": true, "__pycache__": true, "target": true, ".bundle": true}
+var skipDirs = map[string]bool{"node_modules": true, ".git": true, "vendor": true, "third_party": true, "third-party": true, ".venv": true, "venv": true, "__pycache__": true, "target": true, ".bundle": true}
 
 // notRunDirs hold files that reach a container (COPY . ., a bind mount of
 // the source tree) but that the running application never reads:
@@ -34,7 +34,7 @@ var notRunDirs = map[string]bool{
 	"docs": true, "doc": true, // documentation
 	".github": true, ".gitlab": true, ".circleci": true, ".buildkite": true, ".woodpecker": true, ".azure-pipelines": true, // CI
 	".husky": true, ".vscode": true, ".idea": true, // git hooks, editors
-	"test": true, "tests": true, "e2e": true, "spec": true, "__tests__": true, "testdata": true, "fixtures": true, "__fixtures__": true, "__mocks__": true, // tests
+	"test": true, "tests": true, "e2e": true, "spec": true, "__tests__": true, "testdata": true, "fixtures": true, "__fixtures__": true, "__mocks__": true, "mocks": true, "stub": true, "stubs": true, // tests and their stand-ins
 }
 
 // notRunFiles are the CI definitions that live at a repository's top.

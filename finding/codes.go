@@ -83,6 +83,7 @@ var codes = withDocs([]Code{
 	{ID: "UDS135", Severity: SevWarning, Title: "JDBC URL left on TCP: the service's build does not declare junixsocket", Manual: true, LeavesTCP: true},
 	{ID: "UDS136", Severity: SevInfo, Title: "socket mounted on a service that reads the migrated connection from a state volume it shares"},
 	{ID: "UDS137", Severity: SevInfo, Title: "client depends on a database, but neither its environment nor its code in view names the server: no connection to migrate"},
+	{ID: "UDS138", Severity: SevWarning, Title: "socket URI whose ?host= names the socket file, reader unknown: left as written (--consumer names it)", Manual: true},
 	{ID: "UDS140", Severity: SevWarning, Title: "extra_hosts maps a database's name elsewhere: left on TCP", LeavesTCP: true},
 	{ID: "UDS141", Severity: SevWarning, Title: "a name reaches two servers on the networks a client shares with them: left on TCP", LeavesTCP: true},
 	{ID: "UDS142", Severity: SevWarning, Title: "network_mode host/service:/container: changes what names mean: left on TCP", LeavesTCP: true},

@@ -33,6 +33,16 @@ func (q Query) TCPUse() *Stay {
 	verdict, at, ok := q.command(v.Service, v.Key)
 	if !ok {
 		verdict, ok = evidence.Find(q.Scopes.Of(v.Service), v.Key)
+		if base := q.Scopes.OpaqueBase(v.Service); base != "" && (!ok || verdict.Directory) {
+			// The base image may copy the context (ONBUILD): a TCP use
+			// there keeps the value, as it would with COPY . . (a wait
+			// that never ends otherwise); a reader that takes a
+			// directory proves nothing, the file may not be there.
+			if cv, found := evidence.Find(q.Scopes.ContextScope(v.Service), v.Key); found && !cv.Directory {
+				verdict, ok = cv, true
+				verdict.Reason += " (if " + base + " copies the build context into the image by ONBUILD, as the Dockerfile copies nothing itself)"
+			}
+		}
 		if !ok || verdict.Directory {
 			return nil
 		}

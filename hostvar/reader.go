@@ -39,7 +39,11 @@ func (q Query) Reader() (form consumer.Form, basis *finding.Basis, stay *Stay) {
 				Msg: fmt.Sprintf("%s/%s reaches %s over TCP and is read by %s (%s:%d %s): %s; left on TCP", v.Service, v.Key, q.DB, u.Reader.Name, u.File, u.Line, u.How, u.Reader.Reason)}
 		}
 		if verdict.Form == consumer.Encoded {
-			return "", nil, q.unknownReader("its readers (" + strings.Join(verdict.Readers(), ", ") + ") share only the percent-encoded form, which the tool does not write")
+			// The readers are known: no --consumer form to offer (each
+			// breaks one of them), only the form to write by hand.
+			return "", nil, &Stay{Code: "UDS153", Basis: b,
+				Msg: fmt.Sprintf("%s/%s reaches %s over TCP and its readers share only the percent-encoded socket form, which the tool does not write (%s); left on TCP: to use the socket, write it by hand with the directory as the host, postgres://USER:PASSWORD@%s/DB, and mount %s's socket volume on %s",
+					v.Service, v.Key, q.DB, readersDetail(verdict), strings.ReplaceAll(q.MountPath, "/", "%2F"), q.DB, v.Service)}
 		}
 		form := consumer.ChooseAt(verdictReaders(verdict), q.DBPort)
 		if form == "" || form == consumer.Encoded {
@@ -163,10 +167,16 @@ func (q Query) unknownReader(why string) *Stay {
 		if lh, err := libpq.WithAuthorityHost(sock, "localhost"); err == nil {
 			forms = append(forms, fmt.Sprintf("Prisma, pydantic, PHP parse_url (Doctrine, Laravel), knex, new URL(), Rails (ActiveRecord 7.0+; its URI parser refuses an empty host before Ruby 3.4): %s (--consumer %s=localhost)", dialect.Redact(d.Name, lh), who))
 		}
+		if sd, err := libpq.WithSocketDirParam(sock); err == nil && sd != sock {
+			forms = append(forms, fmt.Sprintf("Ecto (ecto_sql 3.4+; Phoenix): %s (--consumer %s=ecto)", dialect.Redact(d.Name, sd), who))
+		}
+		if f, err := libpq.WithSocketFile(sock); err == nil {
+			forms = append(forms, fmt.Sprintf("bun's pgdriver: %s (--consumer %s=bun-pgdriver)", dialect.Redact(d.Name, f), who))
+		}
 	}
 	msg := fmt.Sprintf("%s reaches %s over TCP, but %s, so it is left unchanged: a socket URI its reader rejects stops the application", who, q.DB, why)
 	if len(forms) > 0 {
-		msg += ". If its reader is one of these, apply the form it takes: " + strings.Join(forms, "; ") + "; Ecto, Tortoise, postgres.js, code that parses or appends to the URL, and code that prefixes it with \"jdbc:\" for pgjdbc ((str \"jdbc:\" uri), \"jdbc:\" + url) take none"
+		msg += ". If its reader is one of these, apply the form it takes: " + strings.Join(forms, "; ") + "; Tortoise, postgres.js, code that parses or appends to the URL, and code that prefixes it with \"jdbc:\" for pgjdbc ((str \"jdbc:\" uri), \"jdbc:\" + url) take none"
 	}
 	return &Stay{Code: "UDS154", Msg: msg}
 }

@@ -63,3 +63,19 @@ func TestPublishedContent(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainBase: Docker Official Images (no ONBUILD since the onbuild
+// variants were removed) and scratch are plain; other images may copy
+// their child's context with ONBUILD.
+func TestPlainBase(t *testing.T) {
+	for ref, want := range map[string]bool{
+		"ruby:3.3-alpine": true, "python": true, "docker.io/library/node:22": true, "library/golang:1.23": true, "scratch": true,
+		"node:onbuild": false, "golang:1.7-onbuild": false,
+		"ghcr.io/ledermann/rails-base-final:3.3.5-alpine": false, "acme/python-app:3": false,
+		"mcr.microsoft.com/dotnet/aspnet:8.0": false, "registry:5000/ruby:3": false, "localhost/ruby": false,
+	} {
+		if got := plainBase(ref); got != want {
+			t.Errorf("plainBase(%q) = %v, want %v", ref, got, want)
+		}
+	}
+}

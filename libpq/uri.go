@@ -2,6 +2,7 @@ package libpq
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -319,12 +320,18 @@ func (u *URI) Database() string { return decode(u.Path) }
 // returns false when the effective host is a TCP host, a list of hosts, a
 // variable, or absent (libpq would then use its compiled-in default
 // directory, which this package does not guess), and when a non-empty
-// hostaddr parameter forces TCP.
+// hostaddr parameter forces TCP. Behind an empty authority with no
+// ?host=, Ecto's ?socket_dir= (WithSocketDirParam) names the directory.
 func (u *URI) SocketDir() (string, bool) {
 	if v, ok := u.Param("hostaddr"); ok && v != "" {
 		return "", false
 	}
 	host, ok := u.Param("host")
+	if dir, sd := u.Param("socket_dir"); !ok && sd && emptyAuthority(u.Hosts) {
+		// Ecto's socket form (WithSocketDirParam): libpq rejects the
+		// parameter, but the value is for Postgrex, which takes it.
+		host, ok = dir, true
+	}
 	if !ok {
 		if len(u.Hosts) != 1 {
 			return "", false
@@ -452,7 +459,7 @@ func URIToSocket(s, dir string, port int) (string, []Note, error) {
 }
 
 // URIFromSocket is the inverse of URIToSocket, for reverting a migration: it
-// drops the host, hostaddr and port parameters and writes host (an IPv6
+// drops the host, hostaddr, port and socket_dir (Ecto's form) parameters and writes host (an IPv6
 // address may be given with or without brackets) and, when port > 0, ":port"
 // in the URI's host part. Everything else stays as written; the '?' goes when
 // no parameter is left.
@@ -476,7 +483,7 @@ func URIFromSocket(s, host string, port int) (string, error) {
 	params := make([]Param, 0, len(u.Params))
 	for _, p := range u.Params {
 		switch decode(p.Key) {
-		case "host", "hostaddr", "port":
+		case "host", "hostaddr", "port", "socket_dir":
 			continue
 		}
 		params = append(params, p)
@@ -553,4 +560,85 @@ func WithAuthorityHost(s, host string) (string, error) {
 
 func emptyAuthority(hosts []Host) bool {
 	return len(hosts) == 0 || (len(hosts) == 1 && hosts[0] == Host{})
+}
+
+// WithSocketFile returns a socket-form URI (URIToSocket's result) in the
+// file form, for a reader that dials ?host= as given (bun's pgdriver,
+// driver/pgdriver/config.go parseDSN): "postgres://u:pw@/db?host=/dir&port=5433"
+// becomes "postgres://u:pw@/db?host=/dir/.s.PGSQL.5433&sslmode=disable".
+// The port moves into the socket file's name (such a reader does not read
+// ?port=; pgdriver would send it to the server as a run-time parameter),
+// and sslmode becomes disable: pgdriver asks for TLS unless sslmode is
+// disable, and a socket session refuses it. A URI without a socket
+// ?host= parameter is returned unchanged.
+//
+// Errors: those of ParseURI.
+func WithSocketFile(s string) (string, error) {
+	u, err := ParseURI(s)
+	if err != nil {
+		return "", err
+	}
+	dir, ok := u.Param("host")
+	if !ok || !isUnixSocketPath(dir) {
+		return s, nil
+	}
+	port := DefaultPort
+	if p, ok := u.Param("port"); ok {
+		if n, err := strconv.Atoi(p); err == nil && checkPortNumber(n) == nil {
+			port = n
+		}
+	}
+	file := path.Join(dir, ".s.PGSQL."+strconv.Itoa(port))
+	if strings.HasPrefix(path.Base(dir), ".s.PGSQL.") {
+		file = dir // already the file, which names the port
+	}
+	var params []Param
+	hasMode := false
+	for _, p := range u.Params {
+		switch decode(p.Key) {
+		case "port":
+			continue
+		case "host":
+			p = Param{Key: p.Key, Value: encode(file)}
+		case "sslmode":
+			hasMode = true
+			if decode(p.Value) != SocketSSLMode {
+				p = Param{Key: p.Key, Value: SocketSSLMode}
+			}
+		}
+		params = append(params, p)
+	}
+	if !hasMode {
+		params = append(params, Param{Key: "sslmode", Value: SocketSSLMode})
+	}
+	u.Params = params
+	return u.String(), nil
+}
+
+// WithSocketDirParam returns a socket-form URI (URIToSocket's result) in
+// Ecto's form: "postgres://u:pw@/db?host=/dir" becomes
+// "postgres://u:pw@/db?socket_dir=/dir". Ecto's parse_url makes every
+// query parameter it does not know a repo option, and Postgrex's
+// :socket_dir is the socket directory (lib/ecto/repo/supervisor.ex,
+// lib/postgrex/protocol.ex endpoints). A URI without a socket ?host=
+// parameter, or with a ?port= (a string there, not the integer Postgrex
+// takes; the caller writes this form for port 5432 only), is returned
+// unchanged.
+//
+// Errors: those of ParseURI.
+func WithSocketDirParam(s string) (string, error) {
+	u, err := ParseURI(s)
+	if err != nil {
+		return "", err
+	}
+	dir, ok := u.Param("host")
+	if _, port := u.Param("port"); !ok || !isUnixSocketPath(dir) || port {
+		return s, nil
+	}
+	for i, p := range u.Params {
+		if decode(p.Key) == "host" {
+			u.Params[i] = Param{Key: "socket_dir", Value: p.Value}
+		}
+	}
+	return u.String(), nil
 }

@@ -3,9 +3,12 @@ package rewrite
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 
+	"github.com/compose-spec/compose-go/v2/types"
 	"github.com/uds-migrate/uds-migrate/analyze"
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
@@ -172,7 +175,102 @@ func nothingReason(pl *pass) string {
 	case hidden != "":
 		return fmt.Sprintf("no connection value the tool reads reaches %s over TCP, but %s: see the warnings above", strings.Join(names, ", "), hidden)
 	}
+	if tied := runtimeClients(pl); tied != "" {
+		// Nothing in the files connects, yet an application can reach
+		// the server: FreshRSS's host is typed in its web installer and
+		// kept in data/config.php on a volume (trial 11 D4).
+		return fmt.Sprintf("no connection value to %s was found in the files the tool reads, but %s: a connection configured at run time (a web installer, database settings kept in a volume or elsewhere) stays on TCP; change its host to the socket directory %s by hand, with %s's socket shared through a volume mounted there read-only", strings.Join(names, ", "), tied, pl.opts.MountPath, strings.Join(names, ", "))
+	}
 	return fmt.Sprintf("no service connects to %s over TCP (values already in socket form are left as they are)", strings.Join(names, ", "))
+}
+
+// runtimeClients names, for a summary that would say no service
+// connects, the application services that could connect at run time: a
+// client (not a pooler, not an image the catalogue knows reads no
+// connection, such as redis or nginx) that depends on a database or shares
+// a compose network with one. Left out is one whose code in view opens
+// no connection (UDS137 says so). It is "" when there is none, and when a
+// client already uses a socket (a socket-form value, a mount at the socket
+// mount path or of a database's volume): the connections are found.
+func runtimeClients(pl *pass) string {
+	codeSeen := map[string]bool{}
+	for _, n := range pl.top.Notes {
+		if n.Finding.Code == "UDS137" {
+			codeSeen[n.Finding.Service] = true
+		}
+	}
+	dbVolumes := map[string]bool{}
+	for _, db := range pl.top.DBs {
+		for _, v := range pl.p.Model.Services[db.Name].Volumes {
+			if v.Type == types.VolumeTypeVolume && v.Source != "" && (v.Target == db.SocketDir || v.Target == db.ConfigDir) {
+				dbVolumes[v.Source] = true
+			}
+		}
+	}
+	var depends, shares []string
+	for _, c := range pl.top.Clients {
+		svc := pl.p.Model.Services[c.Name]
+		if c.Pooler || codeSeen[c.Name] || svc.NetworkMode == "host" || svc.NetworkMode == "none" {
+			continue
+		}
+		if e := catalog.Lookup(svc.Image); e != nil && (e.NotAClient || e.Server != nil) && svc.Build == nil {
+			continue
+		}
+		if slices.ContainsFunc(svc.Volumes, func(v types.ServiceVolumeConfig) bool {
+			return v.Target == pl.opts.MountPath || (v.Type == types.VolumeTypeVolume && dbVolumes[v.Source])
+		}) || slices.ContainsFunc(pl.p.ServiceEnv(c.Name), func(v compose.EnvVar) bool {
+			_, _, socket := dialect.Classify(v.Value)
+			return socket
+		}) {
+			// The project's connections are found and on the socket
+			// (a second run, hydra's consent beside the migrated
+			// hydra): another service on the network is no sign of one
+			// more.
+			return ""
+		}
+		for _, db := range pl.top.DBs {
+			if _, ok := svc.DependsOn[db.Name]; ok {
+				depends = append(depends, c.Name)
+				break
+			}
+			if sharedNetwork(svc, pl.p.Model.Services[db.Name]) {
+				shares = append(shares, c.Name)
+				break
+			}
+		}
+	}
+	var out []string
+	if len(depends) > 0 {
+		out = append(out, strings.Join(depends, ", ")+" depend"+plural(len(depends) == 1)+" on it")
+	}
+	if len(shares) > 0 {
+		out = append(out, strings.Join(shares, ", ")+" share"+plural(len(shares) == 1)+" a network with it")
+	}
+	return strings.Join(out, " and ")
+}
+
+// plural is the verb ending for a singular subject: "s" when one.
+func plural(one bool) string {
+	if one {
+		return "s"
+	}
+	return ""
+}
+
+// sharedNetwork reports whether two services are attached to a common
+// compose network (a service that lists none is on "default").
+func sharedNetwork(a, b types.ServiceConfig) bool {
+	if b.NetworkMode == "host" || b.NetworkMode == "none" {
+		return false
+	}
+	nets := func(s types.ServiceConfig) []string {
+		if len(s.Networks) == 0 {
+			return []string{"default"}
+		}
+		return slices.Collect(maps.Keys(s.Networks))
+	}
+	bn := nets(b)
+	return slices.ContainsFunc(nets(a), func(n string) bool { return slices.Contains(bn, n) })
 }
 
 // externalHint names connection values that point at hosts outside the
@@ -191,6 +289,17 @@ func noSocketServer(p *analyze.Project) bool {
 	return false
 }
 
+// noSocketReason describes a server image the catalogue lists with a no:
+// (supabase/postgres: peer authentication on local connections) by the
+// catalogue's reason and source, for a summary; "" for any other image.
+func noSocketReason(image string) string {
+	e := catalog.LookupServer(image)
+	if e == nil || e.Server.No == "" {
+		return ""
+	}
+	return fmt.Sprintf("a PostgreSQL server of the catalogue (image %s) whose socket the tool does not set up: %s (%s); left on TCP", image, e.Server.No, hostvar.CatalogueBasis(e, "").Citation())
+}
+
 func externalHint(p *analyze.Project) string {
 	var hits []string
 	for _, name := range p.ServiceOrder() {
@@ -200,8 +309,8 @@ func externalHint(p *analyze.Project) string {
 				for _, h := range hosts {
 					if svc, ok := p.Model.Services[h]; ok {
 						where = fmt.Sprintf("the service %s, whose image is not a PostgreSQL image the tool knows: name it with --db %s (and --socket-dir when its socket is not in /var/run/postgresql)", h, h)
-						if e := catalog.LookupServer(svc.Image); e != nil && e.Server.No != "" {
-							where = fmt.Sprintf("the service %s, a PostgreSQL server of the catalogue (%s) whose socket the tool does not set up (UDS165 says why): to migrate it anyway, name it with --db %s --socket-dir %s=DIR", h, e.Family, h, h)
+						if no := noSocketReason(svc.Image); no != "" {
+							where = "the service " + h + ", " + no
 						}
 					}
 				}
@@ -215,6 +324,12 @@ func externalHint(p *analyze.Project) string {
 				// Only a database's host by its name or its image's
 				// (REDIS_HOST=redis is none).
 				if svc, ok := p.Model.Services[h]; ok && (dbKeyRE.MatchString(v.Key) || strings.Contains(strings.ToLower(svc.Image), "postgres")) {
+					if no := noSocketReason(svc.Image); no != "" {
+						// a catalogued no: server (trial 11 D6:
+						// supabase/postgres): its reason, never --db
+						hits = append(hits, fmt.Sprintf("%s/%s names the service %s, %s", name, v.Key, h, no))
+						continue
+					}
 					hits = append(hits, fmt.Sprintf("%s/%s names the service %s, whose image (%s) is not a PostgreSQL image the tool knows: if it is one, name it with --db %s (and --socket-dir when its socket is not in /var/run/postgresql)", name, v.Key, h, p.Model.Services[h].Image, h))
 				}
 			}

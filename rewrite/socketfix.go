@@ -43,6 +43,26 @@ func repairSocketValue(pl *pass, ssl map[string]bool, v compose.EnvVar) {
 	if socket && dname != "" {
 		ssl[v.Service] = true
 	}
+	reason, basis := "a socket value every driver accepts", dialect.ReaderOf(dname)
+	if fh, ok := pl.top.FileHosts[v.Pos.String()]; ok {
+		// ?host= names the socket file: right or wrong by its reader.
+		switch {
+		case fh.Basis == nil:
+			return // no reader known: UDS138 said so, the value stays
+		case fh.TakesFile:
+			// The file is right; only the sslmode its reader fails on
+			// over a socket is repaired.
+			fixed, err := libpq.WithSocketFile(m.Value)
+			if err != nil {
+				return
+			}
+			out, notes = fixed, nil
+			reason = "the sslmode a reader that dials ?host= as the socket file takes over a socket"
+		default:
+			reason = "the socket directory in ?host=, which its reader takes"
+		}
+		basis = fh.Basis
+	}
 	if out == "" || out == m.Value || !pl.ed.SetValue(v, m, out) {
 		return
 	}
@@ -50,7 +70,7 @@ func repairSocketValue(pl *pass, ssl map[string]bool, v compose.EnvVar) {
 		pl.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+"/"+v.Key+": "+n.Message)
 	}
 	pl.rep.Change(Change{Kind: "repair", Pos: v.Pos, Service: v.Service, Key: v.Key, Dialect: dname,
-		Before: dialect.Redact(dname, v.Raw), After: dialect.Redact(dname, m.Unmask(out)), Reason: "a socket value every driver accepts"})
+		Before: dialect.Redact(dname, v.Raw), After: dialect.Redact(dname, m.Unmask(out)), Reason: reason, Basis: basis})
 }
 
 // fixPGSSLMode applies the socket sslmode rule to PGSSLMODE, a connection

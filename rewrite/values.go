@@ -55,8 +55,8 @@ func (mg *migration) rewriteEdge(e *analyze.Edge, mp string, mount func()) {
 	}
 	d, _ := dialect.Lookup(e.Dialect)
 	out, notes, err := dialect.ToSocket(e.Dialect, m.Value, mp, e.Port)
-	if err == nil && e.Form == consumer.Localhost {
-		out, err = libpq.WithAuthorityHost(out, "localhost")
+	if err == nil {
+		out, err = inForm(out, e.Form)
 	}
 	sysprop := ""
 	if err == nil && d.Factory != nil {
@@ -255,8 +255,8 @@ func (mg *migration) rewriteConfigEdge(e *analyze.Edge, mp string) {
 		}
 		out, err = d.Factory(out, style)
 	}
-	if err == nil && e.Form == consumer.Localhost {
-		out, err = libpq.WithAuthorityHost(out, "localhost")
+	if err == nil {
+		out, err = inForm(out, e.Form)
 	}
 	if err != nil {
 		mg.rep.Add("UDS111", v.Pos, v.Service, v.Key,
@@ -416,4 +416,19 @@ func mountHomes(p *analyze.Project, service string, edges []*analyze.Edge) []com
 		}
 	}
 	return homes
+}
+
+// inForm writes a socket-form URI (the empty form, dialect.ToSocket's
+// result) in the form its reader takes (consumer.Form): localhost in the
+// authority, ?host= naming the socket file, or Ecto's ?socket_dir=.
+func inForm(out string, f consumer.Form) (string, error) {
+	switch f {
+	case consumer.Localhost:
+		return libpq.WithAuthorityHost(out, "localhost")
+	case consumer.File:
+		return libpq.WithSocketFile(out)
+	case consumer.SocketDir:
+		return libpq.WithSocketDirParam(out)
+	}
+	return out, nil
 }

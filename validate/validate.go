@@ -19,10 +19,12 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/uds-migrate/uds-migrate/analyze"
+	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/hostvar"
+	"github.com/uds-migrate/uds-migrate/libpq"
 	"github.com/uds-migrate/uds-migrate/pgserver"
 	"github.com/uds-migrate/uds-migrate/yamledit"
 )
@@ -190,7 +192,34 @@ func (v *validator) checkValue(service string, ent compose.EnvVar, ms []compose.
 	if err != nil {
 		return
 	}
+	if v.checkFileHost(at, service, ent, val, ms) {
+		return
+	}
 	v.checkPlainValue(at, service, ent.Key, val, ms)
+}
+
+// checkFileHost checks a socket-form URI whose ?host= names the socket
+// file by what its reader takes (analyze.FileHost): for a reader that
+// dials ?host= as given (bun's pgdriver) the file is right, so only its
+// path and sslmode are checked; for one no source of knowledge shows, the
+// file may be right or wrong (UDS138, a warning). A reader that takes the
+// directory gets the ordinary checks (UDS204). It reports whether it
+// checked the value.
+func (v *validator) checkFileHost(at func(code, msg string), service string, ent compose.EnvVar, val string, ms []compose.Mount) bool {
+	fh, ok := v.reads().FileHost(ent, val)
+	switch {
+	case !ok || (fh.Basis != nil && !fh.TakesFile):
+		return false
+	case fh.Basis == nil:
+		at("UDS138", fmt.Sprintf("%s/%s names the socket file %s in ?host=, and no code, manifest or catalogue entry shows its reader: libpq and the drivers modelled on it take the directory (%s) and fail on the file (\"Not a directory\"), bun's pgdriver needs the file; name the reader with --consumer %s/%s=READER to have it checked",
+			service, ent.Key, fh.File, path.Dir(fh.File), service, ent.Key))
+	default:
+		if fixed, err := libpq.WithSocketFile(val); err == nil && fixed != val {
+			at("UDS216", fmt.Sprintf("%s/%s: over a Unix socket sslmode must be disable: %s asks for TLS with any other sslmode (or none) and fails (\"SSL is not enabled on the server\")", service, ent.Key, fh.Basis.Name))
+		}
+	}
+	v.checkSocketPath(at, service+"/"+ent.Key, fh.File, ms)
+	return true
 }
 
 // valueAt returns the report function of the checks of one value, at pos:
@@ -237,6 +266,13 @@ func (v *validator) checkHostDir(at func(code, msg string), service, key, val st
 		return // not a plain directory (DIR:port is the catalogue's to check)
 	}
 	svc := v.p.Model.Services[service]
+	if catalog.LookupServer(svc.Image) != nil && svc.Build == nil {
+		// a PostgreSQL server's own setting (supabase/postgres'
+		// POSTGRES_HOST: /var/run/postgresql in supabase/realtime's
+		// compose.dbs.yml), also where the catalogue's no: keeps it
+		// from being a database of the run: no client value
+		return
+	}
 	if e, cv := hostvar.CatalogueVar(v.p.Project, service, key); cv != nil || e != nil && e.NotAClient && svc.Build == nil {
 		// an image that reads no connection variable (redis inheriting a
 		// shared DB_HOST), or one whose catalogue entry judges the key

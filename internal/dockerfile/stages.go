@@ -366,3 +366,95 @@ func under(p, dir string) (string, bool) {
 	}
 	return "", false
 }
+
+// OpaqueBase returns the image a Dockerfile's final stage (or target)
+// builds on when no stage of its chain (the final stage and the stages it
+// is FROM) puts a file of the build context into it: no COPY or ADD of the
+// context, no RUN --mount, and no COPY --from a stage that has one. Only
+// the base image's ONBUILD instructions, which a Dockerfile does not show,
+// may then copy the context (ledermann/docker-rails: FROM
+// ghcr.io/ledermann/rails-base-final, whose ONBUILD COPY takes the app
+// from the builder stage, itself FROM rails-base-builder, whose ONBUILD
+// copies the context; the Dockerfile's own COPY --from=Builder
+// /etc/alpine-release copies no project file). "" when the chain copies
+// from the context, names a build argument, or there is no FROM.
+func OpaqueBase(data []byte, target string) string {
+	type chain struct {
+		from   string
+		copies bool     // a COPY, ADD or RUN --mount of the context
+		takes  []string // the stages (or images) a COPY --from names
+	}
+	var stages []*chain
+	byName := map[string]*chain{}
+	var cur *chain
+	for ins, f := range instructionWords(data) {
+		switch op := strings.ToUpper(f[0]); {
+		case op == "FROM":
+			args := f[1:]
+			for len(args) > 0 && strings.HasPrefix(args[0], "--") {
+				args = args[1:]
+			}
+			if len(args) == 0 {
+				return ""
+			}
+			cur = &chain{from: strings.ToLower(args[0])}
+			stages = append(stages, cur)
+			if len(args) >= 3 && strings.EqualFold(args[1], "AS") {
+				byName[strings.ToLower(args[2])] = cur
+			}
+			byName[strconv.Itoa(len(stages)-1)] = cur
+		case cur == nil:
+		case op == "COPY" || op == "ADD":
+			from := ""
+			for _, w := range f[1:] {
+				if v, ok := strings.CutPrefix(strings.ToLower(w), "--from="); ok {
+					from = v
+				}
+			}
+			if from == "" {
+				cur.copies = true
+			} else {
+				cur.takes = append(cur.takes, from)
+			}
+		case op == "RUN" && strings.Contains(ins, "--mount"):
+			cur.copies = true
+		}
+	}
+	if len(stages) == 0 {
+		return ""
+	}
+	// copiesContext follows a stage's FROM and COPY --from stages; depth
+	// bounds a cycle (a stage cannot name a later one, but be safe).
+	var copiesContext func(s *chain, depth int) bool
+	copiesContext = func(s *chain, depth int) bool {
+		if s.copies || depth > len(stages) {
+			return true
+		}
+		for _, t := range append([]string{s.from}, s.takes...) {
+			if strings.Contains(t, "$") {
+				return true
+			}
+			if st, ok := byName[t]; ok && copiesContext(st, depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	s := stages[len(stages)-1]
+	if target != "" {
+		if s = byName[strings.ToLower(target)]; s == nil {
+			return ""
+		}
+	}
+	if copiesContext(s, 0) {
+		return ""
+	}
+	for depth := 0; depth <= len(stages); depth++ {
+		parent, ok := byName[s.from]
+		if !ok {
+			return s.from
+		}
+		s = parent
+	}
+	return ""
+}

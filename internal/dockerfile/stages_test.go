@@ -157,3 +157,26 @@ func TestImageSourcesByKind(t *testing.T) {
 		})
 	}
 }
+
+// TestOpaqueBase: the base image of a final stage whose chain copies
+// nothing from the context, "" when a stage of the chain copies.
+func TestOpaqueBase(t *testing.T) {
+	for _, c := range []struct{ name, dockerfile, target, want string }{
+		{"onbuild base", "FROM ghcr.io/ledermann/rails-base-builder:3.3.5-alpine AS Builder\nFROM ghcr.io/ledermann/rails-base-final:3.3.5-alpine\nUSER app\nCMD [\"docker/startup.sh\"]\n", "", "ghcr.io/ledermann/rails-base-final:3.3.5-alpine"},
+		{"through a stage", "FROM acme/app:3 AS app\nENV X=1\nFROM app\nCMD [\"run\"]\n", "", "acme/app:3"},
+		{"copies", "FROM ruby:3.3\nCOPY . /app\n", "", ""},
+		{"a parent stage copies", "FROM acme/app:3 AS app\nCOPY . .\nFROM app\n", "", ""},
+		{"bind mount", "FROM acme/app:3\nRUN --mount=type=bind,target=/src make -C /src\n", "", ""},
+		{"target", "FROM acme/base:1 AS bare\nFROM ruby:3.3 AS full\nCOPY . .\n", "bare", "acme/base:1"},
+		{"build argument", "ARG BASE=acme/app\nFROM $BASE\n", "", ""},
+		// ledermann/docker-rails as published: the final stage copies a
+		// file of the builder stage, which copies no context file itself
+		{"copy from an opaque stage", "FROM ghcr.io/ledermann/rails-base-builder:3.3.5-alpine as Builder\nRUN rm .browserslistrc package.json\nFROM ghcr.io/ledermann/rails-base-final:3.3.5-alpine\nCOPY --from=Builder /etc/alpine-release /tmp/dummy\nRUN apk add --no-cache imagemagick\nUSER app\n", "", "ghcr.io/ledermann/rails-base-final:3.3.5-alpine"},
+		{"copy from a stage that copies", "FROM golang:1.23 AS build\nCOPY . .\nRUN go build -o /app\nFROM acme/runtime:1\nCOPY --from=build /app /app\n", "", ""},
+		{"copy from an image", "FROM acme/runtime:1\nCOPY --from=busybox:1.36 /bin/sh /bin/sh\n", "", "acme/runtime:1"},
+	} {
+		if got := OpaqueBase([]byte(c.dockerfile), c.target); got != c.want {
+			t.Errorf("%s: OpaqueBase = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
