@@ -19,6 +19,7 @@ import (
 // verdict there. A TCP control
 // proves the probe connects and tells TCP apart.
 func TestTypeORMHostDirectory(t *testing.T) {
+	t.Parallel() // node loads TypeORM for each run: overlap with the other tests
 	srv := pgtest.Shared(t)
 	for _, lib := range []string{"typeorm", "typeorm1"} {
 		if _, err := nodeVersions(lib)(); err != nil {
