@@ -90,6 +90,9 @@ type floorPlacement struct {
 	client, server int
 }
 
+// unpinned is the placement of a floor measured without pinning.
+var unpinned = floorPlacement{name: "unpinned", client: -1, server: -1}
+
 // errNoPin is a batch's failure to pin: MeasureFloor then measures
 // unpinned and says why.
 type errNoPin struct{ err error }
@@ -108,7 +111,7 @@ func MeasureFloor(ctx context.Context, ep *Endpoints) (Floor, error) {
 	defer runtime.UnlockOSThread()
 	pin, ok := newCPUPin()
 	if !ok {
-		f, err := measureFloor(ctx, ep, nil, floorPlacement{name: "unpinned", client: -1, server: -1})
+		f, err := measureFloor(ctx, ep, nil, unpinned)
 		f.Unpinned = "this thread may run on one CPU only, or CPU affinity is not available here"
 		return f, err
 	}
@@ -120,7 +123,7 @@ func MeasureFloor(ctx context.Context, ep *Endpoints) (Floor, error) {
 		var np errNoPin
 		if errors.As(err, &np) {
 			pin.restore()
-			u, err := measureFloor(ctx, ep, nil, floorPlacement{name: "unpinned", client: -1, server: -1})
+			u, err := measureFloor(ctx, ep, nil, unpinned)
 			u.Unpinned = "the server process could not be pinned: " + np.Error()
 			return u, err
 		}

@@ -163,7 +163,7 @@ func checkCombinations(ctx context.Context, inputs []Input, res *Result, opts Op
 	combos := combinations(inputs)
 	alone := aloneSiblings(ctx, inputs, combos, opts, extended)
 	var out []Finding
-	for _, combo := range append(combos, alone...) {
+	for i, combo := range append(combos, alone...) {
 		before, ok := comboInputs(inputs, combo, nil)
 		if !ok {
 			continue
@@ -172,7 +172,7 @@ func checkCombinations(ctx context.Context, inputs []Input, res *Result, opts Op
 		if err != nil {
 			continue
 		}
-		if len(combo) == 1 && slices.ContainsFunc(alone, func(c []string) bool { return c[0] == combo[0] }) && !readsAny(pb, edited) {
+		if i >= len(combos) && !readsAny(pb, edited) {
 			continue // a project of its own that shares no file this run edits
 		}
 		migrated, _ := comboInputs(inputs, combo, after)
