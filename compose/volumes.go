@@ -1,6 +1,7 @@
 package compose
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 
@@ -67,10 +68,22 @@ func (e *Editor) finish() {
 		for _, n := range names {
 			text += strings.Repeat(" ", yamledit.DetectLayout(src).Unit) + n + ":\n"
 		}
-		if blankBetweenSections(src) {
+		// The section goes after the document's last non-blank line, so
+		// blank lines that end the file stay at its end and revert can
+		// tell the blank line it added before the section (keila's
+		// compose file ends in one, which also asks for that separator).
+		docEnd := src.DocEndLine()
+		end := docEnd
+		for end > 1 && strings.TrimSpace(src.Line(end)) == "" {
+			end--
+		}
+		// Lines after end up to the document's end, each with its line
+		// break: none when the file ends with end's own newline.
+		tail := src.Data[src.Offset(end+1, 1):src.Offset(docEnd+1, 1)]
+		if blankBetweenSections(src) || bytes.ContainsRune(tail, '\n') {
 			text = "\n" + text
 		}
-		e.YAML(src).InsertAfterLine(src.DocEndLine(), text)
+		e.YAML(src).InsertAfterLine(end, text)
 	}
 }
 
