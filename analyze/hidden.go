@@ -69,6 +69,9 @@ func (hc hiddenClients) warn(edges []*Edge) {
 			if q, takers := bareHost((hiddenClients{cl}).lineText(file, line), dep.Name), hostTakers(file); q != "" && takers != "" {
 				step = fmt.Sprintf("the line holds a host only, so write the socket directory there, %s%s%s in place of %s%s%s (%s)", q, cl.opts.MountPath, q, q, dep.Name, q, takers)
 			}
+			if ds := (hiddenClients{cl}).defaultStep(name, file, line, step); ds != "" {
+				step = ds
+			}
 			cl.note("UDS131", finding.Pos{File: file, Line: line, Col: 1}, name, file,
 				fmt.Sprintf("%s depends on %s and %s:%d names it in a form the tool does not edit (a literal host in code or a format it does not read): %s by hand, and mount %s's socket volume on %s%s", name, dep.Name, file, line, step, dep.Name, name, (hiddenClients{cl}).dotenvSetting(name, file, line)))
 			continue
