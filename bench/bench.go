@@ -93,9 +93,18 @@ func run(ctx context.Context, ep *Endpoints, cfg Config) (*Report, error) {
 	// The round-trip floor of each transport, on the same server right
 	// after the rounds: what the workload could gain at most.
 	var floor *Floor
-	if f, err := MeasureFloor(ctx, ep); err != nil {
+	// The workload's own statements too, where the in-process runner can
+	// bind them (a pgbench-only script gets the empty query's floor).
+	var fw *FloorWorkload
+	if w.Script.InProcess() == nil {
+		fw = &FloorWorkload{Script: w.Script, Defines: w.Defines}
+	}
+	if f, err := MeasureFloor(ctx, ep, fw); err != nil {
 		logf("round-trip floor not measured: %v", err)
 	} else {
+		if fw == nil {
+			f.WorkloadSkipped = "the script uses what only pgbench runs"
+		}
 		floor = &f
 	}
 	m.LoadAfter = LoadAverage()

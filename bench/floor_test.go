@@ -14,7 +14,7 @@ import (
 // report.
 func TestMeasureFloorRealServer(t *testing.T) {
 	_, ep := existing(t)
-	f, err := MeasureFloor(context.Background(), ep)
+	f, err := MeasureFloor(context.Background(), ep, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,6 +59,40 @@ func TestMeasureFloorRealServer(t *testing.T) {
 	if !strings.Contains(out.String(), "  limit: the socket saves ") {
 		t.Errorf("text report lacks the limit line:\n%s", out.String())
 	}
+	// Run gives the floor the workload: its statements are timed too, at
+	// every placement, and the line leads with their saving.
+	if w := rep.Floor.Workload; w == nil || w.Samples != floorBatches*floorWorkloadBatch || !(w.TCPUS > 0) || !(w.SocketUS > 0) || rep.Floor.WorkloadSkipped != "" {
+		t.Fatalf("workload floor %+v (skipped: %q)", rep.Floor.Workload, rep.Floor.WorkloadSkipped)
+	}
+	for _, p := range rep.Floor.Placements {
+		if p.Workload == nil {
+			t.Errorf("placement %s without the workload's round trip", p.Placement)
+		}
+	}
+	if !strings.Contains(out.String(), "per round trip of this workload's statements here") {
+		t.Errorf("limit line does not lead with the workload's saving:\n%s", out.String())
+	}
+}
+
+// A workload whose statements are slower than floorWorkloadMax gets the
+// empty-query floor only, and the reason.
+func TestMeasureFloorSlowWorkload(t *testing.T) {
+	_, ep := existing(t)
+	s, err := ParseScript("slow.sql", "SELECT pg_sleep(0.005);\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := MeasureFloor(context.Background(), ep, &FloorWorkload{Script: s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Workload != nil || !strings.Contains(f.WorkloadSkipped, "above the 2 ms") || !(f.TCPUS > 0) {
+		t.Fatalf("slow workload floor %+v", f)
+	}
+	c := ClientResult{Transports: []TransportStats{{MsPerTransaction: 5.1}, {MsPerTransaction: 5.1}}}
+	if got := (&Report{Floor: &f}).LimitLine(c); !strings.Contains(got, "the workload's own statements not timed: a statement of the workload took") {
+		t.Errorf("LimitLine without the reason: %s", got)
+	}
 }
 
 func TestLimitArithmetic(t *testing.T) {
@@ -84,12 +118,23 @@ func TestLimitArithmetic(t *testing.T) {
 	}
 	// Pinned: the line names the placement of its figures and the other's;
 	// a measured gain above the limit is said, not hidden.
-	pinned := &Floor{TCPUS: 30, SocketUS: 20, SavedUS: 10, Placement: "two CPUs", Placements: []PlacementFloor{{"one CPU", 8, 5, 3}, {"two CPUs", 30, 20, 10}}}
+	pinned := &Floor{TCPUS: 30, SocketUS: 20, SavedUS: 10, Placement: "two CPUs", Placements: []PlacementFloor{{Placement: "one CPU", TCPUS: 8, SocketUS: 5, SavedUS: 3}, {Placement: "two CPUs", TCPUS: 30, SocketUS: 20, SavedUS: 10}}}
 	c.Ratio.Estimate = 1.2
 	c.Limit = limitFor(pinned, &c, 3)
 	want = "the socket saves 10.0 µs per round trip here (empty query, client and server on two CPUs: TCP 30.0 µs, socket 20.0 µs; on one CPU: TCP 8.0 µs, socket 5.0 µs); this workload makes 3 round trips per transaction of 300.0 µs over TCP, so at most +11.1%; measured +20.0%, more than empty round trips allow: this workload's round trips cost the transport more than an empty query's"
 	if got := (&Report{Floor: pinned}).LimitLine(c); got != want {
 		t.Errorf("pinned LimitLine:\n got %s\nwant %s", got, want)
+	}
+	// With the workload's own round trips: their saving sets the limit
+	// and leads the line; the empty query's follows.
+	wf := &Floor{TCPUS: 8, SocketUS: 5, SavedUS: 3, Placement: "one CPU",
+		Workload:   &RoundTrip{TCPUS: 40, SocketUS: 30, SavedUS: 10, Samples: 2000},
+		Placements: []PlacementFloor{{Placement: "one CPU", TCPUS: 8, SocketUS: 5, SavedUS: 3, Workload: &RoundTrip{TCPUS: 40, SocketUS: 30, SavedUS: 10}}, {Placement: "two CPUs", TCPUS: 60, SocketUS: 57, SavedUS: 3, Workload: &RoundTrip{TCPUS: 90, SocketUS: 84, SavedUS: 6}}}}
+	c.Ratio.Estimate = 1.05
+	c.Limit = limitFor(wf, &c, 3)
+	want = "the socket saves 10.0 µs per round trip of this workload's statements here (client and server on one CPU: TCP 40.0 µs, socket 30.0 µs; on two CPUs: TCP 90.0 µs, socket 84.0 µs; an empty query saves 3.0 µs); this workload makes 3 round trips per transaction of 300.0 µs over TCP, so at most +11.1%; measured +5.0%"
+	if got := (&Report{Floor: wf}).LimitLine(c); got != want {
+		t.Errorf("workload LimitLine:\n got %s\nwant %s", got, want)
 	}
 	if got := (&Report{}).LimitLine(c); !strings.Contains(got, "not measured") {
 		t.Errorf("LimitLine without a floor: %s", got)

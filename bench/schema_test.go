@@ -20,7 +20,9 @@ func TestJSONFollowsSchema(t *testing.T) {
 	}
 	two.Mode, two.Conns = Simple, 4
 	two.Floor = &Floor{TCPUS: 30, SocketUS: 20, SavedUS: 10, Samples: 4000, Placement: "two CPUs",
-		Placements: []PlacementFloor{{"one CPU", 8, 5, 3}, {"two CPUs", 30, 20, 10}}}
+		Workload:   &RoundTrip{TCPUS: 90, SocketUS: 80, SavedUS: 10, Samples: 2000},
+		Placements: []PlacementFloor{{Placement: "one CPU", TCPUS: 8, SocketUS: 5, SavedUS: 3, Workload: &RoundTrip{TCPUS: 40, SocketUS: 35, SavedUS: 5, Samples: 2000}},
+			{Placement: "two CPUs", TCPUS: 30, SocketUS: 20, SavedUS: 10, Workload: &RoundTrip{TCPUS: 90, SocketUS: 80, SavedUS: 10, Samples: 2000}}}}
 	for i := range two.Clients {
 		two.Clients[i].Transports[0].MsPerTransaction = 0.3 // the fake rounds carry no latencies
 		two.Clients[i].Limit = limitFor(two.Floor, &two.Clients[i], two.QueriesPerTransaction)
@@ -28,7 +30,10 @@ func TestJSONFollowsSchema(t *testing.T) {
 	if two.Clients[0].Limit == nil {
 		t.Fatal("no limit to validate")
 	}
-	for _, r := range []*Report{one, two} {
+	three := *two
+	three.Floor = &Floor{TCPUS: 30, SocketUS: 20, SavedUS: 10, Samples: 4000, Placement: "unpinned", Unpinned: "no affinity",
+		WorkloadSkipped: "a statement of the workload took 900.0 ms over TCP"}
+	for _, r := range []*Report{one, two, &three} {
 		var b bytes.Buffer
 		if err := r.Render(&b, "json"); err != nil {
 			t.Fatal(err)
