@@ -38,8 +38,8 @@ func (cd codeDefaults) edges(connected []*Edge) []*Edge {
 	}
 	var out []*Edge
 	for _, name := range cl.clientServices() {
-		if has[name] {
-			continue
+		if has[name] || cl.runsAssetBuildOnly(name) {
+			continue // an asset build reads no default of the app's code
 		}
 		es := (codeDefaults{cl}).of(name)
 		if len(es) == 0 {

@@ -24,6 +24,9 @@ func (fv fileValues) rails() []*Edge {
 	cl := fv.cl
 	var out []*Edge
 	for _, name := range cl.clientServices() {
+		if cl.runsAssetBuildOnly(name) {
+			continue // its command is an asset build: it reads no database.yml
+		}
 		scope := cl.scopes.Of(name)
 		for _, abs := range scope.Files() {
 			rel, _ := filepath.Rel(cl.p.Model.WorkingDir, abs)

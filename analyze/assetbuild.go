@@ -1,0 +1,101 @@
+package analyze
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+)
+
+// A service that only runs a JavaScript asset build (esbuild, tailwindcss,
+// webpack, vite, sass, or a package.json script running one of them) does
+// not read the Rails database.yml that its bind-mounted source tree holds:
+// trial 15, nickjj/docker-rails-example's js and css services (yarn build,
+// yarn build:css over `.:/app`) got the socket mount, and under the
+// official image's trust authentication that mount is a superuser login.
+
+// jsTools are the asset build programs whose runs open no database.
+var jsTools = map[string]bool{"esbuild": true, "tailwindcss": true, "webpack": true, "vite": true, "sass": true, "postcss": true, "rollup": true, "parcel": true}
+
+// jsRunners run a package.json script (yarn build, npm run build:css).
+var jsRunners = map[string]bool{"yarn": true, "npm": true, "pnpm": true, "bun": true}
+
+// rubyCommands as a word of a package.json script mean it may start Ruby
+// after all (a flag such as esbuild's --bundle is not one).
+var rubyCommands = map[string]bool{"rails": true, "rake": true, "ruby": true, "bundle": true, "rackup": true, "puma": true, "sidekiq": true}
+
+// startsRuby reports whether a script's text runs a Ruby program.
+func startsRuby(text string) bool {
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == '&' || r == ';' || r == '|' || r == '\t' }) {
+		if rubyCommands[filepath.Base(w)] || strings.HasPrefix(w, "bin/") || strings.HasPrefix(w, "./bin/") {
+			return true
+		}
+	}
+	return false
+}
+
+// runsAssetBuildOnly reports whether service's command (entrypoint and
+// command, as compose gives them) is an asset build tool, directly or
+// through a package.json script of the project whose text runs one and no
+// Ruby. A command it cannot read that way is not one.
+func (cl *collector) runsAssetBuildOnly(service string) bool {
+	svc, ok := cl.p.Model.Services[service]
+	if !ok {
+		return false
+	}
+	words := append(append([]string{}, svc.Entrypoint...), svc.Command...)
+	if len(words) == 1 {
+		words = strings.Fields(words[0])
+	}
+	if len(words) == 0 {
+		return false
+	}
+	first := filepath.Base(words[0])
+	if first == "npx" && len(words) > 1 {
+		first = filepath.Base(words[1])
+	}
+	if jsTools[first] {
+		return true
+	}
+	if !jsRunners[first] || len(words) < 2 {
+		return false
+	}
+	script := words[1]
+	if script == "run" && len(words) > 2 {
+		script = words[2]
+	}
+	text, ok := cl.packageScript(service, script)
+	if !ok || startsRuby(text) {
+		return false
+	}
+	for _, w := range strings.Fields(text) {
+		if jsTools[filepath.Base(w)] {
+			return true
+		}
+	}
+	return false
+}
+
+// packageScript is the text of script in a package.json among the files
+// reaching service (its build context or mounted source).
+func (cl *collector) packageScript(service, script string) (string, bool) {
+	scope := cl.scopes.Of(service)
+	for _, abs := range scope.Files() {
+		if filepath.Base(abs) != "package.json" || strings.Contains(filepath.ToSlash(abs), "/node_modules/") {
+			continue
+		}
+		data, err := scope.ReadFile(abs)
+		if err != nil {
+			continue
+		}
+		var pkg struct {
+			Scripts map[string]string `json:"scripts"`
+		}
+		if json.Unmarshal(data, &pkg) != nil {
+			continue
+		}
+		if s, ok := pkg.Scripts[script]; ok {
+			return s, true
+		}
+	}
+	return "", false
+}
