@@ -33,11 +33,16 @@ func startsRuby(text string) bool {
 	return false
 }
 
-// runsAssetBuildOnly reports whether service's command (entrypoint and
+// assetBuilds answers, over the collector's project, which services only
+// run an asset build.
+type assetBuilds struct{ cl *collector }
+
+// only reports whether service's command (entrypoint and
 // command, as compose gives them) is an asset build tool, directly or
 // through a package.json script of the project whose text runs one and no
 // Ruby. A command it cannot read that way is not one.
-func (cl *collector) runsAssetBuildOnly(service string) bool {
+func (ab assetBuilds) only(service string) bool {
+	cl := ab.cl
 	svc, ok := cl.p.Model.Services[service]
 	if !ok {
 		return false
@@ -63,7 +68,7 @@ func (cl *collector) runsAssetBuildOnly(service string) bool {
 	if script == "run" && len(words) > 2 {
 		script = words[2]
 	}
-	text, ok := cl.packageScript(service, script)
+	text, ok := ab.packageScript(service, script)
 	if !ok || startsRuby(text) {
 		return false
 	}
@@ -77,8 +82,8 @@ func (cl *collector) runsAssetBuildOnly(service string) bool {
 
 // packageScript is the text of script in a package.json among the files
 // reaching service (its build context or mounted source).
-func (cl *collector) packageScript(service, script string) (string, bool) {
-	scope := cl.scopes.Of(service)
+func (ab assetBuilds) packageScript(service, script string) (string, bool) {
+	scope := ab.cl.scopes.Of(service)
 	for _, abs := range scope.Files() {
 		if filepath.Base(abs) != "package.json" || strings.Contains(filepath.ToSlash(abs), "/node_modules/") {
 			continue

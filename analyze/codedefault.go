@@ -38,7 +38,7 @@ func (cd codeDefaults) edges(connected []*Edge) []*Edge {
 	}
 	var out []*Edge
 	for _, name := range cl.clientServices() {
-		if has[name] || cl.runsAssetBuildOnly(name) {
+		if has[name] || (assetBuilds{cl}).only(name) {
 			continue // an asset build reads no default of the app's code
 		}
 		es := (codeDefaults{cl}).of(name)

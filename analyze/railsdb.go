@@ -24,7 +24,7 @@ func (fv fileValues) rails() []*Edge {
 	cl := fv.cl
 	var out []*Edge
 	for _, name := range cl.clientServices() {
-		if cl.runsAssetBuildOnly(name) {
+		if (assetBuilds{cl}).only(name) {
 			continue // its command is an asset build: it reads no database.yml
 		}
 		scope := cl.scopes.Of(name)
