@@ -137,6 +137,15 @@ func FindPasted(s Scope, key string) (Verdict, bool) {
 	return find(s, key, []reader{pasteReader, pasteScriptReader})
 }
 
+// PastedInValue reports whether text, another variable's compose or env
+// file value (interpolation text, references intact), pastes key into a
+// URL (DATABASE_URL=postgresql://${U}:${P}@${DB_HOST}:${DB_PORT}/db): the
+// URL shapes of shell references only, as pasteScriptReader reads them.
+// The verdict's Line is 1 (the value's own line); File is empty.
+func PastedInValue(text, key string) (Verdict, bool) {
+	return pasted([]byte(text), key, true)
+}
+
 func hasExt(rel string, exts ...string) bool {
 	for _, e := range exts {
 		if strings.HasSuffix(rel, e) {

@@ -22,6 +22,9 @@ import (
 // nil when nothing in the project keeps it.
 func (q Query) TCPUse() *Stay {
 	v := q.Var
+	if st := q.pastedInEnv(); st != nil {
+		return st
+	}
 	if q.UserVouches() {
 		verdict, ok := evidence.FindPasted(q.Scopes.Of(v.Service), v.Key)
 		if !ok {
@@ -54,6 +57,29 @@ func (q Query) TCPUse() *Stay {
 	}
 	return &Stay{Code: "UDS120", Msg: fmt.Sprintf("%s/%s names %s, and the project shows its consumer: %s: %s. Left unchanged: write that URL in socket form (jdbc:postgresql://localhost:%d/DB?socketFactory=org.newsclub.net.unix.AFUNIXSocketFactory$FactoryArg&socketFactoryArg=%s/.s.PGSQL.%d, a single $ in a file compose does not read) and mount %s's socket volume",
 		v.Service, v.Key, q.DB, at, verdict.Reason, q.DBPort, q.MountPath, q.DBPort, q.DB)}
+}
+
+// pastedInEnv keeps (UDS120) a host variable that another value of the
+// service's environment pastes into a URL through compose's or the env
+// file's interpolation (trial 15, nestjs-prisma-starter: .env's
+// DATABASE_URL=postgresql://...@${DB_HOST}:${DB_PORT}/blog, and DB_HOST
+// read by nothing else): a directory there gives
+// postgresql://...@/var/run/postgresql:5432/blog, which Prisma refuses,
+// flag or not. The URL itself is the value to migrate.
+func (q Query) pastedInEnv() *Stay {
+	v := q.Var
+	for _, w := range q.Project.ServiceEnv(v.Service) {
+		if w.Key == v.Key {
+			continue
+		}
+		verdict, ok := evidence.PastedInValue(w.Raw, v.Key)
+		if !ok {
+			continue
+		}
+		return &Stay{Code: "UDS120", Msg: fmt.Sprintf("%s/%s names %s, and %s/%s (%s) is a URL built from it by interpolation: %s. Left unchanged, --host-var or not: %s/%s is the value to migrate, in the socket form its reader takes (it then no longer needs %s)",
+			v.Service, v.Key, q.DB, v.Service, w.Key, w.Pos, verdict.Reason, v.Service, w.Key, v.Key)}
+	}
+	return nil
 }
 
 // advice is a verdict's advice with the query's socket directory and
