@@ -1,0 +1,2 @@
+$ uds-migrate bench --client pgbench,pgx --format json
+rc=0

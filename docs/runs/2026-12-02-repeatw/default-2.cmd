@@ -1,0 +1,2 @@
+$ uds-migrate bench --format json
+rc=0
