@@ -145,13 +145,14 @@ func (cd codeDefaults) of(name string) []*Edge {
 }
 
 // imageEnvKeys lists the variables the Dockerfile of a service built here
+// (or of the service that builds the image it runs: compose.Project.ImageBuild)
 // sets with ENV: inside the image they are not unset.
 func (cd codeDefaults) imageEnvKeys(service string) []string {
 	return imageEnvKeys(cd.cl.p, cd.cl.readFile, service)
 }
 
 func imageEnvKeys(p *Project, read func(string) ([]byte, error), service string) []string {
-	b := p.Model.Services[service].Build
+	b, _ := p.ImageBuild(service)
 	if b == nil || b.Context == "" {
 		return nil
 	}

@@ -101,6 +101,11 @@ type Basis struct {
 	At Pos
 	// Detail says what the source says about the variable.
 	Detail string
+	// Via, for evidence, is how its file reaches the service when the
+	// service's own build and mounts do not bring it: the build of the
+	// service of the project that makes the very image it runs
+	// (compose.Project.ImageBuild).
+	Via string
 }
 
 // Citation names the source for a message: "catalogue odoo: URL ...".

@@ -2,6 +2,7 @@ package hostvar
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"maps"
 	"os"
@@ -49,17 +50,52 @@ func (sc *Scopes) Reuse(o *Scopes) {
 
 // ReachingFiles lists the project's files and directories (absolute) that
 // reach a service's container: the COPY/ADD sources of a Dockerfile built
-// here, bind-mount sources, file-based configs: and secrets:. Paths outside the
+// here (its own build:, or that of the service of the project that builds
+// the very image it runs: compose.Project.ImageBuild), bind-mount sources, file-based configs: and secrets:. Paths outside the
 // project directory are left out: they are not the project's to read.
 func (sc *Scopes) ReachingFiles(service string) []string {
 	svc := sc.p.Model.Services[service]
 	var out []string
-	if b := svc.Build; b != nil {
+	if b, _ := sc.p.ImageBuild(service); b != nil {
 		out = append(out, sc.copySources(b.Context, b.Dockerfile, b.Target)...)
 	} else if svc.Image != "" {
 		out = append(out, sc.ImageBuilders(svc.Image)...)
 	}
 	return append(out, sc.mountedFiles(service)...)
+}
+
+// ThroughBuild says, for evidence at file (as reports show it: relative
+// to the service's evidence root or the project directory, or absolute),
+// how it reaches a service that runs the image another service of the
+// project builds (compose.Project.ImageBuild): "the build of uwsgi, which
+// makes the image celerybeat runs (defectdojo/defectdojo-django:latest)".
+// "" when the service builds its own image or runs none built here, and
+// for a file that reaches it otherwise (its own bind mount) or that the
+// build does not copy into the image.
+func (sc *Scopes) ThroughBuild(service, file string) string {
+	b, builder := sc.p.ImageBuild(service)
+	if b == nil || builder == "" || file == "" {
+		return ""
+	}
+	cands := []string{file}
+	if !filepath.IsAbs(file) {
+		cands = []string{filepath.Join(sc.serviceEvidenceRoot(service), filepath.FromSlash(file)), filepath.Join(sc.p.Model.WorkingDir, filepath.FromSlash(file))}
+	}
+	under := func(roots []string, p string) bool {
+		return slices.ContainsFunc(roots, func(r string) bool { return confine.Within(r, p) })
+	}
+	built, own := sc.copySources(b.Context, b.Dockerfile, b.Target), sc.mountedFiles(service)
+	for _, f := range cands {
+		if under(own, f) {
+			return ""
+		}
+	}
+	for _, f := range cands {
+		if under(built, f) {
+			return fmt.Sprintf("the build of %s, which makes the image %s runs (%s)", builder, service, sc.p.Model.Services[service].Image)
+		}
+	}
+	return ""
 }
 
 // mountedFiles are the files and directories (absolute) that reach a
@@ -348,7 +384,7 @@ func (sc *Scopes) serviceEvidenceRoot(service string) string {
 		}
 	}
 	svc := sc.p.Model.Services[service]
-	b := svc.Build
+	b, _ := sc.p.ImageBuild(service)
 	if b == nil && svc.Image != "" {
 		// A manifest above the root that builds the service's image
 		// (imageBuilders) is the service's build: its folder holds the root.
@@ -464,8 +500,7 @@ func (sc *Scopes) Of(service string) evidence.Scope {
 // .dockerignore leaves out of the image: the container never sees them.
 // A file that a bind mount, a config or a secret also brings in is seen.
 func (sc *Scopes) imageIgnored(service string) func(path string) bool {
-	svc := sc.p.Model.Services[service]
-	b := svc.Build
+	b, _ := sc.p.ImageBuild(service)
 	if b == nil || b.Context == "" {
 		return func(string) bool { return false }
 	}

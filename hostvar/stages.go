@@ -23,7 +23,7 @@ import (
 // is seen. Where the Dockerfile does not say, nothing is left out.
 func (sc *Scopes) buildStageOnly(service string) func(path string) bool {
 	none := func(string) bool { return false }
-	b := sc.p.Model.Services[service].Build
+	b, _ := sc.p.ImageBuild(service)
 	if b == nil || b.Context == "" {
 		return none
 	}

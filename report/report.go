@@ -87,6 +87,9 @@ type Evidence struct {
 	Line   int    `json:"line"`
 	Driver string `json:"driver"`
 	Reason string `json:"reason"`
+	// Via is how File reaches the service when its own build and mounts
+	// do not bring it (finding.Basis.Via).
+	Via string `json:"via,omitempty"`
 }
 
 type Finding struct {
@@ -180,5 +183,5 @@ func evidenceOf(b *finding.Basis) *Evidence {
 	if b == nil || b.Kind != finding.BasisEvidence {
 		return nil
 	}
-	return &Evidence{Source: b.Kind, File: b.At.File, Line: b.At.Line, Driver: b.Name, Reason: b.Detail}
+	return &Evidence{Source: b.Kind, File: b.At.File, Line: b.At.Line, Driver: b.Name, Reason: b.Detail, Via: b.Via}
 }

@@ -210,6 +210,9 @@ func StyledText(w io.Writer, p Plan, st Style) error {
 				fmt.Fprintf(&b, "  %s %s %s (%s): %s\n    - %s\n    + %s\n", pos, c.Service, c.Key, c.Dialect, c.Reason, c.Before, c.After)
 				if e := c.Evidence; e != nil {
 					fmt.Fprintf(&b, "    because (%s) %s:%d: %s; driver %s\n", e.Source, e.File, e.Line, e.Reason, e.Driver)
+					if e.Via != "" {
+						fmt.Fprintf(&b, "    through %s\n", e.Via)
+					}
 				}
 			case "mount":
 				fmt.Fprintf(&b, "  %s %s: mount %s (%s)\n", pos, c.Service, c.After, c.Reason)

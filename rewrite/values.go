@@ -338,9 +338,13 @@ func (mg *migration) noteEvidence(e *analyze.Edge, mp string) {
 		return // noteRailsDefault says it for an edited ERB default
 	}
 	b := e.Basis
+	through := ""
+	if b.Via != "" {
+		through = ", through " + b.Via
+	}
 	if d.ByReader {
 		mg.rep.Add("UDS155", e.Var.Pos, e.Var.Service, e.Var.Key,
-			fmt.Sprintf("%s/%s written in the %s socket form: %s", e.Var.Service, e.Var.Key, e.Form, b.Detail)).Basis = b
+			fmt.Sprintf("%s/%s written in the %s socket form: %s%s", e.Var.Service, e.Var.Key, e.Form, b.Detail, through)).Basis = b
 		return
 	}
 	who := e.Var.Service + "/" + e.Var.Key
@@ -348,8 +352,8 @@ func (mg *migration) noteEvidence(e *analyze.Edge, mp string) {
 		who += "'s " + e.InFile.DocKey // a setting inside a document
 	}
 	mg.rep.Add("UDS170", e.Var.Pos, e.Var.Service, e.Var.Key,
-		fmt.Sprintf("%s set to the socket directory %s on evidence: %s:%d: %s; %s takes an absolute directory as the socket directory, and the port (%d) names .s.PGSQL.%d",
-			who, mp, b.At.File, b.At.Line, b.Detail, b.Name, e.DB.Port, e.DB.Port))
+		fmt.Sprintf("%s set to the socket directory %s on evidence: %s:%d: %s%s; %s takes an absolute directory as the socket directory, and the port (%d) names .s.PGSQL.%d",
+			who, mp, b.At.File, b.At.Line, b.Detail, through, b.Name, e.DB.Port, e.DB.Port))
 }
 
 // noteRailsDefault says what editing a shared ERB default does (UDS171).
