@@ -20,7 +20,7 @@ func TestJSONFollowsSchema(t *testing.T) {
 	}
 	two.Mode, two.Conns = Simple, 4
 	two.Floor = &Floor{TCPUS: 30, SocketUS: 20, SavedUS: 10, Samples: 4000, Placement: "two CPUs",
-		Workload:   &RoundTrip{TCPUS: 90, SocketUS: 80, SavedUS: 10, Samples: 2000},
+		Workload: &RoundTrip{TCPUS: 90, SocketUS: 80, SavedUS: 10, Samples: 2000},
 		Placements: []PlacementFloor{{Placement: "one CPU", TCPUS: 8, SocketUS: 5, SavedUS: 3, Workload: &RoundTrip{TCPUS: 40, SocketUS: 35, SavedUS: 5, Samples: 2000}},
 			{Placement: "two CPUs", TCPUS: 30, SocketUS: 20, SavedUS: 10, Workload: &RoundTrip{TCPUS: 90, SocketUS: 80, SavedUS: 10, Samples: 2000}}}}
 	for i := range two.Clients {
