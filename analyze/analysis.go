@@ -74,7 +74,7 @@ func Analyze(p *Project, opts Options) (Topology, error) {
 	}
 	cl := newCollector(p, opts, a)
 	a.Edges = cl.collect()
-	cl.throughBuilds(a.Edges, cl.notes)
+	throughBuilds(cl, a.Edges, cl.notes)
 	a.Repairs, a.Notes, a.Shares, a.FileHosts = cl.repairs, cl.notes, cl.shares, cl.fileHosts
 	a.KeepPGSSLMode = keepPGSSLMode(p, a.Edges)
 	notePGHOSTShadows(p, a.Edges)

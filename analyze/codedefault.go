@@ -152,7 +152,7 @@ func (cd codeDefaults) imageEnvKeys(service string) []string {
 }
 
 func imageEnvKeys(p *Project, read func(string) ([]byte, error), service string) []string {
-	b, _ := p.ImageBuild(service)
+	b, _ := compose.ImageBuild(p.Project, service)
 	if b == nil || b.Context == "" {
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/uds-migrate/uds-migrate/compose"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -222,7 +223,7 @@ var programExts = []string{".go", ".py", ".rb", ".js", ".mjs", ".cjs", ".ts", ".
 // image (ENV DB_HOST=db).
 func (hc hiddenClients) codeInView(service string, db *DB) (string, int) {
 	cl := hc.cl
-	if b, _ := cl.p.ImageBuild(service); b != nil && b.Context != "" {
+	if b, _ := compose.ImageBuild(cl.p.Project, service); b != nil && b.Context != "" {
 		if data, err := cl.readFile(cl.p.DisplayPath(dockerfile.Path(b.Context, b.Dockerfile))); err == nil {
 			var env []string
 			for _, ins := range dockerfile.Instructions(data) {

@@ -46,7 +46,7 @@ func (u socketUses) libraryMissing(v compose.EnvVar, d *dialect.Dialect, db *DB,
 	}
 	if len(seen) == 0 {
 		svc := u.cl.p.Model.Services[v.Service]
-		if b, _ := u.cl.p.ImageBuild(v.Service); b != nil || lib.Driver == "" {
+		if b, _ := compose.ImageBuild(u.cl.p.Project, v.Service); b != nil || lib.Driver == "" {
 			return false
 		}
 		repo, _ := u.cl.scopes.RepositoryDeclares(lib.Manifests, lib.Driver, lib.Marker)

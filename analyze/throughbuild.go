@@ -7,7 +7,7 @@ import "github.com/uds-migrate/uds-migrate/finding"
 // another service of the project builds (hostvar.Scopes.ThroughBuild):
 // the plan then says the evidence came through that build. A basis is
 // copied before it is changed: one may be shared by several services.
-func (cl *collector) throughBuilds(edges []*Edge, notes []Note) {
+func throughBuilds(cl *collector, edges []*Edge, notes []Note) {
 	via := func(service string, b *finding.Basis) *finding.Basis {
 		if b == nil || b.Kind != finding.BasisEvidence || b.Via != "" {
 			return b

@@ -27,7 +27,7 @@ import (
 // weekly, every_*, refresh), several builds of the one image that differ
 // (context, Dockerfile, target, args: which one made the tag depends on
 // the order they ran). nil then, and for a service with neither.
-func (p *Project) ImageBuild(service string) (b *types.BuildConfig, builder string) {
+func ImageBuild(p *Project, service string) (b *types.BuildConfig, builder string) {
 	svc, ok := p.Model.Services[service]
 	if !ok {
 		return nil, ""

@@ -1,6 +1,7 @@
 package hostvar
 
 import (
+	"github.com/uds-migrate/uds-migrate/compose"
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
@@ -15,7 +16,7 @@ import (
 // when the Dockerfile copies files, the service builds nothing, or the base
 // is a plain one (plainBase).
 func (sc *Scopes) OpaqueBase(service string) string {
-	b, _ := sc.p.ImageBuild(service)
+	b, _ := compose.ImageBuild(sc.p, service)
 	if b == nil || b.Context == "" {
 		return ""
 	}
@@ -54,7 +55,7 @@ func plainBase(ref string) bool {
 // (OpaqueBase): what the context shows is what the image holds if the base
 // copies it all, which is what an ONBUILD COPY . usually does.
 func (sc *Scopes) ContextScope(service string) evidence.Scope {
-	b, _ := sc.p.ImageBuild(service)
+	b, _ := compose.ImageBuild(sc.p, service)
 	return evidence.Scope{
 		ProjectDir: sc.serviceEvidenceRoot(service),
 		Roots:      []string{b.Context},

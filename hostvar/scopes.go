@@ -56,7 +56,7 @@ func (sc *Scopes) Reuse(o *Scopes) {
 func (sc *Scopes) ReachingFiles(service string) []string {
 	svc := sc.p.Model.Services[service]
 	var out []string
-	if b, _ := sc.p.ImageBuild(service); b != nil {
+	if b, _ := compose.ImageBuild(sc.p, service); b != nil {
 		out = append(out, sc.copySources(b.Context, b.Dockerfile, b.Target)...)
 	} else if svc.Image != "" {
 		out = append(out, sc.ImageBuilders(svc.Image)...)
@@ -73,7 +73,7 @@ func (sc *Scopes) ReachingFiles(service string) []string {
 // for a file that reaches it otherwise (its own bind mount) or that the
 // build does not copy into the image.
 func (sc *Scopes) ThroughBuild(service, file string) string {
-	b, builder := sc.p.ImageBuild(service)
+	b, builder := compose.ImageBuild(sc.p, service)
 	if b == nil || builder == "" || file == "" {
 		return ""
 	}
@@ -384,7 +384,7 @@ func (sc *Scopes) serviceEvidenceRoot(service string) string {
 		}
 	}
 	svc := sc.p.Model.Services[service]
-	b, _ := sc.p.ImageBuild(service)
+	b, _ := compose.ImageBuild(sc.p, service)
 	if b == nil && svc.Image != "" {
 		// A manifest above the root that builds the service's image
 		// (imageBuilders) is the service's build: its folder holds the root.
@@ -500,7 +500,7 @@ func (sc *Scopes) Of(service string) evidence.Scope {
 // .dockerignore leaves out of the image: the container never sees them.
 // A file that a bind mount, a config or a secret also brings in is seen.
 func (sc *Scopes) imageIgnored(service string) func(path string) bool {
-	b, _ := sc.p.ImageBuild(service)
+	b, _ := compose.ImageBuild(sc.p, service)
 	if b == nil || b.Context == "" {
 		return func(string) bool { return false }
 	}

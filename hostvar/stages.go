@@ -2,6 +2,7 @@ package hostvar
 
 import (
 	"bytes"
+	"github.com/uds-migrate/uds-migrate/compose"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -23,7 +24,7 @@ import (
 // is seen. Where the Dockerfile does not say, nothing is left out.
 func (sc *Scopes) buildStageOnly(service string) func(path string) bool {
 	none := func(string) bool { return false }
-	b, _ := sc.p.ImageBuild(service)
+	b, _ := compose.ImageBuild(sc.p, service)
 	if b == nil || b.Context == "" {
 		return none
 	}

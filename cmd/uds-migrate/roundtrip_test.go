@@ -44,6 +44,10 @@ var (
 	// form (UDS164): revert writes what it stood for.
 	lossHostRef = roundTripLoss{"a ${VAR:-default} in the host or port position is gone from the socket form (UDS164); revert writes its value",
 		replaceAll(`\$\{[A-Za-z_][A-Za-z0-9_]*:?-([^}]*)\}`, "$1")}
+	// ${VAR} with no default in the host or port position is gone from the
+	// socket form too (UDS164): revert writes the value it had.
+	lossPlainHostRef = roundTripLoss{"a ${VAR} in the host or port position is gone from the socket form (UDS164); revert writes the value it stood for",
+		replaceAll(`@[^@/\s]+:[^@/\s]+/`, "@HOST:PORT/")}
 	// Quotes the migration added around an env file value (the socket form
 	// needs them: $FactoryArg, spaces) stay: the value reads the same.
 	lossEnvQuotes = roundTripLoss{"quotes the socket form needed in an env file stay; the value reads the same",
@@ -143,6 +147,7 @@ var roundTripLosses = map[string][]roundTripLoss{
 	"rw-airflow.txtar":                    {lossDefaultPort},
 	"rw-nodepg.txtar":                     {lossAddedVar("PGPORT")},
 	"rw-quarkus.txtar":                    {lossHostRef},
+	"hostvar-feeds-env-url.txtar":         {lossPlainHostRef},
 	"rw-rails.txtar":                      {lossDefaultPort},
 	"trial-19-dropped-refs-variant.txtar": {lossHostRef},
 	"trial-19-interp-override.txtar":      {lossHostName("${DB_HOST:-db}", "reporting-db")},
