@@ -95,6 +95,11 @@ func (hc hiddenClients) lineAt(scope evidence.Scope, rel string, n int) string {
 	if err != nil {
 		return ""
 	}
+	return nthLine(data, n)
+}
+
+// nthLine is line n (1-based) of data; "" past its end.
+func nthLine(data []byte, n int) string {
 	lines := strings.Split(string(data), "\n")
 	if n < 1 || n > len(lines) {
 		return ""

@@ -338,9 +338,5 @@ func (hc hiddenClients) lineText(file string, n int) string {
 	if err != nil {
 		return ""
 	}
-	lines := strings.Split(string(data), "\n")
-	if n < 1 || n > len(lines) {
-		return ""
-	}
-	return lines[n-1]
+	return nthLine(data, n)
 }
