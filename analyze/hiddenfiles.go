@@ -164,8 +164,8 @@ func isCode(path string) bool {
 // PDO, pg_connect, Laravel's connections; node-postgres, Sequelize,
 // TypeORM, knex, Prisma, postgres.js; the pg gem, ActiveRecord, Sequel;
 // Ecto, Postgrex; JDBC; Rust's sqlx, tokio-postgres, diesel; Npgsql;
-// crystal-db).
-var dbAPIRE = regexp.MustCompile(`\bsql\.Open\(|\bpgx(?:pool)?\.(?:Connect|New|ParseConfig)|"github\.com/(?:lib/pq|jackc/pgx)|\bgorm\.Open\(|\bsqlx\.(?:Open|Connect)|` +
+// crystal-db; OCaml's Caqti, and Dream's sql_pool over it).
+var dbAPIRE = regexp.MustCompile(`\bDream\.sql_pool\b|\bCaqti_\w+\.(?:connect|connect_pool|Pool)\b|\bsql\.Open\(|\bpgx(?:pool)?\.(?:Connect|New|ParseConfig)|"github\.com/(?:lib/pq|jackc/pgx)|\bgorm\.Open\(|\bsqlx\.(?:Open|Connect)|` +
 	`\bpsycopg2?\.connect\(|\basyncpg\.(?:connect|create_pool)\(|\bcreate_(?:async_)?engine\(|\bDATABASES\s*=|SQLALCHEMY_DATABASE_UR[IL]|\bTortoise\.init\(|\bregister_tortoise\(|\bdj_database_url\b|` +
 	`\bnew\s+\\?PDO\s*\(|\bpg_p?connect\(|'connections'\s*=>|\bDB::connection\(|` +
 	`\bnew\s+(?:pg\.)?(?:Pool|Client|Sequelize|DataSource)\s*\(|\bknex\s*\(|\bPrismaClient\b|\brequire\(\s*['"]pg['"]\s*\)|\bfrom\s+['"](?:pg|postgres)['"]|` +
@@ -213,7 +213,7 @@ func templateLine(lines []string, nameRE *regexp.Regexp) (int, []string) {
 // programExts are the source files of the languages whose code the
 // evidence readers know: where one reaches a container, the program that
 // would open a connection is in view.
-var programExts = []string{".go", ".py", ".rb", ".js", ".mjs", ".cjs", ".ts", ".ex", ".exs", ".php", ".java", ".kt", ".scala", ".rs", ".cs", ".cr"}
+var programExts = []string{".go", ".py", ".rb", ".js", ".mjs", ".cjs", ".ts", ".ex", ".exs", ".php", ".java", ".kt", ".scala", ".rs", ".cs", ".cr", ".ml", ".re"}
 
 // codeInView returns, for a service whose project files name none of db's
 // host names, the first program file (as reports show it) among the files

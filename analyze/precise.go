@@ -135,6 +135,18 @@ func manualForm(file string, db *DB, dir string) string {
 		return fmt.Sprintf("host: %q in node-postgres' options, or postgres://USER:PASSWORD@/DB?host=%s", dir, dir)
 	case ext == ".go":
 		return fmt.Sprintf("host=%s in the DSN (pgx, lib/pq), or postgres://USER:PASSWORD@/DB?host=%s", dir, dir)
+	case ext == ".ml" || ext == ".re":
+		// Caqti's postgresql driver (caqti-driver-postgresql/lib/
+		// caqti_driver_postgresql.ml:182-186, 3.0.0) hands a URI with a
+		// host to libpq as a URI, which reads ?host= over the authority;
+		// a URI without a host becomes a keyword conninfo of its query
+		// parameters alone (user, password and database dropped), so the
+		// form keeps localhost in the authority.
+		authority := "localhost"
+		if db.Port != 5432 {
+			authority = fmt.Sprintf("localhost:%d", db.Port)
+		}
+		return fmt.Sprintf("postgresql://USER:PASSWORD@%s/DB?host=%s (Caqti's postgresql driver hands a URL that has a host to libpq, which takes ?host= over the authority; without a host Caqti keeps only the query parameters, dropping user and database), rebuilding the image, since the URL is compiled into the binary,", authority, dir)
 	case ext == ".php":
 		return fmt.Sprintf("pgsql:host=%s;dbname=DB (PDO)", dir)
 	case ext == ".cs" || strings.HasPrefix(base, "appsettings"):

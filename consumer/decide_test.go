@@ -140,7 +140,25 @@ func TestDecide(t *testing.T) {
 		{"databases imported", map[string]string{
 			"app/db.py":      "import databases\nimport os\n\ndatabase = databases.Database(os.environ[\"DATABASE_URL\"])\n",
 			"pyproject.toml": "[tool.poetry.dependencies]\ndatabases = \"^0.6.1\"\nasyncpg = \"^0.26.0\"\n"},
+			"DATABASE_URL", true, Empty, "encode-databases,asyncpg", "app/db.py:1"},
+		// testdrivenio/fastapi-crud-async: databases and SQLAlchemy read
+		// the same DATABASE_URL; the empty form suits both.
+		{"databases and sqlalchemy", map[string]string{
+			"src/app/db.py":        "import os\n\nfrom databases import Database\nfrom sqlalchemy import create_engine\n\nDATABASE_URL = os.getenv(\"DATABASE_URL\")\nengine = create_engine(DATABASE_URL)\ndatabase = Database(DATABASE_URL)\n",
+			"src/requirements.txt": "asyncpg==0.25.0\ndatabases[postgresql]==0.5.5\nfastapi==0.73.0\npsycopg2-binary==2.9.3\nSQLAlchemy==1.4.31\n"},
+			"DATABASE_URL", true, Empty, "sqlalchemy,encode-databases,asyncpg,psycopg", "src/app/db.py:7"},
+		{"databases before 0.5.4", map[string]string{
+			"app/db.py":        "import databases\nimport os\n\ndatabase = databases.Database(os.environ[\"DATABASE_URL\"])\n",
+			"requirements.txt": "databases[postgresql]==0.5.3\nasyncpg==0.25.0\n"},
 			"DATABASE_URL", true, "", "encode-databases,asyncpg", "app/db.py:1"},
+		{"databases with no version", map[string]string{
+			"app/db.py":        "import databases\nimport os\n\ndatabase = databases.Database(os.environ[\"DATABASE_URL\"])\n",
+			"requirements.txt": "databases[postgresql]\nasyncpg\n"},
+			"DATABASE_URL", true, "", "encode-databases,asyncpg", "app/db.py:1"},
+		{"databases in a poetry table", map[string]string{
+			"app/db.py":      "import databases\nimport os\n\ndatabase = databases.Database(os.environ[\"DATABASE_URL\"])\n",
+			"pyproject.toml": "[tool.poetry.dependencies]\ndatabases = {extras = [\"postgresql\"], version = \"^0.6.2\"}\n"},
+			"DATABASE_URL", true, Empty, "encode-databases", "app/db.py:1"},
 		{"library declared, variable never read", map[string]string{"requirements.txt": "psycopg2==2.9\n", "README.md": "Set DATABASE_URL to your database.\n"},
 			"DATABASE_URL", false, "", "", ""},
 		{"rails reads DATABASE_URL implicitly", map[string]string{"Gemfile": "source \"https://rubygems.org\"\ngem \"rails\", \"~> 7.1\"\ngem \"pg\"\n"},

@@ -101,11 +101,40 @@ func manifestDeps(rel string, data []byte) []dep {
 			if len(m) > 2 {
 				d.version = m[2] // mix.exs: {:ecto_sql, "~> 3.10"}
 			}
+			if eco == "pypi" {
+				d.version = pypiVersion(line[len(m[0]):], m[0])
+			}
 			out = append(out, d)
 			break
 		}
 	}
 	return out
+}
+
+// pypiVersionRE finds a PyPI declaration's version specifier after its
+// name: requirements.txt and pyproject lists (databases[postgresql]>=0.6.1,
+// "databases==0.5.5"), poetry and Pipfile (databases = "^0.6.1",
+// databases = {version = "^0.6", extras = [...]}).
+var pypiVersionRE = regexp.MustCompile(`^\s*(?:\[[^\]]*\]\s*)?(?:=\s*["']|=\s*\{[^}]*\bversion\s*=\s*["'])?\s*((?:==|>=|~=|\^|~|>)?\s*[0-9][0-9.]*)`)
+
+// pypiVersion returns the specifier that follows a PyPI package's name
+// (rest is the line from where the name's pattern matched, matched that
+// match), or "" when none is read: only a lower bound (==, >=, ~=, ^, ~,
+// >) or a bare version counts, so "<0.6" or "!=0.5" is not known recent.
+func pypiVersion(rest, matched string) string {
+	// The name's pattern may have consumed the specifier's first
+	// character (=, >, ~, a quote): read from the name's end instead.
+	i := strings.IndexFunc(matched, func(r rune) bool {
+		return !(r == '.' || r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == ' ' || r == '\t' || r == '"' || r == '\'')
+	})
+	if i < 0 {
+		i = len(matched)
+	}
+	m := pypiVersionRE.FindStringSubmatch(matched[i:] + rest)
+	if m == nil {
+		return ""
+	}
+	return strings.ReplaceAll(m[1], " ", "")
 }
 
 // jsonDeps reads the dependency maps of a package.json (dependencies,

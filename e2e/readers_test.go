@@ -90,6 +90,8 @@ var readerCases = []readerCase{
 	{name: "sqlalchemy/psycopg2", row: "sqlalchemy", src: "postgresql+psycopg2://postgres:postgres@db:5432/postgres", libs: []string{"sqlalchemy"}, run: scriptRun("python", "probe.py", "sqlalchemy"), versions: pyVersions("sqlalchemy", "python3-sqlalchemy python3-psycopg2")},
 	{name: "sqlalchemy/asyncpg", row: "sqlalchemy", src: "postgresql+asyncpg://postgres:postgres@db:5432/postgres", libs: []string{"sqlalchemy"}, run: scriptRun("python", "probe.py", "sqlalchemy"), versions: pyVersions("sqlalchemy", "python3-sqlalchemy python3-asyncpg")},
 	{name: "asyncpg", row: "asyncpg", src: readerSrc, libs: []string{"asyncpg"}, run: scriptRun("python", "probe.py", "asyncpg"), versions: pyVersions("asyncpg", "python3-asyncpg")},
+	{name: "encode-databases", row: "encode-databases", src: readerSrc, libs: []string{"databases", "asyncpg"}, run: scriptRun("python", "probe.py", "databases"),
+		versions: scriptVersions("python", "probe.py", map[string]string{"databases": "databases", "asyncpg": "asyncpg"}, "apt-get install python3-databases python3-asyncpg")},
 	{name: "django-environ", row: "django-environ", src: readerSrc, libs: []string{"django-environ", "django", "psycopg2"}, run: scriptRun("python", "probe.py", "django-environ"),
 		versions: scriptVersions("python", "probe.py", map[string]string{"django-environ": "django-environ", "django": "django", "psycopg2": "psycopg2"}, "apt-get install python3-django-environ python3-django python3-psycopg2")},
 	{name: "pydantic", row: "pydantic", src: readerSrc, libs: []string{"pydantic"}, run: scriptRun("python", "probe.py", "pydantic"), versions: pyVersions("pydantic", "python3-pydantic python3-sqlalchemy")},

@@ -187,4 +187,5 @@ var codeExts = []string{
 	".cs", ".fs", ".vb",
 	".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".vue", ".svelte", ".prisma",
 	".py", ".rb", ".php", ".ex", ".exs", ".erl",
+	".ml", ".mli", ".re", ".rei", // OCaml and Reason (Dream's examples compile the URL into the binary)
 }

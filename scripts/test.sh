@@ -21,7 +21,7 @@ cd "$(dirname "$0")/.."
 #   libjunixsocket-jni       junixsocket's native library (/usr/lib/<triplet>/jni/libjunixsocket-native-system.so)
 #   default-jdk-headless     java, to run the JDBC probe as a single-file source program
 #   nginx                    the nginx-in-front-of-an-app-server tests
-#   python3-psycopg2 python3-psycopg python3-sqlalchemy python3-asyncpg
+#   python3-psycopg2 python3-psycopg python3-sqlalchemy python3-asyncpg python3-databases
 #   python3-pydantic python3-django-environ python3-django php-cli php-pgsql ruby-pg
 #   ruby-activerecord
 #                            the readers of postgres:// URIs that e2e
@@ -32,7 +32,7 @@ cd "$(dirname "$0")/.."
 #   zsh fish                 the shells cmd/uds-migrate TestCompletionShells drives
 #                            the completion scripts in (bash is there already)
 packages=(postgresql libpostgresql-jdbc-java libjunixsocket-java libjunixsocket-jni default-jdk-headless nginx zsh fish librust-url-dev
-	python3-psycopg2 python3-psycopg python3-sqlalchemy python3-asyncpg python3-pydantic python3-django-environ python3-django php-cli php-pgsql ruby-pg ruby-activerecord)
+	python3-psycopg2 python3-psycopg python3-sqlalchemy python3-asyncpg python3-databases python3-pydantic python3-django-environ python3-django php-cli php-pgsql ruby-pg ruby-activerecord)
 
 installed() {
 	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'

@@ -3,7 +3,7 @@
     python3 probe.py READER < uris     # one URI a line
     python3 probe.py versions
 
-READER is psycopg2, psycopg, sqlalchemy, asyncpg, pydantic or
+READER is psycopg2, psycopg, sqlalchemy, asyncpg, databases, pydantic or
 django-environ. For each URI
 it prints one JSON line: {"ok": true, "socket": B, "dir": D} when the reader
 connected and ran QUERY (socket: inet_client_addr() IS NULL; dir: the
@@ -110,7 +110,26 @@ def django_environ_(uri):
         conn.close()
 
 
+def databases_(uri):
+    # encode/databases as FastAPI samples use it: Database(DATABASE_URL),
+    # connect, fetch_one. Its PostgresBackend parses the URL itself
+    # (DatabaseURL) and hands hostname and port to asyncpg.create_pool.
+    import databases
+
+    async def run():
+        db = databases.Database(uri)
+        await db.connect()
+        try:
+            row = await db.fetch_one(QUERY)
+            return row[0], row[1]  # a Record iterates its keys
+        finally:
+            await db.disconnect()
+
+    return asyncio.run(asyncio.wait_for(run(), 15))
+
+
 READERS = {
+    "databases": databases_,
     "psycopg2": psycopg2_,
     "psycopg": psycopg_,
     "sqlalchemy": sqlalchemy_,
@@ -122,7 +141,7 @@ READERS = {
 
 def versions():
     out = {}
-    for mod in ["psycopg2", "psycopg", "sqlalchemy", "asyncpg", "pydantic", "django"]:
+    for mod in ["psycopg2", "psycopg", "sqlalchemy", "asyncpg", "pydantic", "django", "databases"]:
         try:
             m = __import__(mod)
         except ImportError:
