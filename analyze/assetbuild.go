@@ -69,7 +69,20 @@ func (ab assetBuilds) only(service string) bool {
 		script = words[2]
 	}
 	text, ok := ab.packageScript(service, script)
-	if !ok || startsRuby(text) {
+	if !ok {
+		return false
+	}
+	// A script that calls a function of a project script (nickjj's
+	// "build": "./run yarn:build", run's yarn:build() running esbuild) is
+	// judged by that function's body.
+	if f := strings.Fields(text); len(f) == 2 && (strings.HasPrefix(f[0], "./") || strings.HasPrefix(f[0], "bin/")) {
+		body, found := ab.shellFunction(service, f[0], f[1])
+		if !found {
+			return false
+		}
+		text = body
+	}
+	if startsRuby(text) {
 		return false
 	}
 	for _, w := range strings.Fields(text) {
@@ -78,6 +91,38 @@ func (ab assetBuilds) only(service string) bool {
 		}
 	}
 	return false
+}
+
+// shellFunction is the body of the shell function name (`name() {` up to
+// a `}` alone at the start of a line) in the project script script (a
+// path as package.json writes it, ./run), among the files reaching
+// service; false when there is none.
+func (ab assetBuilds) shellFunction(service, script, name string) (string, bool) {
+	scope := ab.cl.scopes.Of(service)
+	want := "/" + strings.TrimPrefix(script, "./")
+	for _, abs := range scope.Files() {
+		if !strings.HasSuffix(filepath.ToSlash(abs), want) {
+			continue
+		}
+		data, err := scope.ReadFile(abs)
+		if err != nil {
+			continue
+		}
+		lines := strings.Split(string(data), "\n")
+		for i, l := range lines {
+			if strings.TrimSpace(l) != name+"() {" && strings.TrimSpace(l) != "function "+name+" {" {
+				continue
+			}
+			var body []string
+			for _, b := range lines[i+1:] {
+				if strings.HasPrefix(b, "}") {
+					return strings.Join(body, "\n"), true
+				}
+				body = append(body, b)
+			}
+		}
+	}
+	return "", false
 }
 
 // packageScript is the text of script in a package.json among the files
