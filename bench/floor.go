@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Floor is the round-trip floor of each transport on this machine,
@@ -50,6 +51,16 @@ type Floor struct {
 	// statements are too slow for one (WorkloadSkipped says so).
 	Workload        *RoundTrip `json:"workload,omitempty"`
 	WorkloadSkipped string     `json:"workloadSkippedBecause,omitempty"`
+}
+
+// perTripSaved is what the socket saves per round trip of the workload:
+// its own statements' saving when the floor timed them, else the empty
+// query's.
+func (f Floor) perTripSaved() float64 {
+	if f.Workload != nil {
+		return f.Workload.SavedUS
+	}
+	return f.SavedUS
 }
 
 // RoundTrip is one statement kind's median round trip per transport, in
@@ -171,12 +182,6 @@ func MeasureFloor(ctx context.Context, ep *Endpoints, wl *FloorWorkload) (Floor,
 	defer pin.restore()
 	a, b := pin.cpus[0], pin.cpus[1]
 	var best Floor
-	saved := func(f Floor) float64 {
-		if f.Workload != nil {
-			return f.Workload.SavedUS
-		}
-		return f.SavedUS
-	}
 	for _, pl := range []floorPlacement{{"one CPU", a, a}, {"two CPUs", a, b}} {
 		f, err := measureFloor(ctx, ep, pin, pl, wl)
 		var np errNoPin
@@ -191,7 +196,7 @@ func MeasureFloor(ctx context.Context, ep *Endpoints, wl *FloorWorkload) (Floor,
 			return Floor{}, err
 		}
 		best.Placements = append(best.Placements, PlacementFloor{pl.name, f.TCPUS, f.SocketUS, f.SavedUS, f.Workload})
-		if len(best.Placements) == 1 || saved(f) > saved(best) {
+		if len(best.Placements) == 1 || f.perTripSaved() > best.perTripSaved() {
 			best.TCPUS, best.SocketUS, best.SavedUS, best.Samples, best.Placement, best.Workload = f.TCPUS, f.SocketUS, f.SavedUS, f.Samples, pl.name, f.Workload
 		}
 	}
@@ -215,7 +220,7 @@ func timeOneStatement(ctx context.Context, ep *Endpoints, wl *FloorWorkload) (ti
 			return 0, err
 		}
 		start := time.Now()
-		if err := execLiteral(ctx, c, cmd.Literal); err != nil {
+		if err := execLiteral(ctx, c.PgConn(), cmd.Literal); err != nil {
 			return 0, fmt.Errorf("workload statement over %s: %w", TCP, err)
 		}
 		took = time.Since(start)
@@ -223,9 +228,10 @@ func timeOneStatement(ctx context.Context, ep *Endpoints, wl *FloorWorkload) (ti
 	return took, nil
 }
 
-// execLiteral sends one simple-protocol query and reads every result.
-func execLiteral(ctx context.Context, c *pgx.Conn, sql []byte) error {
-	mrr := c.PgConn().Exec(ctx, string(sql))
+// execLiteral sends one simple-protocol query and reads every result,
+// discarding the rows (as pgbench does).
+func execLiteral(ctx context.Context, pc *pgconn.PgConn, sql []byte) error {
+	mrr := pc.Exec(ctx, string(sql))
 	for mrr.NextResult() {
 		rr := mrr.ResultReader()
 		for rr.NextRow() {
@@ -268,37 +274,30 @@ func measureFloor(ctx context.Context, ep *Endpoints, pin *cpuPin, pl floorPlace
 			}
 		}
 		pc := c.PgConn()
-		for i := range floorWarmup + floorBatchSize {
-			start := time.Now()
-			if _, err := pc.Exec(ctx, ";").ReadAll(); err != nil {
-				return fmt.Errorf("empty query over %s: %w", t, err)
-			}
-			end := time.Now()
-			if i >= floorWarmup {
-				samples[t] = append(samples[t], float64(end.Sub(start).Nanoseconds())/1e3)
-			}
-			pace.tick(end)
+		empty, err := pingPong(floorWarmup, floorBatchSize, &pace, func() error {
+			_, err := pc.Exec(ctx, ";").ReadAll()
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("empty query over %s: %w", t, err)
 		}
+		samples[t] = append(samples[t], empty...)
 		if wl == nil {
 			return nil
 		}
 		runs++
 		r := wl.Script.NewRunner(wl.Defines, runs)
 		var cmd Command
-		for i := range floorWorkloadWarmup + floorWorkloadBatch {
+		own, err := pingPong(floorWorkloadWarmup, floorWorkloadBatch, &pace, func() error {
 			if err := r.NextCommand(&cmd, true); err != nil {
 				return err
 			}
-			start := time.Now()
-			if err := execLiteral(ctx, c, cmd.Literal); err != nil {
-				return fmt.Errorf("workload statement over %s: %w", t, err)
-			}
-			end := time.Now()
-			if i >= floorWorkloadWarmup {
-				wsamples[t] = append(wsamples[t], float64(end.Sub(start).Nanoseconds())/1e3)
-			}
-			pace.tick(end)
+			return execLiteral(ctx, pc, cmd.Literal)
+		})
+		if err != nil {
+			return fmt.Errorf("workload statement over %s: %w", t, err)
 		}
+		wsamples[t] = append(wsamples[t], own...)
 		return nil
 	}
 	for b := range floorBatches {
@@ -320,6 +319,25 @@ func measureFloor(ctx context.Context, ep *Endpoints, pin *cpuPin, pl floorPlace
 		f.Workload = w
 	}
 	return f, nil
+}
+
+// pingPong runs warm untimed and n timed round trips of send, pacing
+// between them as the client's loop does, and returns the timed ones in
+// microseconds. The clock is read outside pace's yield.
+func pingPong(warm, n int, pace *pacer, send func() error) ([]float64, error) {
+	out := make([]float64, 0, n)
+	for i := range warm + n {
+		start := time.Now()
+		if err := send(); err != nil {
+			return nil, err
+		}
+		end := time.Now()
+		if i >= warm {
+			out = append(out, float64(end.Sub(start).Nanoseconds())/1e3)
+		}
+		pace.tick(end)
+	}
+	return out, nil
 }
 
 // median of xs (xs is sorted in place); NaN when empty.
@@ -347,11 +365,7 @@ func limitFor(f *Floor, c *ClientResult, queriesPerTx int) *Limit {
 		return nil
 	}
 	t := c.Transports[0].MsPerTransaction * 1000
-	perTrip := f.SavedUS
-	if f.Workload != nil {
-		perTrip = f.Workload.SavedUS
-	}
-	saved := float64(queriesPerTx) * perTrip
+	saved := float64(queriesPerTx) * f.perTripSaved()
 	if math.IsNaN(t) || t <= 0 || math.IsNaN(saved) || saved <= 0 || saved >= t {
 		return nil
 	}

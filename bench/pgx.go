@@ -242,13 +242,7 @@ func (c *PgxClient) exec(pc *pgxConn) error {
 	var rr *pgconn.ResultReader
 	switch c.Mode {
 	case Simple:
-		mrr := pg.Exec(ctx, string(cmd.Literal))
-		for mrr.NextResult() {
-			rr := mrr.ResultReader()
-			for rr.NextRow() {
-			}
-		}
-		return mrr.Close()
+		return execLiteral(ctx, pg, cmd.Literal)
 	case Extended:
 		rr = pg.ExecParams(ctx, cmd.SQL, cmd.Params, nil, nil, nil)
 	default:
