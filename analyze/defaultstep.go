@@ -2,11 +2,11 @@ package analyze
 
 import (
 	"fmt"
-	"net/url"
 	"path/filepath"
 	"regexp"
 	"strings"
 
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/evidence"
 )
 
@@ -21,9 +21,9 @@ import (
 
 // defaultStep returns the manual step for a hidden connection at file:line
 // (a display path, 1-based) of service when that line is a code default of
-// a variable; "" when it is none. hostStep is the step for the line as it
+// a variable; "" when it is none. db is the server the line names. hostStep is the step for the line as it
 // stands (write the directory in place of the host).
-func (hc hiddenClients) defaultStep(service, file string, line int, hostStep string) string {
+func (hc hiddenClients) defaultStep(service, file string, line int, db *DB, hostStep string) string {
 	cl := hc.cl
 	scope := cl.scopes.Of(service)
 	for _, d := range evidence.Defaults(scope) {
@@ -49,7 +49,7 @@ func (hc hiddenClients) defaultStep(service, file string, line int, hostStep str
 			// "postgresql://app:pw@db:5432/app")): a bare directory there is
 			// no URL at all (trial 11 D3 variant). The default itself is not
 			// quoted: it may hold a password.
-			form := urlDefaultForm(d.Value, cl.opts.MountPath)
+			form := urlDefaultForm(d.Value, cl.opts.MountPath, db.Port)
 			return fmt.Sprintf("set %s in %s's environment to its default URL in the socket form its reader takes (%s for a libpq-family reader), or %s", d.Key, service, form, hostStep)
 		}
 		if strings.Contains(d.Value, "=") {
@@ -108,31 +108,19 @@ func nthLine(data []byte, n int) string {
 }
 
 // urlDefaultForm returns the libpq socket form of a URL default
-// ("postgresql://app:****@db:5432/app" → "postgresql://app:PASSWORD@/app?host=DIR"),
-// its password left a placeholder; a template with USER and DB when the
-// default does not parse as a URL.
-func urlDefaultForm(value, dir string) string {
-	u, err := url.Parse(value)
-	if err != nil || u.Scheme == "" {
-		scheme := "postgresql"
-		if i := strings.Index(value, "://"); i > 0 {
-			scheme = value[:i]
+// ("postgresql://app:pw@db:5432/app" → "postgresql://app:****@/app?host=DIR"),
+// written by its dialect's ToSocket for a server on port, as UDS154 writes
+// its forms, the password masked; a template with USER and DB when the
+// default is no connection URL the dialects read.
+func urlDefaultForm(value, dir string, port int) string {
+	if d := dialect.Recognise(value); d != nil {
+		if sock, _, err := d.ToSocket(value, dir, port); err == nil {
+			return dialect.Redact(d.Name, sock)
 		}
-		return fmt.Sprintf("%s://USER:PASSWORD@/DB?host=%s", scheme, dir)
 	}
-	user := "USER"
-	if u.User != nil && u.User.Username() != "" {
-		user = u.User.Username()
+	scheme := "postgresql"
+	if i := strings.Index(value, "://"); i > 0 {
+		scheme = value[:i]
 	}
-	q := u.Query()
-	q.Del("host")
-	rest := q.Encode()
-	if rest != "" {
-		rest = "&" + rest
-	}
-	db := strings.TrimPrefix(u.Path, "/")
-	if db == "" {
-		db = "DB"
-	}
-	return fmt.Sprintf("%s://%s:PASSWORD@/%s?host=%s%s", u.Scheme, user, db, dir, rest)
+	return fmt.Sprintf("%s://USER:PASSWORD@/DB?host=%s", scheme, dir)
 }

@@ -69,7 +69,7 @@ func (hc hiddenClients) warn(edges []*Edge) {
 			if q, takers := bareHost((hiddenClients{cl}).lineText(file, line), dep.Name), hostTakers(file); q != "" && takers != "" {
 				step = fmt.Sprintf("the line holds a host only, so write the socket directory there, %s%s%s in place of %s%s%s (%s)", q, cl.opts.MountPath, q, q, dep.Name, q, takers)
 			}
-			if ds := (hiddenClients{cl}).defaultStep(name, file, line, step); ds != "" {
+			if ds := (hiddenClients{cl}).defaultStep(name, file, line, dep, step); ds != "" {
 				step = ds
 			}
 			cl.note("UDS131", finding.Pos{File: file, Line: line, Col: 1}, name, file,
