@@ -145,7 +145,7 @@ func (cd codeDefaults) of(name string) []*Edge {
 }
 
 // imageEnvKeys lists the variables the Dockerfile of a service built here
-// (or of the service that builds the image it runs: compose.Project.ImageBuild)
+// (or of the service that builds the image it runs: compose.ImageBuild)
 // sets with ENV: inside the image they are not unset.
 func (cd codeDefaults) imageEnvKeys(service string) []string {
 	return imageEnvKeys(cd.cl.p, cd.cl.readFile, service)

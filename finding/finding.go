@@ -104,7 +104,7 @@ type Basis struct {
 	// Via, for evidence, is how its file reaches the service when the
 	// service's own build and mounts do not bring it: the build of the
 	// service of the project that makes the very image it runs
-	// (compose.Project.ImageBuild).
+	// (compose.ImageBuild).
 	Via string
 }
 

@@ -51,7 +51,7 @@ func (sc *Scopes) Reuse(o *Scopes) {
 // ReachingFiles lists the project's files and directories (absolute) that
 // reach a service's container: the COPY/ADD sources of a Dockerfile built
 // here (its own build:, or that of the service of the project that builds
-// the very image it runs: compose.Project.ImageBuild), bind-mount sources, file-based configs: and secrets:. Paths outside the
+// the very image it runs: compose.ImageBuild), bind-mount sources, file-based configs: and secrets:. Paths outside the
 // project directory are left out: they are not the project's to read.
 func (sc *Scopes) ReachingFiles(service string) []string {
 	svc := sc.p.Model.Services[service]
@@ -67,7 +67,7 @@ func (sc *Scopes) ReachingFiles(service string) []string {
 // ThroughBuild says, for evidence at file (as reports show it: relative
 // to the service's evidence root or the project directory, or absolute),
 // how it reaches a service that runs the image another service of the
-// project builds (compose.Project.ImageBuild): "the build of uwsgi, which
+// project builds (compose.ImageBuild): "the build of uwsgi, which
 // makes the image celerybeat runs (defectdojo/defectdojo-django:latest)".
 // "" when the service builds its own image or runs none built here, and
 // for a file that reaches it otherwise (its own bind mount) or that the
