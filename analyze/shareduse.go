@@ -81,16 +81,18 @@ func (se sharedEnv) otherUses(e *Edge, mounted map[string]bool) []string {
 		return append(sharedNode(cl.p, e.Var, mounted), extendedAlone(cl.p, e.Var)...)
 	}
 	var out []string
+	abs, _ := filepath.Abs(e.Var.EnvFile.Path)
 	if e.Var.Ref != "" {
 		for _, u := range cl.p.VarUses(e.Var.Ref) {
 			if !mounted[u.Service] || u.Path == "build" || strings.HasPrefix(u.Path, "build.") {
 				out = append(out, u.String())
 			}
 		}
-		return out
+		// the interpolation file is read alone by its folder's other
+		// compose files too
+		return append(out, standaloneUses(cl, e.Var.Ref, abs)...)
 	}
-	abs, _ := filepath.Abs(e.Var.EnvFile.Path)
-	out = append(out, standaloneUses(cl, e.Var, abs)...)
+	out = append(out, standaloneUses(cl, e.Var.Key, abs)...)
 	for _, name := range cl.p.ServiceOrder() {
 		if _, ignores := (inheritedVars{cl}).ignores(name, e.Var.Key); mounted[name] || ignores {
 			continue
@@ -109,7 +111,7 @@ func (se sharedEnv) otherUses(e *Edge, mounted map[string]bool) []string {
 // beside docker-compose.yml, Weblate's docker-compose-https.yml; in the
 // base file's folder any file compose-go loads, whatever its name:
 // dockerizing-django's production.yml, compose.SiblingFiles) that the
-// -f set does not load and that read v from it when run alone: ${KEY} in a
+// -f set does not load and that read key from it when run alone: ${KEY} in a
 // value, when the env file is that file's folder's .env (compose's
 // interpolation file), or the file in their env_file. Such a project has
 // no socket mount (nestjs-prisma-starter's npm run docker:migrate runs
@@ -118,7 +120,7 @@ func (se sharedEnv) otherUses(e *Edge, mounted map[string]bool) []string {
 // docker-compose.build.yml extends the default docker-compose.yml, both on
 // ../.env). PostgreSQL servers, poolers and images that read no connection
 // variable do not count.
-func standaloneUses(cl *collector, v compose.EnvVar, envAbs string) []string {
+func standaloneUses(cl *collector, key, envAbs string) []string {
 	loaded := map[string]bool{}
 	dirs := []string{filepath.Dir(envAbs)}
 	for _, s := range cl.p.Sources {
@@ -128,7 +130,6 @@ func standaloneUses(cl *collector, v compose.EnvVar, envAbs string) []string {
 		}
 	}
 	slices.Sort(dirs)
-	ref := regexp.MustCompile(`\$\{?` + regexp.QuoteMeta(v.Key) + `\b`)
 	var files []string
 	for _, dir := range slices.Compact(dirs) {
 		for _, pat := range siblingPatterns {
@@ -155,37 +156,113 @@ func standaloneUses(cl *collector, v compose.EnvVar, envAbs string) []string {
 		if loaded[f] {
 			continue
 		}
-		dir := filepath.Dir(f)
 		data, err := cl.readFile(cl.p.DisplayPath(f))
 		if err != nil {
 			continue
 		}
-		var doc struct {
-			Services map[string]struct {
-				Image       string `yaml:"image"`
-				Environment any    `yaml:"environment"`
-				EnvFile     any    `yaml:"env_file"`
-			} `yaml:"services"`
-		}
-		if yaml.Unmarshal(data, &doc) != nil {
-			continue
-		}
-		for _, name := range slices.Sorted(maps.Keys(doc.Services)) {
-			svc := doc.Services[name]
-			if _, server := pgserver.FamilyOf(svc.Image); server || pgserver.IsPooler(svc.Image) {
-				continue
-			}
-			if c := catalog.Lookup(svc.Image); c != nil && c.NotAClient {
-				continue
-			}
-			env, _ := yaml.Marshal(svc.Environment)
-			interp := envAbs == filepath.Join(dir, ".env") && ref.Match(env)
-			if interp || namesEnvFile(svc.EnvFile, dir, envAbs) {
-				out = append(out, fmt.Sprintf("%s's %s (run alone)", filepath.Base(f), name))
-			}
+		if names := siblingReaders(cl, f, data, key, envAbs); len(names) > 0 {
+			out = append(out, fmt.Sprintf("%s's %s (run alone)", filepath.Base(f), strings.Join(names, ", ")))
 		}
 	}
 	return out
+}
+
+// rawService is the part of a compose service that siblingReaders reads
+// as written, before compose-go resolves it.
+type rawService struct {
+	Image       string `yaml:"image"`
+	Environment any    `yaml:"environment"`
+	EnvFile     any    `yaml:"env_file"`
+	Extends     struct {
+		File    string `yaml:"file"`
+		Service string `yaml:"service"`
+	} `yaml:"extends"`
+}
+
+// siblingReaders names the services of the compose file f (its bytes
+// data) that read key from the env file envAbs when f runs alone: the file
+// in their env_file as compose resolves it (interpolated, ${ENV_VARS_DIRECTORY}/.env_db_pgsql,
+// and inherited through extends, zabbix-docker's docker-compose_v3_*.yaml
+// extending compose_zabbix_components.yaml), or ${key} in their
+// environment (their own or an extended service's) when envAbs is f's
+// folder's .env. When compose-go cannot load f alone, the env_file values
+// as written are compared. PostgreSQL servers, poolers and images that
+// read no connection variable do not count.
+func siblingReaders(cl *collector, f string, data []byte, key, envAbs string) []string {
+	var doc struct {
+		Services map[string]rawService `yaml:"services"`
+	}
+	if yaml.Unmarshal(data, &doc) != nil {
+		return nil
+	}
+	dir := filepath.Dir(f)
+	lo := cl.opts.LoadOptions()
+	sib, err := compose.Load(context.Background(), []compose.Input{{Path: f, Data: data}}, compose.LoadOptions{Env: lo.Env, ReadFile: lo.ReadFile})
+	ref := regexp.MustCompile(`\$\{?` + regexp.QuoteMeta(key) + `\b`)
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(doc.Services)) {
+		svc := doc.Services[name]
+		image := svc.Image
+		if err == nil {
+			if m, ok := sib.Model.Services[name]; ok {
+				image = m.Image
+			}
+		}
+		if _, server := pgserver.FamilyOf(image); server || pgserver.IsPooler(image) {
+			continue
+		}
+		if c := catalog.Lookup(image); c != nil && c.NotAClient {
+			continue
+		}
+		var reads bool
+		if err == nil {
+			for _, ef := range sib.Model.Services[name].EnvFiles {
+				p := ef.Path
+				if !filepath.IsAbs(p) {
+					p = filepath.Join(dir, p)
+				}
+				reads = reads || filepath.Clean(p) == envAbs
+			}
+		} else {
+			reads = namesEnvFile(svc.EnvFile, dir, envAbs)
+		}
+		if !reads && envAbs == filepath.Join(dir, ".env") {
+			reads = extendedEnvRefers(cl, dir, svc, ref, 0)
+		}
+		if reads {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// extendedEnvRefers reports whether svc's environment, or that of the
+// service it extends (followed up to 8 files deep), matches ref.
+func extendedEnvRefers(cl *collector, dir string, svc rawService, ref *regexp.Regexp, depth int) bool {
+	if env, _ := yaml.Marshal(svc.Environment); ref.Match(env) {
+		return true
+	}
+	if svc.Extends.Service == "" || depth >= 8 {
+		return false
+	}
+	file := svc.Extends.File
+	if file != "" && !filepath.IsAbs(file) {
+		file = filepath.Join(dir, file)
+	}
+	var doc struct {
+		Services map[string]rawService `yaml:"services"`
+	}
+	if file != "" {
+		data, err := cl.readFile(cl.p.DisplayPath(file))
+		if err != nil || yaml.Unmarshal(data, &doc) != nil {
+			return false
+		}
+		dir = filepath.Dir(file)
+	} else {
+		return false // extends within the same file: its service is checked on its own
+	}
+	base, ok := doc.Services[svc.Extends.Service]
+	return ok && extendedEnvRefers(cl, dir, base, ref, depth+1)
 }
 
 // extendedAlone names the service of a compose file that the run reads
