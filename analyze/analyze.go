@@ -109,6 +109,10 @@ type Edge struct {
 	// with directory: true and no extension_dir), so the migration asks
 	// for no manual step (UDS101); Basis is the catalogue's.
 	LibraryShipped bool
+	// Override: Var is an env_file line that other uses need unchanged;
+	// the edge writes the socket value into the service's own
+	// environment: instead, which takes precedence (sharedEnv.override).
+	Override bool
 	// HostGiven, for PGHOST, are the service's connection values that
 	// name a host and stay on TCP: libpq reads PGHOST only where a
 	// connection string gives no host, so they do not follow it.

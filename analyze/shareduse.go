@@ -13,6 +13,7 @@ import (
 
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/pgserver"
 )
 
@@ -38,6 +39,10 @@ func (se sharedEnv) keep(edges []*Edge) ([]*Edge, map[string]bool) {
 		var kept []*Edge
 		for _, e := range edges {
 			if other := (sharedEnv{cl}).otherUses(e, mounted); len(other) > 0 {
+				if (sharedEnv{cl}).override(e, other) {
+					kept = append(kept, e)
+					continue
+				}
 				(sharedEnv{cl}).warn(e, other)
 				changed = true
 				continue
@@ -74,7 +79,7 @@ func (se sharedEnv) followed(edges []*Edge) map[string]bool {
 // were rewritten, given the services that get the socket volume.
 func (se sharedEnv) otherUses(e *Edge, mounted map[string]bool) []string {
 	cl := se.cl
-	if e.InFile != nil || e.Unset != nil || e.RailsVar != "" {
+	if e.InFile != nil || e.Unset != nil || e.RailsVar != "" || e.Override {
 		return nil
 	}
 	if e.Var.EnvFile == nil {
@@ -215,7 +220,12 @@ func siblingReaders(cl *collector, f string, data []byte, key, envAbs string) []
 			continue
 		}
 		var reads bool
-		if err == nil {
+		switch {
+		case setsOwn(svc.Environment, key):
+			// its own environment: beats env_file (UDS166's edit); it
+			// reads the line only by interpolation (KEY: ${KEY})
+			reads = envAbs == filepath.Join(dir, ".env") && extendedEnvRefers(cl, dir, svc, ref, 0)
+		case err == nil:
 			for _, ef := range sib.Model.Services[name].EnvFiles {
 				p := ef.Path
 				if !filepath.IsAbs(p) {
@@ -223,7 +233,7 @@ func siblingReaders(cl *collector, f string, data []byte, key, envAbs string) []
 				}
 				reads = reads || filepath.Clean(p) == envAbs
 			}
-		} else {
+		default:
 			reads = namesEnvFile(svc.EnvFile, dir, envAbs)
 		}
 		if !reads && envAbs == filepath.Join(dir, ".env") {
@@ -234,6 +244,25 @@ func siblingReaders(cl *collector, f string, data []byte, key, envAbs string) []
 		}
 	}
 	return out
+}
+
+// setsOwn reports whether a service's environment: as written (a map, or
+// a list of KEY=value) sets key itself.
+func setsOwn(env any, key string) bool {
+	switch x := env.(type) {
+	case map[string]any:
+		_, ok := x[key]
+		return ok
+	case []any:
+		for _, it := range x {
+			if s, ok := it.(string); ok {
+				if k, _, _ := strings.Cut(s, "="); k == key {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // extendedEnvRefers reports whether svc's environment, or that of the
@@ -358,6 +387,35 @@ func sharedNode(p *Project, v compose.EnvVar, mounted map[string]bool) []string 
 		}
 	}
 	return out
+}
+
+// override turns e, an env_file line that other uses need unchanged, into
+// an entry of its service's own environment: (Edge.Override), when that is
+// exact and reveals nothing: the value is a bare host variable (no
+// password to copy into a compose file), the edge writes no sibling
+// variable after the line (its Adds would land in the shared file), and
+// the service's definition is a file of this run, not one it includes.
+// compose gives environment: precedence over env_file (compose
+// specification, services.env_file: "values set in environment take
+// precedence"), so the service reads the socket directory and every other
+// use keeps the line. It says so (UDS166).
+func (se sharedEnv) override(e *Edge, other []string) bool {
+	cl := se.cl
+	v := e.Var
+	if v.EnvFile == nil || v.Ref != "" || e.KeepValue || len(e.Adds) > 0 {
+		return false
+	}
+	if e.Dialect != dialect.AppHostVar(false).Name && e.Dialect != dialect.AppHostVar(true).Name {
+		return false
+	}
+	home := cl.p.ImageHome(v.Service)
+	if home.Src == nil || slices.Index(cl.p.Sources, home.Src) >= len(cl.p.Sources)-cl.p.Included {
+		return false
+	}
+	e.Override = true
+	cl.decision(e, "UDS166", v.Pos, v.Service, v.Key,
+		fmt.Sprintf("%s/%s comes from %s in %s, which is also used by %s without the socket volume: that line stays, and %s gets its own %s in its environment: in %s, which takes precedence over env_file", v.Service, v.Key, v.Key, v.Pos.File, strings.Join(other, ", "), v.Service, v.Key, home.Src.Path))
+	return true
 }
 
 func (se sharedEnv) warn(e *Edge, other []string) {

@@ -1,6 +1,7 @@
 package compose
 
 import (
+	"path/filepath"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -44,6 +45,27 @@ func (e *Editor) AddServiceEnv(d ServiceDef, service, key, value string) bool {
 		return byHand(kn, "its environment: is flow-style or empty")
 	}
 	return true
+}
+
+// overridePrefix starts the comment of an environment: entry written over
+// a shared env_file line (OverrideComment).
+const overridePrefix = "# socket form; the TCP value stays in env_file "
+
+// OverrideComment is the line comment of an environment: entry that a
+// migration writes over the env file line at path, which other uses keep
+// on TCP (analyze's UDS166): it says why the entry is there, and
+// IsOverride finds it again for revert.
+func OverrideComment(path string) string {
+	return overridePrefix + filepath.ToSlash(path) + " for its other uses"
+}
+
+// IsOverride reports whether v, an environment: entry, carries
+// OverrideComment.
+func IsOverride(v EnvVar) bool {
+	if v.Node == nil {
+		return false
+	}
+	return strings.HasPrefix(v.Node.LineComment, overridePrefix)
 }
 
 // EnvLookup returns the value of key among a service's variables (as

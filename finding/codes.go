@@ -100,6 +100,7 @@ var codes = withDocs([]Code{
 	{ID: "UDS163", Severity: SevWarning, Title: "a connection value that does not parse; left unchanged, the rest migrated", LeavesTCP: true},
 	{ID: "UDS164", Severity: SevWarning, Title: "a ${VAR} that stood for the host or port is gone from the socket form"},
 	{ID: "UDS165", Severity: SevWarning, Title: "a connection value names a service not recognised as PostgreSQL; use --db SERVICE", LeavesTCP: true},
+	{ID: "UDS166", Severity: SevInfo, Title: "a shared env file's host variable stays for its other uses; the client gets the socket directory in its own environment:"},
 	{ID: "UDS170", Severity: SevWarning, Title: "host variable set to the socket directory on evidence in the project"},
 	{ID: "UDS171", Severity: SevWarning, Title: "Rails database.yml ERB default edited: every service without the variable gets it"},
 	{ID: "UDS172", Severity: SevWarning, Title: "a path in the project leads outside it through a symbolic link: not read or edited", Manual: true},

@@ -193,7 +193,7 @@ func (pl *reverter) revertClient(service string, m compose.Mount, db *analyze.DB
 			continue
 		}
 		if dir, tcp := revertHost(val, db.Name); path.Clean(dir) == m.Target && hostvar.WrittenAsDir(pl.p.Project, pl.scopes, pl.opts.HostVars, service, ent.Key) {
-			if tcp == db.Name && pl.removeSetDefault(ent, db) {
+			if pl.removeOverride(ent, db) || tcp == db.Name && pl.removeSetDefault(ent, db) {
 				continue
 			}
 			// ${DATABASE_HOST:-/var/run/postgresql}, whose default the
@@ -259,6 +259,42 @@ func (pl *reverter) revertClient(service string, m compose.Mount, db *analyze.DB
 		}
 	}
 	return unused
+}
+
+// removeOverride removes an environment: entry that shadows an env_file
+// line of the same service holding a TCP host that reaches db: what a
+// migration writes where the line is shared with uses that keep TCP
+// (UDS166), so revert gives back the file as it was and the line, never
+// edited, takes over again. It reports whether it removed the entry.
+func (pl *reverter) removeOverride(ent compose.EnvVar, db *analyze.DB) bool {
+	if ent.EnvFile != nil || ent.Src == nil || !compose.IsOverride(ent) {
+		return false
+	}
+	line := ""
+	for _, ef := range pl.p.Model.Services[ent.Service].EnvFiles {
+		if v := compose.EnvLookup(pl.p.EnvFileVars(ent.Service, ef.Path), ent.Key); v != "" {
+			line = v // the last env file that sets it wins, as in compose
+		}
+	}
+	if line == "" {
+		return false
+	}
+	host := line
+	if h, _, err := net.SplitHostPort(line); err == nil {
+		host = h
+	}
+	if strings.HasPrefix(host, "/") || !slices.Contains(pl.p.Resolve(ent.Service, host).Services, db.Name) {
+		return false
+	}
+	for _, d := range pl.p.ServiceDefs(ent.Service) {
+		if d.Src == ent.Src && pl.ed.RemoveServiceEnv(d, ent) {
+			pl.rep.Change(finding.Change{Kind: "value", Pos: ent.Pos, Service: ent.Service, Key: ent.Key,
+				Dialect: dialect.HostVar(ent.Key).Name, Before: ent.Raw, After: "",
+				Reason: fmt.Sprintf("removed: without it %s reads %s=%s from its env_file, which reaches %s over TCP", ent.Service, ent.Key, line, db.Name)})
+			return true
+		}
+	}
+	return false
 }
 
 // removeSetDefault removes a host variable whose service, without it,

@@ -3,6 +3,7 @@ package rewrite
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,6 +34,11 @@ func (mg *migration) rewriteEdge(e *analyze.Edge, mp string, mount func()) {
 	if e.Unset != nil {
 		mount()
 		mg.setUnsetVar(e, mp)
+		return
+	}
+	if e.Override {
+		mount()
+		mg.overrideVar(e, mp)
 		return
 	}
 	if e.KeepValue {
@@ -283,6 +289,35 @@ func (mg *migration) rewriteConfigEdge(e *analyze.Edge, mp string) {
 	mg.rep.Change(Change{Kind: "value", Pos: v.Pos,
 		Service: v.Service, Key: v.Key, Dialect: e.Dialect, Before: dialect.Redact(e.Dialect, v.Value), After: dialect.Redact(e.Dialect, out),
 		Reason: fmt.Sprintf("reach %s through its socket in %s (%s)", e.DB.Name, mp, reads), Basis: e.Basis})
+}
+
+// overrideVar writes the socket form of e's env_file line into the
+// service's own environment: (in the file that defines its image), where
+// it takes precedence over the line, which stays for its other uses
+// (analyze's UDS166).
+func (mg *migration) overrideVar(e *analyze.Edge, mp string) {
+	v := e.Var
+	out, _, err := dialect.ToSocket(e.Dialect, v.Value, mp, e.Port)
+	if err != nil {
+		mg.rep.Add("UDS111", v.Pos, v.Service, v.Key, fmt.Sprintf("%s/%s: set it to the socket directory %s in %s's environment: by hand: %v", v.Service, v.Key, mp, v.Service, err))
+		return
+	}
+	home := mg.p.ImageHome(v.Service)
+	// The comment tells a reviewer why the entry is there, and revert
+	// which entries to remove (compose.OverrideComment).
+	if home.Src == nil {
+		return
+	}
+	rel := v.EnvFile.Path
+	if r, err := filepath.Rel(filepath.Dir(home.Src.Path), v.EnvFile.Path); err == nil {
+		rel = r // as the compose file names it
+	}
+	if !mg.ed.AddServiceEnv(home, v.Service, v.Key, out+" "+compose.OverrideComment(rel)) {
+		return
+	}
+	kn, _ := yamledit.OwnKey(compose.ServicesMapping(home.Src), v.Service)
+	mg.rep.Change(Change{Kind: "value", Pos: yamledit.NodePos(home.Src, kn), Service: v.Service, Key: v.Key, Dialect: e.Dialect,
+		Before: v.Value, After: out, Reason: edgeReason(e, mp), Basis: e.Basis})
 }
 
 // setUnsetVar writes an unset host variable into the service's
