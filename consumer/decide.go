@@ -221,8 +221,8 @@ func gateVersions(uses, manifest []Use) []Use {
 			continue
 		}
 		recent := false
-		for _, m := range manifest {
-			recent = recent || m.Reader == u.Reader && atLeast(m.Version, u.Reader.Since.Version)
+		for _, m := range pinned(manifest, u.Reader) {
+			recent = recent || atLeast(m.Version, u.Reader.Since.Version)
 		}
 		if !recent {
 			old := *u.Reader
@@ -231,6 +231,27 @@ func gateVersions(uses, manifest []Use) []Use {
 		}
 	}
 	return out
+}
+
+// pinned returns the manifest uses of reader r that give the version
+// that runs: a lock file's (Gemfile.lock, poetry.lock), resolved by the
+// package manager, over a requirement's range, when the scope has one.
+func pinned(manifest []Use, r *Reader) []Use {
+	var reqs, locks []Use
+	for _, m := range manifest {
+		if m.Reader != r {
+			continue
+		}
+		if strings.HasSuffix(m.File, ".lock") && m.Version != "" {
+			locks = append(locks, m)
+		} else {
+			reqs = append(reqs, m)
+		}
+	}
+	if len(locks) > 0 {
+		return locks
+	}
+	return reqs
 }
 
 // atLeast reports whether the lowest version a manifest's range allows

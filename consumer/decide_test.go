@@ -163,6 +163,18 @@ func TestDecide(t *testing.T) {
 			"DATABASE_URL", false, "", "", ""},
 		{"rails reads DATABASE_URL implicitly", map[string]string{"Gemfile": "source \"https://rubygems.org\"\ngem \"rails\", \"~> 7.1\"\ngem \"pg\"\n"},
 			"DATABASE_URL", true, Localhost, "rails,ruby-pg", "Gemfile:2"},
+		// Rails before 7.0 lets the URL's localhost win over ?host=: the
+		// version that runs decides, the lock file's over the Gemfile's.
+		{"rails with no requirement resolves the newest", map[string]string{"Gemfile": "gem 'rails'\ngem 'pg'\n"},
+			"DATABASE_URL", true, Localhost, "rails,ruby-pg", "Gemfile:1"},
+		{"rails 6.1 in the Gemfile", map[string]string{"Gemfile": "gem \"rails\", \"~> 6.1.4\", \">= 6.1.4.1\"\ngem \"pg\"\n"},
+			"DATABASE_URL", true, "", "rails,ruby-pg", "Gemfile:1"},
+		{"rails 6.1 locked under an open Gemfile", map[string]string{"Gemfile": "gem 'rails'\ngem 'pg'\n",
+			"Gemfile.lock": "GEM\n  remote: https://rubygems.org/\n  specs:\n    actionpack (6.1.7.10)\n    pg (1.5.4)\n    rails (6.1.7.10)\n      actionpack (= 6.1.7.10)\n\nDEPENDENCIES\n  pg\n  rails\n"},
+			"DATABASE_URL", true, "", "rails,ruby-pg", "Gemfile:1"},
+		{"rails 7.1 locked", map[string]string{"Gemfile": "gem 'rails', '>= 6'\ngem 'pg'\n",
+			"Gemfile.lock": "GEM\n  specs:\n    pg (1.5.4)\n    rails (7.1.3.2)\n"},
+			"DATABASE_URL", true, Localhost, "rails,ruby-pg", "Gemfile:1"},
 		{"doctrine", map[string]string{"config/packages/doctrine.yaml": "doctrine:\n    dbal:\n        url: '%env(resolve:DATABASE_URL)%'\n"},
 			"DATABASE_URL", true, Localhost, "php-parse-url", "config/packages/doctrine.yaml:3"},
 		{"tortoise", map[string]string{"main.py": "register_tortoise(app, db_url=os.environ[\"DATABASE_URL\"], modules={})\n"},

@@ -64,7 +64,7 @@ var depREs = map[string][]*regexp.Regexp{
 		regexp.MustCompile(`^name\s*=\s*"([A-Za-z0-9][A-Za-z0-9._-]*)"`),                                  // poetry.lock
 	},
 	"go":       {regexp.MustCompile(`^\s*(?:require\s+)?([a-z0-9.-]+\.[a-z]+/[^\s]+)\s+v[0-9]`)},
-	"gem":      {regexp.MustCompile(`^\s*gem\s+["']([A-Za-z0-9_-]+)["']`), regexp.MustCompile(`^\s{4}([A-Za-z0-9_-]+) \(`)},
+	"gem":      {regexp.MustCompile(`^\s*gem\s+["']([A-Za-z0-9_-]+)["'](?:\s*,\s*["']([^"']*)["'])?`), regexp.MustCompile(`^\s{4}([A-Za-z0-9_-]+) \(([^)]*)\)`)},
 	"hex":      {regexp.MustCompile(`\{\s*:([a-z0-9_]+)\s*,(?:\s*"([^"]*)")?`)},
 	"composer": {regexp.MustCompile(`^\s*"([a-z0-9_.-]+/[a-z0-9_.-]+)"\s*:\s*"`)},
 	"maven":    {regexp.MustCompile(`(org\.postgresql)`)},
@@ -103,6 +103,12 @@ func manifestDeps(rel string, data []byte) []dep {
 			}
 			if eco == "pypi" {
 				d.version = pypiVersion(line[len(m[0]):], m[0])
+			}
+			if eco == "gem" && d.version == "" && path.Base(rel) == "Gemfile" {
+				// gem "rails" with no requirement: bundle install resolves
+				// the newest release (a Gemfile.lock beside it decides
+				// instead: gateVersions).
+				d.version = "*"
 			}
 			out = append(out, d)
 			break

@@ -50,6 +50,15 @@ func Refine(v Verdict, ok bool, uri, file string, line int) (Verdict, bool) {
 	for i := range own {
 		own[i].File, own[i].Line = file, line
 	}
+	// A reader the value's place shows (Rails' config/database.yml) is
+	// the version the project's manifests declare.
+	var declared []Use
+	for _, u := range v.Uses {
+		if u.Declared {
+			declared = append(declared, u)
+		}
+	}
+	own = gateVersions(own, declared)
 	uses := v.Uses
 	if u, err := libpq.ParseURI(uri); err == nil && strings.Contains(u.Scheme, "+") {
 		uses = slices.DeleteFunc(slices.Clone(uses), func(u Use) bool { return u.Declared && u.Reader.Name != "sqlalchemy" })

@@ -14,6 +14,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/consumer"
 	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/jdbc"
 	"github.com/uds-migrate/uds-migrate/libpq"
@@ -133,7 +134,7 @@ func (mg *migration) rewriteEdge(e *analyze.Edge, mp string, mount func()) {
 	for _, n := range notes {
 		mg.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+"/"+v.Key+": "+n.Message)
 	}
-	if d.HostInQuery && mentionsRails(mg.p.Model.Services[v.Service]) {
+	if d.HostInQuery && mentionsRails(mg.p.Model.Services[v.Service]) && !railsEvidence(e.Basis) {
 		mg.rep.Add("UDS123", v.Pos, v.Service, v.Key,
 			fmt.Sprintf("%s/%s: %s looks like a Rails app: Rails 7.0 and later read ?host= from %s; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER:PASSWORD@%s/DB)", v.Service, v.Key, v.Service, v.Key, strings.ReplaceAll(mp, "/", "%2F")))
 	}
@@ -162,6 +163,13 @@ func edgeReason(e *analyze.Edge, mp string) string {
 }
 
 // mentionsRails guesses a Rails app from its image or command.
+// railsEvidence reports whether the value's form was chosen on evidence
+// that Rails reads it: consumer.Decide lets that happen only when the
+// project's manifests show Rails 7.0 or later, which reads ?host=.
+func railsEvidence(b *finding.Basis) bool {
+	return b != nil && b.Kind == finding.BasisEvidence && slices.Contains(strings.Split(b.Name, "+"), "rails")
+}
+
 func mentionsRails(svc types.ServiceConfig) bool {
 	text := strings.ToLower(svc.Image + " " + strings.Join(svc.Command, " ") + " " + strings.Join(svc.Entrypoint, " "))
 	if strings.Contains(text, "rails") {
@@ -279,10 +287,9 @@ func (mg *migration) rewriteConfigEdge(e *analyze.Edge, mp string) {
 	}
 	mg.noteEvidence(e, mp)
 	mg.noteRailsDefault(e, mp)
-	if d.HostInQuery && strings.HasSuffix(cv.Path, "database.yml") {
-		mg.rep.Add("UDS123", v.Pos, v.Service, v.Key,
-			fmt.Sprintf("%s reads url from %s: Rails 7.0 and later read ?host= there; before 7.0 it is ignored and the app stays on TCP, so write the host percent-encoded instead (postgres://USER@%s/DB)", v.Service, v.Pos.File, strings.ReplaceAll(mp, "/", "%2F")))
-	}
+	// No UDS123 here: a url: in config/database.yml is Rails' own, and
+	// consumer.Refine lets it change only when the manifests show Rails
+	// 7.0 or later.
 	for _, n := range notes {
 		mg.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+" "+v.Pos.File+" "+v.Key+": "+n.Message)
 	}
