@@ -162,7 +162,6 @@ func edgeReason(e *analyze.Edge, mp string) string {
 	return r
 }
 
-// mentionsRails guesses a Rails app from its image or command.
 // railsEvidence reports whether the value's form was chosen on evidence
 // that Rails reads it: consumer.Decide lets that happen only when the
 // project's manifests show Rails 7.0 or later, which reads ?host=.
@@ -170,6 +169,7 @@ func railsEvidence(b *finding.Basis) bool {
 	return b != nil && b.Kind == finding.BasisEvidence && slices.Contains(strings.Split(b.Name, "+"), "rails")
 }
 
+// mentionsRails guesses a Rails app from its image or command.
 func mentionsRails(svc types.ServiceConfig) bool {
 	text := strings.ToLower(svc.Image + " " + strings.Join(svc.Command, " ") + " " + strings.Join(svc.Entrypoint, " "))
 	if strings.Contains(text, "rails") {
@@ -287,9 +287,10 @@ func (mg *migration) rewriteConfigEdge(e *analyze.Edge, mp string) {
 	}
 	mg.noteEvidence(e, mp)
 	mg.noteRailsDefault(e, mp)
-	// No UDS123 here: a url: in config/database.yml is Rails' own, and
-	// consumer.Refine lets it change only when the manifests show Rails
-	// 7.0 or later.
+	// No UDS123 here: a url: in config/database.yml is Rails' own, and on
+	// the project's evidence consumer.Refine lets it change only when the
+	// manifests show Rails 7.0 or later; a form the user named with
+	// --consumer gets no UDS123 either.
 	for _, n := range notes {
 		mg.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+" "+v.Pos.File+" "+v.Key+": "+n.Message)
 	}
