@@ -69,7 +69,11 @@ func (cl *collector) collectEdges() []*Edge {
 				}
 				if e := cl.splitVar(v, find); e != nil {
 					out = append(out, e)
-				} else if db := unknownURL(v.Value, find); db != nil {
+				} else if db := unknownURL(v.Value, find); db != nil && isEctoURL(v.Value) {
+					cl.note("UDS122", v.Pos, name, v.Key,
+						fmt.Sprintf("%s/%s is an Ecto repo URL (ecto://) for %s; left unchanged: Ecto's parse_url takes any scheme and hands ?host= to Postgrex, which ignores it. For the socket, mount %s's socket volume on %s and give the repo socket_dir: %q in its config (or, with ecto_sql 3.4 or later on port 5432, write the URL as ecto://USER:PASSWORD@/DB?socket_dir=%s); a socket_options: [:inet] or [:inet6] in the repo config chooses an IP family for TCP: check that it does not stand in the way",
+							name, v.Key, db.Name, db.Name, name, cl.opts.MountPath, cl.opts.MountPath))
+				} else if db != nil {
 					cl.note("UDS122", v.Pos, name, v.Key,
 						fmt.Sprintf("%s/%s looks like a connection URL for %s in a form the tool does not know; left unchanged: point it at %s's socket in %s by hand if its driver supports Unix sockets", name, v.Key, db.Name, db.Name, cl.opts.MountPath))
 				}
@@ -337,4 +341,11 @@ func (cl *collector) warnForeignSocket(v compose.EnvVar, dname string) {
 		}
 		cl.note("UDS162", v.Pos, v.Service, v.Key, ForeignSocketMsg(v.Service+"/"+v.Key, m.Source, m.Target))
 	}
+}
+
+// isEctoURL reports whether a value is an Ecto repo URL (ecto://...), as
+// Phoenix projects write DATABASE_URL: Ecto.Repo.Supervisor.parse_url
+// reads any scheme (github.com/elixir-ecto/ecto lib/ecto/repo/supervisor.ex).
+func isEctoURL(s string) bool {
+	return len(s) > 7 && strings.EqualFold(s[:7], "ecto://")
 }

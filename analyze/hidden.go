@@ -96,7 +96,7 @@ func (hc hiddenClients) warn(edges []*Edge) {
 		}
 		if code, n := (hiddenClients{cl}).codeInView(name, dep); code != "" {
 			cl.note("UDS137", yamledit.NodePos(src, kn), name, key,
-				fmt.Sprintf("%s/%s names %s, but neither %s's environment nor the files that reach its container, its code among them (%d program files: %s, ...), name %s as a host%s: as configured, %s opens no connection to %s (the dependency only orders start-up, or a variable left unset selects another database), so there is nothing to migrate; if a value from outside the project (the base image, the shell) does connect it, write that value as %s and add the socket volume by hand", name, key, dep.Name, name, n, code, dep.Name, aside.note(name, dep.Name), name, dep.Name, manualForm("", dep, cl.opts.MountPath)))
+				fmt.Sprintf("%s/%s names %s, but neither %s's environment nor the files that reach its container, its code among them (%d program files: %s, ...; test and fixture folders such as test/ and tests/ are not read), name %s as a host%s: as configured, %s opens no connection to %s (the dependency only orders start-up, or a variable left unset selects another database), so there is nothing to migrate; if a value from outside the project (the base image, the shell) does connect it, write that value as %s and add the socket volume by hand", name, key, dep.Name, name, n, code, dep.Name, aside.note(name, dep.Name), name, dep.Name, manualForm("", dep, cl.opts.MountPath)))
 			continue
 		}
 		where := "a mounted config file"

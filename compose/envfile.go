@@ -173,10 +173,10 @@ func (p *Project) extendsSource(path string) *Source {
 	return src
 }
 
-var wholeRefRE = regexp.MustCompile(`^\$\{?([A-Za-z_][A-Za-z0-9_]*)(\}|:?-)`)
+var wholeRefRE = regexp.MustCompile(`^\$\{?([A-Za-z_][A-Za-z0-9_]*)(\}|:?-|:?\?)`)
 
 // followRef locates a value written only as a reference (${NAME},
-// ${NAME:-default}) in the env file that sets NAME (.env or --env-file), so
+// ${NAME:-default}, ${NAME:?error}: the variable's value when set) in the env file that sets NAME (.env or --env-file), so
 // the edit lands where the value is written.
 func (p *Project) followRef(service, key, raw string) (EnvVar, bool) {
 	if _, ok := UsedDefault(raw, p.Env); ok {

@@ -88,7 +88,12 @@ func (mg *migration) rewriteEdge(e *analyze.Edge, mp string, mount func()) {
 			code = "UDS110"
 		}
 		msg := fmt.Sprintf("%s/%s cannot be rewritten as written (%v); set it to the socket form by hand", v.Service, v.Key, dialect.RedactErr(err))
-		if want, _, err2 := dialect.ToSocket(e.Dialect, v.Value, mp, e.Port); err2 == nil && code == "UDS111" {
+		want, _, err2 := dialect.ToSocket(e.Dialect, v.Value, mp, e.Port)
+		if err2 == nil {
+			// the form its reader takes (Prisma: localhost), not the default
+			want, err2 = inForm(want, e.Form)
+		}
+		if err2 == nil && code == "UDS111" {
 			// The text is made of references set outside the project files
 			// (the shell environment): say what the variable must hold. The
 			// project's half is the mount, which the service gets.
@@ -287,10 +292,10 @@ func (mg *migration) rewriteConfigEdge(e *analyze.Edge, mp string) {
 	}
 	mg.noteEvidence(e, mp)
 	mg.noteRailsDefault(e, mp)
-	// No UDS123 here: a url: in config/database.yml is Rails' own, and on
-	// the project's evidence consumer.Refine lets it change only when the
-	// manifests show Rails 7.0 or later; a form the user named with
-	// --consumer gets no UDS123 either.
+	// No UDS123 here: a url: in config/database.yml is Rails' own, and
+	// consumer.Refine lets it change only when the manifests show Rails
+	// 7.0 or later (--consumer names environment variables, never a
+	// database.yml key, so no other basis reaches this value).
 	for _, n := range notes {
 		mg.rep.Add(n.Code, v.Pos, v.Service, v.Key, v.Service+" "+v.Pos.File+" "+v.Key+": "+n.Message)
 	}
