@@ -62,6 +62,11 @@ type Reader struct {
 	// write them, and e2e TestURIReaders, which runs a newer version,
 	// expects them to connect.
 	Newer map[Form]string `yaml:"newer"`
+	// ByHand are forms the tool does not write (Encoded: readers differ on
+	// decoding the host) that are known to survive this reader; the
+	// warning that keeps the value on TCP prints the exact value in them
+	// for the user to write by hand.
+	ByHand []Form `yaml:"by_hand"`
 	// PortIgnored: the reader takes ?host= but not ?port=; it reads the
 	// port from the authority only. The empty form, which has no authority
 	// to hold it, then reaches only a server on 5432; the localhost form

@@ -2,6 +2,7 @@ package hostvar
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/catalog"
@@ -35,15 +36,18 @@ func (q Query) Reader() (form consumer.Form, basis *finding.Basis, stay *Stay) {
 				Msg: fmt.Sprintf("%s/%s reaches %s over TCP and its readers share no socket URI form (%s); left on TCP", v.Service, v.Key, q.DB, readersDetail(verdict))}
 		}
 		if verdict.Form == "" {
-			return "", nil, &Stay{Code: "UDS153", Basis: b,
-				Msg: fmt.Sprintf("%s/%s reaches %s over TCP and is read by %s (%s:%d %s): %s; left on TCP", v.Service, v.Key, q.DB, u.Reader.Name, u.File, u.Line, u.How, u.Reader.Reason)}
+			msg := fmt.Sprintf("%s/%s reaches %s over TCP and is read by %s (%s:%d %s): %s; left on TCP", v.Service, v.Key, q.DB, u.Reader.Name, u.File, u.Line, u.How, u.Reader.Reason)
+			if slices.Contains(u.Reader.ByHand, consumer.Encoded) {
+				msg += fmt.Sprintf(": if the driver behind it decodes a percent-encoded host (libpq, tokio-postgres, sqlx do; lib/pq does not), write by hand %s and mount %s's socket volume on %s", q.encodedForm(), q.DB, v.Service)
+			}
+			return "", nil, &Stay{Code: "UDS153", Basis: b, Msg: msg}
 		}
 		if verdict.Form == consumer.Encoded {
 			// The readers are known: no --consumer form to offer (each
 			// breaks one of them), only the form to write by hand.
 			return "", nil, &Stay{Code: "UDS153", Basis: b,
-				Msg: fmt.Sprintf("%s/%s reaches %s over TCP and its readers share only the percent-encoded socket form, which the tool does not write (%s); left on TCP: to use the socket, write it by hand with the directory as the host, postgres://USER:PASSWORD@%s/DB, and mount %s's socket volume on %s",
-					v.Service, v.Key, q.DB, readersDetail(verdict), strings.ReplaceAll(q.MountPath, "/", "%2F"), q.DB, v.Service)}
+				Msg: fmt.Sprintf("%s/%s reaches %s over TCP and its readers share only the percent-encoded socket form, which the tool does not write (%s); left on TCP: to use the socket, write it by hand with the directory as the host, %s, and mount %s's socket volume on %s",
+					v.Service, v.Key, q.DB, readersDetail(verdict), q.encodedForm(), q.DB, v.Service)}
 		}
 		form := consumer.ChooseAt(verdictReaders(verdict), q.DBPort)
 		if form == "" || form == consumer.Encoded {
@@ -63,6 +67,20 @@ func (q Query) Reader() (form consumer.Form, basis *finding.Basis, stay *Stay) {
 		return consumer.Empty, &b, nil
 	}
 	return "", nil, q.unknownReader("no code or manifest in the project shows its reader and its image is not catalogued")
+}
+
+// encodedForm is the value in the percent-encoded socket form
+// (libpq.WithEncodedHost), passwords masked, or a template when the value
+// does not convert (a placeholder where the host stands).
+func (q Query) encodedForm() string {
+	v := q.Var
+	d := dialect.Recognise(v.Value)
+	if sock, _, err := d.ToSocket(v.Value, q.MountPath, q.DBPort); err == nil {
+		if enc, err := libpq.WithEncodedHost(sock); err == nil && enc != sock {
+			return dialect.Redact(d.Name, enc)
+		}
+	}
+	return "postgres://USER:PASSWORD@" + strings.ReplaceAll(q.MountPath, "/", "%2F") + "/DB"
 }
 
 // verdictReaders returns the readers of v's uses.

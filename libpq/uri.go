@@ -642,3 +642,43 @@ func WithSocketDirParam(s string) (string, error) {
 	}
 	return u.String(), nil
 }
+
+// WithEncodedHost returns a socket-form URI (URIToSocket's result) with
+// the socket directory percent-encoded as the authority host:
+// "postgresql://u:pw@/db?host=/dir&port=5433" becomes
+// "postgresql://u:pw@%2Fdir:5433/db". It is the one form that survives
+// code which replaces the whole query (Rust's Url::set_query, as Lemmy
+// calls it) for a driver that decodes the host and takes a leading / as
+// a directory (libpq, tokio-postgres, sqlx). The tool prints it for a
+// user to write by hand and does not write it itself: readers differ on
+// decoding the host (lib/pq refuses it, pgx decodes it only from v5.11).
+// A URI without a socket ?host= parameter is returned unchanged.
+//
+// Errors: those of ParseURI.
+func WithEncodedHost(s string) (string, error) {
+	u, err := ParseURI(s)
+	if err != nil {
+		return "", err
+	}
+	dir, ok := u.Param("host")
+	if !ok || !isUnixSocketPath(dir) || !emptyAuthority(u.Hosts) {
+		return s, nil
+	}
+	h := Host{Name: strings.ReplaceAll(encode(dir), "/", "%2F")}
+	var params []Param
+	for _, p := range u.Params {
+		switch decode(p.Key) {
+		case "host":
+			continue
+		case "port":
+			if n, err := strconv.Atoi(decode(p.Value)); err == nil && checkPortNumber(n) == nil {
+				h.Port = strconv.Itoa(n)
+				continue
+			}
+		}
+		params = append(params, p)
+	}
+	u.Hosts, u.Params = []Host{h}, params
+	u.HasQuery = len(params) > 0
+	return u.String(), nil
+}

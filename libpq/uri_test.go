@@ -425,3 +425,22 @@ func TestWithAuthorityHost(t *testing.T) {
 		t.Error("a socket path as authority host: no error")
 	}
 }
+
+func TestWithEncodedHost(t *testing.T) {
+	for in, want := range map[string]string{
+		"postgres://lemmy:pw@/lemmy?host=/var/run/postgresql":     "postgres://lemmy:pw@%2Fvar%2Frun%2Fpostgresql/lemmy",
+		"postgres://u@/db?host=/run/pg&port=5433&sslmode=disable": "postgres://u@%2Frun%2Fpg:5433/db?sslmode=disable",
+		"postgresql://u:p@localhost/db?host=/var/run/postgresql":  "postgresql://u:p@localhost/db?host=/var/run/postgresql",
+		"postgresql://u:p@db/db":                                  "postgresql://u:p@db/db",
+		"postgres://u@/db?host=/var/run/my%20pg":                  "postgres://u@%2Fvar%2Frun%2Fmy%20pg/db",
+	} {
+		got, err := WithEncodedHost(in)
+		if err != nil || got != want {
+			t.Errorf("WithEncodedHost(%q) = %q, %v; want %q", in, got, err, want)
+		}
+		// libpq reads the result back with the directory as its host.
+		if u, err := ParseURI(got); err == nil && strings.Contains(want, "%2F") && (len(u.Hosts) != 1 || !strings.HasPrefix(decode(u.Hosts[0].Name), "/")) {
+			t.Errorf("WithEncodedHost(%q) = %q: host %v does not decode to a directory", in, got, u.Hosts)
+		}
+	}
+}
