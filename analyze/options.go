@@ -107,8 +107,12 @@ func (r *Result) Changed() bool {
 
 // DBInfo describes one PostgreSQL service found.
 type DBInfo struct {
-	Service   string
-	Family    string // "official", "bitnami", "--db"
+	Service string
+	Family  string // "official", "bitnami", "--db": the initialisation it runs
+	// Image is the catalogue family of an image that is not the official
+	// one but runs its entrypoint (pgautoupgrade, postgis, timescaledb),
+	// "" for the official image and a --db service.
+	Image     string
 	SocketDir string // inside the db container
 	Port      int    // server port inside the container
 	Volume    string // socket volume (named volume or bind source)

@@ -8,6 +8,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/configfile"
 	"github.com/uds-migrate/uds-migrate/dialect"
+	"github.com/uds-migrate/uds-migrate/evidence"
 	"github.com/uds-migrate/uds-migrate/finding"
 	"github.com/uds-migrate/uds-migrate/hostvar"
 )
@@ -28,11 +29,7 @@ func (fv fileValues) rails() []*Edge {
 			continue // its command is an asset build: it reads no database.yml
 		}
 		scope := cl.scopes.Of(name)
-		for _, abs := range scope.Files() {
-			rel, _ := filepath.Rel(cl.p.Model.WorkingDir, abs)
-			if rel = filepath.ToSlash(rel); rel != "config/database.yml" && !strings.HasSuffix(rel, "/config/database.yml") {
-				continue
-			}
+		for _, abs := range railsDatabaseYMLs(scope) {
 			if e := (fileValues{cl}).railsHost(name, abs, scope.Env); e != nil {
 				out = append(out, e)
 			}
@@ -42,6 +39,44 @@ func (fv fileValues) rails() []*Edge {
 		}
 	}
 	return out
+}
+
+// railsDatabaseYMLs returns the config/database.yml files of scope that
+// Rails would read. Rails reads only <Rails.root>/config/database.yml, and
+// the root is where the code reaches the container: a file at
+// config/database.yml directly below a root the scope mounts or builds
+// wins, and a copy deeper in the tree (old/config/database.yml, a vendored
+// engine's spec/dummy/config/database.yml) is then not the app's. With no
+// such file, the shallowest ones count (an app in backend/ of a mounted
+// repository).
+func railsDatabaseYMLs(scope evidence.Scope) []string {
+	var atRoot, found []string
+	depth := -1
+	for _, abs := range scope.Files() {
+		if filepath.Base(abs) != "database.yml" || filepath.Base(filepath.Dir(abs)) != "config" {
+			continue
+		}
+		for _, root := range scope.Roots {
+			if filepath.Clean(root) == abs || filepath.Join(root, "config", "database.yml") == abs {
+				atRoot = append(atRoot, abs)
+				break
+			}
+		}
+		rel, err := filepath.Rel(scope.ProjectDir, abs)
+		if err != nil {
+			continue
+		}
+		switch n := strings.Count(filepath.ToSlash(rel), "/"); {
+		case depth < 0 || n < depth:
+			depth, found = n, []string{abs}
+		case n == depth:
+			found = append(found, abs)
+		}
+	}
+	if len(atRoot) > 0 {
+		return atRoot
+	}
+	return found
 }
 
 // railsEdge reads one database.yml for one service.

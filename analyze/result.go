@@ -36,6 +36,9 @@ func NewResult(p *Project, dbs []*DB, ed *compose.Editor, rep *finding.Report, v
 	res.Files = files
 	for _, db := range dbs {
 		info := DBInfo{Service: db.Name, Family: db.Family, SocketDir: db.ConfigDir, Port: db.Port, Names: db.Names}
+		if db.Server != nil && db.Server.Family != db.Family && db.Server.Family != "postgres" {
+			info.Image = db.Server.Family
+		}
 		if v := volume(db); v != "" {
 			info.SocketDir, info.Volume = db.SocketDir, v
 		}

@@ -95,7 +95,15 @@ func HostNames(svc types.ServiceConfig) []string {
 			names = append(names, nw.Aliases...)
 		}
 	}
-	return names
+	// Each name once (container_name: postgres on service postgres, an
+	// alias on two networks); DNS names compare without case.
+	seen := map[string]bool{}
+	return slices.DeleteFunc(names, func(n string) bool {
+		k := strings.ToLower(n)
+		dup := seen[k]
+		seen[k] = true
+		return dup
+	})
 }
 
 // LinkAliases maps the aliases a client gives to linked services

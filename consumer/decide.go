@@ -170,7 +170,12 @@ func Decide(s evidence.Scope, key string) (v Verdict, ok bool) {
 		// URI ((str "jdbc:" uri) into pgjdbc): no form fits it, and that
 		// line is the reason to say.
 		if i := slices.IndexFunc(scopeUses, func(u Use) bool { return len(u.Reader.Forms) == 0 }); i >= 0 {
-			return Verdict{Uses: scopeUses[i : i+1]}, true
+			// The line opens the project's connections, not this variable
+			// (fastapi-tdd-docker: DATABASE_TEST_URL is read in tests/,
+			// which the tool does not read): say so.
+			u := scopeUses[i]
+			u.How += ", and no file the tool reads names " + key
+			return Verdict{Uses: []Use{u}}, true
 		}
 	}
 	if len(uses) == 0 || onlyValidators(uses) {
@@ -222,7 +227,18 @@ func gateVersions(uses, manifest []Use) []Use {
 		}
 		recent := false
 		for _, m := range pinned(manifest, u.Reader) {
-			recent = recent || atLeast(m.Version, u.Reader.Since.Version)
+			if !recent && atLeast(m.Version, u.Reader.Since.Version) {
+				recent = true
+				if u.Declared && m.File != u.File {
+					// The line that shows the version that runs is the
+					// basis (Gemfile.lock's rails (7.1.3.2), not the
+					// Gemfile's range).
+					out[i] = m
+					if strings.HasSuffix(m.File, ".lock") {
+						out[i].How = strings.Replace(m.How, "declares the dependency", "locks", 1) + " " + m.Version
+					}
+				}
+			}
 		}
 		if !recent {
 			old := *u.Reader

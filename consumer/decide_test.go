@@ -174,7 +174,7 @@ func TestDecide(t *testing.T) {
 			"DATABASE_URL", true, "", "rails,ruby-pg", "Gemfile:1"},
 		{"rails 7.1 locked", map[string]string{"Gemfile": "gem 'rails', '>= 6'\ngem 'pg'\n",
 			"Gemfile.lock": "GEM\n  specs:\n    pg (1.5.4)\n    rails (7.1.3.2)\n"},
-			"DATABASE_URL", true, Localhost, "rails,ruby-pg", "Gemfile:1"},
+			"DATABASE_URL", true, Localhost, "rails,ruby-pg", "Gemfile.lock:4"}, // the line that shows the version that runs
 		{"doctrine", map[string]string{"config/packages/doctrine.yaml": "doctrine:\n    dbal:\n        url: '%env(resolve:DATABASE_URL)%'\n"},
 			"DATABASE_URL", true, Localhost, "php-parse-url", "config/packages/doctrine.yaml:3"},
 		{"tortoise", map[string]string{"main.py": "register_tortoise(app, db_url=os.environ[\"DATABASE_URL\"], modules={})\n"},

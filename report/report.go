@@ -41,6 +41,7 @@ type File struct {
 type Database struct {
 	Service   string   `json:"service"`
 	Family    string   `json:"family"`
+	Image     string   `json:"image,omitempty"`
 	SocketDir string   `json:"socketDir"`
 	Port      int      `json:"port"`
 	Volume    string   `json:"volume"`

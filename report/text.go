@@ -194,8 +194,12 @@ func StyledText(w io.Writer, p Plan, st Style) error {
 	if len(p.Databases) > 0 {
 		b.WriteString("databases:\n")
 		for _, d := range p.Databases {
-			fmt.Fprintf(&b, "  %s (%s image): socket directory %s, port %d, socket volume %s; reached as %s\n",
-				d.Service, d.Family, d.SocketDir, d.Port, d.Volume, strings.Join(d.Names, ", "))
+			kind := d.Family + " image"
+			if d.Image != "" {
+				kind = d.Image + " image, " + d.Family + " entrypoint" // pgautoupgrade runs a copy of the official one
+			}
+			fmt.Fprintf(&b, "  %s (%s): socket directory %s, port %d, socket volume %s; reached as %s\n",
+				d.Service, kind, d.SocketDir, d.Port, d.Volume, strings.Join(d.Names, ", "))
 		}
 	}
 	if len(p.Changes) > 0 {
@@ -207,7 +211,11 @@ func StyledText(w io.Writer, p Plan, st Style) error {
 			}
 			switch c.Kind {
 			case "value", "repair":
-				fmt.Fprintf(&b, "  %s %s %s (%s): %s\n    - %s\n    + %s\n", pos, c.Service, c.Key, c.Dialect, c.Reason, c.Before, c.After)
+				kind := "" // a repair (a tmpfs replaced) has no dialect
+				if c.Dialect != "" {
+					kind = " (" + c.Dialect + ")"
+				}
+				fmt.Fprintf(&b, "  %s %s %s%s: %s\n    - %s\n    + %s\n", pos, c.Service, c.Key, kind, c.Reason, c.Before, c.After)
 				if e := c.Evidence; e != nil {
 					fmt.Fprintf(&b, "    because (%s) %s:%d: %s; driver %s\n", e.Source, e.File, e.Line, e.Reason, e.Driver)
 					if e.Via != "" {

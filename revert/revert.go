@@ -405,7 +405,7 @@ func socketPort(val, name string, serverPort int) int {
 func (pl *reverter) warnSSLDisable(service, key string, at finding.Pos, out string, db *analyze.DB) {
 	if sslDisableRE.MatchString(out) {
 		pl.rep.Add("UDS174", at, service, key,
-			fmt.Sprintf("%s/%s goes back to TCP with sslmode=disable, the socket form's sslmode: the migration writes disable for whatever the value had (require, verify-full: UDS104 said which), and revert cannot know it, so the connection to %s is now unencrypted; set the sslmode it had by hand", service, key, db.Name))
+			fmt.Sprintf("%s/%s goes back to TCP with sslmode=disable, the socket form's sslmode: the migration writes disable for whatever the value had (require, verify-full: UDS104 said which), and revert cannot know it, so the connection to %s may now be unencrypted where it was encrypted before; set the sslmode it had by hand, or leave disable if that is what it had", service, key, db.Name))
 	}
 }
 

@@ -339,12 +339,14 @@ func (mg *migration) dropTmpfs(db *analyze.DB, d compose.ServiceDef, home bool) 
 	_, ms := mg.p.Mounts(src, node)
 	dir := path.Clean(db.SocketDir)
 	found := false
+	var at Pos     // the tmpfs's line, for the plan's change
 	written := dir // the tmpfs's path as written (/run/postgresql for /var/run/postgresql)
 	_, seq := yamledit.OwnKey(node, "volumes")
 	seq = yamledit.Deref(seq)
 	for i, m := range ms {
 		if m.Source == "" && pgserver.Dir(m.Target) == pgserver.Dir(dir) && yamledit.Deref(m.Node).Kind == yaml.MappingNode && seq != nil {
 			written = m.Target
+			at = yamledit.NodePos(src, yamledit.Deref(m.Node))
 			// The tmpfs entry becomes the socket volume, in place.
 			if mg.ed.YAML(src).ReplaceItem(seq, yamledit.Deref(m.Node), mg.plan(db).volume+":"+db.SocketDir) == nil {
 				if home {
@@ -364,6 +366,7 @@ func (mg *migration) dropTmpfs(db *analyze.DB, d compose.ServiceDef, home bool) 
 			written = path.Clean(d)
 			return true
 		}
+		at = yamledit.NodePos(src, kn)
 		switch {
 		case v.Kind == yaml.ScalarNode && isDir(v.Value):
 			mg.ed.YAML(src).DeleteLines(kn.Line, src.BlockEnd(kn.Line, kn.Column, true))
@@ -371,6 +374,7 @@ func (mg *migration) dropTmpfs(db *analyze.DB, d compose.ServiceDef, home bool) 
 		case v.Kind == yaml.SequenceNode && v.Style&yaml.FlowStyle == 0:
 			for _, it := range v.Content {
 				if it.Kind == yaml.ScalarNode && isDir(it.Value) {
+					at = yamledit.NodePos(src, it)
 					if len(v.Content) == 1 {
 						mg.ed.YAML(src).DeleteLines(kn.Line, src.BlockEnd(kn.Line, kn.Column, true))
 					} else {
@@ -385,7 +389,10 @@ func (mg *migration) dropTmpfs(db *analyze.DB, d compose.ServiceDef, home bool) 
 		kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(src)), db.Name)
 		mg.rep.Add("UDS108", yamledit.NodePos(src, kn), db.Name, "tmpfs",
 			fmt.Sprintf("the tmpfs on %s is private to the %s container, so clients could never see the socket: replaced by the socket volume", tmpfsWhere(written, db.SocketDir), db.Name))
-		mg.rep.Change(Change{Kind: "repair", Pos: Pos{File: src.Path}, Service: db.Name, Key: "tmpfs", Before: db.SocketDir, After: "socket volume", Reason: "a tmpfs is not shared between containers"})
+		if at.Line == 0 {
+			at = Pos{File: src.Path}
+		}
+		mg.rep.Change(Change{Kind: "repair", Pos: at, Service: db.Name, Key: "tmpfs", Before: db.SocketDir, After: "socket volume", Reason: "a tmpfs is not shared between containers"})
 	}
 }
 

@@ -132,7 +132,7 @@ func reportInput(res *rewrite.Result) report.Input {
 		in.Files = append(in.Files, report.File{Path: f.Path, Changed: f.Changed})
 	}
 	for _, d := range res.DBs {
-		in.DBs = append(in.DBs, report.Database{Service: d.Service, Family: d.Family, SocketDir: d.SocketDir, Port: d.Port, Volume: d.Volume, Names: d.Names})
+		in.DBs = append(in.DBs, report.Database{Service: d.Service, Family: d.Family, Image: d.Image, SocketDir: d.SocketDir, Port: d.Port, Volume: d.Volume, Names: d.Names})
 	}
 	return in
 }
