@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"maps"
+	"regexp"
 	"slices"
 	"sort"
 
@@ -156,7 +157,10 @@ func (a Topology) leftOnTCP(srcs []*compose.Source, edited bool) (values, ties [
 			continue
 		}
 		id := f.Service
-		if f.Key != "" {
+		switch {
+		case fileKeyRE.MatchString(f.Key):
+			id += " (" + f.Key + ")" // a file (backend/main.go), not a variable: backend (backend/main.go)
+		case f.Key != "":
 			id += "/" + f.Key
 		}
 		if seen[id] {
@@ -171,6 +175,10 @@ func (a Topology) leftOnTCP(srcs []*compose.Source, edited bool) (values, ties [
 	}
 	return values, ties
 }
+
+// fileKeyRE matches a finding key that is a file (a connection written in
+// code, UDS131), not a variable or a configuration key (database.connection).
+var fileKeyRE = regexp.MustCompile(`/|\.(py|js|mjs|cjs|ts|go|rb|exs|ex|php|ml|java|kt|scala|clj|cs|rs|json|ya?ml|toml|ini|conf|properties|env)$`)
 
 // selects reports whether the selection (--only, --exclude) keeps a
 // service: the one rule every client filter uses.

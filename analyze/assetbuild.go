@@ -61,6 +61,13 @@ func (ab assetBuilds) only(service string) bool {
 	if jsTools[first] {
 		return true
 	}
+	// A project script's function run directly (nickjj's docker-django-
+	// example: command "../run yarn:build:js", whose yarn:build:js() runs
+	// node esbuild.config.mjs; trial 19) is judged by its body.
+	if isScriptPath(words[0]) && len(words) >= 2 {
+		body, found := ab.shellFunction(service, words[0], words[1])
+		return found && buildsAssetsOnly(body)
+	}
 	if !jsRunners[first] || len(words) < 2 {
 		return false
 	}
@@ -82,11 +89,45 @@ func (ab assetBuilds) only(service string) bool {
 		}
 		text = body
 	}
-	if startsRuby(text) {
+	return buildsAssetsOnly(text)
+}
+
+// isScriptPath reports whether a command's first word is a script of the
+// project named by its path (./run, ../run, bin/build), not a program.
+func isScriptPath(w string) bool {
+	return strings.HasPrefix(w, "./") || strings.HasPrefix(w, "../") || strings.HasPrefix(w, "bin/")
+}
+
+// buildsAssetsOnly reports whether a script's text runs an asset build
+// tool (esbuild, or node on esbuild.config.mjs) and no application
+// program (Ruby, Python, Elixir, Java, PHP: startsApp).
+func buildsAssetsOnly(text string) bool {
+	if startsRuby(text) || startsApp(text) {
 		return false
 	}
 	for _, w := range strings.Fields(text) {
-		if jsTools[filepath.Base(w)] {
+		base := filepath.Base(w)
+		if jsTools[base] {
+			return true
+		}
+		// node esbuild.config.mjs, vite.config.ts: the tool's own config
+		// script, run by node.
+		if tool, _, ok := strings.Cut(base, ".config."); ok && jsTools[tool] {
+			return true
+		}
+	}
+	return false
+}
+
+// appCommands as a word of a script mean it starts an application that
+// may open a database (a Django manage.py, a Celery worker, a Phoenix
+// server), so the script is not an asset build alone.
+var appCommands = map[string]bool{"python": true, "python3": true, "manage.py": true, "gunicorn": true, "uvicorn": true, "celery": true, "flask": true, "mix": true, "iex": true, "elixir": true, "java": true, "php": true, "dotnet": true}
+
+// startsApp reports whether a script's text runs one of appCommands.
+func startsApp(text string) bool {
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == '&' || r == ';' || r == '|' || r == '\t' }) {
+		if appCommands[filepath.Base(w)] {
 			return true
 		}
 	}
@@ -99,7 +140,7 @@ func (ab assetBuilds) only(service string) bool {
 // service; false when there is none.
 func (ab assetBuilds) shellFunction(service, script, name string) (string, bool) {
 	scope := ab.cl.scopes.Of(service)
-	want := "/" + strings.TrimPrefix(script, "./")
+	want := "/" + strings.TrimLeft(strings.TrimPrefix(script, "./"), "./")
 	for _, abs := range scope.Files() {
 		if !strings.HasSuffix(filepath.ToSlash(abs), want) {
 			continue

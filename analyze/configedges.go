@@ -1,10 +1,13 @@
 package analyze
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 
 	"github.com/uds-migrate/uds-migrate/compose"
 	"github.com/uds-migrate/uds-migrate/configfile"
@@ -100,12 +103,18 @@ func (fv fileValues) settings() []ConfigSetting {
 				continue
 			}
 			if len(data) > evidence.MaxFileSize {
+				if !mayConnect(data, cl.dbs) {
+					continue // map data, a fixture: nothing there names a database
+				}
 				cl.overLimit(finding.Pos{File: path}, name, fmt.Sprintf("%s is larger than %d KB", path, evidence.MaxFileSize>>10))
 				continue
 			}
 			vals, err := format.Values(data)
 			var limit *configfile.LimitError
 			if errors.As(err, &limit) {
+				if !mayConnect(data, cl.dbs) {
+					continue
+				}
 				cl.overLimit(finding.Pos{File: path, Line: limit.Line, Col: limit.Col}, name, path+" is "+limit.Msg)
 				continue
 			}
@@ -121,6 +130,28 @@ func (fv fileValues) settings() []ConfigSetting {
 		}
 	}
 	return out
+}
+
+// mayConnect reports whether a file the tool does not read (beyond a
+// limit) could hold a connection value: its text names PostgreSQL
+// ("postgres", "5432", "jdbc:") or a database service as a word. A
+// GeoJSON map or a large fixture names none, and a warning that it was
+// not read would only be noise (trial 18, redash's *.geo.json).
+func mayConnect(data []byte, dbs []*DB) bool {
+	low := bytes.ToLower(data)
+	for _, s := range []string{"postgres", "5432", "jdbc:"} {
+		if bytes.Contains(low, []byte(s)) {
+			return true
+		}
+	}
+	for _, db := range dbs {
+		for _, n := range db.Names {
+			if regexp.MustCompile(`(^|[^A-Za-z0-9_.-])` + regexp.QuoteMeta(strings.ToLower(n)) + `($|[^A-Za-z0-9_.-])`).Match(low) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // overLimit reports, once per file, a configuration file the tool does
@@ -182,8 +213,8 @@ func (fv fileValues) edge(service, path string, data []byte, v configfile.Value)
 func (cl *collector) clientServices() []string {
 	var out []string
 	for _, c := range cl.clients {
-		if !c.Pooler {
-			out = append(out, c.Name)
+		if !c.Pooler && !(assetBuilds{cl}).only(c.Name) {
+			out = append(out, c.Name) // an asset build reads no configuration of the app
 		}
 	}
 	return out

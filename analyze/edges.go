@@ -27,6 +27,18 @@ func (cl *collector) collectEdges() []*Edge {
 			out = append(out, cl.poolerHop(name)...)
 			continue
 		}
+		if (assetBuilds{cl}).only(name) {
+			// An asset build (esbuild, tailwindcss) opens no database,
+			// whatever it inherits from a shared env_file or anchor: the
+			// socket mount would hand it a superuser login (trial 19).
+			for _, v := range cl.p.ServiceEnv(name) {
+				if (inheritedVars{cl}).reachesDB(v) {
+					cl.note("UDS183", v.Pos, name, v.Key,
+						fmt.Sprintf("%s gets %s from %s, but its command only runs an asset build (esbuild, tailwindcss and the like): it opens no database connection, so it gets no socket mount (under the official image's trust authentication the mount would be a superuser login)", name, v.Key, v.Pos.File))
+				}
+			}
+			continue
+		}
 		cl.warnCommand(name)
 		for _, v := range cl.p.ServiceEnv(name) {
 			if _, bad := cl.p.badConn[v.Pos.String()]; bad {

@@ -66,7 +66,13 @@ func (q Query) Reader() (form consumer.Form, basis *finding.Basis, stay *Stay) {
 		}
 		return consumer.Empty, &b, nil
 	}
-	return "", nil, q.unknownReader("no code or manifest in the project shows its reader and its image is not catalogued")
+	why := "no code or manifest in the project shows its reader and its image is not catalogued"
+	if e := catalog.Lookup(q.Project.Model.Services[v.Service].Image); e != nil {
+		// Trial 19 (hasura's PG_DATABASE_URL): the image is catalogued,
+		// only not this variable.
+		why = fmt.Sprintf("no code or manifest in the project shows its reader and the catalogue entry of its image (%s) does not list %s", e.Family, v.Key)
+	}
+	return "", nil, q.unknownReader(why)
 }
 
 // encodedForm is the value in the percent-encoded socket form
@@ -181,9 +187,9 @@ func (q Query) unknownReader(why string) *Stay {
 	var forms []string
 	d := dialect.Recognise(v.Value) // a URI whose socket form depends on its reader (ByReader)
 	if sock, _, err := d.ToSocket(v.Value, q.MountPath, q.DBPort); err == nil {
-		forms = append(forms, fmt.Sprintf("libpq, psycopg, pgx, lib/pq, node-postgres, TypeORM 0.2.29+, asyncpg, SQLAlchemy, dj-database-url, django-environ: %s (--consumer %s=empty)", dialect.Redact(d.Name, sock), who))
+		forms = append(forms, fmt.Sprintf("libpq, psycopg, pgx, lib/pq, node-postgres, TypeORM 0.2.29+, asyncpg, SQLAlchemy, dj-database-url, django-environ, tokio-postgres: %s (--consumer %s=empty)", dialect.Redact(d.Name, sock), who))
 		if lh, err := libpq.WithAuthorityHost(sock, "localhost"); err == nil {
-			forms = append(forms, fmt.Sprintf("Prisma, pydantic, PHP parse_url (Doctrine, Laravel), knex, new URL(), Rails (ActiveRecord 7.0+; its URI parser refuses an empty host before Ruby 3.4): %s (--consumer %s=localhost)", dialect.Redact(d.Name, lh), who))
+			forms = append(forms, fmt.Sprintf("Prisma, pydantic, PHP parse_url (Doctrine, Laravel), knex, new URL(), Rails (ActiveRecord 7.0+; its URI parser refuses an empty host before Ruby 3.4), sqlx and other Rust code that parses it with the url crate: %s (--consumer %s=localhost)", dialect.Redact(d.Name, lh), who))
 		}
 		if sd, err := libpq.WithSocketDirParam(sock); err == nil && sd != sock {
 			forms = append(forms, fmt.Sprintf("Ecto (ecto_sql 3.4+; Phoenix): %s (--consumer %s=ecto)", dialect.Redact(d.Name, sd), who))

@@ -10,6 +10,7 @@ import (
 	"github.com/uds-migrate/uds-migrate/analyze"
 	"github.com/uds-migrate/uds-migrate/catalog"
 	"github.com/uds-migrate/uds-migrate/compose"
+	"github.com/uds-migrate/uds-migrate/dialect"
 	"github.com/uds-migrate/uds-migrate/internal/interp"
 	"github.com/uds-migrate/uds-migrate/pgserver"
 	"github.com/uds-migrate/uds-migrate/yamledit"
@@ -207,8 +208,9 @@ func (mg *migration) migrateDB(db *analyze.DB, edges []*analyze.Edge) {
 			fmt.Sprintf("the %s image keeps its socket in /tmp (%s): the socket volume is mounted over /tmp (a new named volume copies /tmp's mode 1777); anything else the server puts in /tmp is shared with the clients too", db.Server.Family, db.Server.Sources[0].Cite()))
 	}
 	switch {
-	case db.TrustLocal && db.Family == catalog.EntrypointOfficial && mg.opts.AuthLocal != "":
+	case db.TrustLocal && db.Family == catalog.EntrypointOfficial && mg.opts.AuthLocal != "" && !mg.authLocalRefused(db, dbSrc):
 		mg.setAuthLocal(db, dbSrc, dbNode)
+		mg.warnPasswordless(db, edges)
 	case db.TrustLocal && db.Family == catalog.EntrypointOfficial:
 		// The official entrypoint or a copy of it: POSTGRES_INITDB_ARGS
 		// reaches initdb.
@@ -420,6 +422,41 @@ done:
 		Reason: "local (socket) connections need a password instead of the image's default trust"})
 	mg.rep.Add("UDS125", yamledit.NodePos(src, kn), db.Name, "POSTGRES_INITDB_ARGS",
 		"POSTGRES_INITDB_ARGS="+arg+" takes effect only when the data directory is created: an existing cluster keeps trust for local connections until pg_hba.conf is changed (local all all "+mg.opts.AuthLocal+") and the server reloads")
+}
+
+// authLocalRefused reports (UDS185) and returns true when --auth-local
+// would leave db with no way in: without POSTGRES_PASSWORD or
+// POSTGRES_PASSWORD_FILE the entrypoint gives initdb an empty superuser
+// password (--pwfile with a blank line; POSTGRES_HOST_AUTH_METHOD=trust
+// lets it start), and PostgreSQL never accepts an empty password, so every
+// socket login would fail. UDS102 is then said, as without --auth-local.
+func (mg *migration) authLocalRefused(db *analyze.DB, src *Source) bool {
+	if compose.EnvValue(db.Config, "POSTGRES_PASSWORD") != "" || compose.EnvValue(db.Config, "POSTGRES_PASSWORD_FILE") != "" {
+		return false
+	}
+	kn, _ := yamledit.OwnKey(yamledit.Deref(mg.servicesNode(src)), db.Name)
+	mg.rep.Add("UDS185", yamledit.NodePos(src, kn), db.Name, "POSTGRES_INITDB_ARGS",
+		fmt.Sprintf("--auth-local=%s is not applied to %s: it sets no POSTGRES_PASSWORD (or POSTGRES_PASSWORD_FILE), so its superuser's password is empty, which PostgreSQL never accepts, and every socket login would fail; set a password on %s and in its clients' values first", mg.opts.AuthLocal, db.Name, db.Name))
+	return true // the next case of migrateDB's switch says UDS102
+}
+
+// warnPasswordless reports (UDS185) each value migrated to db under
+// --auth-local that carries no password (a URI's user info without one, a
+// conninfo without password=) in a service that sets neither PGPASSWORD
+// nor PGPASSFILE: once the data directory asks socket logins for a
+// password, its connection fails ("no password supplied").
+func (mg *migration) warnPasswordless(db *analyze.DB, edges []*analyze.Edge) {
+	for _, e := range edges {
+		v := e.Var
+		svc := mg.p.Model.Services[v.Service]
+		if compose.EnvValue(svc, "PGPASSWORD") != "" || compose.EnvValue(svc, "PGPASSFILE") != "" {
+			continue
+		}
+		if given, known := dialect.PasswordGiven(e.Dialect, v.Value); known && !given {
+			mg.rep.Add("UDS185", v.Pos, v.Service, v.Key,
+				fmt.Sprintf("%s/%s gives no password, and %s sets neither PGPASSWORD nor PGPASSFILE: with --auth-local=%s a new data directory asks socket logins for one, so its connection fails (\"no password supplied\"); add the password to the value, or drop --auth-local", v.Service, v.Key, v.Service, mg.opts.AuthLocal))
+		}
+	}
 }
 
 // warnPlacement reports a service that Swarm may schedule on several

@@ -65,6 +65,7 @@ type validator struct {
 	opts     analyze.Options
 	findings finding.List
 	dbMount  map[string]*analyze.DB // socket volume source → db
+	dbs      map[string]bool        // the database services' names
 	r        *analyze.Reads         // what a service reads (reads)
 }
 
@@ -95,6 +96,7 @@ func (v *validator) runOn(a analyze.Topology) {
 	dbs := a.DBs
 	v.dbMount = map[string]*analyze.DB{}
 	isDB := map[string]bool{}
+	v.dbs = isDB
 	for _, db := range dbs {
 		isDB[db.Name] = true
 		if msg := analyze.InitSocketProblem(db); msg != "" {
@@ -165,6 +167,7 @@ func (v *validator) runOn(a analyze.Topology) {
 	}
 	v.checkConfigFiles()
 	v.checkCatalogueFiles()
+	v.checkIdleMounts()
 }
 
 // sourceKey identifies a mount source: a volume name, or a bind path
