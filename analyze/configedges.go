@@ -134,15 +134,19 @@ func (fv fileValues) settings() []ConfigSetting {
 
 // mayConnect reports whether a file the tool does not read (beyond a
 // limit) could hold a connection value: its text names PostgreSQL
-// ("postgres", "5432", "jdbc:") or a database service as a word. A
+// ("postgres", "jdbc:", the port 5432 as a number of its own) or a
+// database service as a word. A
 // GeoJSON map or a large fixture names none, and a warning that it was
 // not read would only be noise (trial 18, redash's *.geo.json).
 func mayConnect(data []byte, dbs []*DB) bool {
 	low := bytes.ToLower(data)
-	for _, s := range []string{"postgres", "5432", "jdbc:"} {
+	for _, s := range []string{"postgres", "jdbc:"} {
 		if bytes.Contains(low, []byte(s)) {
 			return true
 		}
+	}
+	if port5432RE.Match(low) {
+		return true
 	}
 	for _, db := range dbs {
 		for _, n := range db.Names {
@@ -153,6 +157,10 @@ func mayConnect(data []byte, dbs []*DB) bool {
 	}
 	return false
 }
+
+// port5432RE finds the PostgreSQL port as a number of its own, not inside
+// a coordinate (135.54321) or a longer number.
+var port5432RE = regexp.MustCompile(`(^|[^0-9.])5432($|[^0-9.])`)
 
 // overLimit reports, once per file, a configuration file the tool does
 // not read because it is beyond a limit (README, "Security and limits"):
