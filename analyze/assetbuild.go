@@ -23,10 +23,11 @@ var jsRunners = map[string]bool{"yarn": true, "npm": true, "pnpm": true, "bun": 
 // after all (a flag such as esbuild's --bundle is not one).
 var rubyCommands = map[string]bool{"rails": true, "rake": true, "ruby": true, "bundle": true, "rackup": true, "puma": true, "sidekiq": true}
 
-// startsRuby reports whether a script's text runs a Ruby program.
-func startsRuby(text string) bool {
+// startsApp reports whether a script's text runs a Ruby program
+// (rubyCommands, a bin/ script) or another application (appCommands).
+func startsApp(text string) bool {
 	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == '&' || r == ';' || r == '|' || r == '\t' }) {
-		if rubyCommands[filepath.Base(w)] || strings.HasPrefix(w, "bin/") || strings.HasPrefix(w, "./bin/") {
+		if rubyCommands[filepath.Base(w)] || appCommands[filepath.Base(w)] || strings.HasPrefix(w, "bin/") || strings.HasPrefix(w, "./bin/") {
 			return true
 		}
 	}
@@ -102,7 +103,7 @@ func isScriptPath(w string) bool {
 // tool (esbuild, or node on esbuild.config.mjs) and no application
 // program (Ruby, Python, Elixir, Java, PHP: startsApp).
 func buildsAssetsOnly(text string) bool {
-	if startsRuby(text) || startsApp(text) {
+	if startsApp(text) {
 		return false
 	}
 	for _, w := range strings.Fields(text) {
@@ -123,16 +124,6 @@ func buildsAssetsOnly(text string) bool {
 // may open a database (a Django manage.py, a Celery worker, a Phoenix
 // server), so the script is not an asset build alone.
 var appCommands = map[string]bool{"python": true, "python3": true, "manage.py": true, "gunicorn": true, "uvicorn": true, "celery": true, "flask": true, "mix": true, "iex": true, "elixir": true, "java": true, "php": true, "dotnet": true}
-
-// startsApp reports whether a script's text runs one of appCommands.
-func startsApp(text string) bool {
-	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == '&' || r == ';' || r == '|' || r == '\t' }) {
-		if appCommands[filepath.Base(w)] {
-			return true
-		}
-	}
-	return false
-}
 
 // shellFunction is the body of the shell function name (`name() {` up to
 // a `}` alone at the start of a line) in the project script script (a

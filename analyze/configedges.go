@@ -149,10 +149,12 @@ func mayConnect(data []byte, dbs []*DB) bool {
 		return true
 	}
 	for _, db := range dbs {
+		lower := &DB{}
 		for _, n := range db.Names {
-			if regexp.MustCompile(`(^|[^A-Za-z0-9_.-])` + regexp.QuoteMeta(strings.ToLower(n)) + `($|[^A-Za-z0-9_.-])`).Match(low) {
-				return true
-			}
+			lower.Names = append(lower.Names, strings.ToLower(n))
+		}
+		if len(lower.Names) > 0 && nameRE(lower).Match(low) {
+			return true
 		}
 	}
 	return false
