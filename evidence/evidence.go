@@ -9,7 +9,8 @@
 // One reader per stack (django.go, psycopg.go, rails.go, nodepg.go,
 // gopg.go, and jdbc.go for a consumer that does NOT take a directory)
 // looks for the line that reads the variable; typeorm.go follows the
-// variable across files (a NestJS configuration namespace) to TypeORM.
+// variable across files (a NestJS configuration namespace) to TypeORM,
+// knex.go from a knexfile's connection to the object it names.
 package evidence
 
 import (
@@ -75,13 +76,20 @@ type Scope struct {
 // breaks the container whatever else reads the variable; else the first
 // that takes one. ok is false when no reader recognises a consumer of key.
 //
-// The TypeORM shape (typeorm.go), which spans files, is asked last: it
-// only ever says a directory is taken.
+// The TypeORM, knex and imported node-postgres shapes (typeorm.go,
+// knex.go, nodepg.go), which span files,
+// are asked last: they only ever say a directory is taken.
 func Find(s Scope, key string) (v Verdict, ok bool) {
 	if v, ok := find(s, key, readers); ok {
 		return v, true
 	}
-	return findTypeORM(s, key)
+	if v, ok := findTypeORM(s, key); ok {
+		return v, true
+	}
+	if v, ok := findKnex(s, key); ok {
+		return v, true
+	}
+	return findNodePGImported(s, key)
 }
 
 // find is Find with the given readers.

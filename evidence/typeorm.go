@@ -1,8 +1,6 @@
 package evidence
 
 import (
-	"encoding/json"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -49,32 +47,10 @@ func findTypeORM(s Scope, key string) (Verdict, bool) {
 	// The manifests first: most scopes have no TypeORM, and their code is
 	// then not read again.
 	all := s.Files()
-	manifest := false
-	for _, f := range all {
-		if filepath.Base(f) != "package.json" {
-			continue
-		}
-		if data, err := s.read(f); err == nil && len(data) <= MaxFileSize && declaresTypeORMAndPG(data) {
-			manifest = true
-			break
-		}
-	}
-	if !manifest {
+	if !manifestDeclares(s, all, "typeorm", "pg") && !manifestDeclares(s, all, "@nestjs/typeorm", "pg") {
 		return Verdict{}, false
 	}
-	var files []typeORMFile
-	for _, f := range all {
-		rel, _ := filepath.Rel(s.ProjectDir, f)
-		rel = filepath.ToSlash(rel)
-		if !hasExt(rel, ".ts", ".js", ".mjs", ".cjs") || strings.HasSuffix(rel, ".d.ts") {
-			continue
-		}
-		data, err := s.read(f)
-		if err != nil || len(data) > MaxFileSize {
-			continue
-		}
-		files = append(files, typeORMFile{rel, data})
-	}
+	files := jsFiles(s, all)
 	spaces := nestNamespaces(files)
 	read := `process\.env(?:\.` + regexp.QuoteMeta(key) + `\b|\[\s*["']` + regexp.QuoteMeta(key) + `["']\s*\])`
 	for _, f := range files {
@@ -103,21 +79,6 @@ func findTypeORM(s Scope, key string) (Verdict, bool) {
 		}
 	}
 	return Verdict{}, false
-}
-
-// declaresTypeORMAndPG reports whether a package.json's dependencies (the
-// ones a production install keeps) name typeorm or @nestjs/typeorm, and pg.
-func declaresTypeORMAndPG(data []byte) bool {
-	var m struct {
-		Dependencies map[string]any `json:"dependencies"`
-	}
-	if json.Unmarshal(data, &m) != nil {
-		return false
-	}
-	_, orm := m.Dependencies["typeorm"]
-	_, nest := m.Dependencies["@nestjs/typeorm"]
-	_, pg := m.Dependencies["pg"]
-	return (orm || nest) && pg
 }
 
 // nestNamespaces maps each NestJS configuration namespace to the file that

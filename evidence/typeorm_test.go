@@ -73,17 +73,6 @@ func TestTypeORM(t *testing.T) {
 		"src/database/config/database.config.ts": nestDatabaseConfig,
 		"src/database/typeorm-config.service.ts": nestTypeORMService,
 	}
-	replace := func(files map[string]string, name, old, new string) map[string]string {
-		out := map[string]string{}
-		for a, b := range files {
-			out[a] = b
-		}
-		if !strings.Contains(out[name], old) {
-			t.Fatalf("%s has no %q", name, old)
-		}
-		out[name] = strings.Replace(out[name], old, new, 1)
-		return out
-	}
 	dataSource := map[string]string{
 		"package.json": `{"dependencies": {"pg": "8.13.1", "typeorm": "0.3.20"}}`,
 		"src/data-source.ts": "import { DataSource } from 'typeorm';\n\nexport const AppDataSource = new DataSource({\n  type: 'postgres',\n" +
@@ -97,8 +86,8 @@ func TestTypeORM(t *testing.T) {
 		line  int
 	}{
 		{"namespace chain", nest, env, "src/database/typeorm-config.service.ts", 12},
-		{"no pg in the manifest", replace(nest, "package.json", `"pg": "^8.13.1", `, ""), env, "", 0},
-		{"pg only as a dev dependency", replace(nest, "package.json", `"pg": "^8.13.1", `, `"x": "1"}, "devDependencies": {"pg": "^8.13.1"`), env, "", 0},
+		{"no pg in the manifest", replaced(t, nest, "package.json", `"pg": "^8.13.1", `, ""), env, "", 0},
+		{"pg only as a dev dependency", replaced(t, nest, "package.json", `"pg": "^8.13.1", `, `"x": "1"}, "devDependencies": {"pg": "^8.13.1"`), env, "", 0},
 		{"no typeorm in the manifest", map[string]string{"package.json": `{"dependencies": {"@nestjs/config": "1", "pg": "8"}}`,
 			"src/database/config/database.config.ts": nestDatabaseConfig, "src/database/typeorm-config.service.ts": nestTypeORMService}, env, "", 0},
 		{"type mysql", nest, with("DATABASE_TYPE", "mysql"), "", 0},
@@ -107,14 +96,14 @@ func TestTypeORM(t *testing.T) {
 		{"a CA set", nest, with("DATABASE_CA", "/ca.pem"), "", 0},
 		{"PGSSLMODE require", nest, with("PGSSLMODE", "require"), "", 0},
 		{"PGSSLMODE disable", nest, with("PGSSLMODE", "disable"), "src/database/typeorm-config.service.ts", 12},
-		{"another namespace", replace(nest, "src/database/typeorm-config.service.ts", "'database.host'", "'db.host'"), env, "", 0},
+		{"another namespace", replaced(t, nest, "src/database/typeorm-config.service.ts", "'database.host'", "'db.host'"), env, "", 0},
 		{"namespace host from another variable", nest, env, "", 0},
-		{"the factory imports no typeorm", replace(nest, "src/database/typeorm-config.service.ts", "from '@nestjs/typeorm'", "from './types'"), env, "", 0},
-		{"namespace without @nestjs/config", replace(nest, "src/database/config/database.config.ts", "from '@nestjs/config'", "from './register'"), env, "", 0},
+		{"the factory imports no typeorm", replaced(t, nest, "src/database/typeorm-config.service.ts", "from '@nestjs/typeorm'", "from './types'"), env, "", 0},
+		{"namespace without @nestjs/config", replaced(t, nest, "src/database/config/database.config.ts", "from '@nestjs/config'", "from './register'"), env, "", 0},
 		{"DataSource module", dataSource, env, "src/data-source.ts", 6},
 		{"DataSource with DATABASE_URL set", dataSource, with("DATABASE_URL", "postgres://u@db/x"), "", 0},
-		{"DataSource type mysql", replace(dataSource, "src/data-source.ts", "'postgres'", "'mysql'"), env, "", 0},
-		{"DataSource ssl true", replace(dataSource, "src/data-source.ts", "process.env.DATABASE_SSL_ENABLED === 'true'\n      ? { rejectUnauthorized: false }\n      : undefined", "true"), env, "", 0},
+		{"DataSource type mysql", replaced(t, dataSource, "src/data-source.ts", "'postgres'", "'mysql'"), env, "", 0},
+		{"DataSource ssl true", replaced(t, dataSource, "src/data-source.ts", "process.env.DATABASE_SSL_ENABLED === 'true'\n      ? { rejectUnauthorized: false }\n      : undefined", "true"), env, "", 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
