@@ -126,22 +126,41 @@ func (cd codeDefaults) of(name string) []*Edge {
 		if db == nil || db.NoSocket {
 			continue
 		}
-		verdict, ok := evidence.Find(scope, d.Key)
-		if !ok || !verdict.Directory {
+		basis, ok := (codeDefaults{cl}).basis(name, d.Key)
+		if !ok {
 			continue
 		}
 		if db.Port != 5432 {
 			if p, _ := atoiPort(cl.p.clientEnv(name, hostvar.PortSibling(d.Key))); p != db.Port {
 				cl.note("UDS120", v.Pos, name, d.Key,
 					fmt.Sprintf("%s/%s is unset, so %s falls back to %s over TCP; %s listens on port %d and %s/%s does not say %d, so the driver would open .s.PGSQL.5432 or the code's default port: set %s=%s and %s=%d in %s's environment by hand",
-						name, d.Key, d.At(), d.Value, db.Name, db.Port, name, hostvar.PortSibling(d.Key), db.Port, d.Key, cl.opts.MountPath, hostvar.PortSibling(d.Key), db.Port, name))
+						name, d.Key, fmt.Sprintf("%s:%d", v.Pos.File, v.Pos.Line), d.Value, db.Name, db.Port, name, hostvar.PortSibling(d.Key), db.Port, d.Key, cl.opts.MountPath, hostvar.PortSibling(d.Key), db.Port, name))
 				continue
 			}
 		}
-		out = append(out, &Edge{Var: v, Dialect: dialect.AppHostVar(false).Name, DB: db, Port: db.Port, Unset: &d,
-			Basis: hostvar.EvidenceBasis(verdict.File, verdict.Line, verdict.Driver, verdict.Reason)})
+		out = append(out, &Edge{Var: v, Dialect: dialect.AppHostVar(false).Name, DB: db, Port: db.Port, Unset: &d, Basis: basis})
 	}
 	return out
+}
+
+// basis is why an unset host variable of service may be set to the
+// socket directory: the user's --host-var (unless the code pastes the
+// variable into a URL, which no directory survives), else evidence that
+// it reaches a driver taking a directory. ok is false for neither.
+func (cd codeDefaults) basis(service, key string) (*finding.Basis, bool) {
+	scope := cd.cl.scopes.Of(service)
+	if slices.Contains(cd.cl.opts.HostVars, service+"/"+key) {
+		if _, pasted := evidence.FindPasted(scope, key); pasted {
+			return nil, false
+		}
+		return &finding.Basis{Kind: finding.BasisUser, Name: "--host-var",
+			Detail: "the user vouched (--host-var " + service + "/" + key + ") that the application hands " + key + " to a driver that takes a socket directory as host"}, true
+	}
+	verdict, ok := evidence.Find(scope, key)
+	if !ok || !verdict.Directory {
+		return nil, false
+	}
+	return hostvar.EvidenceBasis(verdict.File, verdict.Line, verdict.Driver, verdict.Reason), true
 }
 
 // imageEnvKeys lists the variables the Dockerfile of a service built here

@@ -56,7 +56,7 @@ func (hc hiddenClients) defaultStep(service, file string, line int, db *DB, host
 			// A keyword DSN default (host=db dbname=app): the variable is the DSN.
 			return fmt.Sprintf("set %s in %s's environment to its default DSN with host=%s, or %s", d.Key, service, cl.opts.MountPath, hostStep)
 		}
-		return fmt.Sprintf("set %s=%s in %s's environment (the line reads it before its default %q), or %s", d.Key, cl.opts.MountPath, service, d.Value, hostStep)
+		return fmt.Sprintf("set %s=%s in %s's environment (the line reads it before its default %q; rerun with --host-var %s/%s to have the tool set it, if the code hands %s to a driver that takes a socket directory as host), or %s", d.Key, cl.opts.MountPath, service, d.Value, service, d.Key, d.Key, hostStep)
 	}
 	return ""
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/uds-migrate/uds-migrate/consumer"
+	"github.com/uds-migrate/uds-migrate/evidence"
+	"github.com/uds-migrate/uds-migrate/hostvar"
 )
 
 // checkHostVars rejects --host-var values that name no service or no
@@ -28,7 +30,13 @@ func (p *Project) checkHostVars(hostVars []string, bad func(string, ...any) erro
 			keys = append(keys, v.Key)
 		}
 		if keys != nil || len(p.ServiceEnv(service)) == 0 {
-			return bad("--host-var %s: %s has no environment variable %s (it has: %s)", hv, service, key, strings.Join(slices.Sorted(slices.Values(keys)), ", "))
+			// A variable the service's code reads with a default (the
+			// host only a code default, issue #21) may be named too: the
+			// migration then sets it in the service's environment.
+			if p.codeDefaultReads(service, key) {
+				continue
+			}
+			return bad("--host-var %s: %s has no environment variable %s, and no code of %s reads %s with a default (it has: %s)", hv, service, key, service, key, strings.Join(slices.Sorted(slices.Values(keys)), ", "))
 		}
 	}
 	return nil
@@ -110,4 +118,12 @@ func readerNames() string {
 	}
 	slices.Sort(names)
 	return strings.Join(names, ", ")
+}
+
+// codeDefaultReads reports whether the code that reaches service's
+// container reads key with a fallback (evidence.Defaults), as
+// os.getenv("POSTGRES_HOST", "db") does.
+func (p *Project) codeDefaultReads(service, key string) bool {
+	sc := hostvar.NewScopes(p.Project, p.ReadFile, nil)
+	return slices.ContainsFunc(evidence.Defaults(sc.Of(service)), func(d evidence.Default) bool { return d.Key == key })
 }

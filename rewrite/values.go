@@ -358,9 +358,15 @@ func (mg *migration) setUnsetVar(e *analyze.Edge, mp string) {
 				v.Service, v.Key, host, mp, v.Service, b.Detail, b.Citation(), e.DB.Port, e.DB.Port)).Basis = b
 		return
 	}
+	if b.Kind == BasisUser {
+		mg.rep.Add("UDS152", at, v.Service, v.Key,
+			fmt.Sprintf("%s/%s was unset, so %s fell back to %s over TCP: set to the socket directory %s in %s's environment on the user's word: --host-var %s/%s vouches that the application hands it to a driver that takes a socket directory as host; the tool has no evidence of its own; the port (%d) names .s.PGSQL.%d",
+				v.Service, v.Key, fmt.Sprintf("%s:%d", v.Pos.File, v.Pos.Line), d.Value, mp, v.Service, v.Service, v.Key, e.DB.Port, e.DB.Port)).Basis = b
+		return
+	}
 	f := mg.rep.Add("UDS170", at, v.Service, v.Key,
 		fmt.Sprintf("%s/%s was unset, so %s fell back to %s over TCP: set to the socket directory %s in %s's environment on evidence: %s:%d: %s; %s takes an absolute directory as the socket directory, and the port (%d) names .s.PGSQL.%d",
-			v.Service, v.Key, d.At(), d.Value, mp, v.Service, b.At.File, b.At.Line, b.Detail, b.Name, e.DB.Port, e.DB.Port))
+			v.Service, v.Key, fmt.Sprintf("%s:%d", v.Pos.File, v.Pos.Line), d.Value, mp, v.Service, b.At.File, b.At.Line, b.Detail, b.Name, e.DB.Port, e.DB.Port))
 	f.Basis = b
 }
 
