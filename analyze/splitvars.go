@@ -97,7 +97,7 @@ func (cl *collector) splitVar(v compose.EnvVar, find func(host string) *DB) *Edg
 				v.Service, v.Key, db.Name, v.Service, v.Key, where, v.Service, v.Key, cl.opts.MountPath, db.Port, db.Port))
 		return nil
 	}
-	noEvidence := "No evidence in the project shows its consumer (the tool reads the code of images built here and of mounted sources: Django, SQLAlchemy/psycopg, Rails database.yml, node-postgres, pgx, lib/pq)"
+	noEvidence := "No evidence in the project shows its consumer (the tool reads the code of images built here and of mounted sources: Django, SQLAlchemy/psycopg, Rails database.yml, node-postgres, knex, TypeORM, pgx, lib/pq)"
 	if base := cl.scopes.OpaqueBase(v.Service); base != "" {
 		noEvidence = fmt.Sprintf("The tool cannot tell which files of the project reach %s's image: its Dockerfile copies none itself, and its base image %s may copy the build context with ONBUILD instructions, which the Dockerfile does not show; if it does, check that nothing there dials %s as a TCP host (a wait with nc or wait-for-it) before you vouch for it", v.Service, base, v.Key)
 	}

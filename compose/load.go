@@ -94,16 +94,16 @@ func Load(ctx context.Context, inputs []Input, opts LoadOptions) (*Project, erro
 	if err != nil {
 		return nil, err
 	}
-	env, _, err := interpolationEnv(dir, opts)
+	ienv, _, err := interpolationEnv(dir, opts)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkFileRefs(p.Sources, dir, env); err != nil {
+	if err := checkFileRefs(p.Sources, dir, ienv); err != nil {
 		return nil, err
 	}
 	model, env, origin, err := loadModelSafely(ctx, inputs, opts)
 	if err != nil {
-		return nil, composeError(p.Sources, err)
+		return nil, composeError(p.Sources, ienv, err)
 	}
 	p.Model, p.Env, p.Origin = model, env, origin
 	if err := p.loadIncludes(dir); err != nil {
@@ -250,7 +250,7 @@ var composePathRE = regexp.MustCompile(`(services(?:\.[A-Za-z0-9_.-]+)*)`)
 
 // composeError adds a position to a compose-go error when it names a path
 // like "services.app.environment" that exists in the first file.
-func composeError(srcs []*Source, err error) error {
+func composeError(srcs []*Source, env map[string]string, err error) error {
 	msg := HideValues(err.Error())
 	src := srcs[0]
 	for _, s := range srcs {
@@ -288,6 +288,12 @@ func composeError(srcs []*Source, err error) error {
 		}
 	}
 	if s, n := errorNode(srcs, msg); n != nil {
+		return &finding.PosError{Pos: yamledit.NodePos(s, n), Msg: msg}
+	}
+	if s, n, unset := portErrorNode(srcs, env, msg); n != nil {
+		if len(unset) > 0 {
+			msg += fmt.Sprintf(" (this ports: entry reads %s, unset or empty: set it in the environment or .env)", strings.Join(unset, ", "))
+		}
 		return &finding.PosError{Pos: yamledit.NodePos(s, n), Msg: msg}
 	}
 	return &finding.PosError{Pos: finding.Pos{File: src.Path}, Msg: msg}

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
+	"github.com/compose-spec/compose-go/v2/template"
 	"github.com/compose-spec/compose-go/v2/types"
 	"gopkg.in/yaml.v3"
 
@@ -178,4 +180,53 @@ func loadModelSafely(ctx context.Context, inputs []Input, opts LoadOptions) (mod
 		}
 	}()
 	return loadModel(ctx, inputs, opts)
+}
+
+// portErrorRE: compose-go's errors on a ports: entry, which name neither
+// the service nor the file ("No port specified: :<empty>", "Invalid
+// hostPort: ...", "Invalid containerPort: ...", "Invalid proto: ...").
+var portErrorRE = regexp.MustCompile(`No port specified|Invalid (?:hostPort|containerPort|proto|ip address|port)|invalid port`)
+
+// portErrorNode finds the first services.*.ports entry (short syntax) that
+// compose-go refuses once interpolated with env, and the variables it
+// reads that env leaves unset or empty (the usual cause: "${DB_PORT}:5432"
+// without a .env). nil when msg is not a port error or no entry fails.
+func portErrorNode(srcs []*Source, env map[string]string, msg string) (*Source, *yaml.Node, []string) {
+	if !portErrorRE.MatchString(msg) {
+		return nil, nil, nil
+	}
+	for _, s := range srcs {
+		_, svcs := yamledit.OwnKey(s.Root, "services")
+		svcs = yamledit.Deref(svcs)
+		if svcs == nil || svcs.Kind != yaml.MappingNode {
+			continue
+		}
+		for i := 1; i < len(svcs.Content); i += 2 {
+			_, ports := yamledit.MapGet(yamledit.Deref(svcs.Content[i]), "ports")
+			ports = yamledit.Deref(ports)
+			if ports == nil || ports.Kind != yaml.SequenceNode {
+				continue
+			}
+			for _, e := range ports.Content {
+				if e.Kind != yaml.ScalarNode {
+					continue
+				}
+				var unset []string
+				v, err := template.SubstituteWithOptions(e.Value, func(k string) (string, bool) {
+					val, ok := env[k]
+					if val == "" && !slices.Contains(unset, k) {
+						unset = append(unset, k)
+					}
+					return val, ok
+				}, template.WithoutLogging)
+				if err != nil {
+					continue
+				}
+				if _, err := types.ParsePortConfig(v); err != nil {
+					return s, e, unset
+				}
+			}
+		}
+	}
+	return nil, nil, nil
 }
