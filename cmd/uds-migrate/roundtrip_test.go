@@ -129,6 +129,7 @@ var roundTripLosses = map[string][]roundTripLoss{
 	"10-alias-container-name.txtar":            {lossHostName("pg-main", "postgres"), lossHostName("//database:", "//postgres:")},
 	"17-sslmode-by-driver.txtar":               {lossSSLMode},
 	"22-known-images.txtar":                    {lossDefaultPort},
+	"trial19-14-nodepg-imported-host.txtar":    {lossHostName("DB_HOST: db-server", "DB_HOST: postgres")},
 	"bom.txtar":                                {lossEnvQuotes},
 	"catalog-apps.txtar":                       {lossDefaultPort},
 	"catalog-file-gatus-variants.txtar":        {lossDefaultPort},
